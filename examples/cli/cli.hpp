@@ -1,0 +1,88 @@
+#pragma once
+
+// Shared plumbing of the `retarget` command-line program. Each subcommand lives in its own
+// file and registers itself here, so adding a command or a method never edits main.cpp.
+//
+// Exit codes: 0 success, 1 bad input (a retarget::Error naming file and line), 2 bad usage.
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace retarget::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitBadInput = 1;
+inline constexpr int kExitUsage = 2;
+
+/// Thrown by command code for wrong usage (unknown method, missing option): exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A subcommand: `setup` adds its options to `command` and sets its callback.
+struct Command {
+  std::string name;
+  std::string description;
+  std::function<void(CLI::App& command)> setup;
+};
+
+/// Registers a subcommand; call from a file-scope initialiser. Returns true.
+bool registerCommand(Command command);
+/// All registered subcommands, sorted by name.
+const std::map<std::string, Command>& commands();
+
+/// `retarget info <file>` handler for one kind of file. `accepts` sees the path; `describe`
+/// prints the description to stdout.
+struct InfoHandler {
+  std::string kind;  // e.g. "URDF robot", "motion"
+  std::function<bool(const std::string& path)> accepts;
+  std::function<void(const std::string& path)> describe;
+};
+bool registerInfoHandler(InfoHandler handler);
+const std::vector<InfoHandler>& infoHandlers();
+
+/// Options common to `retarget map`, passed to the chosen method.
+struct MapRequest {
+  std::string motion_path;
+  std::string robot;        // built-in name or URDF path
+  std::string method;
+  std::string config_path;  // optional method configuration file
+  std::string output_path;
+};
+/// A mapping method for `retarget map --method <name>`; `robots` lists the robots it ships
+/// maps for (informational).
+struct MapMethod {
+  std::string name;
+  std::string description;
+  std::function<void(const MapRequest& request)> run;
+};
+bool registerMapMethod(MapMethod method);
+const std::map<std::string, MapMethod>& mapMethods();
+
+/// Options common to `retarget eval`.
+struct EvalRequest {
+  std::string motion_path;
+  std::string angles_path;
+  std::string robot;
+  std::string config_path;
+  std::vector<std::string> metrics;  // empty: the evaluator's defaults
+  bool json = false;
+};
+/// A family of metrics for `retarget eval --metrics <name>`; `is_default` evaluators run when
+/// no --metrics is given.
+struct EvalMetrics {
+  std::string name;
+  std::string description;
+  bool is_default = false;
+  std::function<void(const EvalRequest& request)> run;
+};
+bool registerEvalMetrics(EvalMetrics metrics);
+const std::map<std::string, EvalMetrics>& evalMetrics();
+
+}  // namespace retarget::cli

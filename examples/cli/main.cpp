@@ -1,0 +1,81 @@
+// `retarget`: human motion to humanoid robot joint motion, from the command line.
+#include <iostream>
+
+#include <retarget/core/error.hpp>
+#include <retarget/version.hpp>
+
+#include "cli.hpp"
+
+namespace retarget::cli {
+
+namespace {
+std::map<std::string, Command>& commandRegistry() {
+  static std::map<std::string, Command> registry;
+  return registry;
+}
+std::vector<InfoHandler>& infoRegistry() {
+  static std::vector<InfoHandler> registry;
+  return registry;
+}
+std::map<std::string, MapMethod>& mapRegistry() {
+  static std::map<std::string, MapMethod> registry;
+  return registry;
+}
+std::map<std::string, EvalMetrics>& evalRegistry() {
+  static std::map<std::string, EvalMetrics> registry;
+  return registry;
+}
+}  // namespace
+
+bool registerCommand(Command command) {
+  const std::string name = command.name;
+  commandRegistry().emplace(name, std::move(command));
+  return true;
+}
+const std::map<std::string, Command>& commands() { return commandRegistry(); }
+bool registerInfoHandler(InfoHandler handler) {
+  infoRegistry().push_back(std::move(handler));
+  return true;
+}
+const std::vector<InfoHandler>& infoHandlers() { return infoRegistry(); }
+bool registerMapMethod(MapMethod method) {
+  const std::string name = method.name;
+  mapRegistry().emplace(name, std::move(method));
+  return true;
+}
+const std::map<std::string, MapMethod>& mapMethods() { return mapRegistry(); }
+bool registerEvalMetrics(EvalMetrics metrics) {
+  const std::string name = metrics.name;
+  evalRegistry().emplace(name, std::move(metrics));
+  return true;
+}
+const std::map<std::string, EvalMetrics>& evalMetrics() { return evalRegistry(); }
+
+}  // namespace retarget::cli
+
+int main(int argc, char** argv) {
+  using namespace retarget::cli;
+  CLI::App app{"retarget: map human motion onto humanoid robots and measure the imitation"};
+  app.set_version_flag("--version", std::string("retarget ") + retarget::kVersionString);
+  app.require_subcommand(1);
+  for (const auto& [name, command] : commands()) {
+    CLI::App* sub = app.add_subcommand(name, command.description);
+    command.setup(*sub);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  } catch (const UsageError& e) {
+    std::cerr << "retarget: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const retarget::Error& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "retarget: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  return kExitOk;
+}
