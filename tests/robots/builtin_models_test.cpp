@@ -1,0 +1,138 @@
+// Built-in robot models: agreement with their source URDFs (through orocos KDL + kdl_parser,
+// an independent URDF reader and FK), masses, configuration layout, collision shapes, and the
+// per-frame contract of forward kinematics on them.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <set>
+
+#include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/robots/nao.hpp>
+
+#include "robots/kdl_reference.hpp"
+#include "support/allocation.hpp"
+#include "support/test_support.hpp"
+
+using namespace retarget;
+
+namespace {
+
+// Compares every link frame the model shares with the URDF (position and rotation) on
+// `count` seeded random configurations; returns the number of shared links.
+int checkAgainstUrdf(const RobotModel<double>& model, const std::filesystem::path& urdf, int count,
+                     unsigned seed) {
+  test::KdlReference kdl;
+  REQUIRE(kdl.load(urdf.string()));
+  const std::string kdl_root = kdl.tree().getRootSegment()->first;
+  REQUIRE_MESSAGE(model.findLink(kdl_root) >= 0, "URDF root " << kdl_root << " missing from the model");
+  RobotData<double> data(model);
+  std::mt19937 rng(seed);
+  int shared = 0;
+  double worst_p = 0, worst_R = 0;
+  for (int n = 0; n < count; ++n) {
+    const VectorX<double> q = test::randomConfiguration(model, rng);
+    forwardKinematics(model, data, q);
+    kdl.setJointValues(model, data);
+    const Isometry3<double> X_RootW = data.X_WL[model.linkIndex(kdl_root)].inverse();
+    shared = 0;
+    for (std::size_t i = 0; i < model.links().size(); ++i) {
+      const std::string& name = model.links()[i].name;
+      if (!kdl.hasSegment(name)) continue;
+      ++shared;
+      const Isometry3<double> X_RootL = X_RootW * data.X_WL[i];
+      const Isometry3<double> X_ref = kdl.pose(name);
+      worst_p = std::max(worst_p, (X_RootL.translation() - X_ref.translation()).norm());
+      worst_R = std::max(worst_R, (X_RootL.linear() - X_ref.linear()).cwiseAbs().maxCoeff());
+    }
+  }
+  CHECK(worst_p < 1e-9);
+  CHECK(worst_R < 1e-9);
+  return shared;
+}
+
+}  // namespace
+
+TEST_CASE("builtin NAO: 25 NAOqi coordinates, mimic hip, URDF names") {
+  const auto nao = makeNao<double>();
+  REQUIRE(nao.nq() == 25);
+  for (int i = 0; i < 25; ++i) CHECK(nao.qName(i) == kNaoJointNames[i]);
+  const auto& rhyp = nao.joints()[nao.jointIndex("RHipYawPitch")];
+  CHECK(rhyp.isMimic());
+  CHECK(rhyp.mimic_q_index == nao.qIndex("LHipYawPitch"));
+  CHECK(nao.links()[0].name == "base_link");
+  CHECK(nao.findLink("torso") >= 0);
+  CHECK(nao.findLink("l_sole") >= 0);
+  // Limits of the documented ranges (docs/nao_h25_kinematics_and_limits.yaml, degrees).
+  const double deg = kPi<double> / 180;
+  CHECK(nao.lowerLimits()[nao.qIndex("HeadYaw")] == doctest::Approx(-119.5 * deg).epsilon(1e-4));
+  CHECK(nao.upperLimits()[nao.qIndex("LShoulderRoll")] == doctest::Approx(76.0 * deg).epsilon(1e-4));
+  CHECK(nao.upperLimits()[nao.qIndex("RElbowRoll")] == doctest::Approx(88.5 * deg).epsilon(1e-4));
+}
+
+TEST_CASE("builtin NAO: collision shapes cover head, torso, arms and legs") {
+  const auto nao = makeNao<double>();
+  std::set<std::string> names;
+  for (const auto& link : nao.links()) {
+    for (const auto& shape : link.collisions) {
+      names.insert(shape.name);
+      CHECK(shape.capsule_L.radius > 0.01);
+      CHECK(shape.capsule_L.radius < 0.1);
+    }
+  }
+  for (const char* part : {"head", "torso", "l_upper_arm", "r_upper_arm", "l_forearm", "r_forearm", "l_hand",
+                           "r_hand", "l_thigh", "r_thigh", "l_tibia", "r_tibia", "l_foot", "r_foot"}) {
+    CHECK_MESSAGE(names.count(part) == 1, part);
+  }
+  // Left and right shapes mirror each other through the sagittal plane at the neutral pose.
+  RobotData<double> data(nao);
+  forwardKinematics(nao, data, VectorX<double>::Zero(nao.nq()));
+  for (const auto& link : nao.links()) {
+    for (const auto& shape : link.collisions) {
+      if (shape.name.rfind("l_", 0) != 0) continue;
+      const std::string mirror = "r_" + shape.name.substr(2);
+      bool found = false;
+      for (std::size_t i = 0; i < nao.links().size(); ++i) {
+        for (const auto& other : nao.links()[i].collisions) {
+          if (other.name != mirror) continue;
+          found = true;
+          const auto c = transformed(data.X_WL[nao.linkIndex(link.name)], shape.capsule_L);
+          const auto m = transformed(data.X_WL[i], other.capsule_L);
+          const Eigen::Vector3d flip(1, -1, 1);
+          // The URDF hands differ by 0.18 mm in z (RHand -0.01213 vs LHand -0.01231).
+          CHECK((c.a.cwiseProduct(flip) - m.a).norm() < 5e-4);
+          CHECK((c.b.cwiseProduct(flip) - m.b).norm() < 5e-4);
+          CHECK(c.radius == m.radius);
+        }
+      }
+      CHECK_MESSAGE(found, mirror);
+    }
+  }
+}
+
+TEST_CASE("builtin NAO: agrees with nao_h25_v50.urdf on every link frame; masses sum to the URDF's") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const auto nao = makeNao<double>();
+  const int shared = checkAgainstUrdf(nao, data_dir / "urdf" / "nao_h25_v50.urdf", test::sweepCount(1000), 11);
+  CHECK(shared == static_cast<int>(nao.links().size()));
+  // Independent sum of the URDF's <mass> values, read with KDL.
+  test::KdlReference kdl;
+  REQUIRE(kdl.load((data_dir / "urdf" / "nao_h25_v50.urdf").string()));
+  double urdf_mass = 0;
+  for (const auto& [name, element] : kdl.tree().getSegments()) urdf_mass += element.segment.getInertia().getMass();
+  CHECK(nao.totalMass() == doctest::Approx(urdf_mass).epsilon(1e-12));
+}
+
+TEST_CASE_TEMPLATE("builtin NAO: float model compiles and matches double", Scalar, float, double) {
+  const auto nao = makeNao<Scalar>();
+  const auto nao_d = makeNao<double>();
+  RobotData<Scalar> data(nao);
+  RobotData<double> data_d(nao_d);
+  std::mt19937 rng(5);
+  const VectorX<double> q = test::randomConfiguration(nao_d, rng);
+  forwardKinematics(nao, data, q.cast<Scalar>());
+  forwardKinematics(nao_d, data_d, q);
+  for (std::size_t i = 0; i < nao.links().size(); ++i) {
+    CHECK((data.X_WL[i].translation().template cast<double>() - data_d.X_WL[i].translation()).norm() < 1e-5);
+  }
+}
