@@ -8,6 +8,7 @@
 #include <set>
 
 #include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/robots/inmoov.hpp>
 #include <retarget/robots/nao.hpp>
 
 #include "robots/kdl_reference.hpp"
@@ -134,5 +135,64 @@ TEST_CASE_TEMPLATE("builtin NAO: float model compiles and matches double", Scala
   forwardKinematics(nao_d, data_d, q);
   for (std::size_t i = 0; i < nao.links().size(); ++i) {
     CHECK((data.X_WL[i].translation().template cast<double>() - data_d.X_WL[i].translation()).norm() < 1e-5);
+  }
+}
+
+TEST_CASE("builtin InMoov: the 22 controlled joints of seed 002") {
+  const auto inmoov = makeInMoov<double>();
+  REQUIRE(inmoov.nq() == 22);
+  for (int i = 0; i < 22; ++i) CHECK(inmoov.qName(i) == kInMoovJointNames[i]);
+  // 2 neck + per side 3 shoulder + elbow + wrist + 5 fingers.
+  int right = 0, left = 0;
+  for (int i = 0; i < inmoov.nq(); ++i) {
+    right += inmoov.qName(i).rfind("right_", 0) == 0 ? 1 : 0;
+    left += inmoov.qName(i).rfind("left_", 0) == 0 ? 1 : 0;
+  }
+  CHECK(right == 10);
+  CHECK(left == 10);
+  // Elbow range from the seed (0..135 deg); every controlled joint has lower < upper.
+  CHECK(inmoov.upperLimits()[inmoov.qIndex("right_bicep")] == doctest::Approx(135.0 * kPi<double> / 180));
+  for (int i = 0; i < inmoov.nq(); ++i) CHECK(inmoov.lowerLimits()[i] < inmoov.upperLimits()[i]);
+  // Uncontrolled URDF joints are fixed; fingers segments are mimics of the finger drivers.
+  for (const char* name : {"waist_rotate", "waist_lean", "head_tilt", "jaw", "eyes_updown"}) {
+    CHECK(!inmoov.joints()[inmoov.jointIndex(name)].moves());
+  }
+  CHECK(inmoov.joints()[inmoov.jointIndex("right_index3")].mimic_q_index == inmoov.qIndex("right_index"));
+}
+
+TEST_CASE("builtin InMoov: agrees with inmoov.urdf on every link frame (uncontrolled joints at 0)") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const auto inmoov = makeInMoov<double>();
+  const int shared = checkAgainstUrdf(inmoov, data_dir / "urdf" / "inmoov.urdf", test::sweepCount(1000), 12);
+  CHECK(shared == static_cast<int>(inmoov.links().size()));
+}
+
+TEST_CASE("builtin InMoov: arms hang down, straight at zero; collision shapes mirror left/right") {
+  const auto inmoov = makeInMoov<double>();
+  RobotData<double> data(inmoov);
+  forwardKinematics(inmoov, data, VectorX<double>::Zero(inmoov.nq()));
+  for (const char* side : {"right_", "left_"}) {
+    const Eigen::Vector3d shoulder = data.X_WL[inmoov.linkIndex(std::string(side) + "bicep")].translation();
+    const Eigen::Vector3d elbow = data.X_WL[inmoov.linkIndex(std::string(side) + "forearm")].translation();
+    const Eigen::Vector3d wrist = data.X_WL[inmoov.linkIndex(std::string(side) + "hand")].translation();
+    CHECK((elbow - shoulder).normalized().z() < -0.99);
+    CHECK((wrist - elbow).normalized().dot((elbow - shoulder).normalized()) > 0.99);
+  }
+  // Mirror check of the estimated shapes in the world frame (x forward, y left, z up).
+  for (const std::string part : {"upper_arm", "forearm", "hand"}) {
+    const auto find = [&](const std::string& name) {
+      for (std::size_t i = 0; i < inmoov.links().size(); ++i) {
+        for (const auto& shape : inmoov.links()[i].collisions) {
+          if (shape.name == name) return transformed(data.X_WL[i], shape.capsule_L);
+        }
+      }
+      FAIL("no shape " << name);
+      return Capsule<double>{};
+    };
+    const auto r = find("r_" + part);
+    const auto l = find("l_" + part);
+    const Eigen::Vector3d flip(1, -1, 1);
+    CHECK((r.a.cwiseProduct(flip) - l.a).norm() < 0.01);
+    CHECK((r.b.cwiseProduct(flip) - l.b).norm() < 0.01);
   }
 }

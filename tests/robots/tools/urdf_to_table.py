@@ -4,7 +4,8 @@ transcribed from a URDF file: links (mass, centre of mass), joints (origin, axis
 mimic) and collision primitives (sphere, cylinder, capsule, box; meshes are skipped).
 
 Usage: urdf_to_table.py <file.urdf> [--exclude-joint NAME ...]
-An excluded joint drops its whole child subtree. Numbers are written with repr(), which
+An excluded joint drops its whole child subtree; --fix-joint turns a joint into a fixed
+one (at its zero position); --limit NAME=lo,hi replaces a joint's position limits. Numbers are written with repr(), which
 reproduces the URDF's decimal value exactly as a double.
 """
 import argparse
@@ -38,6 +39,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("urdf")
     parser.add_argument("--exclude-joint", action="append", default=[])
+    parser.add_argument("--fix-joint", action="append", default=[], help="make a joint fixed (drops its mimic)")
+    parser.add_argument("--limit", action="append", default=[], help="NAME=lower,upper overrides position limits")
+    parser.add_argument("--no-shapes", action="store_true", help="skip the URDF collision primitives")
     args = parser.parse_args()
     root = ET.parse(args.urdf).getroot()
     joints = root.findall("joint")
@@ -74,6 +78,9 @@ def main():
         if name in dropped_joints:
             continue
         jtype = TYPES[j.get("type")]
+        fixed_here = name in args.fix_joint
+        if fixed_here:
+            jtype = "kFixed"
         origin = j.find("origin")
         xyz = nums(origin.get("xyz") if origin is not None else None)
         rpy = nums(origin.get("rpy") if origin is not None else None)
@@ -87,11 +94,15 @@ def main():
             upper = float(limit.get("upper", "0"))
             velocity = float(limit.get("velocity", "inf"))
             effort = float(limit.get("effort", "inf"))
+        for override in args.limit:
+            key, values = override.split("=")
+            if key == name:
+                lower, upper = (float(v) for v in values.split(","))
         if jtype in ("kContinuous", "kFixed"):
             lower, upper = -inf, inf
         mimic = j.find("mimic")
         mimic_txt = "nullptr, 1.0, 0.0"
-        if mimic is not None:
+        if mimic is not None and not fixed_here:
             mimic_txt = f'"{mimic.get("joint")}", {fmt(float(mimic.get("multiplier", "1")))}, {fmt(float(mimic.get("offset", "0")))}'
         parent = j.find("parent").get("link")
         child = j.find("child").get("link")
@@ -121,11 +132,11 @@ def main():
             else:
                 continue
             shapes.append(f'    {{"{name}", "{name}_collision{k}", UrdfPrimitive::{kind}, {arr(size)}, {arr(xyz)}, {arr(rpy)}}},')
-    if shapes:
+    if shapes and not args.no_shapes:
         print("inline constexpr RobotTableShape kShapes[] = {")
         print("\n".join(shapes))
         print("};")
-    else:
+    elif not args.no_shapes:
         print("// The URDF has no primitive collision geometry (meshes only).")
 
 
