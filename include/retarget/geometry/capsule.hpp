@@ -4,6 +4,7 @@
 /// Sphere and capsule primitives used for self-collision models.
 
 #include <retarget/core/types.hpp>
+#include <retarget/fwd.hpp>  // Sphered, Capsuled
 
 namespace retarget {
 

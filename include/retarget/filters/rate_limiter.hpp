@@ -1,0 +1,118 @@
+#pragma once
+
+/// @file
+/// Rate (velocity) limiter for vector signals: the output moves towards the input by at most
+/// max_rate * dt per call.
+
+#include <algorithm>
+#include <cmath>
+
+#include <retarget/core/error.hpp>
+#include <retarget/core/status.hpp>
+#include <retarget/core/types.hpp>
+
+namespace retarget {
+
+/// Options of `RateLimiter`.
+struct RateLimiterOptions {
+  /// Largest rate of change of every element (signal unit per second, > 0; +inf allowed).
+  double max_rate = 1.0;
+  /// Optional per-element rates (same unit, each > 0); when non-empty it must have the
+  /// filter's size and replaces `max_rate` (e.g. a robot's `velocityLimits()`).
+  Eigen::VectorXd max_rates{};
+
+  /// Throws InvalidArgument naming the field when a rate is not > 0 (NaN included) or when
+  /// `max_rates` is non-empty and not of size `dimension`.
+  void validate(Eigen::Index dimension) const {
+    RETARGET_THROW_UNLESS(max_rate > 0.0, InvalidArgument, "RateLimiterOptions.max_rate is invalid (got ", max_rate,
+                          ", expected > 0)");
+    if (max_rates.size() == 0) return;
+    RETARGET_THROW_UNLESS(max_rates.size() == dimension, InvalidArgument,
+                          "RateLimiterOptions.max_rates has the wrong size (got ", max_rates.size(), ", expected ",
+                          dimension, ")");
+    for (Eigen::Index i = 0; i < max_rates.size(); ++i) {
+      RETARGET_THROW_UNLESS(max_rates[i] > 0.0, InvalidArgument, "RateLimiterOptions.max_rates[", i,
+                            "] is invalid (got ", max_rates[i], ", expected > 0)");
+    }
+  }
+};
+
+/// Rate limiter of an n-vector: y_k = y_{k-1} + clamp(x_k - y_{k-1}, -r dt, r dt), so that
+/// |y_k - y_{k-1}| <= r dt for every element and call. The first finite sample of an element
+/// initialises it (no limit). Reports `kRateLimited` when some element was limited.
+///
+/// Per-frame calls never allocate or throw. A non-finite element holds its last value (0 before
+/// its first finite sample) and reports `kInvalidInput`; a wrong-sized input or a `dt` that is
+/// not finite and > 0 holds everything and reports `kInvalidInput`. Invariant: `value()` is
+/// finite.
+template <typename Scalar = double>
+class RateLimiter {
+ public:
+  /// Limiter of `dimension` elements (>= 0). Throws InvalidArgument on bad options or size.
+  RateLimiter(Eigen::Index dimension, const RateLimiterOptions& options)
+      : options_((checkedSize(dimension), options.validate(dimension), options)),
+        rates_(options.max_rates.size() == 0
+                   ? VectorX<Scalar>::Constant(dimension, static_cast<Scalar>(options.max_rate))
+                   : VectorX<Scalar>(options.max_rates.cast<Scalar>())),
+        value_(VectorX<Scalar>::Zero(dimension)),
+        initialized_(Eigen::Array<bool, Eigen::Dynamic, 1>::Constant(dimension, false)) {}
+
+  /// Feeds sample `x` (size `size()`) arriving `dt` seconds (> 0) after the previous one.
+  template <typename Derived>
+  Status update(const Eigen::MatrixBase<Derived>& x, Scalar dt) noexcept {
+    if (x.size() != value_.size() || !std::isfinite(dt) || !(dt > Scalar(0))) return StatusCode::kInvalidInput;
+    Status status;
+    for (Eigen::Index i = 0; i < value_.size(); ++i) {
+      const Scalar xi = static_cast<Scalar>(x[i]);
+      if (!std::isfinite(xi)) {
+        status |= StatusCode::kInvalidInput;
+        continue;
+      }
+      if (!initialized_[i]) {
+        value_[i] = xi;
+        initialized_[i] = true;
+        continue;
+      }
+      const Scalar step = rates_[i] * dt;  // may be +inf: then no limit
+      const Scalar delta = xi - value_[i];
+      if (delta > step) {
+        value_[i] += step;
+        status |= StatusCode::kRateLimited;
+      } else if (delta < -step) {
+        value_[i] -= step;
+        status |= StatusCode::kRateLimited;
+      } else {
+        value_[i] = xi;
+      }
+    }
+    return status;
+  }
+
+  /// Limited value (size `size()`, unit of the input).
+  const VectorX<Scalar>& value() const noexcept { return value_; }
+  /// Per-element rate limits in use (unit per second).
+  const VectorX<Scalar>& rates() const noexcept { return rates_; }
+  /// Number of elements.
+  Eigen::Index size() const noexcept { return value_.size(); }
+  /// The validated options.
+  const RateLimiterOptions& options() const noexcept { return options_; }
+  /// Forgets all samples: the next finite sample of each element passes unlimited.
+  void reset() noexcept {
+    value_.setZero();
+    initialized_.setConstant(false);
+  }
+
+ private:
+  static Eigen::Index checkedSize(Eigen::Index dimension) {
+    RETARGET_THROW_UNLESS(dimension >= 0, InvalidArgument, "filter dimension is invalid (got ", dimension,
+                          ", expected >= 0)");
+    return dimension;
+  }
+
+  RateLimiterOptions options_;
+  VectorX<Scalar> rates_;
+  VectorX<Scalar> value_;
+  Eigen::Array<bool, Eigen::Dynamic, 1> initialized_;
+};
+
+}  // namespace retarget
