@@ -1,0 +1,171 @@
+#pragma once
+
+/// @file
+/// Configuration of the Euler/BVH mapper (paper 002, Section 4.2): which BVH joint drives
+/// which robot joint, by which case, in which axis order, with which sign, offset, limits and
+/// maximum speed. A plain validated aggregate; its JSON form is read and written by
+/// io/euler_config_json.hpp, built-in InMoov configurations are in euler_inmoov_configs.hpp.
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <retarget/core/error.hpp>
+#include <retarget/core/types.hpp>
+#include <retarget/mappers/euler_angles.hpp>
+
+namespace retarget {
+
+/// How one robot joint value is computed from the local rotation R (child in parent) of its
+/// BVH source joint(s).
+enum class EulerCase {
+  /// 3 -> 3 and 3 -> 2 DOF (shoulder, neck; Eq. 2): R is decomposed into Euler angles in the
+  /// robot's own axis order `order` and angle number `angle` (0, 1 or 2) is taken.
+  kEuler,
+  /// 2 -> 1 DOF elbow bend (Eqs. 3-6): Omega = pi - angle between the link axis u (the
+  /// upper link, in the parent frame) and the rotated lower link R * u; as in the paper both
+  /// links share the axis u in the rest pose (x for Axis Neuron arms). A straight limb gives pi;
+  /// a twist about the link does not change Omega.
+  kElbowBend,
+  /// 2 -> 1 DOF wrist rotation (Eqs. 7-10): omega = angle between the reference axis a and
+  /// R * a (both in the parent frame), in [0, pi].
+  kWristRotation,
+  /// Finger: mean over the BVH joint chain of each segment's bend angle(u, R * u) (0 for a
+  /// finger in its rest pose), giving one servo value per finger as InMoov drives its fingers.
+  kFingerCurl,
+};
+
+/// Lower-case name of a case as used in the JSON form: "euler", "elbow_bend",
+/// "wrist_rotation", "finger_curl".
+inline const char* toString(EulerCase kind) {
+  switch (kind) {
+    case EulerCase::kEuler: return "euler";
+    case EulerCase::kElbowBend: return "elbow_bend";
+    case EulerCase::kWristRotation: return "wrist_rotation";
+    case EulerCase::kFingerCurl: return "finger_curl";
+  }
+  return "unknown";
+}
+
+/// Parses a case name (see toString); throws InvalidArgument naming the text otherwise.
+inline EulerCase parseEulerCase(const std::string& text) {
+  for (EulerCase c : {EulerCase::kEuler, EulerCase::kElbowBend, EulerCase::kWristRotation, EulerCase::kFingerCurl}) {
+    if (text == toString(c)) return c;
+  }
+  RETARGET_THROW_UNLESS(false, InvalidArgument, "Euler mapping case (got '", text,
+                        "', expected one of euler, elbow_bend, wrist_rotation, finger_curl)");
+  return EulerCase::kEuler;
+}
+
+/// The mapping of one robot joint. The value written is
+///   q = offset + sign * scale * x
+/// where x (rad) is the case's angle (see EulerCase), then clamped into [lower, upper]
+/// intersected with the robot's limits, then rate limited by `max_speed`.
+struct EulerJointMapping {
+  /// Robot joint (configuration coordinate) name, e.g. "right_shoulder_up".
+  std::string robot_joint;
+  /// How x is computed.
+  EulerCase kind = EulerCase::kEuler;
+  /// BVH source joint(s): exactly one for kEuler / kElbowBend / kWristRotation (the joint
+  /// whose local rotation is used, e.g. "LeftForeArm" for the elbow), one or more for
+  /// kFingerCurl (the finger's chain, e.g. LeftHandIndex1..3).
+  std::vector<std::string> source;
+  /// kEuler: the robot's own axis order the rotation is re-decomposed in (Eq. 2).
+  EulerOrder order{};
+  /// kEuler: which of the three angles (0, 1, 2) of `order` this joint takes.
+  int angle = 0;
+  /// kElbowBend / kFingerCurl: link axis u in the BVH joint frame; zero (the default) takes the
+  /// rest-pose bone from each source joint to its first child (BVH offsets).
+  /// kWristRotation: the reference axis (required, non-zero; z in Eq. 7). Normalised when used.
+  Eigen::Vector3d axis = Eigen::Vector3d::Zero();
+  /// +1 or -1: direction of the robot joint relative to x.
+  double sign = 1.0;
+  /// Gain from x to the joint value (> 0, unitless; e.g. finger bend to servo angle).
+  double scale = 1.0;
+  /// Robot value when x = 0 (rad).
+  double offset = 0.0;
+  /// Optional position limits (rad), intersected with the robot's own limits.
+  std::optional<double> lower{};
+  std::optional<double> upper{};
+  /// Maximum speed (rad/s) used to rate limit the output with the motion's frame time;
+  /// 0 means unlimited.
+  double max_speed = 0.0;
+};
+
+/// A complete Euler/BVH mapping: one entry per mapped robot joint. Robot joints without an
+/// entry hold their neutral value.
+struct EulerMapperConfig {
+  /// Free-form name, e.g. "inmoov/axis-neuron".
+  std::string name;
+  /// Source skeleton the joint names refer to, e.g. "axis-neuron", "cmu" (informational).
+  std::string skeleton;
+  std::vector<EulerJointMapping> joints;
+
+  /// Checks every field; throws InvalidArgument naming the entry, the field and the value:
+  /// empty or repeated robot joint, wrong number of sources, empty source name, angle not in
+  /// {0, 1, 2}, sign not +-1, scale not finite and > 0, non-finite offset, axis or limit,
+  /// lower > upper, negative or non-finite max_speed, zero wrist axis.
+  void validate() const {
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < joints.size(); ++i) {
+      const EulerJointMapping& m = joints[i];
+      const std::string where = "Euler mapper config '" + name + "' joints[" + std::to_string(i) + "] ('" +
+                                m.robot_joint + "')";
+      RETARGET_THROW_UNLESS(!m.robot_joint.empty(), InvalidArgument, where,
+                            ": robot_joint is empty (expected a robot joint name)");
+      RETARGET_THROW_UNLESS(seen.insert(m.robot_joint).second, InvalidArgument, where,
+                            ": robot_joint is mapped twice (expected one entry per robot joint)");
+      const bool single = m.kind != EulerCase::kFingerCurl;
+      RETARGET_THROW_UNLESS(single ? m.source.size() == 1 : !m.source.empty(), InvalidArgument, where,
+                            ": source (got ", m.source.size(), " names, expected ",
+                            single ? "exactly 1" : "at least 1", " for case ", toString(m.kind), ")");
+      for (const auto& s : m.source) {
+        RETARGET_THROW_UNLESS(!s.empty(), InvalidArgument, where, ": source contains an empty name");
+      }
+      RETARGET_THROW_UNLESS(m.angle >= 0 && m.angle <= 2, InvalidArgument, where, ": angle (got ", m.angle,
+                            ", expected 0, 1 or 2)");
+      const EulerOrder& o = m.order;
+      RETARGET_THROW_UNLESS(o.axes[0] >= 0 && o.axes[0] < 3 && o.axes[1] >= 0 && o.axes[1] < 3 && o.axes[2] >= 0 &&
+                                o.axes[2] < 3 && o.axes[0] != o.axes[1] && o.axes[1] != o.axes[2] &&
+                                o.axes[0] != o.axes[2],
+                            InvalidArgument, where, ": order (got axes ", o.axes[0], ",", o.axes[1], ",", o.axes[2],
+                            ", expected three distinct axes)");
+      RETARGET_THROW_UNLESS(m.sign == 1.0 || m.sign == -1.0, InvalidArgument, where, ": sign (got ", m.sign,
+                            ", expected 1 or -1)");
+      RETARGET_THROW_UNLESS(std::isfinite(m.scale) && m.scale > 0, InvalidArgument, where, ": scale (got ",
+                            m.scale, ", expected a finite value > 0)");
+      RETARGET_THROW_UNLESS(std::isfinite(m.offset), InvalidArgument, where, ": offset (got ", m.offset,
+                            ", expected a finite value in rad)");
+      RETARGET_THROW_UNLESS(m.axis.allFinite(), InvalidArgument, where, ": axis (got ", m.axis.transpose(),
+                            ", expected finite values)");
+      RETARGET_THROW_UNLESS(m.kind != EulerCase::kWristRotation || m.axis.norm() > 1e-9, InvalidArgument, where,
+                            ": axis (got ", m.axis.transpose(), ", expected a non-zero axis for wrist_rotation)");
+      RETARGET_THROW_UNLESS(!m.lower || std::isfinite(*m.lower), InvalidArgument, where, ": lower (got ",
+                            m.lower.value_or(0), ", expected a finite value in rad)");
+      RETARGET_THROW_UNLESS(!m.upper || std::isfinite(*m.upper), InvalidArgument, where, ": upper (got ",
+                            m.upper.value_or(0), ", expected a finite value in rad)");
+      RETARGET_THROW_UNLESS(!(m.lower && m.upper) || *m.lower <= *m.upper, InvalidArgument, where,
+                            ": limits (got lower ", m.lower.value_or(0), " > upper ", m.upper.value_or(0),
+                            ", expected lower <= upper)");
+      RETARGET_THROW_UNLESS(std::isfinite(m.max_speed) && m.max_speed >= 0, InvalidArgument, where,
+                            ": max_speed (got ", m.max_speed, ", expected a finite value >= 0 in rad/s)");
+    }
+  }
+};
+
+/// True when two configurations hold the same data (exact comparison of every field).
+inline bool operator==(const EulerJointMapping& a, const EulerJointMapping& b) {
+  return a.robot_joint == b.robot_joint && a.kind == b.kind && a.source == b.source && a.order == b.order &&
+         a.angle == b.angle && a.axis == b.axis && a.sign == b.sign && a.scale == b.scale && a.offset == b.offset &&
+         a.lower == b.lower && a.upper == b.upper && a.max_speed == b.max_speed;
+}
+inline bool operator!=(const EulerJointMapping& a, const EulerJointMapping& b) { return !(a == b); }
+inline bool operator==(const EulerMapperConfig& a, const EulerMapperConfig& b) {
+  return a.name == b.name && a.skeleton == b.skeleton && a.joints == b.joints;
+}
+inline bool operator!=(const EulerMapperConfig& a, const EulerMapperConfig& b) { return !(a == b); }
+
+}  // namespace retarget
