@@ -564,7 +564,10 @@ class BvhParser {
         channels.push_back(channel);
       }
       motion.joints[static_cast<std::size_t>(index)].channels = std::move(channels);
-      if (!nextToken(token)) fail("unexpected end of file, expected JOINT, End Site or '}'");
+      if (!nextToken(token)) {
+        fail("unexpected end of file, expected JOINT, End Site or '}' to close joint '" +
+             motion.joints[static_cast<std::size_t>(index)].name + "' opened on line " + std::to_string(start_line));
+      }
     } else if (!end_site) {
       fail("expected CHANNELS, got " + bvhQuote(token));
     }
@@ -643,7 +646,8 @@ class BvhParser {
       motion.values.reserve(hint > 0 ? std::min(total, hint / 2 + 1) : std::min<std::size_t>(total, 1u << 24));
     }
     std::string_view line;
-    int frames = 0;
+    // Without channels a frame is an empty line: nothing to read (blank lines are skipped below).
+    int frames = channels == 0 ? motion.frame_count : 0;
     while (frames < motion.frame_count) {
       if (!source_.next(line)) {
         fail("unexpected end of file, expected " + std::to_string(motion.frame_count) + " frames, got " +

@@ -1,0 +1,315 @@
+#pragma once
+
+/// @file
+/// Skeleton schemas: how the joints of a source skeleton (a BVH rig, a keypoint detector) map
+/// onto the canonical human skeleton (human/skeleton.hpp), plus the fixed rotation and scale
+/// from the source's native frame into the canonical frame (metres, x forward, y left, z up).
+///
+/// Users add a schema without code through a small text format (`readSchema`, `parseSchema`):
+///
+/// ```
+/// # comment (also after a value)
+/// name: my-rig                      # required, used in messages and SkeletonMotion::format
+/// frame: forward=+Z left=+X up=+Y   # source axis for each canonical axis (default +X +Y +Z)
+/// scale: 0.01                       # metres per source unit (default 1)
+/// SpineBase = Hips                  # canonical joint = one source joint
+/// SpineMid = Spine1 Spine2 0.5      # = (1 - w) * Spine1 + w * Spine2, w in [0, 1]
+/// HandTipLeft = LeftHandMiddle3_End # End Sites of BVH files are named "<parent>_End"
+/// ```
+///
+/// Canonical joint names are the Kinect v2 SDK names (`kHumanJointNames`). Source names are
+/// matched exactly, or else by their part after the last ':' (so "Hips" also matches
+/// "mixamorig:Hips" and "rig1:Hips"). Canonical joints without a line are not tracked.
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <retarget/core/error.hpp>
+#include <retarget/core/types.hpp>
+#include <retarget/human/skeleton.hpp>
+
+namespace retarget {
+
+/// Where one canonical joint comes from: source joint `first`, or the blend
+/// (1 - weight) * first + weight * second of two source joint positions.
+struct SchemaJointSource {
+  /// Name of the first (or only) source joint.
+  std::string first;
+  /// Name of the second source joint; empty for a single joint.
+  std::string second;
+  /// Blend weight of `second`, in [0, 1]; 0 when `second` is empty.
+  double weight = 0;
+
+  friend bool operator==(const SchemaJointSource& a, const SchemaJointSource& b) {
+    return a.first == b.first && a.second == b.second && a.weight == b.weight;
+  }
+};
+
+/// A mapping from a source skeleton onto the canonical skeleton.
+///
+/// A source point p_S (source units, source frame S) becomes p_W = scale * R_WS * p_S (metres,
+/// canonical frame W); a source joint orientation R_SJ becomes R_WJ = R_WS * R_SJ.
+/// Invariants (checked by `validateSchema`): non-empty name, R_WS a rotation whose rows are signed
+/// unit axes (det +1), scale finite and > 0, every mapped joint has a non-empty first source and a
+/// weight in [0, 1] (0 when it has no second source).
+struct SkeletonSchema {
+  /// Schema name, e.g. "axis-neuron".
+  std::string name;
+  /// Source of each canonical joint, indexed by `HumanJoint`; nullopt: not provided.
+  std::array<std::optional<SchemaJointSource>, kHumanJointCount> joints{};
+  /// Rotation from the source frame S into the canonical frame W (row i = the source axis that
+  /// becomes canonical axis i).
+  Eigen::Matrix3d R_WS = Eigen::Matrix3d::Identity();
+  /// Metres per source length unit.
+  double scale = 1.0;
+
+  /// Source of a canonical joint, nullptr when the schema does not provide it.
+  const SchemaJointSource* source(HumanJoint joint) const {
+    const auto& entry = joints[static_cast<std::size_t>(joint)];
+    return entry ? &*entry : nullptr;
+  }
+  /// Sets a canonical joint to one source joint.
+  void set(HumanJoint joint, std::string first) {
+    joints[static_cast<std::size_t>(joint)] = SchemaJointSource{std::move(first), {}, 0.0};
+  }
+  /// Sets a canonical joint to the blend (1 - weight) * first + weight * second.
+  void set(HumanJoint joint, std::string first, std::string second, double weight) {
+    joints[static_cast<std::size_t>(joint)] = SchemaJointSource{std::move(first), std::move(second), weight};
+  }
+  /// Every distinct source joint name the schema refers to, in canonical joint order.
+  std::vector<std::string> sourceNames() const {
+    std::vector<std::string> names;
+    auto add = [&names](const std::string& n) {
+      if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    };
+    for (const auto& entry : joints) {
+      if (entry) {
+        add(entry->first);
+        add(entry->second);
+      }
+    }
+    return names;
+  }
+};
+
+/// True when a source joint name `candidate` matches the schema name `wanted`: equal, or equal
+/// after dropping everything up to the last ':' of `candidate` (a namespace such as "mixamorig:").
+inline bool schemaNameMatches(std::string_view candidate, std::string_view wanted) {
+  if (candidate == wanted) return true;
+  const std::size_t colon = candidate.rfind(':');
+  return colon != std::string_view::npos && candidate.substr(colon + 1) == wanted;
+}
+
+/// Checks the invariants of `SkeletonSchema` (see its doc). Throws `retarget::InvalidArgument`.
+inline void validateSchema(const SkeletonSchema& schema) {
+  RETARGET_THROW_UNLESS(!schema.name.empty(), InvalidArgument, "schema name is empty, expected a name");
+  RETARGET_THROW_UNLESS(std::isfinite(schema.scale) && schema.scale > 0, InvalidArgument, "schema '", schema.name,
+                        "' scale is ", schema.scale, ", expected a finite value > 0");
+  for (int r = 0; r < 3; ++r) {
+    int nonzero = 0;
+    for (int c = 0; c < 3; ++c) {
+      const double v = schema.R_WS(r, c);
+      RETARGET_THROW_UNLESS(v == 0 || v == 1 || v == -1, InvalidArgument, "schema '", schema.name,
+                            "' R_WS entry (", r, ",", c, ") is ", v, ", expected 0, 1 or -1");
+      nonzero += v != 0 ? 1 : 0;
+    }
+    RETARGET_THROW_UNLESS(nonzero == 1, InvalidArgument, "schema '", schema.name, "' R_WS row ", r, " has ", nonzero,
+                          " non-zero entries, expected 1");
+  }
+  RETARGET_THROW_UNLESS(std::abs(schema.R_WS.determinant() - 1.0) < 1e-12, InvalidArgument, "schema '", schema.name,
+                        "' frame is left-handed (got det ", schema.R_WS.determinant(), ", expected +1)");
+  for (int i = 0; i < kHumanJointCount; ++i) {
+    const auto& entry = schema.joints[static_cast<std::size_t>(i)];
+    if (!entry) continue;
+    const std::string_view joint = kHumanJointNames[static_cast<std::size_t>(i)];
+    RETARGET_THROW_UNLESS(!entry->first.empty(), InvalidArgument, "schema '", schema.name, "' joint ", joint,
+                          " has an empty source name");
+    RETARGET_THROW_UNLESS(entry->weight >= 0 && entry->weight <= 1, InvalidArgument, "schema '", schema.name,
+                          "' joint ", joint, " weight is ", entry->weight, ", expected a value in [0, 1]");
+    RETARGET_THROW_UNLESS(!entry->second.empty() || entry->weight == 0, InvalidArgument, "schema '", schema.name,
+                          "' joint ", joint, " has weight ", entry->weight, " but no second source, expected 0");
+  }
+}
+
+namespace internal {
+
+inline std::string_view schemaTrim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = text.find_last_not_of(" \t\r");
+  return text.substr(first, last - first + 1);
+}
+
+inline std::vector<std::string_view> schemaSplit(std::string_view text) {
+  std::vector<std::string_view> parts;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    const std::size_t start = i;
+    while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+    if (i > start) parts.push_back(text.substr(start, i - start));
+  }
+  return parts;
+}
+
+/// Parses "+X", "-z", "X" into a signed unit row; false on failure.
+inline bool schemaAxis(std::string_view text, Eigen::RowVector3d& row) {
+  double sign = 1;
+  if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
+    sign = text[0] == '-' ? -1 : 1;
+    text.remove_prefix(1);
+  }
+  if (text.size() != 1) return false;
+  const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  if (c < 'x' || c > 'z') return false;
+  row.setZero();
+  row[c - 'x'] = sign;
+  return true;
+}
+
+inline const char* schemaAxisName(const Eigen::RowVector3d& row) {
+  static const char* const kNames[] = {"-X", "+X", "-Y", "+Y", "-Z", "+Z"};
+  for (int c = 0; c < 3; ++c) {
+    if (row[c] != 0) return kNames[2 * c + (row[c] > 0 ? 1 : 0)];
+  }
+  return "?";
+}
+
+}  // namespace internal
+
+/// Parses a schema from text in the format documented at the top of this header. `file` names
+/// the source in error messages. Throws `retarget::ParseError` naming file, line and what was
+/// expected (unknown canonical joint, duplicate line, bad weight, bad or left-handed frame, bad
+/// scale, missing name).
+inline SkeletonSchema parseSchema(std::string_view text, const std::string& file = "<string>") {
+  SkeletonSchema schema;
+  std::array<bool, 3> frame_seen{};
+  std::size_t line_number = 0;
+  std::size_t pos = 0;
+  auto fail = [&](const std::string& what) { throw ParseError(file, line_number, what); };
+  while (pos <= text.size()) {
+    const std::size_t newline = text.find('\n', pos);
+    std::string_view line = text.substr(pos, newline == std::string_view::npos ? text.size() - pos : newline - pos);
+    pos = newline == std::string_view::npos ? text.size() + 1 : newline + 1;
+    ++line_number;
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = internal::schemaTrim(line);
+    if (line.empty()) continue;
+    const auto equals = line.find('=');
+    const auto colon = line.find(':');
+    const bool is_setting = colon != std::string_view::npos && (equals == std::string_view::npos || colon < equals) &&
+                            internal::schemaSplit(line.substr(0, colon)).size() == 1;
+    if (is_setting) {
+      const std::string_view key = internal::schemaTrim(line.substr(0, colon));
+      const std::string_view value = internal::schemaTrim(line.substr(colon + 1));
+      if (key == "name") {
+        if (value.empty()) fail("expected a schema name after 'name:'");
+        schema.name = std::string(value);
+      } else if (key == "scale") {
+        double scale = 0;
+        std::istringstream in{std::string(value)};
+        if (!(in >> scale) || !(in >> std::ws).eof() || !std::isfinite(scale) || !(scale > 0)) {
+          fail("expected a positive scale in metres per unit, got '" + std::string(value) + "'");
+        }
+        schema.scale = scale;
+      } else if (key == "frame") {
+        frame_seen = {};
+        for (std::string_view part : internal::schemaSplit(value)) {
+          const auto eq = part.find('=');
+          const std::string_view axis_name = eq == std::string_view::npos ? part : part.substr(0, eq);
+          int row = -1;
+          if (axis_name == "forward") row = 0;
+          if (axis_name == "left") row = 1;
+          if (axis_name == "up") row = 2;
+          Eigen::RowVector3d axis;
+          if (row < 0 || eq == std::string_view::npos || !internal::schemaAxis(part.substr(eq + 1), axis)) {
+            fail("expected 'forward=<axis> left=<axis> up=<axis>' with axes such as +X or -Z, got '" +
+                 std::string(part) + "'");
+          }
+          schema.R_WS.row(row) = axis;
+          frame_seen[static_cast<std::size_t>(row)] = true;
+        }
+        if (!(frame_seen[0] && frame_seen[1] && frame_seen[2])) fail("expected forward=, left= and up= in 'frame:'");
+        if (std::abs(schema.R_WS.determinant() - 1.0) > 1e-12) {
+          fail("frame forward=" + std::string(internal::schemaAxisName(schema.R_WS.row(0))) + " left=" +
+               internal::schemaAxisName(schema.R_WS.row(1)) + " up=" + internal::schemaAxisName(schema.R_WS.row(2)) +
+               " is not a right-handed rotation, expected forward x left = up");
+        }
+      } else {
+        fail("unknown setting '" + std::string(key) + "', expected name, frame or scale");
+      }
+      continue;
+    }
+    if (equals == std::string_view::npos) {
+      fail("expected '<CanonicalJoint> = <source> [<source2> <weight>]' or a setting, got '" + std::string(line) + "'");
+    }
+    const std::string_view joint_name = internal::schemaTrim(line.substr(0, equals));
+    const auto joint = humanJointFromName(joint_name);
+    if (!joint) {
+      fail("unknown canonical joint '" + std::string(joint_name) + "', expected a Kinect v2 name such as SpineBase");
+    }
+    const auto parts = internal::schemaSplit(line.substr(equals + 1));
+    auto& entry = schema.joints[static_cast<std::size_t>(index(*joint))];
+    if (entry) fail("canonical joint " + std::string(joint_name) + " is mapped twice");
+    if (parts.size() == 1) {
+      schema.set(*joint, std::string(parts[0]));
+    } else if (parts.size() == 3) {
+      double weight = -1;
+      std::istringstream in{std::string(parts[2])};
+      if (!(in >> weight) || !(in >> std::ws).eof() || !(weight >= 0 && weight <= 1)) {
+        fail("expected a blend weight in [0, 1], got '" + std::string(parts[2]) + "'");
+      }
+      schema.set(*joint, std::string(parts[0]), std::string(parts[1]), weight);
+    } else {
+      fail("expected one source joint, or two and a weight, after '" + std::string(joint_name) + " =', got " +
+           std::to_string(parts.size()) + " items");
+    }
+  }
+  if (schema.name.empty()) {
+    line_number = 0;
+    fail("missing 'name: <schema name>'");
+  }
+  return schema;
+}
+
+/// Reads a schema file (format at the top of this header). Throws `retarget::ParseError` naming
+/// the file and line.
+inline SkeletonSchema readSchema(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ParseError(path.string(), 0, "cannot open the schema file for reading");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseSchema(text.str(), path.string());
+}
+
+/// Formats a schema in the text format read by `parseSchema` (parseSchema(formatSchema(s))
+/// reproduces `s`; weights are printed with 17 significant digits).
+inline std::string formatSchema(const SkeletonSchema& schema) {
+  validateSchema(schema);
+  std::ostringstream out;
+  out.precision(17);
+  out << "name: " << schema.name << "\n";
+  out << "frame: forward=" << internal::schemaAxisName(schema.R_WS.row(0))
+      << " left=" << internal::schemaAxisName(schema.R_WS.row(1))
+      << " up=" << internal::schemaAxisName(schema.R_WS.row(2)) << "\n";
+  out << "scale: " << schema.scale << "\n";
+  for (int i = 0; i < kHumanJointCount; ++i) {
+    const auto& entry = schema.joints[static_cast<std::size_t>(i)];
+    if (!entry) continue;
+    out << kHumanJointNames[static_cast<std::size_t>(i)] << " = " << entry->first;
+    if (!entry->second.empty()) out << " " << entry->second << " " << entry->weight;
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace retarget
