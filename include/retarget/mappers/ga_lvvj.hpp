@@ -1,0 +1,401 @@
+#pragma once
+
+/// @file
+/// GA-LVVJ: geometrical analysis of link vectors and virtual joints (seed 000, Section 3.2,
+/// Eqs. 1-27; head Section 3.3; hands Section 3.4). A canonical human skeleton frame in, robot
+/// joint angles out, analytically, in well under a microsecond per joint.
+///
+/// Method (our reading of the paper, with the signs its text lost reconstructed and settled by
+/// the round-trip test in tests/ga_lvvj):
+///  - Link frames. The torso is split into four parts. The upper torso frame T of a side has
+///    z along V_SpineMid->SpineShoulder and y along the shoulder line towards the robot's left
+///    (V_SpineShoulder->ShoulderLeft on the left, V_ShoulderRight->SpineShoulder on the right),
+///    made orthogonal to z; x = y x z points forward (Eqs. 1-3: x along N_1-2-5, y = R_LUT).
+///    The lower torso frame L of a side is built the same way from V_SpineBase->SpineMid and
+///    the hip line (Eqs. 13-15).
+///  - Mother/child joints. A mother joint's angle is read by projecting the child link vector
+///    onto the plane normal to the mother joint's axis (a signed angle in that plane); the
+///    child joint's angle is the angle between the link vector and that plane (Eqs. 4-7,
+///    10-12, 16-19, 22-23). With u, l, t, b the unit upper arm, lower arm, thigh and tibia:
+///      ShoulderPitch = atan2(-u_z, u_x) in T            (mother, axis y of T; Eqs. 4-6)
+///      ShoulderRoll  = asin(u_y) in T                    (child; Eq. 7)
+///      ElbowRoll     = -+acos(l_x) in U = T R_y(SP) R_z(SR), - on the left (Eq. 12)
+///      ElbowYaw      = atan2(-l_z, -l_y) left, atan2(l_z, l_y) right, in U   (Eqs. 9-11)
+///      HipRoll       = atan2(t_y, -t_z) in L             (mother, axis x of L; Eqs. 16-18)
+///      HipPitch      = -asin(t_x) in L                   (child; Eq. 19)
+///      KneePitch     = atan2(-b_x, -b_z) in Th = L R_x(HR) R_y(HP)  (Eqs. 20-23; the paper's
+///                      unsigned pi - angle(V_18-19, V_18-17) is this value for a tibia in the
+///                      knee plane, and the signed form keeps NAO's small hyperextension range)
+///    The right side is the mirror image (y -> -y) of the left: same pitch formulas, roll and
+///    yaw formulas of the mirrored sign; proven by the mirror test.
+///  - Head (Section 3.3): HeadYaw / HeadPitch from `frame.head` (a face tracker) when present;
+///    otherwise HeadPitch = atan2(h_x, h_z) of the Neck->Head vector h in the central upper
+///    torso frame (shoulder line ShoulderRight->ShoulderLeft) and HeadYaw keeps its previous
+///    value (a single vector does not carry yaw; not reported as held).
+///  - Hands (Section 3.4): open -> 1, closed -> 0 (canonical), unknown -> previous state.
+///  - HipYawPitch is written as `GaLvvjOptions::hip_yaw_pitch` (0, as in the paper).
+///  - Joints the method does not map (wrists, ankles, ...) take `GaLvvjOptions::rest` values.
+///  - Every value is clamped to the robot's limits (Section 3.2, last paragraph).
+///
+/// Singular and degenerate cases (documented; the output stays finite, the affected virtual
+/// joints hold their last good value and `held()` / kDegenerateInput report it):
+///  - a needed skeleton joint is not tracked or not finite, or a link vector has zero length:
+///    every virtual joint that depends on it;
+///  - shoulder: the upper arm along the shoulder line (|cos ShoulderRoll| < singular_tolerance,
+///    arm straight out sideways): ShoulderPitch is undefined and held;
+///  - elbow: the lower arm along the upper arm (|sin ElbowRoll| < singular_tolerance, arm
+///    straight): ElbowYaw is undefined and held (NAO's ElbowRoll limit keeps 2 deg of bend);
+///  - hip: the thigh along the x axis of L (|cos HipPitch| < singular_tolerance, thigh
+///    horizontal): HipRoll is held;
+///  - knee: the tibia along the knee axis: KneePitch is held;
+///  - head (vector path): Neck->Head along the shoulder line: HeadPitch is held.
+/// Near these configurations the angles are continuous but ill-conditioned.
+///
+/// Invariance: the angles depend only on link vectors expressed in frames built from the
+/// skeleton itself, so any rigid motion of the whole skeleton (rotation about any axis and
+/// translation) leaves them unchanged; `frame.head` angles are used as given (torso-relative).
+
+#include <array>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include <retarget/core/error.hpp>
+#include <retarget/core/status.hpp>
+#include <retarget/core/types.hpp>
+#include <retarget/geometry/link_vectors.hpp>
+#include <retarget/human/motion.hpp>
+#include <retarget/human/skeleton.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/mappers/ga_lvvj_map.hpp>
+
+namespace retarget {
+
+/// Options of `GaLvvjMapper` (a validated aggregate; `validate()` runs in the constructor).
+struct GaLvvjOptions {
+  /// Exponential smoothing of the output, in [0, 1): q = s * q_previous + (1 - s) * q_new.
+  /// 0 (default) turns smoothing off. Unitless.
+  double smoothing = 0.0;
+  /// Value written to the HipYawPitch joint every frame (rad; the paper holds it at 0).
+  double hip_yaw_pitch = 0.0;
+  /// Below this sine (or cosine, see the header doc) a mother joint is singular and held.
+  /// Unitless, in (0, 0.5].
+  double singular_tolerance = 1e-3;
+  /// Values (rad, robot q order, size nq) of the joints GA-LVVJ does not map, and the initial
+  /// held values of those it maps. Empty (default): the model's neutral configuration.
+  std::vector<double> rest{};
+
+  /// Throws InvalidArgument naming the field and value when a value is out of range or not
+  /// finite (`rest` is checked against the model by the mapper).
+  void validate() const {
+    RETARGET_THROW_UNLESS(std::isfinite(smoothing) && smoothing >= 0.0 && smoothing < 1.0, InvalidArgument,
+                          "GaLvvjOptions::smoothing (got ", smoothing, ", expected a value in [0, 1))");
+    RETARGET_THROW_UNLESS(std::isfinite(hip_yaw_pitch), InvalidArgument, "GaLvvjOptions::hip_yaw_pitch (got ",
+                          hip_yaw_pitch, ", expected a finite angle in rad)");
+    RETARGET_THROW_UNLESS(std::isfinite(singular_tolerance) && singular_tolerance > 0.0 && singular_tolerance <= 0.5,
+                          InvalidArgument, "GaLvvjOptions::singular_tolerance (got ", singular_tolerance,
+                          ", expected a value in (0, 0.5])");
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+      RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "GaLvvjOptions::rest[", i, "] (got ", rest[i],
+                            ", expected a finite value)");
+    }
+  }
+};
+
+/// GA-LVVJ whole-body mapper (see the file doc for the method, signs and singular cases).
+///
+/// Real-time contract: `map()` never allocates, never throws, always writes a finite q within
+/// the robot's limits and returns a Status: kClamped when a value was clamped (see
+/// `clamped()`), kDegenerateInput when a virtual joint held its last good value (see
+/// `held()`), kInvalidInput (q_out untouched) when q_out does not have nq entries.
+/// Keeps a reference to the model, which must outlive the mapper.
+template <typename Scalar = double>
+class GaLvvjMapper {
+ public:
+  /// Validates `options` and resolves `map` against `model` (throws InvalidArgument naming the
+  /// field: see GaLvvjOptions::validate and resolveGaLvvjBindings; also when `rest` does not
+  /// have nq entries or lies outside the limits).
+  explicit GaLvvjMapper(const RobotModel<Scalar>& model, const GaLvvjMap& map = naoGaLvvjMap(),
+                        GaLvvjOptions options = {})
+      : model_(&model), options_(std::move(options)), bindings_(resolveGaLvvjBindings(map, model)) {
+    options_.validate();
+    if (options_.rest.empty()) {
+      rest_ = model.neutralConfiguration();
+    } else {
+      RETARGET_THROW_UNLESS(static_cast<int>(options_.rest.size()) == model.nq(), InvalidArgument,
+                            "GaLvvjOptions::rest (got ", options_.rest.size(), " values, expected nq = ", model.nq(),
+                            " for robot '", model.name(), "')");
+      rest_.resize(model.nq());
+      for (int i = 0; i < model.nq(); ++i) rest_[i] = static_cast<Scalar>(options_.rest[static_cast<std::size_t>(i)]);
+      RETARGET_THROW_UNLESS(withinLimits(model, rest_), InvalidArgument,
+                            "GaLvvjOptions::rest (got a configuration outside the limits of robot '", model.name(),
+                            "', expected values within them)");
+    }
+    previous_ = rest_;
+    clamped_ = JointFlags::Constant(model.nq(), false);
+    held_ = JointFlags::Constant(model.nq(), false);
+    reset();
+  }
+
+  /// Maps one skeleton frame (canonical frame, m) to robot joint angles `q_out` (size nq, rad,
+  /// robot q order). See the class doc for the contract.
+  Status map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out);
+
+  /// Forgets the temporal state: held values go back to `rest`, hands to their rest value,
+  /// smoothing restarts.
+  void reset() {
+    for (int i = 0; i < kGaLvvjJointCount; ++i) {
+      const auto& b = bindings_[static_cast<std::size_t>(i)];
+      angle_[static_cast<std::size_t>(i)] =
+          b.q >= 0 ? (rest_[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign) : Scalar(0);
+    }
+    has_previous_ = false;
+    clamped_.setConstant(false);
+    held_.setConstant(false);
+  }
+
+  /// Per q coordinate: clamped to a limit in the last `map()` call.
+  const JointFlags& clamped() const { return clamped_; }
+  /// Per q coordinate: held its last good value in the last `map()` call.
+  const JointFlags& held() const { return held_; }
+  /// Canonical virtual-joint angles of the last call, before sign/offset, smoothing and
+  /// clamping (rad; hands 0..1), indexed by GaLvvjJoint.
+  const std::array<Scalar, kGaLvvjJointCount>& virtualAngles() const { return angle_; }
+  /// The options in use.
+  const GaLvvjOptions& options() const { return options_; }
+  /// The robot model.
+  const RobotModel<Scalar>& model() const { return *model_; }
+
+ private:
+  using V3 = Vector3<Scalar>;
+  using M3 = Matrix3<Scalar>;
+
+  static M3 rotation(Scalar angle, const V3& axis) { return Eigen::AngleAxis<Scalar>(angle, axis).toRotationMatrix(); }
+  bool bound(GaLvvjJoint j) const { return bindings_[static_cast<std::size_t>(j)].q >= 0; }
+  Scalar& angle(GaLvvjJoint j) { return angle_[static_cast<std::size_t>(j)]; }
+  void hold(GaLvvjJoint j) { held_virtual_[static_cast<std::size_t>(j)] = true; }
+
+  // Unit link vector from joint a to joint b expressed in frame F (R_WF), or nullopt.
+  static std::optional<V3> unitIn(const SkeletonFrame<Scalar>& frame, const M3& R_WF, HumanJoint a, HumanJoint b) {
+    if (!frame.usable(a) || !frame.usable(b)) return std::nullopt;
+    return unitVector<Scalar>(R_WF.transpose() * (frame.position(b) - frame.position(a)));
+  }
+  static std::optional<M3> torsoFrame(const SkeletonFrame<Scalar>& frame, HumanJoint low, HumanJoint high,
+                                      HumanJoint lateral_from, HumanJoint lateral_to) {
+    if (!frame.usable(low) || !frame.usable(high) || !frame.usable(lateral_from) || !frame.usable(lateral_to)) {
+      return std::nullopt;
+    }
+    return frameFromTwoVectors<Scalar>(frame.position(high) - frame.position(low), Axis::kZ,
+                                       frame.position(lateral_to) - frame.position(lateral_from), Axis::kY);
+  }
+
+  void mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT, bool left);
+  void mapLeg(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL, bool left);
+  void mapHead(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT);
+  void mapHand(HandState state, GaLvvjJoint j) {
+    if (state == HandState::kOpen) angle(j) = Scalar(1);
+    if (state == HandState::kClosed) angle(j) = Scalar(0);
+  }
+
+  const RobotModel<Scalar>* model_;
+  GaLvvjOptions options_;
+  std::array<internal::ResolvedBinding, kGaLvvjJointCount> bindings_;
+  VectorX<Scalar> rest_;
+  VectorX<Scalar> previous_;
+  bool has_previous_ = false;
+  std::array<Scalar, kGaLvvjJointCount> angle_{};
+  std::array<bool, kGaLvvjJointCount> held_virtual_{};
+  JointFlags clamped_;
+  JointFlags held_;
+};
+
+template <typename Scalar>
+void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT, bool left) {
+  using J = GaLvvjJoint;
+  using H = HumanJoint;
+  const J sp = left ? J::kLShoulderPitch : J::kRShoulderPitch;
+  const J sr = left ? J::kLShoulderRoll : J::kRShoulderRoll;
+  const J ey = left ? J::kLElbowYaw : J::kRElbowYaw;
+  const J er = left ? J::kLElbowRoll : J::kRElbowRoll;
+  if (!bound(sp) && !bound(sr) && !bound(ey) && !bound(er)) return;
+  const H shoulder = left ? H::kShoulderLeft : H::kShoulderRight;
+  const H elbow = left ? H::kElbowLeft : H::kElbowRight;
+  const H wrist = left ? H::kWristLeft : H::kWristRight;
+  const Scalar tol = static_cast<Scalar>(options_.singular_tolerance);
+  using std::atan2;
+  using std::hypot;
+
+  // Shoulder (Eqs. 1-7): u in the upper torso frame T.
+  const std::optional<V3> u = R_WT ? unitIn(frame, *R_WT, shoulder, elbow) : std::nullopt;
+  if (!u) {
+    for (J j : {sp, sr, ey, er}) hold(j);
+    return;
+  }
+  const Scalar cos_roll = hypot((*u)[0], (*u)[2]);
+  angle(sr) = atan2((*u)[1], cos_roll);
+  if (cos_roll > tol) {
+    angle(sp) = atan2(-(*u)[2], (*u)[0]);
+  } else {
+    hold(sp);
+  }
+
+  // Elbow (Eqs. 8-12): l in the upper-arm frame U = T R_y(SP) R_z(SR).
+  const M3 R_WU = *R_WT * rotation(angle(sp), V3::UnitY()) * rotation(angle(sr), V3::UnitZ());
+  const std::optional<V3> l = unitIn(frame, R_WU, elbow, wrist);
+  if (!l) {
+    hold(ey);
+    hold(er);
+    return;
+  }
+  const Scalar sin_roll = hypot((*l)[1], (*l)[2]);
+  const Scalar bend = atan2(sin_roll, (*l)[0]);  // in [0, pi]
+  angle(er) = left ? -bend : bend;
+  if (sin_roll > tol) {
+    angle(ey) = left ? atan2(-(*l)[2], -(*l)[1]) : atan2((*l)[2], (*l)[1]);
+  } else {
+    hold(ey);
+  }
+}
+
+template <typename Scalar>
+void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL, bool left) {
+  using J = GaLvvjJoint;
+  using H = HumanJoint;
+  const J hr = left ? J::kLHipRoll : J::kRHipRoll;
+  const J hp = left ? J::kLHipPitch : J::kRHipPitch;
+  const J kp = left ? J::kLKneePitch : J::kRKneePitch;
+  if (!bound(hr) && !bound(hp) && !bound(kp)) return;
+  const H hip = left ? H::kHipLeft : H::kHipRight;
+  const H knee = left ? H::kKneeLeft : H::kKneeRight;
+  const H ankle = left ? H::kAnkleLeft : H::kAnkleRight;
+  const Scalar tol = static_cast<Scalar>(options_.singular_tolerance);
+  using std::atan2;
+  using std::hypot;
+
+  // Hip (Eqs. 13-19): t in the lower torso frame L; HipRoll is the mother joint (axis x).
+  const std::optional<V3> t = R_WL ? unitIn(frame, *R_WL, hip, knee) : std::nullopt;
+  if (!t) {
+    for (J j : {hr, hp, kp}) hold(j);
+    return;
+  }
+  const Scalar cos_pitch = hypot((*t)[1], (*t)[2]);
+  angle(hp) = atan2(-(*t)[0], cos_pitch);
+  if (cos_pitch > tol) {
+    angle(hr) = atan2((*t)[1], -(*t)[2]);
+  } else {
+    hold(hr);
+  }
+
+  // Knee (Eqs. 20-23): b in the thigh frame Th = L R_x(HR) R_y(HP), projected on its x-z plane.
+  const M3 R_WTh = *R_WL * rotation(angle(hr), V3::UnitX()) * rotation(angle(hp), V3::UnitY());
+  const std::optional<V3> b = unitIn(frame, R_WTh, knee, ankle);
+  if (!b || hypot((*b)[0], (*b)[2]) <= tol) {
+    hold(kp);
+    return;
+  }
+  angle(kp) = atan2(-(*b)[0], -(*b)[2]);
+}
+
+template <typename Scalar>
+void GaLvvjMapper<Scalar>::mapHead(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT) {
+  using J = GaLvvjJoint;
+  if (!bound(J::kHeadYaw) && !bound(J::kHeadPitch)) return;
+  using std::isfinite;
+  if (frame.head && isfinite(frame.head->yaw) && isfinite(frame.head->pitch)) {
+    angle(J::kHeadYaw) = frame.head->yaw;
+    angle(J::kHeadPitch) = frame.head->pitch;
+    return;
+  }
+  const std::optional<V3> h = R_WT ? unitIn(frame, *R_WT, HumanJoint::kNeck, HumanJoint::kHead) : std::nullopt;
+  using std::hypot;
+  if (!h || hypot((*h)[0], (*h)[2]) <= static_cast<Scalar>(options_.singular_tolerance)) {
+    hold(J::kHeadPitch);
+    return;
+  }
+  using std::atan2;
+  angle(J::kHeadPitch) = atan2((*h)[0], (*h)[2]);
+}
+
+template <typename Scalar>
+Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) {
+  if (q_out.size() != model_->nq()) return StatusCode::kInvalidInput;
+  using H = HumanJoint;
+  using J = GaLvvjJoint;
+  held_virtual_.fill(false);
+
+  // The four torso parts (Section 3.2) and the central upper torso frame for the head.
+  const auto R_W_upper_left = torsoFrame(frame, H::kSpineMid, H::kSpineShoulder, H::kSpineShoulder, H::kShoulderLeft);
+  const auto R_W_upper_right = torsoFrame(frame, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kSpineShoulder);
+  const auto R_W_lower_left = torsoFrame(frame, H::kSpineBase, H::kSpineMid, H::kSpineBase, H::kHipLeft);
+  const auto R_W_lower_right = torsoFrame(frame, H::kSpineBase, H::kSpineMid, H::kHipRight, H::kSpineBase);
+  const auto R_W_upper = torsoFrame(frame, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kShoulderLeft);
+
+  mapArm(frame, R_W_upper_left, true);
+  mapArm(frame, R_W_upper_right, false);
+  mapLeg(frame, R_W_lower_left, true);
+  mapLeg(frame, R_W_lower_right, false);
+  mapHead(frame, R_W_upper);
+  mapHand(frame.left_hand, J::kLHand);
+  mapHand(frame.right_hand, J::kRHand);
+  angle(J::kLHipYawPitch) = static_cast<Scalar>(options_.hip_yaw_pitch);
+
+  // Robot values: rest, then every bound virtual joint, smoothing, clamping.
+  q_out = rest_;
+  held_.setConstant(false);
+  Status status;
+  for (int i = 0; i < kGaLvvjJointCount; ++i) {
+    const auto& b = bindings_[static_cast<std::size_t>(i)];
+    if (b.q < 0) continue;
+    q_out[b.q] = static_cast<Scalar>(b.sign) * angle_[static_cast<std::size_t>(i)] + static_cast<Scalar>(b.offset);
+    if (held_virtual_[static_cast<std::size_t>(i)]) {
+      held_[b.q] = true;
+      status |= StatusCode::kDegenerateInput;
+    }
+  }
+  if (options_.smoothing > 0.0 && has_previous_) {
+    const Scalar s = static_cast<Scalar>(options_.smoothing);
+    q_out = s * previous_ + (Scalar(1) - s) * q_out;
+  }
+  if (clampToLimits(*model_, q_out, &clamped_) > 0) status |= StatusCode::kClamped;
+  previous_ = q_out;
+  has_previous_ = true;
+  return status;
+}
+
+/// A whole motion mapped frame by frame: times (s), joint angles (frames x nq, rad, robot q
+/// order) and the status of every frame.
+template <typename Scalar = double>
+struct MappedMotion {
+  VectorX<Scalar> time;
+  MatrixX<Scalar> q;
+  std::vector<Status> status;
+  /// Frames with at least one clamped joint / one held joint.
+  int clamped_frames = 0;
+  int degenerate_frames = 0;
+};
+
+/// Batch helper: resets `mapper` and maps every frame of `motion` (allocates the result; not
+/// for the real-time path).
+template <typename Scalar>
+MappedMotion<Scalar> mapMotion(GaLvvjMapper<Scalar>& mapper, const SkeletonMotion<Scalar>& motion) {
+  MappedMotion<Scalar> out;
+  const auto frames = static_cast<Eigen::Index>(motion.size());
+  const int nq = mapper.model().nq();
+  out.time.resize(frames);
+  out.q.resize(frames, nq);
+  out.status.reserve(motion.size());
+  mapper.reset();
+  VectorX<Scalar> q(nq);
+  for (Eigen::Index k = 0; k < frames; ++k) {
+    const auto& frame = motion.frames[static_cast<std::size_t>(k)];
+    const Status status = mapper.map(frame, q);
+    out.time[k] = frame.time;
+    out.q.row(k) = q.transpose();
+    out.status.push_back(status);
+    if (status.has(StatusCode::kClamped)) ++out.clamped_frames;
+    if (status.has(StatusCode::kDegenerateInput)) ++out.degenerate_frames;
+  }
+  return out;
+}
+
+}  // namespace retarget

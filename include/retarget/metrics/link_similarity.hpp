@@ -1,0 +1,335 @@
+#pragma once
+
+/// @file
+/// Link-vector similarity between a human skeleton and a robot's virtual skeleton (see
+/// mappers/virtual_skeleton.hpp): the whole-body-focused (WBF, seed 000 Eq. 29) and
+/// local-link-focused (LLF, seed 000 Eq. 31) correlation indices, and the cosine pose
+/// similarity of seed 003 (Eq. 1). Per frame (no allocation, no throw) and over a motion.
+///
+/// Links (both skeletons use the canonical joint names):
+///  - the 10 links of WBF and LLF (`SimilarityLink`): upper arms (Shoulder->Elbow), lower arms
+///    (Elbow->Wrist), thighs (Hip->Knee), tibias (Knee->Ankle), torso (SpineBase->
+///    SpineShoulder) and head (Neck->Head);
+///  - the 11 links of the cosine similarity (`CosineLink`; seed 003 names only its first link,
+///    HEAD-SPINE_SHOULDER, and draws the others in a figure; this is our reading of it): head
+///    (SpineShoulder->Head), the two shoulders (SpineShoulder->Shoulder), upper arms, lower
+///    arms, thighs and tibias.
+///
+/// Frames:
+///  - WBF and cosine: each skeleton's link vectors are expressed in its own base frame B
+///    ("the base frame of the robot is rotated and translated to coincide with that of the
+///    human"): z is the world vertical (+z of W, the ground reference), y the hip line
+///    HipRight->HipLeft (shoulder line if a hip is missing) projected on the ground, x = y x z
+///    forward. So WBF is invariant to a rotation of either skeleton about the vertical and to
+///    translations, not to tilts (the ground is the reference).
+///  - LLF: each link vector is expressed in its mother link's frame: upper arm in the upper
+///    torso frame of its side, lower arm in the upper-arm frame (x along the upper arm, z along
+///    upper arm x shoulder line, the shoulder-roll axis), thigh in the lower torso frame of its
+///    side, tibia in the thigh frame (z along -thigh, y along the lower torso's x x thigh, the
+///    hip-pitch axis), head in the central upper torso frame, torso in B. The torso frames are
+///    those of GA-LVVJ (mappers/ga_lvvj.hpp). LLF is invariant to any rigid motion except for
+///    the torso link, which inherits B's ground reference.
+///
+/// A link whose joints are not tracked or whose vector (or mother frame) is degenerate is
+/// marked invalid, gets value 0 and is left out of the means; a frame with no valid link has
+/// means 0 and status kDegenerateInput. All values are cosines in [-1, 1]; 1 is identical.
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include <retarget/core/error.hpp>
+#include <retarget/core/status.hpp>
+#include <retarget/core/types.hpp>
+#include <retarget/geometry/link_vectors.hpp>
+#include <retarget/human/skeleton.hpp>
+
+namespace retarget {
+
+/// The 10 links of WBF and LLF (seed 000, Section 6).
+enum class SimilarityLink : int {
+  kLeftUpperArm = 0,
+  kRightUpperArm,
+  kLeftLowerArm,
+  kRightLowerArm,
+  kLeftThigh,
+  kRightThigh,
+  kLeftTibia,
+  kRightTibia,
+  kTorso,
+  kHead,
+};
+inline constexpr int kSimilarityLinkCount = 10;
+inline constexpr std::array<const char*, kSimilarityLinkCount> kSimilarityLinkNames = {
+    "LeftUpperArm", "RightUpperArm", "LeftLowerArm", "RightLowerArm", "LeftThigh",
+    "RightThigh",   "LeftTibia",     "RightTibia",   "Torso",         "Head"};
+
+/// The 11 links of the cosine pose similarity (seed 003, Eq. 1).
+enum class CosineLink : int {
+  kHead = 0,
+  kLeftShoulder,
+  kRightShoulder,
+  kLeftUpperArm,
+  kRightUpperArm,
+  kLeftLowerArm,
+  kRightLowerArm,
+  kLeftThigh,
+  kRightThigh,
+  kLeftTibia,
+  kRightTibia,
+};
+inline constexpr int kCosineLinkCount = 11;
+inline constexpr std::array<const char*, kCosineLinkCount> kCosineLinkNames = {
+    "Head",          "LeftShoulder", "RightShoulder", "LeftUpperArm", "RightUpperArm", "LeftLowerArm",
+    "RightLowerArm", "LeftThigh",    "RightThigh",    "LeftTibia",    "RightTibia"};
+
+/// Similarity of one frame pair. Fixed size: filling it never allocates.
+template <typename Scalar = double>
+struct FrameSimilarity {
+  std::array<Scalar, kSimilarityLinkCount> wbf_links{};  ///< r_w per link (Eq. 28), 0 when invalid.
+  std::array<Scalar, kSimilarityLinkCount> llf_links{};  ///< r_L per link (Eq. 30), 0 when invalid.
+  std::array<bool, kSimilarityLinkCount> wbf_valid{};
+  std::array<bool, kSimilarityLinkCount> llf_valid{};
+  std::array<Scalar, kCosineLinkCount> cosine_links{};   ///< Per-link cosines of seed 003 Eq. 1.
+  std::array<bool, kCosineLinkCount> cosine_valid{};
+  Scalar wbf = Scalar(0);     ///< R_W (Eq. 29): mean over valid links.
+  Scalar llf = Scalar(0);     ///< R_L (Eq. 31): mean over valid links.
+  Scalar cosine = Scalar(0);  ///< sim (seed 003 Eq. 1): mean over valid links.
+};
+
+namespace internal::similarity {
+
+template <typename Scalar>
+using OptFrame = std::optional<Matrix3<Scalar>>;
+
+template <typename Scalar>
+std::optional<Vector3<Scalar>> link(const SkeletonFrame<Scalar>& f, HumanJoint a, HumanJoint b) {
+  if (!f.usable(a) || !f.usable(b)) return std::nullopt;
+  const Vector3<Scalar> v = f.position(b) - f.position(a);
+  if (!internal::usableVector(v)) return std::nullopt;
+  return v;
+}
+
+// Torso frame as in GA-LVVJ: z from `low` to `high`, y along lateral_from -> lateral_to.
+template <typename Scalar>
+OptFrame<Scalar> torso(const SkeletonFrame<Scalar>& f, HumanJoint low, HumanJoint high, HumanJoint lateral_from,
+                       HumanJoint lateral_to) {
+  const auto z = link(f, low, high);
+  const auto y = link(f, lateral_from, lateral_to);
+  if (!z || !y) return std::nullopt;
+  return frameFromTwoVectors<Scalar>(*z, Axis::kZ, *y, Axis::kY);
+}
+
+// Base frame B: z vertical, y the horizontal hip line (shoulder line as fallback).
+template <typename Scalar>
+OptFrame<Scalar> base(const SkeletonFrame<Scalar>& f) {
+  auto lateral = link(f, HumanJoint::kHipRight, HumanJoint::kHipLeft);
+  OptFrame<Scalar> R;
+  if (lateral) R = frameFromTwoVectors<Scalar>(Vector3<Scalar>::UnitZ(), Axis::kZ, *lateral, Axis::kY);
+  if (!R) {
+    lateral = link(f, HumanJoint::kShoulderRight, HumanJoint::kShoulderLeft);
+    if (lateral) R = frameFromTwoVectors<Scalar>(Vector3<Scalar>::UnitZ(), Axis::kZ, *lateral, Axis::kY);
+  }
+  return R;
+}
+
+// Upper-arm frame: x along the upper arm u, z along u x y_T (shoulder-roll axis); falls back
+// to z_T when u lies along the shoulder line.
+template <typename Scalar>
+OptFrame<Scalar> upperArm(const OptFrame<Scalar>& R_WT, const std::optional<Vector3<Scalar>>& u) {
+  if (!R_WT || !u) return std::nullopt;
+  auto R = frameFromTwoVectors<Scalar>(*u, Axis::kX, u->cross(R_WT->col(1)), Axis::kZ);
+  if (!R) R = frameFromTwoVectors<Scalar>(*u, Axis::kX, R_WT->col(2), Axis::kZ);
+  return R;
+}
+
+// Thigh frame: z along -t, y along x_L x t (hip-pitch axis); falls back to y_L.
+template <typename Scalar>
+OptFrame<Scalar> thigh(const OptFrame<Scalar>& R_WL, const std::optional<Vector3<Scalar>>& t) {
+  if (!R_WL || !t) return std::nullopt;
+  auto R = frameFromTwoVectors<Scalar>(Vector3<Scalar>(-*t), Axis::kZ, R_WL->col(0).cross(*t), Axis::kY);
+  if (!R) R = frameFromTwoVectors<Scalar>(Vector3<Scalar>(-*t), Axis::kZ, R_WL->col(1), Axis::kY);
+  return R;
+}
+
+// Cosine of the angle between a and b, each expressed in its own frame.
+template <typename Scalar>
+bool cosineIn(const OptFrame<Scalar>& R_h, const std::optional<Vector3<Scalar>>& a, const OptFrame<Scalar>& R_r,
+              const std::optional<Vector3<Scalar>>& b, Scalar& out) {
+  out = Scalar(0);
+  if (!R_h || !R_r || !a || !b) return false;
+  const Vector3<Scalar> a_F = R_h->transpose() * *a;
+  const Vector3<Scalar> b_F = R_r->transpose() * *b;
+  Scalar c = a_F.dot(b_F) / (a_F.norm() * b_F.norm());
+  if (!std::isfinite(c)) return false;
+  out = std::min(Scalar(1), std::max(Scalar(-1), c));
+  return true;
+}
+
+// The link vectors and mother frames of one skeleton.
+template <typename Scalar>
+struct Links {
+  std::array<std::optional<Vector3<Scalar>>, kSimilarityLinkCount> v{};
+  std::array<OptFrame<Scalar>, kSimilarityLinkCount> mother{};
+  std::array<std::optional<Vector3<Scalar>>, kCosineLinkCount> cosine{};
+  OptFrame<Scalar> base{};
+
+  explicit Links(const SkeletonFrame<Scalar>& f) {
+    using H = HumanJoint;
+    using L = SimilarityLink;
+    auto set = [&](L l, H a, H b) { v[static_cast<std::size_t>(l)] = link(f, a, b); };
+    set(L::kLeftUpperArm, H::kShoulderLeft, H::kElbowLeft);
+    set(L::kRightUpperArm, H::kShoulderRight, H::kElbowRight);
+    set(L::kLeftLowerArm, H::kElbowLeft, H::kWristLeft);
+    set(L::kRightLowerArm, H::kElbowRight, H::kWristRight);
+    set(L::kLeftThigh, H::kHipLeft, H::kKneeLeft);
+    set(L::kRightThigh, H::kHipRight, H::kKneeRight);
+    set(L::kLeftTibia, H::kKneeLeft, H::kAnkleLeft);
+    set(L::kRightTibia, H::kKneeRight, H::kAnkleRight);
+    set(L::kTorso, H::kSpineBase, H::kSpineShoulder);
+    set(L::kHead, H::kNeck, H::kHead);
+    base = internal::similarity::base(f);
+    const auto upper_left = torso(f, H::kSpineMid, H::kSpineShoulder, H::kSpineShoulder, H::kShoulderLeft);
+    const auto upper_right = torso(f, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kSpineShoulder);
+    const auto lower_left = torso(f, H::kSpineBase, H::kSpineMid, H::kSpineBase, H::kHipLeft);
+    const auto lower_right = torso(f, H::kSpineBase, H::kSpineMid, H::kHipRight, H::kSpineBase);
+    const auto upper = torso(f, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kShoulderLeft);
+    auto m = [&](L l) -> OptFrame<Scalar>& { return mother[static_cast<std::size_t>(l)]; };
+    auto vec = [&](L l) -> const std::optional<Vector3<Scalar>>& { return v[static_cast<std::size_t>(l)]; };
+    m(L::kLeftUpperArm) = upper_left;
+    m(L::kRightUpperArm) = upper_right;
+    m(L::kLeftLowerArm) = upperArm(upper_left, vec(L::kLeftUpperArm));
+    m(L::kRightLowerArm) = upperArm(upper_right, vec(L::kRightUpperArm));
+    m(L::kLeftThigh) = lower_left;
+    m(L::kRightThigh) = lower_right;
+    m(L::kLeftTibia) = thigh(lower_left, vec(L::kLeftThigh));
+    m(L::kRightTibia) = thigh(lower_right, vec(L::kRightThigh));
+    m(L::kTorso) = base;
+    m(L::kHead) = upper;
+
+    using C = CosineLink;
+    auto c = [&](C l, H a, H b) { cosine[static_cast<std::size_t>(l)] = link(f, a, b); };
+    c(C::kHead, H::kSpineShoulder, H::kHead);
+    c(C::kLeftShoulder, H::kSpineShoulder, H::kShoulderLeft);
+    c(C::kRightShoulder, H::kSpineShoulder, H::kShoulderRight);
+    c(C::kLeftUpperArm, H::kShoulderLeft, H::kElbowLeft);
+    c(C::kRightUpperArm, H::kShoulderRight, H::kElbowRight);
+    c(C::kLeftLowerArm, H::kElbowLeft, H::kWristLeft);
+    c(C::kRightLowerArm, H::kElbowRight, H::kWristRight);
+    c(C::kLeftThigh, H::kHipLeft, H::kKneeLeft);
+    c(C::kRightThigh, H::kHipRight, H::kKneeRight);
+    c(C::kLeftTibia, H::kKneeLeft, H::kAnkleLeft);
+    c(C::kRightTibia, H::kKneeRight, H::kAnkleRight);
+  }
+};
+
+template <typename Scalar, std::size_t N>
+Scalar validMean(const std::array<Scalar, N>& values, const std::array<bool, N>& valid, bool& any) {
+  Scalar sum = Scalar(0);
+  int count = 0;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (valid[i]) {
+      sum += values[i];
+      ++count;
+    }
+  }
+  any = count > 0;
+  return count > 0 ? sum / static_cast<Scalar>(count) : Scalar(0);
+}
+
+}  // namespace internal::similarity
+
+/// WBF (Eq. 29), LLF (Eq. 31) and cosine (seed 003 Eq. 1) similarity of one frame pair:
+/// `human` (the demonstrator) and `robot` (the robot's virtual skeleton, see VirtualSkeleton),
+/// both canonical frames in metres (see the file doc for links and frames). Never allocates or
+/// throws. Returns kDegenerateInput when some link was invalid (values of valid links are
+/// still filled; means are over valid links, 0 when none).
+template <typename Scalar>
+Status frameSimilarity(const SkeletonFrame<Scalar>& human, const SkeletonFrame<Scalar>& robot,
+                       FrameSimilarity<Scalar>& out) {
+  using namespace internal::similarity;
+  const Links<Scalar> h(human);
+  const Links<Scalar> r(robot);
+  Status status;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
+    out.wbf_valid[i] = cosineIn(h.base, h.v[i], r.base, r.v[i], out.wbf_links[i]);
+    out.llf_valid[i] = cosineIn(h.mother[i], h.v[i], r.mother[i], r.v[i], out.llf_links[i]);
+    if (!out.wbf_valid[i] || !out.llf_valid[i]) status |= StatusCode::kDegenerateInput;
+  }
+  for (std::size_t i = 0; i < static_cast<std::size_t>(kCosineLinkCount); ++i) {
+    out.cosine_valid[i] = cosineIn(h.base, h.cosine[i], r.base, r.cosine[i], out.cosine_links[i]);
+    if (!out.cosine_valid[i]) status |= StatusCode::kDegenerateInput;
+  }
+  bool any = false;
+  out.wbf = validMean(out.wbf_links, out.wbf_valid, any);
+  out.llf = validMean(out.llf_links, out.llf_valid, any);
+  out.cosine = validMean(out.cosine_links, out.cosine_valid, any);
+  return status;
+}
+
+/// Similarity over a whole motion: the per-frame series and its summary. Frames whose index
+/// (WBF, LLF or cosine) had no valid link are left out of that index's mean and min.
+template <typename Scalar = double>
+struct MotionSimilarity {
+  std::vector<FrameSimilarity<Scalar>> frames;  ///< Per-frame values, including per-link series.
+  Scalar wbf_mean = Scalar(0), wbf_min = Scalar(0);
+  Scalar llf_mean = Scalar(0), llf_min = Scalar(0);
+  Scalar cosine_mean = Scalar(0), cosine_min = Scalar(0);
+  std::array<Scalar, kSimilarityLinkCount> wbf_link_mean{};  ///< Mean over frames where valid.
+  std::array<Scalar, kSimilarityLinkCount> llf_link_mean{};
+  int degenerate_frames = 0;  ///< Frames with at least one invalid link.
+};
+
+/// Similarity of two equally long frame sequences (human, robot virtual skeleton). Throws
+/// InvalidArgument when the lengths differ (got ..., expected ...). Allocates the series.
+template <typename Scalar>
+MotionSimilarity<Scalar> motionSimilarity(const std::vector<SkeletonFrame<Scalar>>& human,
+                                          const std::vector<SkeletonFrame<Scalar>>& robot) {
+  RETARGET_THROW_UNLESS(human.size() == robot.size(), InvalidArgument, "robot frame count (got ", robot.size(),
+                        ", expected the human motion's ", human.size(), ")");
+  MotionSimilarity<Scalar> out;
+  out.frames.resize(human.size());
+  struct Accumulator {
+    Scalar sum = Scalar(0), min = std::numeric_limits<Scalar>::infinity();
+    int count = 0;
+    void add(Scalar v) {
+      sum += v;
+      min = std::min(min, v);
+      ++count;
+    }
+    Scalar mean() const { return count > 0 ? sum / static_cast<Scalar>(count) : Scalar(0); }
+    Scalar minimum() const { return count > 0 ? min : Scalar(0); }
+  };
+  Accumulator wbf, llf, cosine;
+  std::array<Accumulator, kSimilarityLinkCount> wbf_links{}, llf_links{};
+  for (std::size_t k = 0; k < human.size(); ++k) {
+    auto& f = out.frames[k];
+    if (!frameSimilarity(human[k], robot[k], f).ok()) ++out.degenerate_frames;
+    bool any = false;
+    internal::similarity::validMean(f.wbf_links, f.wbf_valid, any);
+    if (any) wbf.add(f.wbf);
+    internal::similarity::validMean(f.llf_links, f.llf_valid, any);
+    if (any) llf.add(f.llf);
+    internal::similarity::validMean(f.cosine_links, f.cosine_valid, any);
+    if (any) cosine.add(f.cosine);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
+      if (f.wbf_valid[i]) wbf_links[i].add(f.wbf_links[i]);
+      if (f.llf_valid[i]) llf_links[i].add(f.llf_links[i]);
+    }
+  }
+  out.wbf_mean = wbf.mean();
+  out.wbf_min = wbf.minimum();
+  out.llf_mean = llf.mean();
+  out.llf_min = llf.minimum();
+  out.cosine_mean = cosine.mean();
+  out.cosine_min = cosine.minimum();
+  for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
+    out.wbf_link_mean[i] = wbf_links[i].mean();
+    out.llf_link_mean[i] = llf_links[i].mean();
+  }
+  return out;
+}
+
+}  // namespace retarget
