@@ -102,7 +102,8 @@ Eigen::Matrix3d axisRotation(char axis, double degrees) {
 TEST_CASE("bvh: every shared file reads with the manifest's joint, frame and channel counts") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   for (const auto& facts : test::sharedBvhFiles()) {
-    CAPTURE(facts.file);
+    const std::string file_name = facts.file;
+    CAPTURE(file_name);
     const BvhMotion motion = readBvh(data_dir / "bvh" / facts.file);
     CHECK(motion.jointCount() == facts.joints);
     CHECK(motion.jointCount(true) == facts.joints + facts.end_sites);
@@ -315,7 +316,8 @@ TEST_CASE("bvh: a very long line streams across the reader's blocks") {
 TEST_CASE("bvh: read -> write -> read gives the same numbers (shared files)") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   for (const auto& facts : test::sharedBvhFiles()) {
-    CAPTURE(facts.file);
+    const std::string file_name = facts.file;
+    CAPTURE(file_name);
     const BvhMotion motion = readBvh(data_dir / "bvh" / facts.file);
     const std::string text = toText(motion);
     checkSameMotion(parseBvh(text), motion);
@@ -406,7 +408,8 @@ TEST_CASE("bvh: localRotation with each of the 6 orders is the product of the ax
 TEST_CASE("bvh: forward kinematics keeps every bone length (shared files)") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   for (const auto& facts : test::sharedBvhFiles()) {
-    CAPTURE(facts.file);
+    const std::string file_name = facts.file;
+    CAPTURE(file_name);
     const BvhMotion file_motion = readBvh(data_dir / "bvh" / facts.file);
     const BvhMotion motion = file_motion.frame_count > 0 ? file_motion : test::restPoseMotion(file_motion);
     std::vector<Eigen::Isometry3d> X_WJ;

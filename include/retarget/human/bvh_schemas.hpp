@@ -159,9 +159,10 @@ inline const SkeletonSchema& mixamoSchema() {
   return kSchema;
 }
 
-/// The built-in BVH schemas, in detection priority order.
+/// The built-in BVH schemas, in detection priority order (a schema whose names are a subset of
+/// another's comes last: Axis Studio, which needs Neck1, before Axis Neuron).
 inline const std::vector<const SkeletonSchema*>& builtInBvhSchemas() {
-  static const std::vector<const SkeletonSchema*> kSchemas = {&axisNeuronSchema(), &axisStudioSchema(), &cmuSchema(),
+  static const std::vector<const SkeletonSchema*> kSchemas = {&axisStudioSchema(), &axisNeuronSchema(), &cmuSchema(),
                                                               &mixamoSchema()};
   return kSchemas;
 }
