@@ -8,8 +8,7 @@
 #include <set>
 
 #include <retarget/kinematics/forward_kinematics.hpp>
-#include <retarget/robots/inmoov.hpp>
-#include <retarget/robots/nao.hpp>
+#include <retarget/robots/builtin.hpp>
 
 #include "robots/kdl_reference.hpp"
 #include "support/allocation.hpp"
@@ -194,5 +193,104 @@ TEST_CASE("builtin InMoov: arms hang down, straight at zero; collision shapes mi
     const Eigen::Vector3d flip(1, -1, 1);
     CHECK((r.a.cwiseProduct(flip) - l.a).norm() < 0.01);
     CHECK((r.b.cwiseProduct(flip) - l.b).norm() < 0.01);
+  }
+}
+
+TEST_CASE("builtin Pepper, Baxter, YuMi: agree with their URDFs on every shared link frame") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const auto pepper = makePepper<double>();
+  CHECK(pepper.nq() == 17);
+  // Every Pepper link but the three wheels left out.
+  CHECK(checkAgainstUrdf(pepper, data_dir / "urdf" / "pepper_1.0.urdf", test::sweepCount(1000), 13) ==
+        static_cast<int>(pepper.links().size()));
+  CHECK(pepper.links().size() + 3 == 83);
+  const auto baxter = makeBaxter<double>();
+  CHECK(baxter.nq() == 15);
+  CHECK(checkAgainstUrdf(baxter, data_dir / "urdf" / "baxter.urdf", test::sweepCount(1000), 14) ==
+        static_cast<int>(baxter.links().size()));
+  const auto yumi = makeYumi<double>();
+  CHECK(yumi.nq() == 16);
+  CHECK(checkAgainstUrdf(yumi, data_dir / "urdf" / "abb_yumi_irb14000.urdf", test::sweepCount(1000), 15) ==
+        static_cast<int>(yumi.links().size()));
+}
+
+TEST_CASE("builtin Baxter and YuMi: 7-DOF arms") {
+  const auto baxter = makeBaxter<double>();
+  const auto yumi = makeYumi<double>();
+  for (const char* side : {"left", "right"}) {
+    const auto& hand = baxter.links()[baxter.linkIndex(std::string(side) + "_wrist")];
+    int moving = 0;
+    for (int k : hand.support) moving += baxter.joints()[k].moves() ? 1 : 0;
+    CHECK(moving == 7);
+  }
+  for (const char* side : {"_l", "_r"}) {
+    const auto& tip = yumi.links()[yumi.linkIndex(std::string("yumi_link_7") + side)];
+    int moving = 0;
+    for (int k : tip.support) moving += yumi.joints()[k].moves() ? 1 : 0;
+    CHECK(moving == 7);
+  }
+}
+
+TEST_CASE("builtin registry: names, case-insensitive lookup, error lists the known names") {
+  const auto names = builtinRobotNames();
+  CHECK(names.size() == 6);
+  for (const auto& name : names) {
+    CAPTURE(name);
+    const auto model = makeBuiltinRobot<double>(name);
+    CHECK(model.nq() > 0);
+    // Every model has a collision model, and every shape is a valid capsule.
+    int shapes = 0;
+    for (const auto& link : model.links()) {
+      for (const auto& shape : link.collisions) {
+        ++shapes;
+        CHECK(shape.capsule_L.radius > 0);
+      }
+    }
+    CHECK(shapes > 0);
+    // Limits are ordered and the neutral configuration is within them.
+    for (int i = 0; i < model.nq(); ++i) CHECK(model.lowerLimits()[i] <= model.upperLimits()[i]);
+    CHECK(withinLimits(model, model.neutralConfiguration()));
+  }
+  CHECK(makeBuiltinRobot<double>("NAO").name() == "NaoH25V50");
+  CHECK_THROWS_WITH_AS((void)makeBuiltinRobot<double>("asimo"),
+                       doctest::Contains("unknown built-in robot 'asimo' (expected one of: nao, pepper, inmoov, tangy, baxter, yumi)"),
+                       InvalidArgument);
+}
+
+TEST_CASE_TEMPLATE("builtin robots: float models build and agree with double", Scalar, float, double) {
+  for (const auto& name : builtinRobotNames()) {
+    CAPTURE(name);
+    const auto model = makeBuiltinRobot<Scalar>(name);
+    const auto model_d = makeBuiltinRobot<double>(name);
+    RobotData<Scalar> data(model);
+    RobotData<double> data_d(model_d);
+    std::mt19937 rng(21);
+    const VectorX<double> q = test::randomConfiguration(model_d, rng);
+    forwardKinematics(model, data, q.cast<Scalar>());
+    forwardKinematics(model_d, data_d, q);
+    double worst = 0;
+    for (std::size_t i = 0; i < model.links().size(); ++i) {
+      worst = std::max(worst, (data.X_WL[i].translation().template cast<double>() - data_d.X_WL[i].translation()).norm());
+    }
+    CHECK(worst < 1e-4);
+  }
+}
+
+TEST_CASE("builtin robots: forward kinematics per frame allocates nothing") {
+  for (const auto& name : builtinRobotNames()) {
+    CAPTURE(name);
+    const auto model = makeBuiltinRobot<double>(name);
+    RobotData<double> data(model);
+    std::mt19937 rng(8);
+    const VectorX<double> q = test::randomConfiguration(model, rng);
+    std::size_t allocations = 0;
+    {
+      test::NoAllocationScope scope;
+      forwardKinematics(model, data, q);
+      (void)centerOfMass(model, data);
+      allocations = scope.allocations();
+    }
+    CHECK(allocations == 0);
+    CHECK(data.X_WL.back().matrix().allFinite());
   }
 }

@@ -142,6 +142,32 @@ CollisionShape<Scalar> capsuleShape(const std::string& name, const Vector3<Scala
   return shape;
 }
 
+/// One estimated "segment" capsule: on `link`, from the link origin to the origin of its child
+/// joint `child_joint` (both in the link frame), with `radius` (m).
+struct SegmentCapsule {
+  const char* link;
+  const char* child_joint;
+  const char* name;
+  double radius;
+};
+
+/// Adds the segment capsules to `builder`, reading the child-joint origins from `joints`.
+template <typename Scalar, std::size_t kJoints>
+void addSegmentCapsules(RobotModelBuilder<Scalar>& builder, const RobotTableJoint (&joints)[kJoints],
+                        const std::vector<SegmentCapsule>& segments) {
+  for (const SegmentCapsule& segment : segments) {
+    const RobotTableJoint* child = nullptr;
+    for (const RobotTableJoint& row : joints) {
+      if (std::string(row.name) == segment.child_joint) child = &row;
+    }
+    RETARGET_CHECK_INVARIANT(child != nullptr && std::string(child->parent) == segment.link);
+    const Vector3<Scalar> b_L(static_cast<Scalar>(child->xyz[0]), static_cast<Scalar>(child->xyz[1]),
+                              static_cast<Scalar>(child->xyz[2]));
+    builder.addCollision(segment.link, capsuleShape<Scalar>(segment.name, Vector3<Scalar>::Zero(), b_L,
+                                                            static_cast<Scalar>(segment.radius)));
+  }
+}
+
 /// Joint description from a table row.
 template <typename Scalar>
 JointSpec<Scalar> jointSpecFromTable(const RobotTableJoint& row) {

@@ -1,0 +1,45 @@
+#pragma once
+
+/// @file
+/// The built-in robot models by name: "nao", "pepper", "inmoov", "tangy", "baxter", "yumi".
+/// Each model's own header states where its numbers come from and what was estimated.
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include <retarget/core/error.hpp>
+#include <retarget/kinematics/robot_model.hpp>
+#include <retarget/robots/baxter.hpp>
+#include <retarget/robots/inmoov.hpp>
+#include <retarget/robots/nao.hpp>
+#include <retarget/robots/pepper.hpp>
+#include <retarget/robots/tangy.hpp>
+#include <retarget/robots/yumi.hpp>
+
+namespace retarget {
+
+/// Names accepted by makeBuiltinRobot, in a fixed order.
+inline std::vector<std::string> builtinRobotNames() {
+  return {"nao", "pepper", "inmoov", "tangy", "baxter", "yumi"};
+}
+
+/// Builds the built-in model called `name` (ASCII case-insensitive: "NAO" works too).
+/// Throws InvalidArgument listing the known names when `name` is not one of them.
+template <typename Scalar = double>
+RobotModel<Scalar> makeBuiltinRobot(const std::string& name) {
+  std::string key;
+  for (const char c : name) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (key == "nao") return makeNao<Scalar>();
+  if (key == "pepper") return makePepper<Scalar>();
+  if (key == "inmoov") return makeInMoov<Scalar>();
+  if (key == "tangy") return makeTangy<Scalar>();
+  if (key == "baxter") return makeBaxter<Scalar>();
+  if (key == "yumi") return makeYumi<Scalar>();
+  std::string known;
+  for (const auto& candidate : builtinRobotNames()) known += (known.empty() ? "" : ", ") + candidate;
+  RETARGET_THROW_UNLESS(false, InvalidArgument, "unknown built-in robot '", name, "' (expected one of: ", known, ")");
+  return {};
+}
+
+}  // namespace retarget
