@@ -247,6 +247,10 @@ TEST_CASE("capsule-capsule degenerate configurations have exact distances") {
     const double sampled = sampledSegmentDistance(A.a, A.b, B.a, B.b, 2000) - A.radius - B.radius;
     CHECK(r.distance <= sampled + 1e-12);
     CHECK(r.distance >= sampled - A.length() / 4000.0 - 1e-12);
+    // FCL's capsule-capsule distance is also exact here (its witness points for parallel axes are
+    // an arbitrary valid choice, so only the distance is compared).
+    V3 f_A, f_B;
+    CHECK(Fcl::capsuleCapsule(A, B, &f_A, &f_B) == doctest::Approx(expected).epsilon(1e-12).scale(1.0));
   };
   SUBCASE("parallel, overlapping in projection") {
     check({V3(0, 0, 0), V3(1, 0, 0), r1}, {V3(0.3, 0.5, 0), V3(1.7, 0.5, 0), r2}, 0.5 - r1 - r2);
