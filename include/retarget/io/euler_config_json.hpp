@@ -16,9 +16,10 @@
 ///     { "robot_joint": "left_index", "case": "finger_curl",
 ///       "source": ["LeftHandIndex1", "LeftHandIndex2", "LeftHandIndex3"], "scale": 1.5 } ] }
 /// ```
-/// Required per joint: "robot_joint", "source" (a string, or an array of strings for
-/// finger_curl). Optional, with defaults: "case" ("euler"), "order" ("ZYX"), "angle" (0),
-/// "axis" ([0, 0, 0] = derive from the BVH bone offsets), "sign" (1), "scale" (1),
+/// Required per joint: "robot_joint", "source" (a BVH joint name or an array of names).
+/// Optional, with defaults: "case" ("euler"), "order" ("ZYX"), "angle" (0),
+/// "axis" ([0, 0, 0] = derive from the BVH bone offsets), "reference" ([0, 0, 0], rotation
+/// vector of the pose where the robot joint is at "offset"), "sign" (1), "scale" (1),
 /// "offset" (0), "lower"/"upper" (robot limits), "max_speed" (0 = unlimited). Unknown keys
 /// are errors (they are usually typos).
 
@@ -63,14 +64,15 @@ inline nlohmann::json toJson(const EulerMapperConfig& config) {
     nlohmann::json j;
     j["robot_joint"] = m.robot_joint;
     j["case"] = toString(m.kind);
-    if (m.kind == EulerCase::kFingerCurl) {
-      j["source"] = m.source;
+    if (m.source.size() == 1) {
+      j["source"] = m.source.front();
     } else {
-      j["source"] = m.source.empty() ? std::string() : m.source.front();
+      j["source"] = m.source;
     }
     j["order"] = m.order.name();
     j["angle"] = m.angle;
     j["axis"] = {m.axis.x(), m.axis.y(), m.axis.z()};
+    j["reference"] = {m.reference.x(), m.reference.y(), m.reference.z()};
     j["sign"] = m.sign;
     j["scale"] = m.scale;
     j["offset"] = m.offset;
@@ -106,15 +108,15 @@ inline EulerMapperConfig eulerConfigFromJson(const nlohmann::json& root, const s
     const std::string pointer = "/joints/" + std::to_string(i);
     const json& j = joints[i];
     if (!j.is_object()) throw ParseError(file, 0, "at " + pointer + ": expected an object");
-    static const char* const kKeys[] = {"robot_joint", "case", "source", "order", "angle", "axis",
-                                        "sign", "scale", "offset", "lower", "upper", "max_speed"};
+    static const char* const kKeys[] = {"robot_joint", "case",  "source", "order", "angle", "axis", "reference",
+                                        "sign",        "scale", "offset", "lower", "upper", "max_speed"};
     for (const auto& [key, value] : j.items()) {
       bool known = false;
       for (const char* k : kKeys) known = known || key == k;
       if (!known) {
         throw ParseError(file, 0, "at " + pointer + "/" + key +
-                                      ": unknown key (expected robot_joint, case, source, order, angle, axis, sign, "
-                                      "scale, offset, lower, upper, max_speed)");
+                                      ": unknown key (expected robot_joint, case, source, order, angle, axis, "
+                                      "reference, sign, scale, offset, lower, upper, max_speed)");
       }
     }
     for (const char* required : {"robot_joint", "source"}) {
@@ -134,13 +136,14 @@ inline EulerMapperConfig eulerConfigFromJson(const nlohmann::json& root, const s
       m.source = jsonField<std::vector<std::string>>(j, "source", pointer, file, "a string or an array of strings");
     }
     if (j.contains("angle")) m.angle = jsonField<int>(j, "angle", pointer, file, "an integer 0, 1 or 2");
-    if (j.contains("axis")) {
-      const auto axis = jsonField<std::vector<double>>(j, "axis", pointer, file, "an array of 3 numbers");
-      if (axis.size() != 3) {
-        throw ParseError(file, 0, "at " + pointer + "/axis: got " + std::to_string(axis.size()) +
+    for (const char* key : {"axis", "reference"}) {
+      if (!j.contains(key)) continue;
+      const auto v = jsonField<std::vector<double>>(j, key, pointer, file, "an array of 3 numbers");
+      if (v.size() != 3) {
+        throw ParseError(file, 0, "at " + pointer + "/" + key + ": got " + std::to_string(v.size()) +
                                       " numbers, expected 3");
       }
-      m.axis = Eigen::Vector3d(axis[0], axis[1], axis[2]);
+      (std::string(key) == "axis" ? m.axis : m.reference) = Eigen::Vector3d(v[0], v[1], v[2]);
     }
     if (j.contains("sign")) m.sign = jsonField<double>(j, "sign", pointer, file, "1 or -1");
     if (j.contains("scale")) m.scale = jsonField<double>(j, "scale", pointer, file, "a number > 0");

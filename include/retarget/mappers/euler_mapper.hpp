@@ -67,9 +67,25 @@ class EulerMapper {
       // Centre used to pick the 2*pi branch of Euler angles (offset when unbounded).
       e.centre = (std::isfinite(e.lower) && std::isfinite(e.upper)) ? (e.lower + e.upper) / 2 : e.offset;
       e.axis = m.axis.template cast<Scalar>();
+      const double reference_angle = m.reference.norm();
+      if (reference_angle > 0) {
+        const Eigen::Matrix3d R_ref = Eigen::AngleAxisd(reference_angle, m.reference / reference_angle).toRotationMatrix();
+        e.R_ref_T = R_ref.transpose().cast<Scalar>();
+      }
       held_[e.q] = std::clamp(held_[e.q], e.lower, e.upper);
+      // Entries decomposing the same rotation in the same order share one Euler branch choice.
+      e.leader = static_cast<int>(entries_.size());
+      for (std::size_t k = 0; k < entries_.size() && m.kind == EulerCase::kEuler; ++k) {
+        const EulerJointMapping& other = config_.joints[k];
+        if (other.kind == EulerCase::kEuler && other.source == m.source && other.order == m.order &&
+            other.reference == m.reference) {
+          e.leader = entries_[k].leader;
+          break;
+        }
+      }
       entries_.push_back(e);
     }
+    euler_angles_.assign(entries_.size(), Vector3<Scalar>::Zero());
     raw_ = held_;
   }
 
@@ -118,21 +134,30 @@ class EulerMapper {
       const EulerJointMapping& m = config_.joints[i];
       Entry& e = entries_[i];
       e.first_link = static_cast<int>(links_.size());
-      for (const std::string& name : m.source) {
+      for (std::size_t k = 0; k < m.source.size(); ++k) {
+        const std::string& name = m.source[k];
         Link link;
         link.source = useJoint(name, m.robot_joint);
         const int j = sources_[link.source].joint;
-        if (e.kind == EulerCase::kEuler) {
-          // no axes needed
+        // Link axes: for a finger every segment, otherwise the last joint of the chain.
+        const bool needs_axis =
+            e.kind == EulerCase::kFingerCurl || (e.kind != EulerCase::kEuler && k + 1 == m.source.size());
+        if (!needs_axis) {
+          // no axis needed
         } else if (e.axis.norm() > kDegenerateEpsilon<Scalar> || e.kind == EulerCase::kWristRotation) {
-          link.u_parent = link.u_child = e.axis.normalized();
+          link.u = e.axis.normalized();
         } else {
-          const Vector3<Scalar> out = boneOut(j);
+          Vector3<Scalar> out = boneOut(j);
+          // A zero-length end bone (e.g. the CMU thumbs of the Xia files) falls back to the
+          // nearest non-zero bone towards the root: all BVH rest-pose frames are parallel.
+          for (int a = j; a >= 0 && !(out.norm() > kDegenerateEpsilon<Scalar>); a = skeleton.joints[a].parent) {
+            out = skeleton.joints[a].offset.template cast<Scalar>();
+          }
           RETARGET_THROW_UNLESS(out.norm() > kDegenerateEpsilon<Scalar>, InvalidArgument, "Euler mapper config '",
                                 config_.name, "' joint '", m.robot_joint, "': cannot derive the link axis of BVH joint '",
-                                name, "' (bone to its first child has length ", out.norm(),
-                                ", expected > 0; set 'axis' explicitly)");
-          link.u_parent = link.u_child = out.normalized();
+                                name, "' (every bone from it to the root has zero length, expected one > 0; set 'axis' "
+                                "explicitly)");
+          link.u = out.normalized();
         }
         links_.push_back(link);
       }
@@ -225,7 +250,9 @@ class EulerMapper {
     Scalar gain = Scalar(1), offset = Scalar(0), lower = Scalar(0), upper = Scalar(0);
     Scalar max_speed = Scalar(0), centre = Scalar(0);
     Vector3<Scalar> axis = Vector3<Scalar>::Zero();
+    Matrix3<Scalar> R_ref_T = Matrix3<Scalar>::Identity();
     int first_link = 0, link_count = 0;
+    int leader = 0;  // kEuler: first entry with the same rotation and order (itself if first)
   };
   struct Source {
     int joint = -1;
@@ -235,8 +262,7 @@ class EulerMapper {
   };
   struct Link {
     int source = -1;
-    Vector3<Scalar> u_parent = Vector3<Scalar>::UnitX();
-    Vector3<Scalar> u_child = Vector3<Scalar>::UnitX();
+    Vector3<Scalar> u = Vector3<Scalar>::UnitX();  // link axis in the joint frame (unit)
   };
 
   // Angle (rad, [0, pi]) between unit vectors a and b.
@@ -245,54 +271,76 @@ class EulerMapper {
     return atan2(a.cross(b).norm(), a.dot(b));
   }
 
+  // Value of entry e for Euler angle x, on the 2*pi branch nearest the middle of its limits.
+  static Scalar eulerValue(const Entry& e, Scalar x) {
+    using std::abs;
+    const Scalar period = Scalar(2) * kPi<Scalar> * abs(e.gain);
+    return e.centre + std::remainder(e.offset + e.gain * x - e.centre, period);
+  }
+
+  // A Tait-Bryan rotation has two angle triples: (a, b, c) and (a + pi, pi - b, c + pi). Keep
+  // the one whose values for all entries of the leader's group violate the limits least
+  // (the principal one on ties), so that e.g. a shoulder raised above 90 deg keeps its branch.
+  Vector3<Scalar> chooseEulerBranch(int leader, const Vector3<Scalar>& principal) const {
+    const Vector3<Scalar> other(principal[0] + kPi<Scalar>, kPi<Scalar> - principal[1], principal[2] + kPi<Scalar>);
+    Scalar cost_principal = Scalar(0), cost_other = Scalar(0);
+    for (std::size_t k = static_cast<std::size_t>(leader); k < entries_.size(); ++k) {
+      const Entry& e = entries_[k];
+      if (e.kind != EulerCase::kEuler || e.leader != leader) continue;
+      const Scalar v1 = eulerValue(e, principal[e.angle]);
+      const Scalar v2 = eulerValue(e, other[e.angle]);
+      cost_principal += std::max(Scalar(0), e.lower - v1) + std::max(Scalar(0), v1 - e.upper);
+      cost_other += std::max(Scalar(0), e.lower - v2) + std::max(Scalar(0), v2 - e.upper);
+    }
+    return cost_other < cost_principal ? other : principal;
+  }
+
   Status fail(Eigen::Ref<VectorX<Scalar>> q_out) const {
     if (q_out.size() == nq_) q_out = held_;
     return StatusCode::kInvalidInput;
   }
 
   Status finish(Eigen::Ref<VectorX<Scalar>> q_out, Scalar dt) {
-    using std::abs;
     Status status;
     for (const Entry& e : entries_) {
       bool ok = true;
       Scalar x = Scalar(0);
-      switch (e.kind) {
-        case EulerCase::kEuler: {
-          const Link& link = links_[e.first_link];
-          ok = valid_[link.source] != 0;
-          if (ok) x = rotationToEuler<Scalar>(e.order, rotations_[link.source])[e.angle];
-          break;
+      if (e.kind == EulerCase::kFingerCurl) {
+        // Mean bend of the finger's segments, each relative to the reference pose.
+        for (int l = 0; l < e.link_count; ++l) {
+          const Link& link = links_[e.first_link + l];
+          ok = ok && valid_[link.source] != 0;
+          if (ok) x += angleBetween(link.u, rotations_[link.source] * e.R_ref_T * link.u);
         }
-        case EulerCase::kElbowBend:
-        case EulerCase::kWristRotation: {
-          const Link& link = links_[e.first_link];
-          ok = valid_[link.source] != 0;
-          if (ok) {
-            const Scalar between = angleBetween(link.u_parent, rotations_[link.source] * link.u_child);
-            x = e.kind == EulerCase::kElbowBend ? kPi<Scalar> - between : between;  // Eq. 6 / Eq. 10
-          }
-          break;
+        x /= Scalar(e.link_count);
+      } else {
+        // Chain product of the sources' local rotations (parent first), relative to the reference.
+        Matrix3<Scalar> R = Matrix3<Scalar>::Identity();
+        for (int l = 0; l < e.link_count; ++l) {
+          const Link& link = links_[e.first_link + l];
+          ok = ok && valid_[link.source] != 0;
+          if (ok) R = R * rotations_[link.source];
         }
-        case EulerCase::kFingerCurl: {
-          for (int l = 0; l < e.link_count; ++l) {
-            const Link& link = links_[e.first_link + l];
-            ok = ok && valid_[link.source] != 0;
-            if (ok) x += angleBetween(link.u_parent, rotations_[link.source] * link.u_child);
-          }
-          x /= Scalar(e.link_count);
-          break;
+        R = R * e.R_ref_T;
+        const Vector3<Scalar>& u = links_[e.first_link + e.link_count - 1].u;
+        if (!ok) {
+          // held below
+        } else if (e.kind == EulerCase::kEuler) {
+          const int me = static_cast<int>(&e - entries_.data());
+          if (e.leader == me) euler_angles_[me] = chooseEulerBranch(me, rotationToEuler<Scalar>(e.order, R));
+          x = euler_angles_[e.leader][e.angle];  // Eq. 2
+        } else if (e.kind == EulerCase::kElbowBend) {
+          x = kPi<Scalar> - angleBetween(u, R * u);  // Eqs. 5-6
+        } else {
+          x = angleBetween(u, R * u);  // Eqs. 9-10
         }
       }
       if (!ok || !std::isfinite(x)) {
         status |= StatusCode::kInvalidInput;
         continue;  // hold the previous value
       }
-      Scalar value = e.offset + e.gain * x;
-      if (e.kind == EulerCase::kEuler) {
-        // Angles are 2*pi periodic: take the branch nearest the middle of the limits.
-        const Scalar period = Scalar(2) * kPi<Scalar> * abs(e.gain);
-        value = e.centre + std::remainder(value - e.centre, period);
-      }
+      // Euler angles are 2*pi periodic: eulerValue takes the branch nearest the limits' middle.
+      const Scalar value = e.kind == EulerCase::kEuler ? eulerValue(e, x) : e.offset + e.gain * x;
       raw_[e.q] = value;
       Scalar clamped = std::clamp(value, e.lower, e.upper);
       if (clamped != value) status |= StatusCode::kClamped;
@@ -314,6 +362,7 @@ class EulerMapper {
   int nq_ = 0;
   VectorX<Scalar> neutral_, held_, raw_;
   std::vector<Entry> entries_;
+  std::vector<Vector3<Scalar>> euler_angles_;  // chosen Euler angles per group leader
   std::vector<Source> sources_;
   std::vector<int> source_of_joint_;
   std::vector<Link> links_;

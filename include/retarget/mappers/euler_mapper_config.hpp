@@ -69,18 +69,25 @@ struct EulerJointMapping {
   std::string robot_joint;
   /// How x is computed.
   EulerCase kind = EulerCase::kEuler;
-  /// BVH source joint(s): exactly one for kEuler / kElbowBend / kWristRotation (the joint
-  /// whose local rotation is used, e.g. "LeftForeArm" for the elbow), one or more for
-  /// kFingerCurl (the finger's chain, e.g. LeftHandIndex1..3).
+  /// BVH source joint(s), at least one. kEuler / kElbowBend / kWristRotation: the joint whose
+  /// local rotation is used (e.g. "LeftForeArm" for the elbow); several names (parent first)
+  /// use the product of their local rotations, e.g. {"Neck", "Head"}. kFingerCurl: the
+  /// finger's chain of segments (e.g. LeftHandIndex1..3), each bent separately.
   std::vector<std::string> source;
   /// kEuler: the robot's own axis order the rotation is re-decomposed in (Eq. 2).
   EulerOrder order{};
   /// kEuler: which of the three angles (0, 1, 2) of `order` this joint takes.
   int angle = 0;
   /// kElbowBend / kFingerCurl: link axis u in the BVH joint frame; zero (the default) takes the
-  /// rest-pose bone from each source joint to its first child (BVH offsets).
+  /// rest-pose bone from each source joint to its first child (BVH offsets; when that bone has zero
+  /// length, the nearest non-zero bone towards the root, as all rest-pose frames are parallel).
   /// kWristRotation: the reference axis (required, non-zero; z in Eq. 7). Normalised when used.
   Eigen::Vector3d axis = Eigen::Vector3d::Zero();
+  /// Reference pose of the source as a rotation vector (axis * angle, rad, parent frame): the
+  /// local rotation R_ref at which the robot joint is at `offset`. The case's angle is taken
+  /// from R * R_ref^T, i.e. relative to the reference (e.g. the robot's arm-down zero while the
+  /// BVH rest pose is a T-pose). Zero (default) = the BVH rest pose, as in the paper.
+  Eigen::Vector3d reference = Eigen::Vector3d::Zero();
   /// +1 or -1: direction of the robot joint relative to x.
   double sign = 1.0;
   /// Gain from x to the joint value (> 0, unitless; e.g. finger bend to servo angle).
@@ -105,8 +112,8 @@ struct EulerMapperConfig {
   std::vector<EulerJointMapping> joints;
 
   /// Checks every field; throws InvalidArgument naming the entry, the field and the value:
-  /// empty or repeated robot joint, wrong number of sources, empty source name, angle not in
-  /// {0, 1, 2}, sign not +-1, scale not finite and > 0, non-finite offset, axis or limit,
+  /// empty or repeated robot joint, no source, empty source name, angle not in
+  /// {0, 1, 2}, sign not +-1, scale not finite and > 0, non-finite offset, axis, reference or limit,
   /// lower > upper, negative or non-finite max_speed, zero wrist axis.
   void validate() const {
     std::set<std::string> seen;
@@ -118,10 +125,8 @@ struct EulerMapperConfig {
                             ": robot_joint is empty (expected a robot joint name)");
       RETARGET_THROW_UNLESS(seen.insert(m.robot_joint).second, InvalidArgument, where,
                             ": robot_joint is mapped twice (expected one entry per robot joint)");
-      const bool single = m.kind != EulerCase::kFingerCurl;
-      RETARGET_THROW_UNLESS(single ? m.source.size() == 1 : !m.source.empty(), InvalidArgument, where,
-                            ": source (got ", m.source.size(), " names, expected ",
-                            single ? "exactly 1" : "at least 1", " for case ", toString(m.kind), ")");
+      RETARGET_THROW_UNLESS(!m.source.empty(), InvalidArgument, where,
+                            ": source (got 0 names, expected at least 1 BVH joint name)");
       for (const auto& s : m.source) {
         RETARGET_THROW_UNLESS(!s.empty(), InvalidArgument, where, ": source contains an empty name");
       }
@@ -141,6 +146,8 @@ struct EulerMapperConfig {
                             ", expected a finite value in rad)");
       RETARGET_THROW_UNLESS(m.axis.allFinite(), InvalidArgument, where, ": axis (got ", m.axis.transpose(),
                             ", expected finite values)");
+      RETARGET_THROW_UNLESS(m.reference.allFinite(), InvalidArgument, where, ": reference (got ",
+                            m.reference.transpose(), ", expected a finite rotation vector in rad)");
       RETARGET_THROW_UNLESS(m.kind != EulerCase::kWristRotation || m.axis.norm() > 1e-9, InvalidArgument, where,
                             ": axis (got ", m.axis.transpose(), ", expected a non-zero axis for wrist_rotation)");
       RETARGET_THROW_UNLESS(!m.lower || std::isfinite(*m.lower), InvalidArgument, where, ": lower (got ",
@@ -159,7 +166,7 @@ struct EulerMapperConfig {
 /// True when two configurations hold the same data (exact comparison of every field).
 inline bool operator==(const EulerJointMapping& a, const EulerJointMapping& b) {
   return a.robot_joint == b.robot_joint && a.kind == b.kind && a.source == b.source && a.order == b.order &&
-         a.angle == b.angle && a.axis == b.axis && a.sign == b.sign && a.scale == b.scale && a.offset == b.offset &&
+         a.angle == b.angle && a.axis == b.axis && a.reference == b.reference && a.sign == b.sign && a.scale == b.scale && a.offset == b.offset &&
          a.lower == b.lower && a.upper == b.upper && a.max_speed == b.max_speed;
 }
 inline bool operator!=(const EulerJointMapping& a, const EulerJointMapping& b) { return !(a == b); }
