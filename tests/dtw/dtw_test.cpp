@@ -426,3 +426,39 @@ TEST_CASE("weighted dtw: weights from a robot model's limits, and bad input") {
   CHECK_THROWS_WITH_AS(weightedJointDtw(traj, traj, Eigen::Vector2d(0, 0)), doctest::Contains("positive sum"),
                        InvalidArgument);
 }
+
+TEST_CASE("weighted dtw: the streaming form equals the batch metric after every control step") {
+  std::mt19937 rng(41);
+  for (int trial = 0; trial < test::sweepCount(20); ++trial) {
+    const Eigen::Index joints = std::uniform_int_distribution<Eigen::Index>(1, 22)(rng);
+    const Eigen::Index frames = std::uniform_int_distribution<Eigen::Index>(1, 80)(rng);
+    const Eigen::MatrixXd human = randomSequence(rng, joints, frames);
+    const Eigen::MatrixXd robot = randomSequence(rng, joints, frames);
+    const Eigen::VectorXd weights = Eigen::VectorXd::Random(joints).cwiseAbs();
+    DtwOptions options;
+    if (trial % 2) options.window = std::uniform_int_distribution<Eigen::Index>(0, 10)(rng);
+    IncrementalJointDtw<double> live(weights, frames, options);
+    bool all_equal = true;
+    for (Eigen::Index t = 0; t < frames; ++t) {
+      {
+        test::NoAllocationScope scope;
+        CHECK(live.append(human.col(t), robot.col(t)).ok());
+        CHECK(scope.allocations() == 0);
+      }
+      const auto batch = weightedJointDtw(human.leftCols(t + 1), robot.leftCols(t + 1), weights, options);
+      all_equal = all_equal && live.systemDistance() == batch.system_distance;
+      for (Eigen::Index x = 0; x < joints; ++x) all_equal = all_equal && live.jointDistance(x) == batch.joint_distances(x);
+    }
+    CAPTURE(trial);
+    CHECK(all_equal);
+    // A bad frame changes nothing.
+    Eigen::VectorXd bad = human.col(0);
+    bad(0) = std::numeric_limits<double>::infinity();
+    CHECK(live.append(bad, robot.col(0)).has(StatusCode::kInvalidInput));
+    CHECK(live.appendRobot(Eigen::VectorXd::Zero(joints + 1)).has(StatusCode::kInvalidInput));
+    CHECK(live.humanFrames() == frames);
+    CHECK(live.robotFrames() == frames);
+  }
+  CHECK_THROWS_AS(IncrementalJointDtw<double>(Eigen::VectorXd::Zero(3)), InvalidArgument);
+  CHECK_THROWS_AS(IncrementalJointDtw<double>(Eigen::VectorXd(0)), InvalidArgument);
+}

@@ -100,4 +100,98 @@ WeightedDtwResult<typename DerivedH::Scalar> weightedJointDtw(const Eigen::Matri
   return result;
 }
 
+/// Streaming form of the system metric: per-joint DTW and A_w (Eqs. 11-13) updated as human
+/// and robot frames arrive, one frame of each per control step, so the paper's progressive
+/// curves (per-joint diag(D) and the system value over time) come out live.
+///
+/// Invariant: after any appends, jointDistance(x) and systemDistance() equal
+/// weightedJointDtw(human so far, robot so far, weights, options) bit for bit.
+/// Real-time: the append functions never throw and never allocate while each trajectory stays
+/// within the capacity given to the constructor (past it, storage grows by doubling).
+template <typename Scalar = double>
+class IncrementalJointDtw {
+ public:
+  /// weights: one non-negative finite weight per joint with a positive sum (e.g.
+  /// rangeOfMotionWeights); capacity: frames preallocated per trajectory.
+  /// Throws InvalidArgument on bad weights, capacity or options.
+  template <typename DerivedW>
+  explicit IncrementalJointDtw(const Eigen::MatrixBase<DerivedW>& weights, Eigen::Index capacity = 0,
+                               const DtwOptions& options = {})
+      : options_(options) {
+    options_.validate();
+    RETARGET_THROW_UNLESS(weights.size() >= 1, InvalidArgument,
+                          "IncrementalJointDtw needs at least one joint weight (got ", weights.size(), ")");
+    RETARGET_THROW_UNLESS(weights.allFinite() && (weights.array() >= 0).all(), InvalidArgument,
+                          "IncrementalJointDtw weights must be finite and >= 0 (got min ", weights.minCoeff(), ")");
+    const Scalar sum = static_cast<Scalar>(weights.sum());
+    RETARGET_THROW_UNLESS(sum > 0, InvalidArgument, "IncrementalJointDtw weights must have a positive sum (got ", sum,
+                          ")");
+    weights_ = weights.template cast<Scalar>() / sum;
+    joints_.reserve(static_cast<std::size_t>(weights.size()));
+    for (Eigen::Index x = 0; x < weights.size(); ++x) joints_.emplace_back(1, capacity, options_);
+  }
+
+  /// Appends one human frame (J joint values). Returns kInvalidInput and changes nothing when
+  /// the frame has the wrong size or is not finite.
+  template <typename Derived>
+  Status appendHuman(const Eigen::MatrixBase<Derived>& frame) noexcept {
+    return append<true>(frame);
+  }
+  /// Appends one robot frame (J joint values). Same contract as appendHuman.
+  template <typename Derived>
+  Status appendRobot(const Eigen::MatrixBase<Derived>& frame) noexcept {
+    return append<false>(frame);
+  }
+  /// Appends one human and one robot frame (one control step). Returns kInvalidInput and
+  /// changes nothing when either frame is bad.
+  template <typename DerivedH, typename DerivedR>
+  Status append(const Eigen::MatrixBase<DerivedH>& human, const Eigen::MatrixBase<DerivedR>& robot) noexcept {
+    if (!valid(human) || !valid(robot)) return StatusCode::kInvalidInput;
+    return append<true>(human) | append<false>(robot);
+  }
+
+  /// Number of joints J.
+  Eigen::Index jointCount() const noexcept { return weights_.size(); }
+  /// D_x of joint x so far (+inf while either trajectory is empty).
+  Scalar jointDistance(Eigen::Index x) const noexcept { return joints_[static_cast<std::size_t>(x)].distance(); }
+  /// A_w of Eq. 13 so far (+inf while either trajectory is empty).
+  Scalar systemDistance() const noexcept {
+    Scalar total = 0;
+    for (Eigen::Index x = 0; x < weights_.size(); ++x) {
+      if (weights_(x) > 0) total += weights_(x) * jointDistance(x);
+    }
+    return total;
+  }
+  /// Weights normalised to sum 1.
+  const VectorX<Scalar>& weights() const noexcept { return weights_; }
+  /// Frames appended so far to the human and robot trajectories.
+  Eigen::Index humanFrames() const noexcept { return joints_.front().sizeA(); }
+  Eigen::Index robotFrames() const noexcept { return joints_.front().sizeB(); }
+  /// Forgets both trajectories, keeping the capacity.
+  void reset() noexcept {
+    for (auto& joint : joints_) joint.reset();
+  }
+
+ private:
+  template <typename Derived>
+  bool valid(const Eigen::MatrixBase<Derived>& frame) const noexcept {
+    return frame.size() == weights_.size() && frame.allFinite();
+  }
+  template <bool Human, typename Derived>
+  Status append(const Eigen::MatrixBase<Derived>& frame) noexcept {
+    if (!valid(frame)) return StatusCode::kInvalidInput;
+    Status status;
+    for (Eigen::Index x = 0; x < weights_.size(); ++x) {
+      const Eigen::Matrix<Scalar, 1, 1> value(static_cast<Scalar>(frame(x)));
+      auto& joint = joints_[static_cast<std::size_t>(x)];
+      status |= Human ? joint.appendA(value) : joint.appendB(value);
+    }
+    return status;
+  }
+
+  DtwOptions options_;
+  VectorX<Scalar> weights_;
+  std::vector<IncrementalDtw<Scalar>> joints_;
+};
+
 }  // namespace retarget
