@@ -33,9 +33,12 @@ std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir, con
 }
 
 // Maps a motion onto NAO, checks every frame, and reports the similarity.
-void mapAndReport(const std::string& label, const SkeletonMotiond& motion) {
+void mapAndReport(const std::string& file, const SkeletonMotiond& motion, bool hip_from_knees) {
   static const RobotModel<double> nao = makeNao<double>();
-  GaLvvjMapper<double> mapper(nao);
+  GaLvvjOptions options;
+  if (hip_from_knees) options.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFromKnees;
+  const std::string label = file + (hip_from_knees ? " [HipYawPitch from knees]" : " [HipYawPitch 0]");
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap(), options);
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
   const MappedMotion<double> mapped = mapMotion(mapper, motion);
   std::vector<SkeletonFramed> robot(motion.size());
@@ -78,7 +81,8 @@ TEST_CASE("ga-lvvj real data: every Kinect v2 recording maps onto NAO") {
   for (const auto& path : files) {
     const SkeletonMotiond motion = readKinect(path.string());
     REQUIRE(!motion.empty());
-    mapAndReport(path.filename().string(), motion);
+    mapAndReport(path.filename().string(), motion, false);
+    mapAndReport(path.filename().string(), motion, true);
   }
 }
 
@@ -89,6 +93,7 @@ TEST_CASE("ga-lvvj real data: every BVH take maps onto NAO through its schema") 
   for (const auto& path : files) {
     const BvhMotion bvh = readBvh(path);
     const SkeletonMotiond motion = bvhToSkeleton(bvh);
-    mapAndReport(path.filename().string(), motion);
+    mapAndReport(path.filename().string(), motion, false);
+    mapAndReport(path.filename().string(), motion, true);
   }
 }

@@ -51,6 +51,35 @@ TEST_CASE("ga-lvvj: NAO round trip over random configurations recovers every map
   CHECK(worst_llf < 1e-9);
 }
 
+TEST_CASE("ga-lvvj: HipYawPitch read from the knee planes round-trips with any hip yaw-pitch") {
+  const auto nao = makeNao<double>();
+  const GaLvvjMap map = naoGaLvvjMap();
+  VirtualSkeleton<double> skeleton(nao, map);
+  GaLvvjOptions options;
+  options.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFromKnees;
+  GaLvvjMapper<double> mapper(nao, map, options);
+  std::mt19937 rng(77);
+  const int hyp = nao.qIndex("LHipYawPitch");
+  SkeletonFramed frame;
+  Eigen::VectorXd q_back(nao.nq());
+  double worst = 0;
+  for (int trial = 0; trial < sweepCount(5000); ++trial) {
+    Eigen::VectorXd q = randomRegularNao(nao, rng);
+    q[hyp] = std::uniform_real_distribution<double>(nao.lowerLimits()[hyp], nao.upperLimits()[hyp])(rng);
+    // Regular here also means bent knees (the knee plane carries the yaw-pitch).
+    for (const char* knee : {"LKneePitch", "RKneePitch"}) {
+      const int i = nao.qIndex(knee);
+      q[i] = std::uniform_real_distribution<double>(0.15, nao.upperLimits()[i])(rng);
+    }
+    REQUIRE(skeleton.compute(q, frame).ok());
+    mapper.reset();
+    (void)mapper.map(frame, q_back);
+    for (int i : mappedCoordinates(nao, map)) worst = std::max(worst, std::abs(q_back[i] - q[i]));
+  }
+  MESSAGE("round trip with HipYawPitch from the knees: max |dq| = ", worst, " rad");
+  CHECK(worst < 1e-6);
+}
+
 TEST_CASE("ga-lvvj: head pitch from the Neck->Head vector when no face tracker is given") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());

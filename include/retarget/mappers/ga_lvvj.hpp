@@ -21,8 +21,14 @@
 ///      ShoulderRoll  = asin(u_y) in T                    (child; Eq. 7)
 ///      ElbowRoll     = -+acos(l_x) in U = T R_y(SP) R_z(SR), - on the left (Eq. 12)
 ///      ElbowYaw      = atan2(-l_z, -l_y) left, atan2(l_z, l_y) right, in U   (Eqs. 9-11)
-///      HipRoll       = atan2(t_y, -t_z) in L             (mother, axis x of L; Eqs. 16-18)
-///      HipPitch      = -asin(t_x) in L                   (child; Eq. 19)
+///      HipRoll       = atan2(a_z, a_y) in L, a = hip-pitch axis (mother, axis x of L; Eqs.
+///                      16-18): a = x_L x t (the paper's N_0-1-17 construction) plus, when the
+///                      knee is bent, the knee plane normal t x b (as the paper's Section 4 note
+///                      on redundant hips suggests: "a tibia can help decide the hip angles"),
+///                      so that a horizontal thigh (seated) still has a defined roll
+///      HipPitch      = atan2(-t'_x, -t'_z), t' = R_x(HR)^T t in L: the thigh projected on
+///                      the plane normal to the rolled pitch axis (Eq. 19 gives -asin(t_x),
+///                      the same value whenever the thigh lies in that plane, as on a robot)
 ///      KneePitch     = atan2(-b_x, -b_z) in Th = L R_x(HR) R_y(HP)  (Eqs. 20-23; the paper's
 ///                      unsigned pi - angle(V_18-19, V_18-17) is this value for a tibia in the
 ///                      knee plane, and the signed form keeps NAO's small hyperextension range)
@@ -33,7 +39,14 @@
 ///    torso frame (shoulder line ShoulderRight->ShoulderLeft) and HeadYaw keeps its previous
 ///    value (a single vector does not carry yaw; not reported as held).
 ///  - Hands (Section 3.4): open -> 1, closed -> 0 (canonical), unknown -> previous state.
-///  - HipYawPitch is written as `GaLvvjOptions::hip_yaw_pitch` (0, as in the paper).
+///  - HipYawPitch (NAO: one motor for both hips, axis (0, 1, -+1)/sqrt(2) of the left/right
+///    lower torso frame) is either written as `GaLvvjOptions::hip_yaw_pitch` (kFixed, 0 as in
+///    the paper) or, with HipYawPitchMode::kFromKnees, read from the knee planes: for each leg
+///    with a bent knee (sin KneePitch > 0.1), the angle a about that axis that makes the knee
+///    axis n = t x b orthogonal to x_L, a = atan2(n_x, (k x n)_x) taken in (-pi/2, pi/2]; the
+///    two legs are averaged with weights (sin KneePitch - 0.1); the hip and knee angles of each
+///    leg are then read in L R_k(a). When neither knee is bent the previous value is kept
+///    (not reported as held: standing straight is normal).
 ///  - Joints the method does not map (wrists, ankles, ...) take `GaLvvjOptions::rest` values.
 ///  - Every value is clamped to the robot's limits (Section 3.2, last paragraph).
 ///
@@ -45,8 +58,8 @@
 ///    arm straight out sideways): ShoulderPitch is undefined and held;
 ///  - elbow: the lower arm along the upper arm (|sin ElbowRoll| < singular_tolerance, arm
 ///    straight): ElbowYaw is undefined and held (NAO's ElbowRoll limit keeps 2 deg of bend);
-///  - hip: the thigh along the x axis of L (|cos HipPitch| < singular_tolerance, thigh
-///    horizontal): HipRoll is held;
+///  - hip: the thigh along the x axis of L (thigh horizontal, |cos HipPitch| <
+///    singular_tolerance) with a straight knee (sin KneePitch <= 0.1): HipRoll is held;
 ///  - knee: the tibia along the knee axis: KneePitch is held;
 ///  - head (vector path): Neck->Head along the shoulder line: HeadPitch is held.
 /// Near these configurations the angles are continuous but ill-conditioned.
@@ -76,7 +89,11 @@ struct GaLvvjOptions {
   /// Exponential smoothing of the output, in [0, 1): q = s * q_previous + (1 - s) * q_new.
   /// 0 (default) turns smoothing off. Unitless.
   double smoothing = 0.0;
-  /// Value written to the HipYawPitch joint every frame (rad; the paper holds it at 0).
+  /// How HipYawPitch is set (see the file doc).
+  enum class HipYawPitchMode { kFixed, kFromKnees };
+  HipYawPitchMode hip_yaw_pitch_mode = HipYawPitchMode::kFixed;
+  /// kFixed: value written to HipYawPitch every frame (rad; the paper holds it at 0).
+  /// kFromKnees: its value until the first frame with a bent knee.
   double hip_yaw_pitch = 0.0;
   /// Below this sine (or cosine, see the header doc) a mother joint is singular and held.
   /// Unitless, in (0, 0.5].
@@ -149,6 +166,7 @@ class GaLvvjMapper {
       angle_[static_cast<std::size_t>(i)] =
           b.q >= 0 ? (rest_[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign) : Scalar(0);
     }
+    angle_[static_cast<std::size_t>(GaLvvjJoint::kLHipYawPitch)] = static_cast<Scalar>(options_.hip_yaw_pitch);
     has_previous_ = false;
     clamped_.setConstant(false);
     held_.setConstant(false);
@@ -191,6 +209,13 @@ class GaLvvjMapper {
 
   void mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT, bool left);
   void mapLeg(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL, bool left);
+  void mapHipYawPitch(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL_left,
+                      const std::optional<M3>& R_WL_right);
+  // Axis of the hip yaw-pitch joint in the lower torso frame of a side.
+  static V3 hipYawPitchAxis(bool left) {
+    const Scalar h = Scalar(0.70710678118654752);
+    return V3(Scalar(0), h, left ? -h : h);
+  }
   void mapHead(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT);
   void mapHand(HandState state, GaLvvjJoint j) {
     if (state == HandState::kOpen) angle(j) = Scalar(1);
@@ -257,6 +282,10 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
   }
 }
 
+/// Sine of the knee bend above which the knee plane helps define HipRoll (0.1: about 5.7 deg,
+/// beyond NAO's 5.3 deg knee hyperextension, so a robot skeleton always round-trips exactly).
+inline constexpr double kGaLvvjKneeAxisThreshold = 0.1;
+
 template <typename Scalar>
 void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL, bool left) {
   using J = GaLvvjJoint;
@@ -278,13 +307,30 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
     for (J j : {hr, hp, kp}) hold(j);
     return;
   }
-  const Scalar cos_pitch = hypot((*t)[1], (*t)[2]);
-  angle(hp) = atan2(-(*t)[0], cos_pitch);
-  if (cos_pitch > tol) {
-    angle(hr) = atan2((*t)[1], -(*t)[2]);
+  // HipRoll turns the hip-pitch (= knee) axis (0, cos HR, sin HR) of L. The thigh gives it as
+  // x_L x t = (0, -t_z, t_y), of length cos HipPitch (ill-conditioned for a horizontal thigh,
+  // e.g. when seated); a bent knee gives it as t x b (length sin KneePitch). Their weighted sum
+  // keeps the round trip exact and the roll well defined when either is well conditioned; the
+  // knee term counts only beyond sin KneePitch = kGaLvvjKneeAxisThreshold, above NAO's hyperextension.
+  Scalar axis_y = -(*t)[2];
+  Scalar axis_z = (*t)[1];
+  if (frame.usable(ankle)) {
+    if (const auto b_L = unitIn(frame, *R_WL, knee, ankle)) {
+      const V3 n = t->cross(*b_L);
+      const Scalar n_norm = n.norm();
+      const Scalar weight = n_norm > Scalar(kGaLvvjKneeAxisThreshold) ? (n_norm - Scalar(kGaLvvjKneeAxisThreshold)) / n_norm : Scalar(0);
+      axis_y += weight * n[1];
+      axis_z += weight * n[2];
+    }
+  }
+  if (hypot(axis_y, axis_z) > tol) {
+    angle(hr) = atan2(axis_z, axis_y);
   } else {
     hold(hr);
   }
+  // HipPitch: the thigh projected on the plane normal to the (rolled) pitch axis.
+  const V3 t_R = rotation(angle(hr), V3::UnitX()).transpose() * *t;
+  angle(hp) = atan2(-t_R[0], -t_R[2]);
 
   // Knee (Eqs. 20-23): b in the thigh frame Th = L R_x(HR) R_y(HP), projected on its x-z plane.
   const M3 R_WTh = *R_WL * rotation(angle(hr), V3::UnitX()) * rotation(angle(hp), V3::UnitY());
@@ -294,6 +340,32 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
     return;
   }
   angle(kp) = atan2(-(*b)[0], -(*b)[2]);
+}
+
+template <typename Scalar>
+void GaLvvjMapper<Scalar>::mapHipYawPitch(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL_left,
+                                          const std::optional<M3>& R_WL_right) {
+  using H = HumanJoint;
+  using std::atan2;
+  Scalar weighted = Scalar(0), weights = Scalar(0);
+  for (const bool left : {true, false}) {
+    const auto& R_WL = left ? R_WL_left : R_WL_right;
+    if (!R_WL) continue;
+    const auto t = unitIn(frame, *R_WL, left ? H::kHipLeft : H::kHipRight, left ? H::kKneeLeft : H::kKneeRight);
+    const auto b = unitIn(frame, *R_WL, left ? H::kKneeLeft : H::kKneeRight, left ? H::kAnkleLeft : H::kAnkleRight);
+    if (!t || !b) continue;
+    const V3 n = t->cross(*b);
+    const Scalar n_norm = n.norm();
+    if (!(n_norm > Scalar(kGaLvvjKneeAxisThreshold))) continue;
+    Scalar a = atan2(n[0], hipYawPitchAxis(left).cross(n)[0]);
+    if (a > kPi<Scalar> / 2) a -= kPi<Scalar>;
+    if (a <= -kPi<Scalar> / 2) a += kPi<Scalar>;
+    const Scalar w = n_norm - Scalar(kGaLvvjKneeAxisThreshold);
+    weighted += w * a;
+    weights += w;
+  }
+  // Straight knees are normal (standing): the previous value is kept without reporting.
+  if (weights > Scalar(0)) angle(GaLvvjJoint::kLHipYawPitch) = weighted / weights;
 }
 
 template <typename Scalar>
@@ -332,12 +404,21 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<
 
   mapArm(frame, R_W_upper_left, true);
   mapArm(frame, R_W_upper_right, false);
-  mapLeg(frame, R_W_lower_left, true);
-  mapLeg(frame, R_W_lower_right, false);
+  std::optional<M3> R_W_hip_left = R_W_lower_left, R_W_hip_right = R_W_lower_right;
+  if (options_.hip_yaw_pitch_mode == GaLvvjOptions::HipYawPitchMode::kFromKnees) {
+    mapHipYawPitch(frame, R_W_lower_left, R_W_lower_right);
+  } else {
+    angle(J::kLHipYawPitch) = static_cast<Scalar>(options_.hip_yaw_pitch);
+  }
+  if (angle(J::kLHipYawPitch) != Scalar(0)) {
+    if (R_W_hip_left) *R_W_hip_left = *R_W_hip_left * rotation(angle(J::kLHipYawPitch), hipYawPitchAxis(true));
+    if (R_W_hip_right) *R_W_hip_right = *R_W_hip_right * rotation(angle(J::kLHipYawPitch), hipYawPitchAxis(false));
+  }
+  mapLeg(frame, R_W_hip_left, true);
+  mapLeg(frame, R_W_hip_right, false);
   mapHead(frame, R_W_upper);
   mapHand(frame.left_hand, J::kLHand);
   mapHand(frame.right_hand, J::kRHand);
-  angle(J::kLHipYawPitch) = static_cast<Scalar>(options_.hip_yaw_pitch);
 
   // Robot values: rest, then every bound virtual joint, smoothing, clamping.
   q_out = rest_;

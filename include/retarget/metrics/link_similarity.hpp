@@ -25,8 +25,8 @@
 ///  - LLF: each link vector is expressed in its mother link's frame: upper arm in the upper
 ///    torso frame of its side, lower arm in the upper-arm frame (x along the upper arm, z along
 ///    upper arm x shoulder line, the shoulder-roll axis), thigh in the lower torso frame of its
-///    side, tibia in the thigh frame (z along -thigh, y along the lower torso's x x thigh, the
-///    hip-pitch axis), head in the central upper torso frame, torso in B. The torso frames are
+///    side, tibia in the thigh frame (z along -thigh, y along the hip-pitch axis: the lower
+///    torso's x x thigh plus, for a bent knee, the knee-plane normal, as GA-LVVJ's HipRoll), head in the central upper torso frame, torso in B. The torso frames are
 ///    those of GA-LVVJ (mappers/ga_lvvj.hpp). LLF is invariant to any rigid motion except for
 ///    the torso link, which inherits B's ground reference.
 ///
@@ -145,11 +145,23 @@ OptFrame<Scalar> upperArm(const OptFrame<Scalar>& R_WT, const std::optional<Vect
   return R;
 }
 
-// Thigh frame: z along -t, y along x_L x t (hip-pitch axis); falls back to y_L.
+// Thigh frame: z along -t, y along the hip-pitch (knee) axis: x_L x t plus, for a bent knee,
+// the knee plane normal t x b made orthogonal to x_L, weighted as in GA-LVVJ's HipRoll (unit
+// vectors; the knee term counts beyond a sine of 0.1); falls back to y_L.
 template <typename Scalar>
-OptFrame<Scalar> thigh(const OptFrame<Scalar>& R_WL, const std::optional<Vector3<Scalar>>& t) {
+OptFrame<Scalar> thigh(const OptFrame<Scalar>& R_WL, const std::optional<Vector3<Scalar>>& t,
+                       const std::optional<Vector3<Scalar>>& b) {
   if (!R_WL || !t) return std::nullopt;
-  auto R = frameFromTwoVectors<Scalar>(Vector3<Scalar>(-*t), Axis::kZ, R_WL->col(0).cross(*t), Axis::kY);
+  const Vector3<Scalar> t_u = t->normalized();
+  const Vector3<Scalar> x_L = R_WL->col(0);
+  Vector3<Scalar> axis = x_L.cross(t_u);
+  if (b) {
+    const Vector3<Scalar> n = t_u.cross(b->normalized());
+    const Scalar n_norm = n.norm();
+    const Scalar threshold = Scalar(0.1);
+    if (n_norm > threshold) axis += ((n_norm - threshold) / n_norm) * (n - n.dot(x_L) * x_L);
+  }
+  auto R = frameFromTwoVectors<Scalar>(Vector3<Scalar>(-*t), Axis::kZ, axis, Axis::kY);
   if (!R) R = frameFromTwoVectors<Scalar>(Vector3<Scalar>(-*t), Axis::kZ, R_WL->col(1), Axis::kY);
   return R;
 }
@@ -204,8 +216,8 @@ struct Links {
     m(L::kRightLowerArm) = upperArm(upper_right, vec(L::kRightUpperArm));
     m(L::kLeftThigh) = lower_left;
     m(L::kRightThigh) = lower_right;
-    m(L::kLeftTibia) = thigh(lower_left, vec(L::kLeftThigh));
-    m(L::kRightTibia) = thigh(lower_right, vec(L::kRightThigh));
+    m(L::kLeftTibia) = thigh(lower_left, vec(L::kLeftThigh), vec(L::kLeftTibia));
+    m(L::kRightTibia) = thigh(lower_right, vec(L::kRightThigh), vec(L::kRightTibia));
     m(L::kTorso) = base;
     m(L::kHead) = upper;
 
