@@ -1,0 +1,41 @@
+// Robot loading for the command line: built-in models by name, or URDF files.
+#include "robot_loading.hpp"
+
+#include <cctype>
+#include <filesystem>
+#include <iostream>
+
+#include <retarget/io/urdf.hpp>
+#include <retarget/robots/builtin.hpp>
+
+namespace retarget::cli {
+
+bool isUrdfPath(const std::string& name_or_path) {
+  std::string lower;
+  for (const char c : name_or_path) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string suffix = ".urdf";
+  if (lower.size() >= suffix.size() && lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    return true;
+  }
+  std::error_code error;
+  return std::filesystem::is_regular_file(name_or_path, error);
+}
+
+retarget::RobotModel<double> loadRobot(const std::string& name_or_path, std::vector<std::string>& warnings) {
+  if (isUrdfPath(name_or_path)) {
+    auto result = retarget::loadUrdf<double>(name_or_path);
+    warnings = std::move(result.warnings);
+    return std::move(result.model);
+  }
+  warnings.clear();
+  return retarget::makeBuiltinRobot<double>(name_or_path);
+}
+
+retarget::RobotModel<double> loadRobot(const std::string& name_or_path) {
+  std::vector<std::string> warnings;
+  auto model = loadRobot(name_or_path, warnings);
+  for (const auto& warning : warnings) std::cerr << "retarget: warning: " << warning << "\n";
+  return model;
+}
+
+}  // namespace retarget::cli

@@ -1,0 +1,26 @@
+#pragma once
+
+// Loading a robot for the `retarget` subcommands (map, eval, info, ...): a built-in model by
+// name (nao, pepper, inmoov, tangy, baxter, yumi) or a URDF file.
+
+#include <string>
+#include <vector>
+
+#include <retarget/kinematics/robot_model.hpp>
+
+namespace retarget::cli {
+
+/// True when `name_or_path` names a URDF file (ends in ".urdf", any case, or is an existing
+/// regular file) rather than a built-in robot.
+bool isUrdfPath(const std::string& name_or_path);
+
+/// Loads a built-in robot by name (case-insensitive) or a URDF file. URDF warnings (e.g.
+/// swapped limits) are printed to stderr, one "retarget: warning: ..." line each. Throws
+/// retarget::ParseError for a bad URDF and retarget::InvalidArgument (listing the built-in
+/// names) for an unknown name.
+retarget::RobotModel<double> loadRobot(const std::string& name_or_path);
+
+/// Like loadRobot, but returns the URDF warnings in `warnings` instead of printing them.
+retarget::RobotModel<double> loadRobot(const std::string& name_or_path, std::vector<std::string>& warnings);
+
+}  // namespace retarget::cli
