@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -284,6 +286,38 @@ TEST_CASE("bvh: malformed input names the file, the line and what was expected")
   CHECK_THROWS_WITH_AS(readBvh(path), doctest::Contains(expected.c_str()), ParseError);
   std::filesystem::remove(path);
   CHECK_THROWS_WITH_AS(readBvh(path), doctest::Contains("cannot open"), ParseError);
+}
+
+TEST_CASE("bvh: number parsing gives exactly strtod's double") {
+  std::mt19937 rng(99);
+  std::uniform_int_distribution<int> digits(1, 17), point(0, 18), sign(0, 2), digit(0, 9), exponent(-30, 30);
+  std::bernoulli_distribution with_exponent(0.1);
+  const int trials = test::sweepCount(100000);
+  for (int t = 0; t < trials; ++t) {
+    std::string text = sign(rng) == 0 ? "-" : (sign(rng) == 0 ? "+" : "");
+    const int n = digits(rng);
+    const int dot = point(rng);
+    for (int k = 0; k < n; ++k) {
+      if (k == dot) text += '.';
+      text += static_cast<char>('0' + digit(rng));
+    }
+    if (with_exponent(rng)) text += "e" + std::to_string(exponent(rng));
+    CAPTURE(text);
+    const double reference = std::strtod(text.c_str(), nullptr);
+    // Alone (short input: scalar path) and followed by more text (SWAR fast path).
+    for (const std::string& buffer : {text, text + " 12345678901234567890", text + "\t-1.5 2 3 4 5 6 7 8 9"}) {
+      double ours = 0;
+      const char* end = internal::parseBvhDouble(buffer.data(), buffer.data() + buffer.size(), ours);
+      REQUIRE(end == buffer.data() + text.size());
+      CHECK(std::memcmp(&ours, &reference, sizeof ours) == 0);  // same bits, including -0
+    }
+  }
+  double value = 0;
+  for (const char* bad : {"", "-", "+", ".", "+-1", "e5", "--1", "x", "-. 1234567890123456789", ". 1234567890123456789",
+                          "+-1 1234567890123456789", "x 1234567890123456789"}) {
+    CAPTURE(bad);
+    CHECK(internal::parseBvhDouble(bad, bad + std::strlen(bad), value) == nullptr);
+  }
 }
 
 TEST_CASE("bvh: a very long line streams across the reader's blocks") {

@@ -311,14 +311,117 @@ inline bool isValidUtf8(std::string_view text) {
   return true;
 }
 
+/// Number of leading ASCII digits (0-8) in the 8 bytes at `p`, and their value in `value`
+/// (SWAR: all 8 bytes are processed at once, without a loop or data-dependent branches).
+inline int bvhLeadingDigits8(const char* p, std::uint64_t& value) {
+  std::uint64_t chunk;
+  std::memcpy(&chunk, p, 8);
+  // Bytes in memory order: the first byte must be the lowest (reverse on big-endian hosts).
+  const std::uint16_t probe = 1;
+  unsigned char low_byte = 0;
+  std::memcpy(&low_byte, &probe, 1);
+  if (low_byte != 1) {
+    chunk = ((chunk & 0x00000000FFFFFFFFull) << 32) | (chunk >> 32);
+    chunk = ((chunk & 0x0000FFFF0000FFFFull) << 16) | ((chunk & 0xFFFF0000FFFF0000ull) >> 16);
+    chunk = ((chunk & 0x00FF00FF00FF00FFull) << 8) | ((chunk & 0xFF00FF00FF00FF00ull) >> 8);
+  }
+  const std::uint64_t x = chunk ^ 0x3030303030303030ull;  // digit bytes become 0..9
+  // High bit set in every byte that is not a digit (x >= 10). Carries only move towards later
+  // bytes, so the first non-digit byte is found correctly.
+  const std::uint64_t non_digit = ((x + 0x7676767676767676ull) | x) & 0x8080808080808080ull;
+#if defined(__GNUC__) || defined(__clang__)
+  const int count = non_digit == 0 ? 8 : __builtin_ctzll(non_digit) / 8;
+#else
+  int count = 0;
+  while (count < 8 && (non_digit >> (8 * count + 7) & 1u) == 0) ++count;
+#endif
+  if (count == 0) {
+    value = 0;
+    return 0;
+  }
+  // Move the digits to the top bytes (the zero bytes below act as leading zeros), then combine
+  // pairs, quads and octets of decimal digits with multiplications.
+  std::uint64_t v = x << (8 * (8 - count));
+  v = (v * 10) + (v >> 8);                                          // pairs in bytes 0, 2, 4, 6
+  v = (((v & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+       (((v >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >> 32;
+  value = v & 0xFFFFFFFFull;
+  return count;
+}
+
+/// Parses a decimal number at [first, last) like std::from_chars (a leading '+' is also accepted)
+/// and returns the end of the number, nullptr on failure. Plain decimals with at most 15 digits
+/// and no exponent (what BVH exporters write) take an exact fast path: the digits form an integer
+/// m < 2^53 and the value is m / 10^k, one correctly rounded division (the same double as
+/// strtod); everything else goes to std::from_chars.
+inline const char* parseBvhDouble(const char* first, const char* last, double& value) {
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  static constexpr std::uint64_t kPow10Int[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+  const char* p = first;
+  if (p != last && *p == '+') {
+    ++first;
+    ++p;
+    if (p != last && *p == '-') return nullptr;
+  }
+  const bool negative = p != last && *p == '-';
+  p += negative ? 1 : 0;
+  // Fast path with SWAR digit runs when 17 bytes are readable: "iiiiiii.ffffffff".
+  if (last - p >= 17) {
+    std::uint64_t integer = 0;
+    std::uint64_t fraction = 0;
+    const int integer_digits = bvhLeadingDigits8(p, integer);
+    int fraction_digits = 0;
+    const char* q = p + integer_digits;
+    if (integer_digits < 8) {
+      if (*q == '.') {
+        fraction_digits = bvhLeadingDigits8(q + 1, fraction);
+        q += 1 + fraction_digits;
+      }
+      if (fraction_digits < 8 && integer_digits + fraction_digits > 0 && *q != 'e' && *q != 'E' &&
+          (*q < '0' || *q > '9')) {
+        const std::uint64_t mantissa = integer * kPow10Int[fraction_digits] + fraction;
+        // Apply the sign without a branch (signs are unpredictable in motion data).
+        const double magnitude = static_cast<double>(mantissa) / kPow10[fraction_digits];
+        std::uint64_t bits;
+        std::memcpy(&bits, &magnitude, sizeof bits);
+        bits ^= static_cast<std::uint64_t>(negative) << 63;
+        std::memcpy(&value, &bits, sizeof bits);
+        return q;
+      }
+    }
+  }
+  std::uint64_t mantissa = 0;
+  int digits = 0;
+  int fraction_digits = 0;
+  while (p != last && static_cast<unsigned>(*p - '0') < 10u) {
+    mantissa = mantissa * 10u + static_cast<unsigned>(*p - '0');
+    ++digits;
+    ++p;
+  }
+  if (p != last && *p == '.') {
+    ++p;
+    while (p != last && static_cast<unsigned>(*p - '0') < 10u) {
+      mantissa = mantissa * 10u + static_cast<unsigned>(*p - '0');
+      ++digits;
+      ++fraction_digits;
+      ++p;
+    }
+  }
+  const bool exponent = p != last && (*p == 'e' || *p == 'E');
+  if (digits > 0 && digits <= 15 && !exponent) {
+    const double magnitude = static_cast<double>(mantissa) / kPow10[fraction_digits];
+    value = negative ? -magnitude : magnitude;
+    return p;
+  }
+  const auto result = std::from_chars(first, last, value);
+  return result.ec == std::errc() ? result.ptr : nullptr;
+}
+
 /// Parses a whole token as a finite double (a leading '+' is accepted). False on failure.
 inline bool parseBvhNumber(std::string_view token, double& value) {
-  const char* first = token.data();
-  const char* last = first + token.size();
-  if (first != last && *first == '+') ++first;
-  if (first == last) return false;
-  const auto result = std::from_chars(first, last, value);
-  return result.ec == std::errc() && result.ptr == last && std::isfinite(value);
+  const char* last = token.data() + token.size();
+  return !token.empty() && parseBvhDouble(token.data(), last, value) == last && std::isfinite(value);
 }
 
 /// Line source over an in-memory text or a file read in blocks (the file is never held whole).
@@ -643,8 +746,9 @@ class BvhParser {
     const std::size_t hint = source_.remainingBytesHint();
     motion.values.clear();
     if (total > 0) {
-      motion.values.reserve(hint > 0 ? std::min(total, hint / 2 + 1) : std::min<std::size_t>(total, 1u << 24));
+      motion.values.resize(hint > 0 ? std::min(total, hint / 2 + 1) : std::min<std::size_t>(total, 1u << 24));
     }
+    std::size_t row = 0;  // start of the current frame's values
     std::string_view line;
     // Without channels a frame is an empty line: nothing to read (blank lines are skipped below).
     int frames = channels == 0 ? motion.frame_count : 0;
@@ -657,16 +761,16 @@ class BvhParser {
       const char* const end = p + line.size();
       while (p < end && (*p == ' ' || *p == '\t')) ++p;
       if (p == end) continue;  // blank line
-      const std::size_t row = motion.values.size();
-      motion.values.resize(row + static_cast<std::size_t>(channels));
+      if (motion.values.size() < row + static_cast<std::size_t>(channels)) {
+        motion.values.resize(std::min(total, std::max(row + static_cast<std::size_t>(channels), 2 * motion.values.size())));
+      }
       double* out = motion.values.data() + row;
       int count = 0;
       while (p < end) {
         const char* start = p;
-        if (*p == '+') ++p;
         double value = 0;
-        const auto result = std::from_chars(p, end, value);
-        if (result.ec != std::errc() || (result.ptr != end && *result.ptr != ' ' && *result.ptr != '\t') ||
+        const char* number_end = parseBvhDouble(p, end, value);
+        if (number_end == nullptr || (number_end != end && *number_end != ' ' && *number_end != '\t') ||
             !std::isfinite(value)) {
           const char* token_end = start;
           while (token_end < end && *token_end != ' ' && *token_end != '\t') ++token_end;
@@ -676,7 +780,7 @@ class BvhParser {
         }
         if (count < channels) out[count] = value;
         ++count;
-        p = result.ptr;
+        p = number_end;
         while (p < end && (*p == ' ' || *p == '\t')) ++p;
       }
       if (count != channels) {
@@ -684,7 +788,9 @@ class BvhParser {
              std::to_string(frames) + ")");
       }
       ++frames;
+      row += static_cast<std::size_t>(channels);
     }
+    motion.values.resize(total);
     while (source_.next(line)) {
       if (line.find_first_not_of(" \t") != std::string_view::npos) {
         fail("expected end of file after " + std::to_string(motion.frame_count) + " frames, got more values");
