@@ -1,0 +1,228 @@
+// The `retarget` program's motion commands (demo, convert, info), run as a user would: output
+// files, stdout, exit codes 0/1/2, and error messages that name the file and line.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/io/kinect.hpp>
+#include <retarget/io/skeleton_csv.hpp>
+
+#include "support/test_support.hpp"
+
+using namespace retarget;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+fs::path tempDir() {
+  const fs::path dir = fs::temp_directory_path() / ("retarget_cli_motion_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+// Runs `retarget <arguments>` with stdout and stderr captured in files.
+Run run(const std::string& arguments) {
+  const fs::path dir = tempDir();
+  const fs::path out = dir / "stdout.txt";
+  const fs::path err = dir / "stderr.txt";
+  const std::string command =
+      std::string("'") + RETARGET_CLI_PATH + "' " + arguments + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const int status = std::system(command.c_str());
+  Run result;
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = slurp(out);
+  result.err = slurp(err);
+  return result;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+void write(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+}  // namespace
+
+TEST_CASE("cli demo: writes the library's demo motion as skeleton CSV") {
+  const fs::path out = tempDir() / "wave.csv";
+  const Run r = run("demo wave -o '" + out.string() + "' --rate 20 --duration 2.5 --height 1.6");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(contains(r.out, "51 frames"));
+  const auto written = readSkeletonCsv(out.string());
+  DemoMotionOptions options;
+  options.rate = 20;
+  options.duration = 2.5;
+  options.body_height = 1.6;
+  const auto expected = demoMotion("wave", options);
+  REQUIRE(written.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CHECK(written.frames[i].time == expected.frames[i].time);
+    CHECK(written.frames[i].p_W == expected.frames[i].p_W);
+    CHECK(written.frames[i].right_hand == expected.frames[i].right_hand);
+  }
+  const Run list = run("demo --list");
+  CHECK(list.code == 0);
+  for (const std::string& name : demoMotionNames()) CHECK(contains(list.out, name));
+}
+
+TEST_CASE("cli demo: bad usage exits 2 with a message") {
+  const fs::path out = tempDir() / "x.csv";
+  Run r = run("demo dance -o '" + out.string() + "'");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "unknown motion 'dance'"));
+  CHECK(contains(r.err, "fold-arms"));
+  r = run("demo wave -o '" + out.string() + "' --rate 0");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "rate out of range (got 0"));
+  r = run("demo wave");
+  CHECK(r.code == 2);
+  r = run("demo wave -o '" + out.string() + "' --rate fast");
+  CHECK(r.code == 2);
+}
+
+TEST_CASE("cli info: describes generated and converted motions") {
+  const fs::path dir = tempDir();
+  REQUIRE(run("demo squat -o '" + (dir / "squat.csv").string() + "' --duration 3").code == 0);
+  const Run r = run("info '" + (dir / "squat.csv").string() + "'");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(contains(r.out, "skeleton CSV"));
+  CHECK(contains(r.out, "frames:      91"));
+  CHECK(contains(r.out, "rate:        30.000 Hz"));
+  CHECK(contains(r.out, "duration:    3.000 s"));
+  CHECK(contains(r.out, "2275 tracked, 0 inferred, 0 not tracked"));
+  CHECK(contains(r.out, "metres"));
+
+  // A joint-trajectory CSV is recognised as robot output.
+  write(dir / "angles.csv", "time,HeadYaw,HeadPitch\n0,0.1,0.2\n0.5,0.1,0.3\n");
+  const Run t = run("info '" + (dir / "angles.csv").string() + "'");
+  REQUIRE_MESSAGE(t.code == 0, t.err);
+  CHECK(contains(t.out, "joint-trajectory"));
+  CHECK(contains(t.out, "joints:      2"));
+  CHECK(contains(t.out, "HeadPitch"));
+}
+
+TEST_CASE("cli convert and info on the shared Kinect recordings") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const fs::path dir = tempDir();
+  const struct {
+    const char* file;
+    std::size_t frames;
+    const char* format;
+  } files[] = {
+      {"laban_ges01_wavehand_kinect2.csv", 154, "LabanotationSuite"},
+      {"laban_kinectreader_joints_closerange_kinect2.csv", 371, "LabanotationSuite"},
+      {"keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", 193, "Keraal"},
+  };
+  for (const auto& f : files) {
+    const std::string file_name = f.file;
+    CAPTURE(file_name);
+    const fs::path input = data_dir / "kinect" / f.file;
+    const Run info = run("info '" + input.string() + "'");
+    REQUIRE_MESSAGE(info.code == 0, info.err);
+    CHECK(contains(info.out, f.format));
+    CHECK(contains(info.out, "frames:      " + std::to_string(f.frames) + "\n"));
+    const fs::path out = dir / "converted.csv";
+    const Run convert = run("convert '" + input.string() + "' -o '" + out.string() + "'");
+    REQUIRE_MESSAGE(convert.code == 0, convert.err);
+    const auto converted = readSkeletonCsv(out.string());
+    const auto direct = readKinect(input.string());
+    REQUIRE(converted.size() == direct.size());
+    for (std::size_t i = 0; i < direct.size(); ++i) {
+      CHECK(converted.frames[i].p_W == direct.frames[i].p_W);
+      CHECK(converted.frames[i].state == direct.frames[i].state);
+    }
+  }
+}
+
+TEST_CASE("cli convert: bad input exits 1 naming file and line; bad usage exits 2") {
+  const fs::path dir = tempDir();
+  std::string laban;
+  for (int row = 0; row < 3; ++row) {
+    laban += std::to_string(1000 + 330000 * row);
+    for (int j = 0; j < kHumanJointCount; ++j) laban += ",0.1,0.2,2.5,2";
+    laban += ",\n";
+  }
+  laban += "2000000";
+  for (int j = 0; j < kHumanJointCount - 1; ++j) laban += ",0.1,0.2,2.5,2";
+  laban += ",\n";
+  write(dir / "truncated.csv", laban);
+  Run r = run("convert '" + (dir / "truncated.csv").string() + "' -o '" + (dir / "out.csv").string() + "'");
+  CHECK(r.code == 1);
+  CHECK(contains(r.err, (dir / "truncated.csv").string() + ":4"));
+  CHECK(contains(r.err, "expected 101 values"));
+  CHECK(contains(r.err, "got 97"));
+
+  write(dir / "bad_state.csv", "time,Head.x,Head.y,Head.z,Head.state\n0,1,2,3,2\n0.1,1,2,3,7\n");
+  r = run("info '" + (dir / "bad_state.csv").string() + "'");
+  CHECK(r.code == 1);
+  CHECK(contains(r.err, "bad_state.csv:3"));
+  CHECK(contains(r.err, "tracking state"));
+
+  r = run("convert '" + (dir / "missing.csv").string() + "' -o '" + (dir / "out.csv").string() + "'");
+  CHECK(r.code == 1);
+  CHECK(contains(r.err, "missing.csv"));
+
+  REQUIRE(run("demo wave -o '" + (dir / "wave.csv").string() + "' --duration 1").code == 0);
+  r = run("convert '" + (dir / "wave.csv").string() + "' -o '" + (dir / "wave.bvh").string() + "'");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "BVH output needs a BVH input"));
+  r = run("convert '" + (dir / "wave.csv").string() + "' -o '" + (dir / "wave.json").string() + "'");
+  CHECK(r.code == 2);
+  r = run("convert '" + (dir / "wave.csv").string() + "'");
+  CHECK(r.code == 2);
+
+  write(dir / "angles.csv", "time,HeadYaw\n0,0.1\n");
+  r = run("convert '" + (dir / "angles.csv").string() + "' -o '" + (dir / "out.csv").string() + "'");
+  CHECK(r.code == 1);
+  CHECK(contains(r.err, "joint-trajectory"));
+}
+
+TEST_CASE("cli convert: NTU .skeleton written by the test") {
+  const fs::path dir = tempDir();
+  std::ostringstream ntu;
+  ntu << "2\n";
+  for (int f = 0; f < 2; ++f) {
+    ntu << "1\n72057594037931101 0 1 2 1 3 0 0.01 -0.02 2\n25\n";
+    for (int j = 0; j < kHumanJointCount; ++j) ntu << "0.1 " << 0.05 * j << " 3 250 200 900 500 1 0 0 0 2\n";
+  }
+  write(dir / "S001C001P001R001A001.skeleton", ntu.str());
+  const Run info = run("info '" + (dir / "S001C001P001R001A001.skeleton").string() + "'");
+  REQUIRE_MESSAGE(info.code == 0, info.err);
+  CHECK(contains(info.out, "NTU"));
+  CHECK(contains(info.out, "frames:      2\n"));
+  CHECK(contains(info.out, "orientations: yes"));
+  const Run convert =
+      run("convert '" + (dir / "S001C001P001R001A001.skeleton").string() + "' -o '" + (dir / "ntu.csv").string() + "'");
+  REQUIRE_MESSAGE(convert.code == 0, convert.err);
+  const auto motion = readSkeletonCsv((dir / "ntu.csv").string());
+  REQUIRE(motion.size() == 2);
+  CHECK(motion.frames[1].position(HumanJoint::kHead) == Vector3<double>(-3, -0.1, 0.15));
+  CHECK(motion.frames[1].right_hand == HandState::kClosed);
+
+  write(dir / "broken.skeleton", "2\n1\n");
+  const Run bad = run("info '" + (dir / "broken.skeleton").string() + "'");
+  CHECK(bad.code == 1);
+  CHECK(contains(bad.err, "broken.skeleton:2"));
+  fs::remove_all(dir);
+}
