@@ -307,7 +307,8 @@ DtwResult<typename DerivedA::Scalar> dtw(const Eigen::MatrixBase<DerivedA>& a, c
 /// frame n to A costs O(m d) (O(r d) with a window of radius r), and symmetrically for B.
 /// Invariant: after any sequence of appends, cost() equals dtw(A, B).cost bit for bit.
 /// Real-time: appendA/appendB never throw and never allocate while the sizes stay within the
-/// capacity given to the constructor or `reserve`; past it, storage doubles (amortised).
+/// capacity given to the constructor or `reserve`; past it, storage doubles (amortised
+/// allocation; an out-of-memory failure there terminates, as the functions are noexcept).
 /// `distance(x, y)` is called as distance(frame of A, frame of B).
 template <typename Scalar = double, typename Distance = EuclideanDistance>
 class IncrementalDtw {
