@@ -71,6 +71,15 @@ constexpr bool isKinectLeafJoint(HumanJoint joint) {
 
 namespace internal {
 
+/// Parses a finite number for `joint` (column name `<Joint><suffix>` in the error message,
+/// built only on failure).
+inline double parseJointValueOrFail(const LineReader& reader, std::string_view field, std::size_t column, HumanJoint joint,
+                                    const char* suffix) {
+  double value = 0;
+  if (!parseFinite(field, value)) parseFiniteOrFail(reader, field, column, std::string(name(joint)) + suffix);
+  return value;
+}
+
 /// Turns a source quaternion into a unit one: all zeros -> identity (`had_orientation` false);
 /// norm within 1e-3 of one -> normalised; anything else fails naming the joint.
 inline Quaternion<double> unitQuaternionOrFail(const LineReader& reader, double w, double x, double y, double z,
@@ -130,9 +139,8 @@ inline SkeletonMotion<double> readKinectLabanCsv(std::istream& in, const std::st
       const std::size_t c = 1 + 4 * static_cast<std::size_t>(j);
       for (int k = 0; k < 3; ++k) {
         static constexpr const char* kAxis[] = {".x", ".y", ".z"};
-        frame.p_W[static_cast<std::size_t>(j)][k] = internal::parseFiniteOrFail(
-            reader, fields[c + static_cast<std::size_t>(k)], c + static_cast<std::size_t>(k) + 1,
-            std::string(name(joint)) + kAxis[k]);
+        frame.p_W[static_cast<std::size_t>(j)][k] =
+            internal::parseJointValueOrFail(reader, fields[c + static_cast<std::size_t>(k)], c + static_cast<std::size_t>(k) + 1, joint, kAxis[k]);
       }
       frame.state[static_cast<std::size_t>(j)] = internal::parseTrackingStateOrFail(reader, fields[c + 3], c + 4, joint);
     }
@@ -176,7 +184,7 @@ inline SkeletonMotion<double> readKinectKeraalTxt(std::istream& in, const std::s
       const std::size_t c = 7 * static_cast<std::size_t>(j);
       for (std::size_t k = 0; k < 7; ++k) {
         static constexpr const char* kField[] = {".x", ".y", ".z", ".qx", ".qy", ".qz", ".qw"};
-        v[k] = internal::parseFiniteOrFail(reader, fields[c + k], c + k + 1, std::string(name(joint)) + kField[k]);
+        v[k] = internal::parseJointValueOrFail(reader, fields[c + k], c + k + 1, joint, kField[k]);
       }
       bool had_orientation = false;
       frame.p_W[static_cast<std::size_t>(j)] = Vector3<double>(v[0], v[1], v[2]);
