@@ -207,15 +207,19 @@ class EulerMapper {
     constexpr Scalar kDegree = kPi<Scalar> / Scalar(180);
     for (std::size_t s = 0; s < sources_.size(); ++s) {
       const Source& src = sources_[s];
-      Matrix3<Scalar> R = Matrix3<Scalar>::Identity();
+      // Eq. 1 in the file's channel order, as a product of unit quaternions (cheaper than 3x3).
+      Quaternion<Scalar> R = Quaternion<Scalar>::Identity();
       bool finite = true;
       for (int c = 0; c < src.rotation_count; ++c) {
         const double value = frame_values[src.rotation_channels[c]];
         finite = finite && std::isfinite(value);
-        if (finite) R = R * axisRotation<Scalar>(src.rotation_axes[c], Scalar(value) * kDegree);
+        const Scalar half = Scalar(0.5) * Scalar(value) * kDegree;
+        Quaternion<Scalar> axis_rotation(std::cos(half), Scalar(0), Scalar(0), Scalar(0));
+        axis_rotation.vec()[src.rotation_axes[c]] = std::sin(half);
+        R = R * axis_rotation;
       }
       valid_[s] = finite ? 1 : 0;
-      if (finite) rotations_[s] = R;
+      if (finite) rotations_[s] = R.toRotationMatrix();
     }
     return finish(q_out, frame_time_);
   }
