@@ -13,6 +13,7 @@
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/io/keypoints_csv.hpp>
 
+#include "support/allocation.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -233,4 +234,17 @@ TEST_CASE("keypoints: malformed input names file, line and what was expected") {
   CHECK_THROWS_WITH_AS(readKeypointCsv(in, schema, "kp.csv", options), doctest::Contains("scale"), InvalidArgument);
   CHECK(detectKeypointSchema("time,LShoulder.x") == &openPoseBody25Schema());
   CHECK(detectKeypointSchema("time,Head.x") == nullptr);
+}
+
+TEST_CASE("keypoints: mapping one frame allocates nothing") {
+  for (const KeypointSchema* schema : {&mediaPipePoseSchema(), &openPoseBody25Schema()}) {
+    const auto count = static_cast<Eigen::Index>(schema->keypoint_names.size());
+    const Eigen::Matrix3Xd p_S = Eigen::Matrix3Xd::Random(3, count);
+    const std::vector<TrackingState> state(static_cast<std::size_t>(count), TrackingState::kTracked);
+    SkeletonFrame<double> frame;
+    test::NoAllocationScope scope;
+    keypointsToSkeleton(*schema, p_S, state, 1.0, frame);
+    CHECK(scope.allocations() == 0);
+    CHECK(frame.position(HumanJoint::kSpineBase).allFinite());
+  }
 }
