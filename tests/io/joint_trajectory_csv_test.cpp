@@ -177,7 +177,7 @@ TEST_CASE("joint trajectory CSV: malformed input names file, line and what was e
     } catch (const ParseError& e) {
       CHECK(e.file() == "traj.csv");
       CHECK(e.line() == c.line);
-      CHECK_MESSAGE(std::string(e.what()).find(c.message) != std::string::npos, e.what());
+      CHECK_MESSAGE(std::string(e.what()).find(c.message) != std::string::npos, std::string(e.what()));
       if (c.line > 0) CHECK(std::string(e.what()).find("traj.csv:" + std::to_string(c.line)) != std::string::npos);
     }
   }
