@@ -258,4 +258,17 @@ inline GaLvvjMap pepperGaLvvjMap() {
   return map;
 }
 
+/// The built-in GA-LVVJ map that fits `model`: the NAO map when every joint and link it names
+/// exists (built-in NAO or a NAO URDF), else the Pepper map, else nullopt. Never throws.
+template <typename Scalar>
+std::optional<GaLvvjMap> gaLvvjMapFor(const RobotModel<Scalar>& model) {
+  for (GaLvvjMap map : {naoGaLvvjMap(), pepperGaLvvjMap()}) {
+    bool fits = true;
+    for (const auto& b : map.joints) fits = fits && (b.joint.empty() || model.findQ(b.joint) >= 0);
+    for (const auto& p : map.virtual_skeleton) fits = fits && model.findLink(p.link) >= 0;
+    if (fits) return map;
+  }
+  return std::nullopt;
+}
+
 }  // namespace retarget
