@@ -114,6 +114,10 @@ TEST_CASE("bvh: every shared file reads with the manifest's joint, frame and cha
     CHECK(motion.channel_count == facts.channels);
     CHECK(motion.values.size() == static_cast<std::size_t>(facts.frames) * static_cast<std::size_t>(facts.channels));
     CHECK_NOTHROW(validateBvh(motion));
+    CHECK(motion.rootCount() == 1);
+    const BvhMotion rest = bvhRestPose(motion);
+    CHECK(rest.frame_count == 1);
+    CHECK(rest.values == test::restPoseMotion(motion).values);
     // The file read from memory gives the same result as the streamed file.
     std::ifstream in(data_dir / "bvh" / facts.file, std::ios::binary);
     std::stringstream text;

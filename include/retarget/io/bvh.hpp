@@ -105,6 +105,12 @@ struct BvhMotion {
                                           [](const BvhJoint& joint) { return !joint.is_end_site; }));
   }
 
+  /// Number of roots (joints without a parent).
+  int rootCount() const {
+    return static_cast<int>(
+        std::count_if(joints.begin(), joints.end(), [](const BvhJoint& joint) { return joint.parent < 0; }));
+  }
+
   /// Frames per second (1 / frame_time), 0 when frame_time is not positive.
   double frameRate() const { return frame_time > 0 ? 1.0 / frame_time : 0.0; }
 
@@ -210,6 +216,25 @@ inline void validateBvh(const BvhMotion& motion) {
     RETARGET_THROW_UNLESS(std::isfinite(motion.values[k]), InvalidArgument, "value ", k, " of frame ",
                           k / static_cast<std::size_t>(std::max(1, motion.channel_count)), " is not finite");
   }
+}
+
+/// A copy of `motion` holding one frame, the rest pose: every rotation channel 0 and every
+/// position channel at its OFFSET component (for most rigs a T-pose). Same hierarchy and frame time.
+inline BvhMotion bvhRestPose(const BvhMotion& motion) {
+  BvhMotion rest;
+  rest.joints = motion.joints;
+  rest.frame_time = motion.frame_time;
+  rest.assignChannelIndices();
+  rest.frame_count = 1;
+  rest.values.assign(static_cast<std::size_t>(rest.channel_count), 0.0);
+  for (const BvhJoint& joint : rest.joints) {
+    for (std::size_t c = 0; c < joint.channels.size(); ++c) {
+      if (!isRotation(joint.channels[c])) {
+        rest.values[static_cast<std::size_t>(joint.first_channel) + c] = joint.offset[bvhChannelAxis(joint.channels[c])];
+      }
+    }
+  }
+  return rest;
 }
 
 /// Global pose X_WJ of every joint (and End Site) at frame `f`, in the file's world frame and

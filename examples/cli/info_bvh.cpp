@@ -1,0 +1,92 @@
+// `retarget info <file.bvh>`: format, joints (count, End Sites, detected schema), channels,
+// frames, rate, duration, units and the height of the rest pose.
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include <retarget/io/bvh.hpp>
+#include <retarget/io/bvh_skeleton.hpp>
+
+#include "cli.hpp"
+
+namespace retarget::cli {
+namespace {
+
+std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
+  return buffer;
+}
+
+std::string rotationOrders(const BvhMotion& motion) {
+  std::string orders;
+  for (const BvhJoint& joint : motion.joints) {
+    std::string order;
+    for (BvhChannel channel : joint.channels) {
+      if (isRotation(channel)) order += static_cast<char>('X' + bvhChannelAxis(channel));
+    }
+    if (!order.empty() && orders.find(order) == std::string::npos) orders += (orders.empty() ? "" : ", ") + order;
+  }
+  return orders.empty() ? "none" : orders;
+}
+
+void describeBvh(const std::string& path) {
+  const BvhMotion motion = readBvh(path);
+  const SkeletonSchema* schema = detectSchema(motion);
+  int with_position = 0;
+  for (const BvhJoint& joint : motion.joints) {
+    with_position += std::any_of(joint.channels.begin(), joint.channels.end(),
+                                 [](BvhChannel channel) { return !isRotation(channel); })
+                         ? 1
+                         : 0;
+  }
+  // Extent of the rest pose (all rotations zero), in file units.
+  const BvhMotion rest = bvhRestPose(motion);
+  std::vector<Eigen::Isometry3d> X_WJ;
+  bvhGlobalPoses(rest, 0, X_WJ);
+  Eigen::AlignedBox3d box;
+  for (const auto& X : X_WJ) box.extend(X.translation());
+  const Eigen::Vector3d size = box.sizes();
+
+  std::cout << "file:        " << path << "\n"
+            << "format:      BVH motion capture\n"
+            << "joints:      " << motion.jointCount() << " + " << (motion.jointCount(true) - motion.jointCount())
+            << " End Sites, " << motion.rootCount() << (motion.rootCount() == 1 ? " root" : " roots") << " ('"
+            << motion.joints.front().name << "')\n"
+            << "schema:      " << (schema != nullptr ? schema->name : std::string("none detected (use a schema file)"))
+            << "\n"
+            << "channels:    " << motion.channel_count << " per frame; rotation orders " << rotationOrders(motion)
+            << "; position channels on " << with_position << " joint(s)\n"
+            << "frames:      " << motion.frame_count << "\n"
+            << "rate:        " << fixed(motion.frameRate(), 3) << " Hz (frame time " << motion.frame_time << " s)\n"
+            << "duration:    " << fixed(motion.duration(), 3) << " s\n"
+            << "units:       file units and degrees";
+  if (schema != nullptr) {
+    std::cout << "; " << schema->scale << " m per unit (" << schema->name << " schema)";
+  }
+  std::cout << "\n"
+            << "rest pose:   " << fixed(size.x(), 2) << " x " << fixed(size.y(), 2) << " x " << fixed(size.z(), 2)
+            << " file units (x y z extent)";
+  if (schema != nullptr) {
+    const Eigen::Vector3d size_W = (schema->scale * schema->R_WS * size).cwiseAbs();
+    std::cout << "; height " << fixed(size_W.z(), 3) << " m";
+  }
+  std::cout << "\n";
+}
+
+const bool kRegistered = registerInfoHandler(InfoHandler{
+    "BVH motion",
+    [](const std::string& path) {
+      if (path.rfind("robot:", 0) == 0) return false;
+      std::string extension = std::filesystem::path(path).extension().string();
+      std::transform(extension.begin(), extension.end(), extension.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      return extension == ".bvh";
+    },
+    describeBvh});
+
+}  // namespace
+}  // namespace retarget::cli
