@@ -447,3 +447,34 @@ TEST_CASE_TEMPLATE("ga-lvvj: float compiles and agrees with double", Scalar, flo
   (void)frameSimilarity(frame, back, similarity);
   CHECK(double(similarity.wbf) > 0.999);
 }
+
+TEST_CASE("ga-lvvj: limit-aware shoulder trades an infeasible ElbowYaw into ShoulderPitch") {
+  // A wave: right upper arm out sideways and slightly down (near the shoulder singularity),
+  // forearm straight up. The exact decomposition needs ElbowYaw = pi, beyond NAO's 2.0857.
+  const auto nao = makeNao<double>();
+  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  SkeletonFramed frame;
+  REQUIRE(skeleton.compute(nao.neutralConfiguration(), frame).ok());
+  const Eigen::Vector3d shoulder = frame.position(HumanJoint::kShoulderRight);
+  frame.position(HumanJoint::kElbowRight) = shoulder + Eigen::Vector3d(0, -0.32, -0.057).normalized() * 0.105;
+  frame.position(HumanJoint::kWristRight) = frame.position(HumanJoint::kElbowRight) + Eigen::Vector3d(0, -0.01, 0.056);
+  GaLvvjOptions plain_options;
+  plain_options.limit_aware_shoulder = false;
+  GaLvvjMapper<double> plain(nao, naoGaLvvjMap(), plain_options), aware(nao);
+  Eigen::VectorXd q_plain(nao.nq()), q_aware(nao.nq());
+  (void)plain.map(frame, q_plain);
+  (void)aware.map(frame, q_aware);
+  CHECK(plain.virtualAngles()[static_cast<std::size_t>(GaLvvjJoint::kRElbowYaw)] == doctest::Approx(kPi<double>));
+  CHECK(withinLimits(nao, q_aware));
+  SkeletonFramed robot_plain, robot_aware;
+  REQUIRE(skeleton.compute(q_plain, robot_plain).ok());
+  REQUIRE(skeleton.compute(q_aware, robot_aware).ok());
+  FrameSimilarity<double> s_plain, s_aware;
+  (void)frameSimilarity(frame, robot_plain, s_plain);
+  (void)frameSimilarity(frame, robot_aware, s_aware);
+  const auto lower = static_cast<std::size_t>(SimilarityLink::kRightLowerArm);
+  const auto upper = static_cast<std::size_t>(SimilarityLink::kRightUpperArm);
+  MESSAGE("right lower arm WBF: plain clamping ", s_plain.wbf_links[lower], ", limit-aware ", s_aware.wbf_links[lower]);
+  CHECK(s_aware.wbf_links[lower] + s_aware.wbf_links[upper] > s_plain.wbf_links[lower] + s_plain.wbf_links[upper]);
+  CHECK(s_aware.wbf_links[lower] > 0.9);
+}

@@ -48,7 +48,9 @@
 ///    leg are then read in L R_k(a). When neither knee is bent the previous value is kept
 ///    (not reported as held: standing straight is normal).
 ///  - Joints the method does not map (wrists, ankles, ...) take `GaLvvjOptions::rest` values.
-///  - Every value is clamped to the robot's limits (Section 3.2, last paragraph).
+///  - Every value is clamped to the robot's limits (Section 3.2, last paragraph). With
+///    `limit_aware_shoulder` (default on), an ElbowYaw beyond its limits is first traded
+///    against ShoulderPitch when that reproduces the arm better (see the option).
 ///
 /// Singular and degenerate cases (documented; the output stays finite, the affected virtual
 /// joints hold their last good value and `held()` / kDegenerateInput report it):
@@ -69,7 +71,9 @@
 /// translation) leaves them unchanged; `frame.head` angles are used as given (torso-relative).
 
 #include <array>
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -101,6 +105,13 @@ struct GaLvvjOptions {
   /// Values (rad, robot q order, size nq) of the joints GA-LVVJ does not map, and the initial
   /// held values of those it maps. Empty (default): the model's neutral configuration.
   std::vector<double> rest{};
+  /// When the exact ElbowYaw lies outside its limits (typically an arm held out sideways,
+  /// near the shoulder singularity, where ShoulderPitch and ElbowYaw turn about nearly the same
+  /// axis), move the excess yaw into ShoulderPitch if that reproduces the upper and lower arm
+  /// directions better after clamping (scored by the sum of their cosines). Never changes a
+  /// solution that is within the ElbowYaw limits, so the round trip is unaffected. Off: the
+  /// paper's plain clamping.
+  bool limit_aware_shoulder = true;
 
   /// Throws InvalidArgument naming the field and value when a value is out of range or not
   /// finite (`rest` is checked against the model by the mapper).
@@ -149,6 +160,18 @@ class GaLvvjMapper {
                             "', expected values within them)");
     }
     previous_ = rest_;
+    for (int i = 0; i < kGaLvvjJointCount; ++i) {
+      const auto& b = bindings_[static_cast<std::size_t>(i)];
+      Scalar lo = -std::numeric_limits<Scalar>::infinity(), hi = std::numeric_limits<Scalar>::infinity();
+      if (b.q >= 0) {
+        const Scalar a = (model.lowerLimits()[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign);
+        const Scalar c = (model.upperLimits()[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign);
+        lo = std::min(a, c);
+        hi = std::max(a, c);
+      }
+      canonical_lower_[static_cast<std::size_t>(i)] = lo;
+      canonical_upper_[static_cast<std::size_t>(i)] = hi;
+    }
     clamped_ = JointFlags::Constant(model.nq(), false);
     held_ = JointFlags::Constant(model.nq(), false);
     reset();
@@ -209,6 +232,13 @@ class GaLvvjMapper {
 
   void mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT, bool left);
   void mapLeg(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL, bool left);
+  void limitAwareShoulder(const V3& u_T, const V3& l_T, GaLvvjJoint sp, GaLvvjJoint sr, GaLvvjJoint ey,
+                          GaLvvjJoint er);
+  // A canonical angle clamped to the (canonical) limits of its robot joint.
+  Scalar clampCanonical(GaLvvjJoint j, Scalar value) const {
+    const auto i = static_cast<std::size_t>(j);
+    return std::min(std::max(value, canonical_lower_[i]), canonical_upper_[i]);
+  }
   void mapHipYawPitch(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL_left,
                       const std::optional<M3>& R_WL_right);
   // Axis of the hip yaw-pitch joint in the lower torso frame of a side.
@@ -230,6 +260,8 @@ class GaLvvjMapper {
   bool has_previous_ = false;
   std::array<Scalar, kGaLvvjJointCount> angle_{};
   std::array<bool, kGaLvvjJointCount> held_virtual_{};
+  std::array<Scalar, kGaLvvjJointCount> canonical_lower_{};
+  std::array<Scalar, kGaLvvjJointCount> canonical_upper_{};
   JointFlags clamped_;
   JointFlags held_;
 };
@@ -279,7 +311,42 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
     angle(ey) = left ? atan2(-(*l)[2], -(*l)[1]) : atan2((*l)[2], (*l)[1]);
   } else {
     hold(ey);
+    return;
   }
+  if (options_.limit_aware_shoulder && !held_virtual_[static_cast<std::size_t>(sp)]) {
+    limitAwareShoulder(R_WT->transpose() * (frame.position(elbow) - frame.position(shoulder)).normalized(),
+                       R_WT->transpose() * (frame.position(wrist) - frame.position(elbow)).normalized(), sp, sr, ey, er);
+  }
+}
+
+template <typename Scalar>
+void GaLvvjMapper<Scalar>::limitAwareShoulder(const V3& u_T, const V3& l_T, GaLvvjJoint sp, GaLvvjJoint sr,
+                                              GaLvvjJoint ey, GaLvvjJoint er) {
+  const Scalar yaw = angle(ey);
+  const Scalar yaw_clamped = clampCanonical(ey, yaw);
+  if (yaw == yaw_clamped) return;  // feasible: the exact solution stands (round trips unchanged)
+  // Arm directions (torso frame) reached by a candidate after clamping, and their score.
+  auto score = [&](Scalar pitch, Scalar yaw_value) {
+    const M3 R_TU = rotation(clampCanonical(sp, pitch), V3::UnitY()) *
+                    rotation(clampCanonical(sr, angle(sr)), V3::UnitZ());
+    const V3 u = R_TU.col(0);
+    const V3 l = R_TU * rotation(clampCanonical(ey, yaw_value), V3::UnitX()) *
+                 rotation(clampCanonical(er, angle(er)), V3::UnitZ()) * V3::UnitX();
+    return u.dot(u_T) + l.dot(l_T);
+  };
+  Scalar best_pitch = angle(sp), best_yaw = yaw;
+  Scalar best = score(best_pitch, best_yaw);
+  const Scalar excess = yaw - yaw_clamped;
+  for (const Scalar shift : {excess, -excess}) {
+    const Scalar candidate = score(angle(sp) + shift, yaw_clamped);
+    if (candidate > best) {
+      best = candidate;
+      best_pitch = angle(sp) + shift;
+      best_yaw = yaw_clamped;
+    }
+  }
+  angle(sp) = best_pitch;
+  angle(ey) = best_yaw;
 }
 
 /// Sine of the knee bend above which the knee plane helps define HipRoll (0.1: about 5.7 deg,
