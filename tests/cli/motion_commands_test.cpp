@@ -226,3 +226,34 @@ TEST_CASE("cli convert: NTU .skeleton written by the test") {
   CHECK(contains(bad.err, "broken.skeleton:2"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("cli info and convert: MediaPipe keypoint CSV") {
+  const fs::path dir = tempDir();
+  const char* names[] = {"nose",           "left_eye_inner", "left_eye",       "left_eye_outer", "right_eye_inner",
+                         "right_eye",      "right_eye_outer", "left_ear",      "right_ear",      "mouth_left",
+                         "mouth_right",    "left_shoulder",  "right_shoulder", "left_elbow",     "right_elbow",
+                         "left_wrist",     "right_wrist",    "left_pinky",     "right_pinky",    "left_index",
+                         "right_index",    "left_thumb",     "right_thumb",    "left_hip",       "right_hip",
+                         "left_knee",      "right_knee",     "left_ankle",     "right_ankle",    "left_heel",
+                         "right_heel",     "left_foot_index", "right_foot_index"};
+  std::string text = "time";
+  for (const char* name : names) text += std::string(",") + name + ".x," + name + ".y," + name + ".z";
+  text += "\n";
+  for (int row = 0; row < 4; ++row) {
+    text += std::to_string(row * 0.04);
+    for (std::size_t k = 0; k < std::size(names); ++k) text += ",0.1,-0.2,0.05";
+    text += "\n";
+  }
+  write(dir / "pose.csv", text);
+  const Run info = run("info '" + (dir / "pose.csv").string() + "'");
+  REQUIRE_MESSAGE(info.code == 0, info.err);
+  CHECK(contains(info.out, "3D keypoint CSV [keypoints/mediapipe-pose]"));
+  CHECK(contains(info.out, "frames:      4\n"));
+  CHECK(contains(info.out, "rate:        25.000 Hz"));
+  const Run convert = run("convert '" + (dir / "pose.csv").string() + "' -o '" + (dir / "pose_skeleton.csv").string() + "'");
+  REQUIRE_MESSAGE(convert.code == 0, convert.err);
+  const auto motion = readSkeletonCsv((dir / "pose_skeleton.csv").string());
+  REQUIRE(motion.size() == 4);
+  // Image axes to canonical: (x, y, z) = (0.1, -0.2, 0.05) -> forward -z, left +x, up -y.
+  CHECK((motion.frames[0].position(HumanJoint::kElbowLeft) - Vector3<double>(-0.05, 0.1, 0.2)).norm() < 1e-12);
+}
