@@ -280,6 +280,10 @@ TEST_CASE("bvh: malformed input names the file, the line and what was expected")
     CHECK_MESSAGE(std::string(error.what()).find(c.message) != std::string::npos, error.what());
     CHECK(std::string(error.what()).find("bad.bvh") != std::string::npos);
   }
+  // Absurdly deep nesting is an error, not a stack overflow.
+  std::string deep = "HIERARCHY\n";
+  for (int i = 0; i < 100000; ++i) deep += (i == 0 ? "ROOT j" : "JOINT j") + std::to_string(i) + "\n{\nOFFSET 0 1 0\nCHANNELS 0\n";
+  CHECK_THROWS_WITH_AS(parseBvh(deep), doctest::Contains("joints nested deeper than 1000 levels"), ParseError);
   // The same errors from a streamed file carry its path.
   const auto path = std::filesystem::temp_directory_path() / "retarget_bvh_malformed_test.bvh";
   {
@@ -328,8 +332,16 @@ TEST_CASE("bvh: a very long line streams across the reader's blocks") {
   // 3000 joints x 3 channels: each frame line is far longer than one read block after a few frames.
   std::string text = "HIERARCHY\nROOT J0\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n";
   const int n = 3000;
-  for (int i = 1; i < n; ++i) text += "JOINT J" + std::to_string(i) + "\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n";
-  for (int i = 0; i < n; ++i) text += "}\n";
+  // Chains of 100 joints under the root (nesting deeper than 1000 levels is refused).
+  for (int i = 1; i < n; ++i) {
+    text += "JOINT J" + std::to_string(i) + "\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n";
+    if (i % 100 == 99 || i == n - 1) {
+      const int opened = i - std::max(1, i - i % 100) + 1;
+      for (int k = 0; k < opened; ++k) text += "} ";
+      text += "\n";
+    }
+  }
+  text += "}\n";
   text += "MOTION\nFrames: 40\nFrame Time: 0.01\n";
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> angle(-180, 180);

@@ -545,7 +545,7 @@ class BvhParser {
     if (!nextToken(token)) fail("unexpected end of file, expected ROOT");
     if (token != "ROOT") fail("expected ROOT, got " + bvhQuote(token));
     while (token == "ROOT") {
-      parseJoint(motion, -1, false);
+      parseJoint(motion, -1, false, 0);
       if (!nextToken(token)) fail("unexpected end of file, expected ROOT or MOTION");
       if (token != "ROOT" && token != "MOTION") fail("expected ROOT or MOTION, got " + bvhQuote(token));
     }
@@ -645,7 +645,8 @@ class BvhParser {
   }
 
   // Parses a joint body after ROOT/JOINT (or after "End Site" when end_site).
-  void parseJoint(BvhMotion& motion, int parent, bool end_site) {
+  void parseJoint(BvhMotion& motion, int parent, bool end_site, int depth) {
+    if (depth >= kMaxDepth) fail("joints nested deeper than " + std::to_string(kMaxDepth) + " levels");
     BvhJoint joint;
     joint.parent = parent;
     joint.is_end_site = end_site;
@@ -703,14 +704,14 @@ class BvhParser {
       if (token == "}") return;
       if (end_site) fail("expected '}' to close the End Site, got " + bvhQuote(token));
       if (token == "JOINT") {
-        parseJoint(motion, index, false);
+        parseJoint(motion, index, false, depth + 1);
       } else if (token == "End") {
         std::string_view site;
         if (!nextToken(site) || site != "Site") fail("expected 'Site' after 'End'");
         if (moreOnLine() && tokens_[token_index_] != "{") {
           fail("expected '{' after End Site, got " + bvhQuote(tokens_[token_index_]));
         }
-        parseJoint(motion, index, true);
+        parseJoint(motion, index, true, depth + 1);
       } else {
         fail("expected JOINT, End Site or '}' in joint '" + motion.joints[static_cast<std::size_t>(index)].name +
              "' (opened on line " + std::to_string(start_line) + "), got " + bvhQuote(token));
@@ -824,6 +825,7 @@ class BvhParser {
   }
 
   static constexpr std::size_t kMaxJoints = 100000;
+  static constexpr int kMaxDepth = 1000;  // the parser recurses once per level
 
   BvhLineSource& source_;
   std::string file_;
