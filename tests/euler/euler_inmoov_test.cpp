@@ -8,6 +8,7 @@
 #include <random>
 
 #include <retarget/io/euler_config_json.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/euler_inmoov_configs.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/metrics/weighted_dtw.hpp>
@@ -243,4 +244,128 @@ TEST_CASE("inmoov euler: every BVH in ../shared/data/bvh maps within limits; per
                                      << (per_joint.str().empty() ? " none" : per_joint.str()));
   }
   CHECK(files >= 6);
+}
+
+TEST_CASE("inmoov euler: the robot's arm points where the human's arm points (forward kinematics cross-check)") {
+  // Independent check of the built-in shoulder/elbow signs, orders and reference poses: map
+  // random human arm poses, run the InMoov forward kinematics, and compare the robot's upper
+  // arm and forearm directions (torso frame: x forward, y left, z up) with the human's (BVH
+  // frame: Z forward, X left, Y up). InMoov's arm hangs about 7 deg behind vertical at q = 0,
+  // so directions agree to a few degrees, not exactly.
+  const auto model = makeInMoov<double>();
+  RobotData<double> data(model);
+  EulerMapper<double> mapper(model, inmoovAxisNeuronConfig());
+  BvhMotion motion = test::makeHumanSkeleton(1, "YXZ");
+  mapper.bind(motion);
+  std::mt19937 rng(77);
+  auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  auto toRobot = [](const Eigen::Vector3d& v_bvh) { return Eigen::Vector3d(v_bvh.z(), v_bvh.x(), v_bvh.y()); };
+  auto angle = [](const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+    return std::atan2(a.cross(b).norm(), a.dot(b));
+  };
+  Eigen::VectorXd q(model.nq());
+  int compared = 0;
+  double worst_upper = 0, worst_fore = 0;
+  for (int n = 0; n < test::sweepCount(2000); ++n) {
+    for (const std::string side : {"left", "right"}) {
+      const std::string human = side == "left" ? "Left" : "Right";
+      const double x = side == "left" ? 1.0 : -1.0;
+      // A random arm pose: hanging arm (T-pose turned down) moved by random small rotations,
+      // and a random elbow bend with twist.
+      const Eigen::Matrix3d R_arm = Eigen::AngleAxisd(uniform(-0.9, 0.9), Eigen::Vector3d::UnitX()).matrix() *
+                                    Eigen::AngleAxisd(x * uniform(-0.8, 0.1), Eigen::Vector3d::UnitZ()).matrix() *
+                                    Eigen::AngleAxisd(uniform(-1.2, 1.2), Eigen::Vector3d::UnitY()).matrix() *
+                                    Eigen::AngleAxisd(-x * kPi<double> / 2, Eigen::Vector3d::UnitZ()).matrix();
+      // Elbow flexion about the vertical axis of the T-pose (forearm towards +Z, forwards).
+      const Eigen::Matrix3d R_fore = Eigen::AngleAxisd(-x * uniform(0.0, 2.0), Eigen::Vector3d::UnitY()).matrix();
+      test::setLocalRotation(motion, 0, motion.findJoint(human + "Arm"), R_arm);
+      test::setLocalRotation(motion, 0, motion.findJoint(human + "ForeArm"), R_fore);
+    }
+    mapper.reset();
+    const Status status = mapper.map(motion, 0, q);
+    forwardKinematics(model, data, q);
+    for (const std::string side : {"left", "right"}) {
+      const std::string human = side == "left" ? "Left" : "Right";
+      bool inside = true;
+      for (const char* joint : {"_shoulder_side", "_shoulder_up", "_bicep_rotate", "_bicep"}) {
+        const int i = model.qIndex(side + joint);
+        inside = inside && mapper.rawOutput()[i] == q[i];
+      }
+      if (!inside) continue;
+      const Eigen::Vector3d bone_upper(side == "left" ? 1.0 : -1.0, 0, 0);  // bones along +-X
+      const Eigen::Matrix3d R_arm = motion.localRotation(0, motion.findJoint(human + "Arm")).toRotationMatrix();
+      const Eigen::Matrix3d R_fore = motion.localRotation(0, motion.findJoint(human + "ForeArm")).toRotationMatrix();
+      const Eigen::Vector3d human_upper = toRobot(R_arm * bone_upper);
+      const Eigen::Vector3d human_fore = toRobot(R_arm * R_fore * bone_upper);
+      auto origin = [&](const std::string& link) { return data.X_WL[model.linkIndex(link)].translation(); };
+      const Eigen::Vector3d robot_upper = origin(side + "_forearm") - origin(side + "_bicep");
+      const Eigen::Vector3d robot_fore = origin(side + "_hand") - origin(side + "_forearm");
+      worst_upper = std::max(worst_upper, angle(human_upper, robot_upper));
+      worst_fore = std::max(worst_fore, angle(human_fore, robot_fore));
+      ++compared;
+    }
+    (void)status;
+  }
+  MESSAGE("arm direction agreement over " << compared << " unclamped arms: upper arm within " << worst_upper
+                                          << " rad, forearm within " << worst_fore << " rad");
+  CHECK(compared > 100);
+  CHECK(worst_upper < 0.2);
+  CHECK(worst_fore < 0.3);
+}
+
+TEST_CASE("inmoov euler: head and wrist turn the same way as the human's (forward kinematics cross-check)") {
+  const auto model = makeInMoov<double>();
+  RobotData<double> data(model), data_zero(model);
+  EulerMapper<double> mapper(model, inmoovAxisNeuronConfig());
+  BvhMotion motion = test::makeHumanSkeleton(1, "YXZ");
+  mapper.bind(motion);
+  std::mt19937 rng(78);
+  auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  auto toRobot = [](const Eigen::Vector3d& v_bvh) { return Eigen::Vector3d(v_bvh.z(), v_bvh.x(), v_bvh.y()); };
+  Eigen::VectorXd q(model.nq());
+  double worst_head = 0, worst_wrist = 0;
+  for (int n = 0; n < test::sweepCount(300); ++n) {
+    // Head: pitch, yaw (the robot's chain order) within its range and any roll; the face (+Z)
+    // must point the same way.
+    const double yaw = uniform(-1.5, 1.5), pitch = uniform(-0.29, 0.29);
+    test::setLocalRotation(motion, 0, motion.findJoint("Neck"),
+                           (Eigen::AngleAxisd(pitch, Eigen::Vector3d::UnitX()) *
+                            Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitY()) *
+                            Eigen::AngleAxisd(uniform(-1, 1), Eigen::Vector3d::UnitZ()))
+                               .toRotationMatrix());
+    // Arms hanging (robot zero), elbows straight, wrists twisted about the forearm in the
+    // direction the InMoov wrist can turn (Eq. 10 is unsigned, see the file comment of
+    // euler_inmoov_configs.hpp): -omega about the distal axis on the left, +omega on the right.
+    const double omega = uniform(0.05, 3.0);
+    for (const std::string human : {"Left", "Right"}) {
+      const double x = human == "Left" ? 1.0 : -1.0;
+      test::setLocalRotation(motion, 0, motion.findJoint(human + "Arm"),
+                             Eigen::AngleAxisd(-x * kPi<double> / 2, Eigen::Vector3d::UnitZ()).toRotationMatrix());
+      // Twist about the distal forearm axis (x * X): left -omega, right +omega.
+      test::setLocalRotation(motion, 0, motion.findJoint(human + "Hand"),
+                             Eigen::AngleAxisd(-x * omega, x * Eigen::Vector3d::UnitX()).toRotationMatrix());
+    }
+    mapper.reset();
+    CHECK(mapper.map(motion, 0, q).ok());
+    forwardKinematics(model, data, q);
+    const Eigen::Matrix3d R_head = motion.localRotation(0, motion.findJoint("Neck")).toRotationMatrix();
+    const Eigen::Vector3d human_face = toRobot(R_head * Eigen::Vector3d::UnitZ());
+    const Eigen::Vector3d robot_face = data.X_WL[model.linkIndex("head")].linear().col(0);
+    worst_head = std::max(worst_head, std::acos(std::clamp(human_face.dot(robot_face), -1.0, 1.0)));
+    Eigen::VectorXd q_zero = q;
+    for (const std::string side : {"left", "right"}) q_zero[model.qIndex(side + "_hand")] = 0;
+    forwardKinematics(model, data_zero, q_zero);
+    for (const std::string side : {"left", "right"}) {
+      const int hand = model.linkIndex(side + "_hand");
+      const Eigen::AngleAxisd turn(data.X_WL[hand].linear() * data_zero.X_WL[hand].linear().transpose());
+      const Eigen::Vector3d distal =
+          (data.X_WL[hand].translation() - data.X_WL[model.linkIndex(side + "_forearm")].translation()).normalized();
+      const double robot_twist = turn.angle() * turn.axis().dot(distal);
+      const double human_twist = side == "left" ? -omega : omega;
+      worst_wrist = std::max(worst_wrist, std::abs(robot_twist - human_twist));
+    }
+  }
+  MESSAGE("head direction within " << worst_head << " rad, wrist twist within " << worst_wrist << " rad");
+  CHECK(worst_head < 0.05);
+  CHECK(worst_wrist < 0.1);
 }

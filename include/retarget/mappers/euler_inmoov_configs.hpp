@@ -19,8 +19,11 @@
 ///   pi - Omega (sign -1, offset pi).
 /// - Wrist (2 -> 1, Eq. 10): omega = angle between the forearm-frame z axis and the hand's z
 ///   axis (in [0, pi]); InMoov's left wrist range is 0..pi, the right one -pi..0 (sign -1).
-/// - Neck (3 -> 2): yaw about Y then pitch about X ("YXZ") of the neck chain's rotation;
-///   head_leftright positive = looking left, head_updown positive = looking down.
+///   Eq. 10 is unsigned: a human twist in the direction the InMoov wrist cannot turn (from
+///   zero) is reproduced as the same amount in the other direction, not clamped.
+/// - Neck (3 -> 2): InMoov's chain is head_updown (pitch) then head_leftright (yaw), so the
+///   neck chain's rotation is decomposed in "XYZ" (pitch about X, yaw about Y; the roll about Z
+///   is dropped); head_leftright positive = looking left, head_updown positive = looking down.
 /// - Fingers: mean bend of the finger's BVH segments, 0 = straight, to InMoov's 0..1.5 servo
 ///   range (CMU has a single index chain, used for index to pinky).
 
@@ -60,11 +63,11 @@ inline EulerMapperConfig inmoovTPoseConfig(const std::string& skeleton, const Eu
     c.joints.push_back(m);
     return c.joints.back();
   };
-  // Neck, 3 -> 2.
+  // Neck, 3 -> 2: InMoov's chain is head_updown (pitch, BVH X) then head_leftright (yaw, BVH Y).
   for (int k = 0; k < 2; ++k) {
     EulerJointMapping& m = add(k == 0 ? "head_updown" : "head_leftright", EulerCase::kEuler, names.neck);
-    m.order = parseEulerOrder("YXZ");
-    m.angle = k == 0 ? 1 : 0;
+    m.order = parseEulerOrder("XYZ");
+    m.angle = k;
   }
   const char* const kFingerJoints[] = {"thumb", "index", "middle", "ring", "pinky"};
   for (int side = 0; side < 2; ++side) {
