@@ -49,7 +49,21 @@ void forwardKinematics(const RobotModel<Scalar>& model, RobotData<Scalar>& data,
       value = joint.mimic_multiplier * q[joint.mimic_q_index] + joint.mimic_offset;
     }
     data.joint_values[static_cast<Eigen::Index>(k)] = value;
-    data.X_WL[joint.child_link] = data.X_WL[joint.parent_link] * joint.X_PJ * jointMotion(joint, value) * joint.X_JC;
+    // X_WC = X_WP * X_PJ * Motion(value) * X_JC, with the motion applied in place.
+    Isometry3<Scalar>& X_WC = data.X_WL[joint.child_link];
+    X_WC = data.X_WL[joint.parent_link] * joint.X_PJ;
+    switch (joint.type) {
+      case JointType::kRevolute:
+      case JointType::kContinuous:
+        X_WC.linear() = X_WC.linear() * Eigen::AngleAxis<Scalar>(value, joint.axis).toRotationMatrix();
+        break;
+      case JointType::kPrismatic:
+        X_WC.translation() += X_WC.linear() * (value * joint.axis);
+        break;
+      case JointType::kFixed:
+        break;
+    }
+    if (!joint.X_JC_is_identity) X_WC = X_WC * joint.X_JC;
   }
 }
 

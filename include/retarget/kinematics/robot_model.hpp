@@ -125,6 +125,8 @@ struct Joint {
   Isometry3<Scalar> X_PJ = Isometry3<Scalar>::Identity();
   Vector3<Scalar> axis = Vector3<Scalar>::UnitZ();  ///< Unit vector in J.
   Isometry3<Scalar> X_JC = Isometry3<Scalar>::Identity();
+  /// True when X_JC is exactly the identity (lets forward kinematics skip a product).
+  bool X_JC_is_identity = true;
   JointLimits<Scalar> limits{};
   /// Index of this joint's coordinate in q, or -1 for fixed and mimic joints.
   int q_index = -1;
@@ -420,6 +422,7 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
     joint.child_link = new_link_index[link_ids.at(js.child_link)];
     joint.X_PJ = js.X_PJ;
     joint.X_JC = js.X_JC;
+    joint.X_JC_is_identity = js.X_JC.matrix() == Isometry3<Scalar>::Identity().matrix();
     joint.axis = js.type == JointType::kFixed ? Vector3<Scalar>::UnitZ() : Vector3<Scalar>(js.axis.normalized());
     joint.limits = js.limits;
     if (js.type == JointType::kContinuous) {
