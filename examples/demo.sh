@@ -3,7 +3,7 @@
 #   examples/demo.sh <build dir> [output dir]
 # 1. generates a demo human motion (right-hand wave) as skeleton CSV,
 # 2. describes it,
-# 3. (placeholder) maps it onto NAO and evaluates the imitation.
+# 3. maps it onto NAO with GA-LVVJ, 4. evaluates the imitation, 5. synthesises the robot's skeleton.
 set -eu
 
 if [ $# -lt 1 ]; then
@@ -25,9 +25,13 @@ echo "== 1. generate a demo motion (wave, 30 Hz, 6 s)"
 echo "== 2. describe it"
 "$retarget" info "$out_dir/wave.csv"
 
-# == 3. map it onto NAO and evaluate (placeholder, filled in by the lead once the mappers
-#       and metrics are integrated), e.g.:
-# "$retarget" map "$out_dir/wave.csv" --robot nao --method ga-lvvj -o "$out_dir/nao_angles.csv"
-# "$retarget" eval "$out_dir/wave.csv" "$out_dir/nao_angles.csv" --robot nao
+echo "== 3. map it onto NAO with GA-LVVJ"
+"$retarget" map "$out_dir/wave.csv" --robot nao --method ga-lvvj -o "$out_dir/nao_angles.csv"
+
+echo "== 4. evaluate the imitation (WBF, LLF, cosine similarity)"
+"$retarget" eval "$out_dir/wave.csv" "$out_dir/nao_angles.csv" --robot nao --json
+
+echo "== 5. the robot's own skeleton, for a visual check"
+"$retarget" synth --robot nao "$out_dir/nao_angles.csv" -o "$out_dir/nao_skeleton.csv"
 
 echo "== done: outputs in $out_dir"
