@@ -19,8 +19,9 @@
 ///    10-12, 16-19, 22-23). With u, l, t, b the unit upper arm, lower arm, thigh and tibia:
 ///      ShoulderPitch = atan2(-u_z, u_x) in T            (mother, axis y of T; Eqs. 4-6)
 ///      ShoulderRoll  = asin(u_y) in T                    (child; Eq. 7)
-///      ElbowRoll     = -+acos(l_x) in U = T R_y(SP) R_z(SR), - on the left (Eq. 12)
-///      ElbowYaw      = atan2(-l_z, -l_y) left, atan2(l_z, l_y) right, in U   (Eqs. 9-11)
+///      ElbowRoll     = -+acos(l_x) in E = T R_y(SP) R_z(SR) R_UE, - on the left (Eq. 12)
+///      ElbowYaw      = atan2(-l_z, -l_y) left, atan2(l_z, l_y) right, in E   (Eqs. 9-11)
+///                      (R_UE: the map's fixed elbow-frame rotation, identity on NAO)
 ///      HipRoll       = atan2(a_z, a_y) in L, a = hip-pitch axis (mother, axis x of L; Eqs.
 ///                      16-18): a = x_L x t (the paper's N_0-1-17 construction) plus, when the
 ///                      knee is bent, the knee plane normal t x b (as the paper's Section 4 note
@@ -147,6 +148,14 @@ class GaLvvjMapper {
                         GaLvvjOptions options = {})
       : model_(&model), options_(std::move(options)), bindings_(resolveGaLvvjBindings(map, model)) {
     options_.validate();
+    for (const Eigen::Matrix3d* R : {&map.R_UE_left, &map.R_UE_right}) {
+      RETARGET_THROW_UNLESS(R->allFinite() && (R->transpose() * *R - Eigen::Matrix3d::Identity()).norm() < 1e-6 &&
+                                R->determinant() > 0,
+                            InvalidArgument, "GaLvvjMap '", map.robot,
+                            "' R_UE_left / R_UE_right (got a matrix that is not a rotation, expected one)");
+    }
+    R_UE_[0] = map.R_UE_left.cast<Scalar>();
+    R_UE_[1] = map.R_UE_right.cast<Scalar>();
     if (options_.rest.empty()) {
       rest_ = model.neutralConfiguration();
     } else {
@@ -260,6 +269,7 @@ class GaLvvjMapper {
   bool has_previous_ = false;
   std::array<Scalar, kGaLvvjJointCount> angle_{};
   std::array<bool, kGaLvvjJointCount> held_virtual_{};
+  std::array<M3, 2> R_UE_{};  // elbow frame in the upper-arm frame: left, right
   std::array<Scalar, kGaLvvjJointCount> canonical_lower_{};
   std::array<Scalar, kGaLvvjJointCount> canonical_upper_{};
   JointFlags clamped_;
@@ -296,9 +306,9 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
     hold(sp);
   }
 
-  // Elbow (Eqs. 8-12): l in the upper-arm frame U = T R_y(SP) R_z(SR).
-  const M3 R_WU = *R_WT * rotation(angle(sp), V3::UnitY()) * rotation(angle(sr), V3::UnitZ());
-  const std::optional<V3> l = unitIn(frame, R_WU, elbow, wrist);
+  // Elbow (Eqs. 8-12): l in the elbow frame E = T R_y(SP) R_z(SR) R_UE.
+  const M3 R_WE = *R_WT * rotation(angle(sp), V3::UnitY()) * rotation(angle(sr), V3::UnitZ()) * R_UE_[left ? 0 : 1];
+  const std::optional<V3> l = unitIn(frame, R_WE, elbow, wrist);
   if (!l) {
     hold(ey);
     hold(er);
@@ -330,7 +340,7 @@ void GaLvvjMapper<Scalar>::limitAwareShoulder(const V3& u_T, const V3& l_T, GaLv
     const M3 R_TU = rotation(clampCanonical(sp, pitch), V3::UnitY()) *
                     rotation(clampCanonical(sr, angle(sr)), V3::UnitZ());
     const V3 u = R_TU.col(0);
-    const V3 l = R_TU * rotation(clampCanonical(ey, yaw_value), V3::UnitX()) *
+    const V3 l = R_TU * R_UE_[sp == GaLvvjJoint::kLShoulderPitch ? 0 : 1] * rotation(clampCanonical(ey, yaw_value), V3::UnitX()) *
                  rotation(clampCanonical(er, angle(er)), V3::UnitZ()) * V3::UnitX();
     return u.dot(u_T) + l.dot(l_T);
   };

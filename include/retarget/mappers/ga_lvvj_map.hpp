@@ -11,13 +11,14 @@
 /// point forward (arms, along +x of T) or down (legs, along -z of T), exactly NAO's zero pose:
 ///
 ///   upper arm  u_T   = R_y(ShoulderPitch) R_z(ShoulderRoll) x
-///   lower arm  l_T   = R_y(ShoulderPitch) R_z(ShoulderRoll) R_x(ElbowYaw) R_z(ElbowRoll) x
+///   lower arm  l_T   = R_y(ShoulderPitch) R_z(ShoulderRoll) R_UE R_x(ElbowYaw) R_z(ElbowRoll) x
 ///   thigh      t_L   = R_x(HipRoll) R_y(HipPitch) (-z)                 (HipYawPitch = 0)
 ///   tibia      b_L   = R_x(HipRoll) R_y(HipPitch) R_y(KneePitch) (-z)
 ///   head       h_T   = R_z(HeadYaw) R_y(HeadPitch) z
 ///
 /// with R_a(angle) the right-hand rotation about axis a, T the upper torso frame and L the
-/// lower torso frame of the same side. The same formulas hold on both sides,
+/// lower torso frame of the same side, R_UE a fixed elbow-frame rotation of the map (identity
+/// on NAO). The same formulas hold on both sides,
 /// so mirrored postures give ShoulderRoll, ElbowYaw, ElbowRoll, HipRoll and HeadYaw of opposite
 /// sign (NAO's own convention). A robot joint value is `sign * canonical + offset`.
 
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 #include <retarget/core/error.hpp>
 #include <retarget/human/skeleton.hpp>
@@ -98,6 +100,12 @@ struct GaLvvjMap {
   /// not tracked. The torso points (SpineBase, SpineMid, SpineShoulder, shoulders, hips) must
   /// be fixed on the robot's torso link for the round trip to hold.
   std::vector<VirtualPointSpec> virtual_skeleton{};
+  /// Orientation of the elbow frame E (where ElbowYaw about x and ElbowRoll about z act) in the
+  /// upper-arm frame U (after ShoulderRoll), per side: the lower arm is
+  /// R_TU R_UE R_x(ElbowYaw) R_z(ElbowRoll) x. Identity for NAO; Pepper's elbow frames are
+  /// pitched by R_y(-0.157079) (URDF joint origins of LElbowYaw / RElbowYaw).
+  Eigen::Matrix3d R_UE_left = Eigen::Matrix3d::Identity();
+  Eigen::Matrix3d R_UE_right = Eigen::Matrix3d::Identity();
 
   GaLvvjJointBinding& binding(GaLvvjJoint j) { return joints[static_cast<std::size_t>(j)]; }
   const GaLvvjJointBinding& binding(GaLvvjJoint j) const { return joints[static_cast<std::size_t>(j)]; }
@@ -130,7 +138,8 @@ inline void addPoint(GaLvvjMap& map, HumanJoint joint, const char* link, double 
 /// Checks `map` against `model` and resolves names to indices. Throws InvalidArgument naming
 /// the field and value when a bound joint is unknown or has no coordinate in q, a sign is not
 /// +1 or -1, an offset is not finite, a virtual point names an unknown link, a point is given
-/// twice, a `from` point is not defined before it, or a vector is not finite.
+/// twice, a `from` point is not defined before it, or a vector is not finite. (R_UE_left /
+/// R_UE_right are checked by the mapper.)
 template <typename Scalar>
 std::array<internal::ResolvedBinding, kGaLvvjJointCount> resolveGaLvvjBindings(const GaLvvjMap& map,
                                                                               const RobotModel<Scalar>& model) {
@@ -232,9 +241,8 @@ inline GaLvvjMap naoGaLvvjMap() {
 /// (-0.057, +-0.14974, 0.08682) of `torso`, upper arm 0.1812 m along +x of LBicep/RBicep,
 /// lower arm 0.15 m along +x of LForeArm/RForeArm, neck at (-0.038, 0, 0.1699), head 0.1 m
 /// along +z of Head. Link lengths are rounded from the URDF joint origins (estimates for
-/// display; the mapping uses directions only). Known approximation: Pepper's ElbowYaw frame is
-/// pitched by -0.157 rad (9 deg) from the upper arm, which this NAO-shaped map ignores, so
-/// Pepper's forearm direction is reproduced to within about 9 deg, not exactly.
+/// display; the mapping uses directions only). Pepper's elbow frames are pitched by -0.157079
+/// rad from the upper arm (`R_UE_left` / `R_UE_right`).
 inline GaLvvjMap pepperGaLvvjMap() {
   GaLvvjMap map;
   map.robot = "Pepper";
@@ -255,6 +263,8 @@ inline GaLvvjMap pepperGaLvvjMap() {
   addPoint(map, H::kElbowRight, "RBicep", 0.1812, 0, 0, H::kShoulderRight);
   addPoint(map, H::kWristLeft, "LForeArm", 0.15, 0, 0, H::kElbowLeft);
   addPoint(map, H::kWristRight, "RForeArm", 0.15, 0, 0, H::kElbowRight);
+  map.R_UE_left = Eigen::AngleAxisd(-0.157079, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  map.R_UE_right = map.R_UE_left;
   return map;
 }
 
