@@ -119,6 +119,21 @@ TEST_CASE("schemas: text format errors name the file, line and what was expected
     CHECK(error.file() == "rig.schema");
     CHECK_MESSAGE(std::string(error.what()).find(c.message) != std::string::npos, error.what());
   }
+  // Invariants of hand-built schemas.
+  SkeletonSchema schema = axisNeuronSchema();
+  schema.R_WS = Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
+  CHECK_NOTHROW(validateSchema(schema));  // any rotation is fine in code
+  CHECK_THROWS_WITH_AS(formatSchema(schema), doctest::Contains("expected an axis-aligned frame"), InvalidArgument);
+  schema.R_WS = -Eigen::Matrix3d::Identity();
+  CHECK_THROWS_WITH_AS(validateSchema(schema), doctest::Contains("is not a rotation"), InvalidArgument);
+  schema = axisNeuronSchema();
+  schema.scale = 0;
+  CHECK_THROWS_WITH_AS(validateSchema(schema), doctest::Contains("scale is 0, expected a finite value > 0"),
+                       InvalidArgument);
+  schema = axisNeuronSchema();
+  schema.set(HumanJoint::kHead, "A", "B", 2.0);
+  CHECK_THROWS_WITH_AS(validateSchema(schema), doctest::Contains("joint Head weight is 2, expected a value in [0, 1]"),
+                       InvalidArgument);
   CHECK_THROWS_WITH_AS(readSchema("/nonexistent/rig.schema"), doctest::Contains("/nonexistent/rig.schema: cannot open"),
                        ParseError);
 }

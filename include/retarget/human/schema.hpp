@@ -58,8 +58,8 @@ struct SchemaJointSource {
 ///
 /// A source point p_S (source units, source frame S) becomes p_W = scale * R_WS * p_S (metres,
 /// canonical frame W); a source joint orientation R_SJ becomes R_WJ = R_WS * R_SJ.
-/// Invariants (checked by `validateSchema`): non-empty name, R_WS a rotation whose rows are signed
-/// unit axes (det +1), scale finite and > 0, every mapped joint has a non-empty first source and a
+/// Invariants (checked by `validateSchema`): non-empty name, R_WS a rotation (orthonormal, det +1;
+/// the text format writes axis-aligned ones), scale finite and > 0, every mapped joint has a non-empty first source and a
 /// weight in [0, 1] (0 when it has no second source).
 struct SkeletonSchema {
   /// Schema name, e.g. "axis-neuron".
@@ -114,19 +114,11 @@ inline void validateSchema(const SkeletonSchema& schema) {
   RETARGET_THROW_UNLESS(!schema.name.empty(), InvalidArgument, "schema name is empty, expected a name");
   RETARGET_THROW_UNLESS(std::isfinite(schema.scale) && schema.scale > 0, InvalidArgument, "schema '", schema.name,
                         "' scale is ", schema.scale, ", expected a finite value > 0");
-  for (int r = 0; r < 3; ++r) {
-    int nonzero = 0;
-    for (int c = 0; c < 3; ++c) {
-      const double v = schema.R_WS(r, c);
-      RETARGET_THROW_UNLESS(v == 0 || v == 1 || v == -1, InvalidArgument, "schema '", schema.name,
-                            "' R_WS entry (", r, ",", c, ") is ", v, ", expected 0, 1 or -1");
-      nonzero += v != 0 ? 1 : 0;
-    }
-    RETARGET_THROW_UNLESS(nonzero == 1, InvalidArgument, "schema '", schema.name, "' R_WS row ", r, " has ", nonzero,
-                          " non-zero entries, expected 1");
-  }
-  RETARGET_THROW_UNLESS(std::abs(schema.R_WS.determinant() - 1.0) < 1e-12, InvalidArgument, "schema '", schema.name,
-                        "' frame is left-handed (got det ", schema.R_WS.determinant(), ", expected +1)");
+  RETARGET_THROW_UNLESS(schema.R_WS.allFinite() &&
+                            (schema.R_WS.transpose() * schema.R_WS - Eigen::Matrix3d::Identity()).norm() < 1e-9 &&
+                            std::abs(schema.R_WS.determinant() - 1.0) < 1e-9,
+                        InvalidArgument, "schema '", schema.name, "' R_WS is not a rotation (got det ",
+                        schema.R_WS.determinant(), ", expected an orthonormal matrix with det +1)");
   for (int i = 0; i < kHumanJointCount; ++i) {
     const auto& entry = schema.joints[static_cast<std::size_t>(i)];
     if (!entry) continue;
@@ -292,9 +284,16 @@ inline SkeletonSchema readSchema(const std::filesystem::path& path) {
 }
 
 /// Formats a schema in the text format read by `parseSchema` (parseSchema(formatSchema(s))
-/// reproduces `s`; weights are printed with 17 significant digits).
+/// reproduces `s`; weights are printed with 17 significant digits). Throws
+/// `retarget::InvalidArgument` when the schema is invalid or its frame is not axis-aligned (the
+/// text format names signed axes only).
 inline std::string formatSchema(const SkeletonSchema& schema) {
   validateSchema(schema);
+  for (int r = 0; r < 3; ++r) {
+    const double nonzero = static_cast<double>((schema.R_WS.row(r).array() != 0).count());
+    RETARGET_THROW_UNLESS(nonzero == 1 && schema.R_WS.row(r).cwiseAbs().sum() == 1, InvalidArgument, "schema '",
+                          schema.name, "' R_WS row ", r, " is not a signed unit axis, expected an axis-aligned frame");
+  }
   std::ostringstream out;
   out.precision(17);
   out << "name: " << schema.name << "\n";
