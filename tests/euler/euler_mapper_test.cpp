@@ -324,3 +324,44 @@ TEST_CASE("euler mapper: float compiles and agrees with double") {
   CHECK(mapper.map(motion, 0, q).ok());
   CHECK(std::abs(q[0] - 0.7f) < 1e-5f);
 }
+
+TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10 is its magnitude") {
+  const auto model = test::makeTestRobot({{"twist", -3.0, 3.0}, {"omega", 0.0, 3.2}});
+  EulerMapperConfig config;
+  EulerJointMapping twist;
+  twist.robot_joint = "twist";
+  twist.kind = EulerCase::kWristTwist;
+  twist.source = {"LeftHand"};
+  twist.axis = Eigen::Vector3d::UnitX();
+  config.joints.push_back(twist);
+  EulerJointMapping omega;
+  omega.robot_joint = "omega";
+  omega.kind = EulerCase::kWristRotation;
+  omega.source = {"LeftHand"};
+  omega.axis = Eigen::Vector3d::UnitZ();
+  config.joints.push_back(omega);
+  CHECK((parseEulerCase("wrist_twist") == EulerCase::kWristTwist));
+  EulerMapper<double> mapper(model, config);
+  BvhMotion motion = test::makeHumanSkeleton(1);
+  mapper.bind(motion);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> t(-3.0, 3.0), swing(-1.2, 1.2);
+  Eigen::VectorXd q(model.nq());
+  for (int n = 0; n < test::sweepCount(500); ++n) {
+    const double angle = t(rng);
+    // A swing about an axis perpendicular to the forearm after the twist does not change it.
+    const Eigen::Vector3d perpendicular(0, std::cos(n * 0.1), std::sin(n * 0.1));
+    test::setLocalRotation(motion, 0, motion.findJoint("LeftHand"),
+                           (Eigen::AngleAxisd(swing(rng), perpendicular) *
+                            Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()))
+                               .toRotationMatrix());
+    CHECK(mapper.map(motion, 0, q).ok());
+    CHECK(std::abs(q[0] - angle) < 1e-9);
+    // Pure twist: Eq. 10's omega is |twist|.
+    test::setLocalRotation(motion, 0, motion.findJoint("LeftHand"),
+                           Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()).toRotationMatrix());
+    CHECK(mapper.map(motion, 0, q).ok());
+    CHECK(std::abs(q[0] - angle) < 1e-9);
+    CHECK(std::abs(q[1] - std::abs(angle)) < 1e-9);
+  }
+}

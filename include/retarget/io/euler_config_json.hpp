@@ -16,7 +16,9 @@
 ///     { "robot_joint": "left_index", "case": "finger_curl",
 ///       "source": ["LeftHandIndex1", "LeftHandIndex2", "LeftHandIndex3"], "scale": 1.5 } ] }
 /// ```
-/// Required per joint: "robot_joint", "source" (a BVH joint name or an array of names).
+/// "case" is one of "euler", "elbow_bend", "wrist_rotation", "wrist_twist", "finger_curl"
+/// (see EulerCase). Required per joint: "robot_joint", "source" (a BVH joint name or an array
+/// of names).
 /// Optional, with defaults: "case" ("euler"), "order" ("ZYX"), "angle" (0),
 /// "axis" ([0, 0, 0] = derive from the BVH bone offsets), "reference" ([0, 0, 0], rotation
 /// vector of the pose where the robot joint is at "offset"), "sign" (1), "scale" (1),

@@ -4,7 +4,8 @@
 /// The Euler/BVH mapper of paper 002 (Section 4.2): BVH joint Euler angles (any channel
 /// order) -> child-in-parent rotations (Eq. 1) -> robot joint angles by case: 3 -> 3 and
 /// 3 -> 2 by re-decomposition in the robot's axis order (Eq. 2), 2 -> 1 elbow bend
-/// (Eqs. 3-6) and wrist rotation (Eqs. 7-10), and one curl value per finger.
+/// (Eqs. 3-6) and wrist rotation (Eqs. 7-10) or its signed twist variant, and one curl value
+/// per finger. The mapping itself is data: EulerMapperConfig (euler_mapper_config.hpp).
 
 #include <algorithm>
 #include <cmath>
@@ -335,8 +336,14 @@ class EulerMapper {
           x = euler_angles_[e.leader][e.angle];  // Eq. 2
         } else if (e.kind == EulerCase::kElbowBend) {
           x = kPi<Scalar> - angleBetween(u, R * u);  // Eqs. 5-6
-        } else {
+        } else if (e.kind == EulerCase::kWristRotation) {
           x = angleBetween(u, R * u);  // Eqs. 9-10
+        } else {
+          // Twist about u: the rotation's quaternion projected on u (swing-twist split).
+          const Quaternion<Scalar> r(R);
+          x = Scalar(2) * std::atan2(r.vec().dot(u), r.w());
+          if (x > kPi<Scalar>) x -= Scalar(2) * kPi<Scalar>;
+          if (x <= -kPi<Scalar>) x += Scalar(2) * kPi<Scalar>;
         }
       }
       if (!ok || !std::isfinite(x)) {

@@ -33,18 +33,23 @@ enum class EulerCase {
   /// 2 -> 1 DOF wrist rotation (Eqs. 7-10): omega = angle between the reference axis a and
   /// R * a (both in the parent frame), in [0, pi].
   kWristRotation,
+  /// Signed variant of the wrist rotation (not in the paper): the twist angle of R about the
+  /// link axis a (swing-twist decomposition), in (-pi, pi]. Unlike Eq. 10 it tells the two
+  /// turning directions apart, so a twist the robot cannot follow is clamped, not mirrored.
+  kWristTwist,
   /// Finger: mean over the BVH joint chain of each segment's bend angle(u, R * u) (0 for a
   /// finger in its rest pose), giving one servo value per finger as InMoov drives its fingers.
   kFingerCurl,
 };
 
 /// Lower-case name of a case as used in the JSON form: "euler", "elbow_bend",
-/// "wrist_rotation", "finger_curl".
+/// "wrist_rotation", "wrist_twist", "finger_curl".
 inline const char* toString(EulerCase kind) {
   switch (kind) {
     case EulerCase::kEuler: return "euler";
     case EulerCase::kElbowBend: return "elbow_bend";
     case EulerCase::kWristRotation: return "wrist_rotation";
+    case EulerCase::kWristTwist: return "wrist_twist";
     case EulerCase::kFingerCurl: return "finger_curl";
   }
   return "unknown";
@@ -52,11 +57,12 @@ inline const char* toString(EulerCase kind) {
 
 /// Parses a case name (see toString); throws InvalidArgument naming the text otherwise.
 inline EulerCase parseEulerCase(const std::string& text) {
-  for (EulerCase c : {EulerCase::kEuler, EulerCase::kElbowBend, EulerCase::kWristRotation, EulerCase::kFingerCurl}) {
+  for (EulerCase c : {EulerCase::kEuler, EulerCase::kElbowBend, EulerCase::kWristRotation, EulerCase::kWristTwist,
+                      EulerCase::kFingerCurl}) {
     if (text == toString(c)) return c;
   }
   RETARGET_THROW_UNLESS(false, InvalidArgument, "Euler mapping case (got '", text,
-                        "', expected one of euler, elbow_bend, wrist_rotation, finger_curl)");
+                        "', expected one of euler, elbow_bend, wrist_rotation, wrist_twist, finger_curl)");
   return EulerCase::kEuler;
 }
 
@@ -81,7 +87,8 @@ struct EulerJointMapping {
   /// kElbowBend / kFingerCurl: link axis u in the BVH joint frame; zero (the default) takes the
   /// rest-pose bone from each source joint to its first child (BVH offsets; when that bone has zero
   /// length, the nearest non-zero bone towards the root, as all rest-pose frames are parallel).
-  /// kWristRotation: the reference axis (required, non-zero; z in Eq. 7). Normalised when used.
+  /// kWristRotation: the reference axis (required, non-zero; z in Eq. 7). kWristTwist: the
+  /// twist axis (zero = derived like kElbowBend). Normalised when used.
   Eigen::Vector3d axis = Eigen::Vector3d::Zero();
   /// Reference pose of the source as a rotation vector (axis * angle, rad, parent frame): the
   /// local rotation R_ref at which the robot joint is at `offset`. The case's angle is taken
