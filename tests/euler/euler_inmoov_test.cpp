@@ -49,6 +49,8 @@ TEST_CASE("inmoov euler configs: every built-in maps all 22 InMoov joints and su
     const std::string text = toJson(config).dump(2);
     const EulerMapperConfig back = parseEulerConfig(text, std::string(skeleton) + ".json");
     CHECK(back == config);
+    CHECK(eulerConfigFromJson(toJson(config)) == config);
+    CHECK(text.find("\"robot_joint\"") < text.find("\"source\""));  // documented key order
     // and through a file
     const auto path = std::filesystem::temp_directory_path() / ("retarget_euler_" + std::string(skeleton) + ".json");
     saveEulerConfig(config, path.string());
@@ -75,7 +77,8 @@ TEST_CASE("euler config JSON: errors name the file, the line or JSON pointer, an
   CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": [{"robot_joint": "a", "source": "N", "axis": [1, 2]}]})", "f.json"),
                        doctest::Contains("at /joints/0/axis: got 2 numbers, expected 3"), ParseError);
   CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": [{"robot_joint": "a", "source": "N", "sign": 0.5}]})", "f.json"),
-                       doctest::Contains("sign (got 0.5, expected 1 or -1)"), ParseError);
+                       doctest::Contains("f.json: Euler mapper config '' joints[0] ('a'): sign (got 0.5, expected 1 or -1)"),
+                       ParseError);
   CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": {}})", "f.json"), doctest::Contains("at /joints"), ParseError);
   CHECK_THROWS_WITH_AS(parseEulerConfig(R"([1, 2])", "f.json"), doctest::Contains("f.json: at /"), ParseError);
   CHECK_THROWS_WITH_AS(loadEulerConfig("/nonexistent/dir/x.json"), doctest::Contains("/nonexistent/dir/x.json"),

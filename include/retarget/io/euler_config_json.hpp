@@ -59,11 +59,11 @@ T jsonField(const nlohmann::json& object, const char* key, const std::string& po
 }  // namespace internal
 
 /// Converts a configuration to its JSON form (every field written, so the dump documents the
-/// defaults too).
-inline nlohmann::json toJson(const EulerMapperConfig& config) {
-  nlohmann::json joints = nlohmann::json::array();
+/// defaults too; keys in the documented order).
+inline nlohmann::ordered_json toJson(const EulerMapperConfig& config) {
+  nlohmann::ordered_json joints = nlohmann::ordered_json::array();
   for (const EulerJointMapping& m : config.joints) {
-    nlohmann::json j;
+    nlohmann::ordered_json j;
     j["robot_joint"] = m.robot_joint;
     j["case"] = toString(m.kind);
     if (m.source.size() == 1) {
@@ -73,8 +73,8 @@ inline nlohmann::json toJson(const EulerMapperConfig& config) {
     }
     j["order"] = m.order.name();
     j["angle"] = m.angle;
-    j["axis"] = {m.axis.x(), m.axis.y(), m.axis.z()};
-    j["reference"] = {m.reference.x(), m.reference.y(), m.reference.z()};
+    j["axis"] = nlohmann::ordered_json::array({m.axis.x(), m.axis.y(), m.axis.z()});
+    j["reference"] = nlohmann::ordered_json::array({m.reference.x(), m.reference.y(), m.reference.z()});
     j["sign"] = m.sign;
     j["scale"] = m.scale;
     j["offset"] = m.offset;
@@ -83,7 +83,11 @@ inline nlohmann::json toJson(const EulerMapperConfig& config) {
     j["max_speed"] = m.max_speed;
     joints.push_back(std::move(j));
   }
-  return nlohmann::json{{"name", config.name}, {"skeleton", config.skeleton}, {"joints", std::move(joints)}};
+  nlohmann::ordered_json root;
+  root["name"] = config.name;
+  root["skeleton"] = config.skeleton;
+  root["joints"] = std::move(joints);
+  return root;
 }
 
 /// Builds a configuration from its JSON value and validates it. `file` names the source in
@@ -130,7 +134,10 @@ inline EulerMapperConfig eulerConfigFromJson(const nlohmann::json& root, const s
       if (j.contains("case")) m.kind = parseEulerCase(jsonField<std::string>(j, "case", pointer, file, "a string"));
       if (j.contains("order")) m.order = parseEulerOrder(jsonField<std::string>(j, "order", pointer, file, "a string"));
     } catch (const InvalidArgument& error) {
-      throw ParseError(file, 0, "at " + pointer + ": " + error.what());
+      std::string what = error.what();
+      const std::size_t colon = what.find(": ");
+      if (what.compare(0, 11, "[retarget] ") == 0 && colon != std::string::npos) what.erase(0, colon + 2);
+      throw ParseError(file, 0, "at " + pointer + ": " + what);
     }
     if (j.at("source").is_string()) {
       m.source = {j.at("source").get<std::string>()};
@@ -158,9 +165,18 @@ inline EulerMapperConfig eulerConfigFromJson(const nlohmann::json& root, const s
   try {
     config.validate();
   } catch (const InvalidArgument& error) {
-    throw ParseError(file, 0, error.what());
+    // Drop the "[retarget] validate: " prefix; ParseError adds the file name.
+    std::string what = error.what();
+    const std::string prefix = "[retarget] validate: ";
+    if (what.compare(0, prefix.size(), prefix) == 0) what.erase(0, prefix.size());
+    throw ParseError(file, 0, what);
   }
   return config;
+}
+
+/// Same as above for the ordered JSON value returned by toJson().
+inline EulerMapperConfig eulerConfigFromJson(const nlohmann::ordered_json& root, const std::string& file = "<json>") {
+  return eulerConfigFromJson(nlohmann::json::parse(root.dump()), file);
 }
 
 /// Parses the JSON text of a configuration. `file` names it in errors; syntax errors report
