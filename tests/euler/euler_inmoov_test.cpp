@@ -372,3 +372,28 @@ TEST_CASE("inmoov euler: head and wrist turn the same way as the human's (forwar
   CHECK(worst_head < 0.05);
   CHECK(worst_wrist < 0.1);
 }
+
+TEST_CASE("euler config JSON: the documented example loads and drives the InMoov") {
+  // Same text as the example in io/euler_config_json.hpp.
+  const std::string text = R"({ "name": "inmoov/axis-neuron", "skeleton": "axis-neuron",
+  "joints": [
+    { "robot_joint": "left_shoulder_side", "case": "euler", "source": "LeftArm",
+      "order": "ZXY", "angle": 0, "reference": [0, 0, -1.5708] },
+    { "robot_joint": "left_bicep", "case": "elbow_bend", "source": "LeftForeArm",
+      "sign": -1, "offset": 3.14159, "upper": 2.0, "max_speed": 6 },
+    { "robot_joint": "left_hand", "case": "wrist_rotation", "source": "LeftHand", "axis": [0, 0, 1] },
+    { "robot_joint": "left_index", "case": "finger_curl",
+      "source": ["LeftHandIndex1", "LeftHandIndex2", "LeftHandIndex3"], "scale": 1.2 } ] })";
+  const EulerMapperConfig config = parseEulerConfig(text, "example.json");
+  REQUIRE(config.joints.size() == 4);
+  CHECK(config.joints[1].upper == 2.0);
+  CHECK(config.joints[1].max_speed == 6.0);
+  const auto model = makeInMoov<double>();
+  EulerMapper<double> mapper(model, config);
+  BvhMotion motion = test::makeHumanSkeleton(1);
+  mapper.bind(motion);
+  Eigen::VectorXd q(model.nq());
+  (void)mapper.map(motion, 0, q);
+  CHECK(q.allFinite());
+  CHECK(mapper.upperLimit(1) == 2.0);
+}

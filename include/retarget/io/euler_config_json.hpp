@@ -9,12 +9,12 @@
 /// { "name": "inmoov/axis-neuron", "skeleton": "axis-neuron",
 ///   "joints": [
 ///     { "robot_joint": "left_shoulder_side", "case": "euler", "source": "LeftArm",
-///       "order": "ZYX", "angle": 0, "sign": 1, "offset": 0 },
-///     { "robot_joint": "left_elbow", "case": "elbow_bend", "source": "LeftForeArm",
-///       "sign": -1, "offset": 3.14159, "lower": 0, "upper": 1.6, "max_speed": 6 },
-///     { "robot_joint": "left_wrist", "case": "wrist_rotation", "source": "LeftHand", "axis": [0, 0, 1] },
+///       "order": "ZXY", "angle": 0, "reference": [0, 0, -1.5708] },
+///     { "robot_joint": "left_bicep", "case": "elbow_bend", "source": "LeftForeArm",
+///       "sign": -1, "offset": 3.14159, "upper": 2.0, "max_speed": 6 },
+///     { "robot_joint": "left_hand", "case": "wrist_rotation", "source": "LeftHand", "axis": [0, 0, 1] },
 ///     { "robot_joint": "left_index", "case": "finger_curl",
-///       "source": ["LeftHandIndex1", "LeftHandIndex2", "LeftHandIndex3"], "scale": 1.5 } ] }
+///       "source": ["LeftHandIndex1", "LeftHandIndex2", "LeftHandIndex3"], "scale": 1.2 } ] }
 /// ```
 /// "case" is one of "euler", "elbow_bend", "wrist_rotation", "wrist_twist", "finger_curl"
 /// (see EulerCase). Required per joint: "robot_joint", "source" (a BVH joint name or an array
