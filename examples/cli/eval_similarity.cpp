@@ -67,8 +67,10 @@ void runSimilarity(const EvalRequest& request) {
     out["degenerate_frames"] = s.degenerate_frames;
     nlohmann::ordered_json wbf_links = nlohmann::ordered_json::object(), llf_links = nlohmann::ordered_json::object();
     for (int i = 0; i < kSimilarityLinkCount; ++i) {
-      wbf_links[kSimilarityLinkNames[static_cast<std::size_t>(i)]] = s.wbf_link_mean[static_cast<std::size_t>(i)];
-      llf_links[kSimilarityLinkNames[static_cast<std::size_t>(i)]] = s.llf_link_mean[static_cast<std::size_t>(i)];
+      const auto k = static_cast<std::size_t>(i);
+      // null: the link never exists on this robot or in this motion (e.g. Pepper's legs).
+      wbf_links[kSimilarityLinkNames[k]] = s.link_frames[k] > 0 ? nlohmann::ordered_json(s.wbf_link_mean[k]) : nullptr;
+      llf_links[kSimilarityLinkNames[k]] = s.link_frames[k] > 0 ? nlohmann::ordered_json(s.llf_link_mean[k]) : nullptr;
     }
     out["wbf"] = {{"mean", s.wbf_mean}, {"min", s.wbf_min}, {"links", wbf_links}};
     out["llf"] = {{"mean", s.llf_mean}, {"min", s.llf_min}, {"links", llf_links}};
@@ -84,9 +86,13 @@ void runSimilarity(const EvalRequest& request) {
   std::cout << "  cosine mean " << s.cosine_mean << "  min " << s.cosine_min << "   (seed 003 Eq. 1)\n";
   std::cout << "  per link (WBF / LLF):\n";
   for (int i = 0; i < kSimilarityLinkCount; ++i) {
-    std::cout << "    " << std::left << std::setw(14) << kSimilarityLinkNames[static_cast<std::size_t>(i)] << std::right
-              << s.wbf_link_mean[static_cast<std::size_t>(i)] << " / " << s.llf_link_mean[static_cast<std::size_t>(i)]
-              << "\n";
+    const auto k = static_cast<std::size_t>(i);
+    std::cout << "    " << std::left << std::setw(14) << kSimilarityLinkNames[k] << std::right;
+    if (s.link_frames[k] > 0) {
+      std::cout << s.wbf_link_mean[k] << " / " << s.llf_link_mean[k] << "\n";
+    } else {
+      std::cout << "n/a (link missing on the robot or in the motion)\n";
+    }
   }
 }
 

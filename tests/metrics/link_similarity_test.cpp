@@ -189,6 +189,7 @@ TEST_CASE("similarity: whole-motion summary (mean, min, per-link) and length che
   }
   CHECK(m.llf_mean == doctest::Approx(sum / 20));
   CHECK(m.llf_min == doctest::Approx(min));
+  for (int frames : m.link_frames) CHECK(frames == 20);
   robot.pop_back();
   CHECK_THROWS_WITH_AS(motionSimilarity(human, robot), doctest::Contains("got 19, expected the human motion's 20"),
                        InvalidArgument);

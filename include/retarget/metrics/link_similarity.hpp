@@ -291,6 +291,7 @@ struct MotionSimilarity {
   Scalar cosine_mean = Scalar(0), cosine_min = Scalar(0);
   std::array<Scalar, kSimilarityLinkCount> wbf_link_mean{};  ///< Mean over frames where valid.
   std::array<Scalar, kSimilarityLinkCount> llf_link_mean{};
+  std::array<int, kSimilarityLinkCount> link_frames{};  ///< Frames where the link was valid (WBF).
   int degenerate_frames = 0;  ///< Frames with at least one invalid link.
 };
 
@@ -340,6 +341,7 @@ MotionSimilarity<Scalar> motionSimilarity(const std::vector<SkeletonFrame<Scalar
   for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
     out.wbf_link_mean[i] = wbf_links[i].mean();
     out.llf_link_mean[i] = llf_links[i].mean();
+    out.link_frames[i] = wbf_links[i].count;
   }
   return out;
 }
