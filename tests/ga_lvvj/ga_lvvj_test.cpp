@@ -478,3 +478,57 @@ TEST_CASE("ga-lvvj: limit-aware shoulder trades an infeasible ElbowYaw into Shou
   CHECK(s_aware.wbf_links[lower] + s_aware.wbf_links[upper] > s_plain.wbf_links[lower] + s_plain.wbf_links[upper]);
   CHECK(s_aware.wbf_links[lower] > 0.9);
 }
+
+TEST_CASE("ga-lvvj: each documented singular case holds its joint and reports it") {
+  const auto nao = makeNao<double>();
+  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  GaLvvjMapper<double> mapper(nao);
+  SkeletonFramed rest;
+  REQUIRE(skeleton.compute(nao.neutralConfiguration(), rest).ok());
+  rest.head.reset();
+  Eigen::VectorXd q(nao.nq()), q_before(nao.nq());
+  using H = HumanJoint;
+  auto expectHeld = [&](const SkeletonFramed& singular, const char* joint) {
+    mapper.reset();
+    (void)mapper.map(rest, q_before);
+    const Status status = mapper.map(singular, q);
+    CHECK_MESSAGE(status.has(StatusCode::kDegenerateInput), joint);
+    CHECK_MESSAGE(mapper.held()[nao.qIndex(joint)], joint);
+    CHECK_MESSAGE(q[nao.qIndex(joint)] == q_before[nao.qIndex(joint)], joint);
+    CHECK(withinLimits(nao, q));
+  };
+  SUBCASE("thigh horizontal with a straight knee: HipRoll") {
+    SkeletonFramed f = rest;
+    const Eigen::Vector3d hip = f.position(H::kHipLeft);
+    f.position(H::kKneeLeft) = hip + Eigen::Vector3d(0.1, 0, 0);
+    f.position(H::kAnkleLeft) = hip + Eigen::Vector3d(0.2, 0, 0);
+    expectHeld(f, "LHipRoll");
+  }
+  SUBCASE("tibia along the knee axis: KneePitch") {
+    SkeletonFramed f = rest;
+    f.position(H::kAnkleLeft) = f.position(H::kKneeLeft) + Eigen::Vector3d(0, 0.1, 0);
+    expectHeld(f, "LKneePitch");
+  }
+  SUBCASE("Neck->Head along the shoulder line (no face tracker): HeadPitch") {
+    SkeletonFramed f = rest;
+    f.position(H::kHead) = f.position(H::kNeck) + Eigen::Vector3d(0, 0.07, 0);
+    expectHeld(f, "HeadPitch");
+  }
+  SUBCASE("upper arm along the shoulder line: ShoulderPitch") {
+    SkeletonFramed f = rest;
+    f.position(H::kElbowRight) = f.position(H::kShoulderRight) + Eigen::Vector3d(0, -0.1, 0);
+    f.position(H::kWristRight) = f.position(H::kElbowRight) + Eigen::Vector3d(0.05, 0, 0);
+    expectHeld(f, "RShoulderPitch");
+  }
+  SUBCASE("straight elbow: ElbowYaw") {
+    SkeletonFramed f = rest;
+    f.position(H::kWristRight) = f.position(H::kElbowRight) + 0.5 * (f.position(H::kElbowRight) - f.position(H::kShoulderRight));
+    expectHeld(f, "RElbowYaw");
+  }
+  SUBCASE("a collinear torso (shoulder on the spine line): the whole arm") {
+    SkeletonFramed f = rest;
+    f.position(H::kShoulderLeft) = f.position(H::kSpineShoulder) + Eigen::Vector3d(0, 0, 0.05);
+    expectHeld(f, "LShoulderRoll");
+    expectHeld(f, "LElbowRoll");
+  }
+}

@@ -55,8 +55,9 @@
 ///
 /// Singular and degenerate cases (documented; the output stays finite, the affected virtual
 /// joints hold their last good value and `held()` / kDegenerateInput report it):
-///  - a needed skeleton joint is not tracked or not finite, or a link vector has zero length:
-///    every virtual joint that depends on it;
+///  - a needed skeleton joint is not tracked or not finite, a link vector has zero length, or
+///    a torso frame is degenerate (shoulder or hip line along the spine): every virtual joint
+///    that depends on it;
 ///  - shoulder: the upper arm along the shoulder line (|cos ShoulderRoll| < singular_tolerance,
 ///    arm straight out sideways): ShoulderPitch is undefined and held;
 ///  - elbow: the lower arm along the upper arm (|sin ElbowRoll| < singular_tolerance, arm
