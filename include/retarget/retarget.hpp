@@ -1,21 +1,74 @@
 #pragma once
 
 /// @file
-/// Umbrella header: everything in retarget that needs Eigen alone. Optional parts (URDF,
-/// JSON configuration, device adapters) have their own headers and CMake targets.
+/// Umbrella header: everything in retarget that needs Eigen alone. Optional parts have their
+/// own headers and CMake targets and are not included here:
+///   retarget/io/urdf.hpp              (tinyxml2, target retarget::urdf)
+///   retarget/io/euler_config_json.hpp (nlohmann-json, target retarget::json)
 
 #include <retarget/version.hpp>
 #include <retarget/fwd.hpp>
 
+// core
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
 
-#include <retarget/geometry/capsule.hpp>
-
+// kinematics
 #include <retarget/kinematics/denavit_hartenberg.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 
+// geometry and filters
+#include <retarget/geometry/capsule.hpp>
+#include <retarget/geometry/distance.hpp>
+#include <retarget/geometry/link_vectors.hpp>
+#include <retarget/geometry/octants.hpp>
+#include <retarget/filters/consecutive_frames.hpp>
+#include <retarget/filters/exponential_smoothing.hpp>
+#include <retarget/filters/one_euro_filter.hpp>
+#include <retarget/filters/rate_limiter.hpp>
+
+// human side
+#include <retarget/human/bvh_schemas.hpp>
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/human/frames.hpp>
+#include <retarget/human/keypoint_schemas.hpp>
+#include <retarget/human/motion.hpp>
+#include <retarget/human/schema.hpp>
 #include <retarget/human/skeleton.hpp>
+
+// robots
+#include <retarget/robots/baxter.hpp>
+#include <retarget/robots/builtin.hpp>
+#include <retarget/robots/inmoov.hpp>
+#include <retarget/robots/nao.hpp>
+#include <retarget/robots/pepper.hpp>
+#include <retarget/robots/tangy.hpp>
+#include <retarget/robots/yumi.hpp>
+
+// io (Eigen-only formats)
+#include <retarget/io/bvh.hpp>
+#include <retarget/io/bvh_skeleton.hpp>
+#include <retarget/io/crc16.hpp>
+#include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/io/keypoints_csv.hpp>
+#include <retarget/io/kinect.hpp>
+#include <retarget/io/ntu_skeleton.hpp>
+#include <retarget/io/serial_frame.hpp>
+#include <retarget/io/skeleton_csv.hpp>
+
+// mappers
+#include <retarget/mappers/euler_angles.hpp>
+#include <retarget/mappers/euler_inmoov_configs.hpp>
+#include <retarget/mappers/euler_mapper.hpp>
+#include <retarget/mappers/euler_mapper_config.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/mappers/virtual_skeleton.hpp>
+
+// metrics
+#include <retarget/metrics/dtw.hpp>
+#include <retarget/metrics/link_similarity.hpp>
+#include <retarget/metrics/weighted_dtw.hpp>

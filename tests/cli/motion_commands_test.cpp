@@ -2,67 +2,17 @@
 // files, stdout, exit codes 0/1/2, and error messages that name the file and line.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/io/kinect.hpp>
 #include <retarget/io/skeleton_csv.hpp>
 
+#include "cli/cli_runner.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
-namespace fs = std::filesystem;
-
-namespace {
-
-struct Run {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-fs::path tempDir() {
-  const fs::path dir = fs::temp_directory_path() / ("retarget_cli_motion_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-// Runs `retarget <arguments>` with stdout and stderr captured in files.
-Run run(const std::string& arguments) {
-  const fs::path dir = tempDir();
-  const fs::path out = dir / "stdout.txt";
-  const fs::path err = dir / "stderr.txt";
-  const std::string command =
-      std::string("'") + RETARGET_CLI_PATH + "' " + arguments + " >'" + out.string() + "' 2>'" + err.string() + "'";
-  const int status = std::system(command.c_str());
-  Run result;
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = slurp(out);
-  result.err = slurp(err);
-  return result;
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-void write(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
-
-}  // namespace
+using namespace retarget::test;
 
 TEST_CASE("cli demo: writes the library's demo motion as skeleton CSV") {
   const fs::path out = tempDir() / "wave.csv";
