@@ -32,8 +32,8 @@
 #include <retarget/core/error.hpp>
 #include <retarget/human/keypoint_schemas.hpp>
 #include <retarget/human/motion.hpp>
-#include <retarget/io/joint_trajectory_csv.hpp>  // text-parsing helpers (retarget::internal)
-#include <retarget/io/skeleton_csv.hpp>          // frame-rate estimate
+#include <retarget/io/internal/text.hpp>
+#include <retarget/io/skeleton_csv.hpp>  // frame-rate estimate
 
 namespace retarget {
 

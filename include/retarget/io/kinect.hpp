@@ -40,8 +40,8 @@
 #include <retarget/human/frames.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/human/skeleton.hpp>
-#include <retarget/io/joint_trajectory_csv.hpp>  // text-parsing helpers (retarget::internal)
-#include <retarget/io/skeleton_csv.hpp>          // tracking-state parsing, frame rate
+#include <retarget/io/internal/text.hpp>
+#include <retarget/io/skeleton_csv.hpp>  // tracking-state parsing, frame rate
 
 namespace retarget {
 

@@ -44,6 +44,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/human/frames.hpp>
 #include <retarget/human/motion.hpp>
+#include <retarget/io/internal/text.hpp>
 #include <retarget/io/kinect.hpp>
 
 namespace retarget {

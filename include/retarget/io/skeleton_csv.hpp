@@ -42,7 +42,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/human/skeleton.hpp>
-#include <retarget/io/joint_trajectory_csv.hpp>  // text-parsing helpers (retarget::internal)
+#include <retarget/io/internal/text.hpp>
 
 namespace retarget {
 
