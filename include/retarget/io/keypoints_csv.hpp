@@ -24,7 +24,6 @@
 #include <cmath>
 #include <fstream>
 #include <istream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -123,20 +122,9 @@ inline SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSc
   double first_time = 0;
   double last_time = 0;
   while (reader.nextNonEmpty()) {
-    internal::splitFields(reader.line(), ',', fields);
-    if (fields.size() != target.size()) {
-      reader.fail("expected " + std::to_string(target.size()) + " values (one per header column), got " +
-                  std::to_string(fields.size()));
-    }
-    const double time = internal::parseFiniteOrFail(reader, fields[0], 1, "time");
-    if (motion.frames.empty()) {
-      first_time = time;
-    } else if (!(time > last_time)) {
-      std::ostringstream what;
-      what.precision(17);
-      what << "expected time to increase, got " << time << " after " << last_time;
-      reader.fail(what.str());
-    }
+    const double time =
+        internal::splitTimedCsvRow(reader, target.size(), motion.frames.empty() ? nullptr : &last_time, fields);
+    if (motion.frames.empty()) first_time = time;
     last_time = time;
     for (std::size_t c = 1; c < fields.size(); ++c) {
       const double value = internal::parseFiniteOrFail(reader, fields[c], c + 1, names[c]);

@@ -34,7 +34,6 @@
 #include <fstream>
 #include <istream>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -172,20 +171,9 @@ inline SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std::strin
   double first_time = 0.0;
   double last_time = 0.0;
   while (reader.nextNonEmpty()) {
-    internal::splitFields(reader.line(), ',', fields);
-    if (fields.size() != columns.size()) {
-      reader.fail("expected " + std::to_string(columns.size()) + " values (one per header column), got " +
-                  std::to_string(fields.size()));
-    }
-    const double time = internal::parseFiniteOrFail(reader, fields[0], 1, "time");
-    if (motion.frames.empty()) {
-      first_time = time;
-    } else if (!(time > last_time)) {
-      std::ostringstream what;
-      what.precision(17);
-      what << "expected time to increase, got " << time << " after " << last_time;
-      reader.fail(what.str());
-    }
+    const double time =
+        internal::splitTimedCsvRow(reader, columns.size(), motion.frames.empty() ? nullptr : &last_time, fields);
+    if (motion.frames.empty()) first_time = time;
     last_time = time;
     SkeletonFrame<double>& frame = motion.frames.emplace_back();
     frame.time = time - first_time;

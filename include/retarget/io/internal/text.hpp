@@ -12,6 +12,7 @@
 #include <fstream>
 #include <istream>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -147,6 +148,26 @@ inline double parseFiniteOrFail(const LineReader& reader, std::string_view field
     reader.fail(what + ", got " + quoted(field));
   }
   return value;
+}
+
+/// Splits the reader's current line at commas into `fields` and returns the time in its first
+/// column (s). Fails unless the line has `column_count` values (one per header column) and the
+/// time is finite and, when `previous_time` is not null, greater than `*previous_time`.
+inline double splitTimedCsvRow(const LineReader& reader, std::size_t column_count, const double* previous_time,
+                               std::vector<std::string_view>& fields) {
+  splitFields(reader.line(), ',', fields);
+  if (fields.size() != column_count) {
+    reader.fail("expected " + std::to_string(column_count) + " values (one per header column), got " +
+                std::to_string(fields.size()));
+  }
+  const double time = parseFiniteOrFail(reader, fields[0], 1, "time");
+  if (previous_time != nullptr && !(time > *previous_time)) {
+    std::ostringstream what;
+    what.precision(17);
+    what << "expected time to increase, got " << time << " after " << *previous_time;
+    reader.fail(what.str());
+  }
+  return time;
 }
 
 /// True when every byte is printable ASCII (names in our headers).
