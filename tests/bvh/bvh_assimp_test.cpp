@@ -112,7 +112,7 @@ TEST_CASE("bvh: forward kinematics agrees with Assimp on every joint of every fr
         if (joint.channel != nullptr) CHECK(joint.channel->mNumRotationKeys == static_cast<unsigned>(motion.frame_count));
       }
     }
-    const BvhMotion evaluated = animated ? motion : test::restPoseMotion(motion);
+    const BvhMotion evaluated = animated ? motion : bvhRestPose(motion);
     // Tolerance: 1e-6 of the skeleton's size (the diagonal of its first-frame bounding box).
     std::vector<Eigen::Isometry3d> X_WJ;
     bvhGlobalPoses(evaluated, 0, X_WJ);

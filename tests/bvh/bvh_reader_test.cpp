@@ -117,7 +117,15 @@ TEST_CASE("bvh: every shared file reads with the manifest's joint, frame and cha
     CHECK(motion.rootCount() == 1);
     const BvhMotion rest = bvhRestPose(motion);
     CHECK(rest.frame_count == 1);
-    CHECK(rest.values == test::restPoseMotion(motion).values);
+    CHECK(rest.frame_time == motion.frame_time);
+    REQUIRE(rest.values.size() == static_cast<std::size_t>(motion.channel_count));
+    // The rest pose: every joint unrotated (all rotation channels 0) and at its OFFSET (every
+    // position channel at its OFFSET component), read back through the frame accessors.
+    for (std::size_t j = 0; j < motion.joints.size(); ++j) {
+      CHECK(rest.joints[j].first_channel == motion.joints[j].first_channel);
+      CHECK(rest.localRotation(0, static_cast<int>(j)).coeffs() == Eigen::Quaterniond::Identity().coeffs());
+      CHECK(rest.localTranslation(0, static_cast<int>(j)) == motion.joints[j].offset);
+    }
     // The file read from memory gives the same result as the streamed file.
     std::ifstream in(data_dir / "bvh" / facts.file, std::ios::binary);
     std::stringstream text;
@@ -461,7 +469,7 @@ TEST_CASE("bvh: forward kinematics keeps every bone length (shared files)") {
     const std::string file_name = facts.file;
     CAPTURE(file_name);
     const BvhMotion file_motion = readBvh(data_dir / "bvh" / facts.file);
-    const BvhMotion motion = file_motion.frame_count > 0 ? file_motion : test::restPoseMotion(file_motion);
+    const BvhMotion motion = file_motion.frame_count > 0 ? file_motion : bvhRestPose(file_motion);
     std::vector<Eigen::Isometry3d> X_WJ;
     Eigen::Matrix3Xd p_WJ;
     std::vector<Eigen::Quaterniond> R_WJ;

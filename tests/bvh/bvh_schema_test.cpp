@@ -164,7 +164,7 @@ TEST_CASE("schemas: Axis Neuron T-pose in the canonical frame") {
   for (const char* file : {"noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh",
                            "noitom_pns_studio_template_6ch_all_joints_0frames.bvh"}) {
     CAPTURE(file);
-    const BvhMotion rest = test::restPoseMotion(readBvh(data_dir / "bvh" / file));
+    const BvhMotion rest = bvhRestPose(readBvh(data_dir / "bvh" / file));
     const SkeletonMotion<double> motion = bvhToSkeleton(rest);
     REQUIRE(motion.size() == 1);
     const SkeletonFrame<double>& frame = motion.frames[0];
@@ -192,7 +192,7 @@ TEST_CASE("schemas: every frame of every shared take is anatomically plausible")
     CAPTURE(file_name);
     const BvhMotion bvh = readBvh(data_dir / "bvh" / facts.file);
     // The rest pose stands upright in every rig (checks frame and handedness of each schema).
-    const SkeletonMotion<double> rest = bvhToSkeleton(test::restPoseMotion(bvh));
+    const SkeletonMotion<double> rest = bvhToSkeleton(bvhRestPose(bvh));
     checkUprightAnatomy(rest.frames[0]);
     const double height = rest.frames[0].position(J::kHead).z() -
                           std::min(rest.frames[0].position(J::kFootLeft).z(), rest.frames[0].position(J::kAnkleLeft).z());

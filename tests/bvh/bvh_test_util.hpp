@@ -1,7 +1,7 @@
 #pragma once
 
-// Helpers shared by the BVH tests: the manifest's facts about the shared files, random
-// hierarchies, and a rest-pose frame.
+// Helpers shared by the BVH tests: the manifest's facts about the shared files and random
+// hierarchies.
 
 #include <algorithm>
 #include <array>
@@ -34,22 +34,6 @@ inline const std::array<BvhFileFacts, 6>& sharedBvhFiles() {
       {"xia_cmu_skeleton31_strutting_walk_01_000.bvh", 31, 7, 297, 0.008333, 96, "cmu"},
   }};
   return kFiles;
-}
-
-/// A copy of `motion` with one frame: position channels at the OFFSET, rotations zero (the rest
-/// pose, a T-pose for Noitom rigs).
-inline BvhMotion restPoseMotion(const BvhMotion& motion) {
-  BvhMotion rest = motion;
-  rest.frame_count = 1;
-  rest.values.assign(static_cast<std::size_t>(rest.channel_count), 0.0);
-  for (const BvhJoint& joint : rest.joints) {
-    for (std::size_t c = 0; c < joint.channels.size(); ++c) {
-      if (!isRotation(joint.channels[c])) {
-        rest.values[static_cast<std::size_t>(joint.first_channel) + c] = joint.offset[bvhChannelAxis(joint.channels[c])];
-      }
-    }
-  }
-  return rest;
 }
 
 /// A random hierarchy (1-3 roots, up to `max_joints` joints, End Sites on some leaves), random
