@@ -8,6 +8,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
+#include <retarget/filters/internal/elementwise.hpp>
 
 namespace retarget {
 
@@ -36,28 +37,21 @@ class ExponentialSmoothing {
   ExponentialSmoothing(Eigen::Index dimension, const ExponentialSmoothingOptions& options)
       : options_((options.validate(), options)),
         alpha_(static_cast<Scalar>(options.alpha)),
-        value_(VectorX<Scalar>::Zero(checkedSize(dimension))),
+        value_(VectorX<Scalar>::Zero(internal::checkedSize(dimension))),
         initialized_(Eigen::Array<bool, Eigen::Dynamic, 1>::Constant(dimension, false)) {}
 
   /// Feeds one sample `x` (size `size()`, any unit) and updates `value()`.
   template <typename Derived>
   Status update(const Eigen::MatrixBase<Derived>& x) noexcept {
     if (x.size() != value_.size()) return StatusCode::kInvalidInput;
-    Status status;
-    for (Eigen::Index i = 0; i < value_.size(); ++i) {
-      const Scalar xi = static_cast<Scalar>(x[i]);
-      if (!std::isfinite(xi)) {
-        status |= StatusCode::kInvalidInput;
-        continue;
-      }
-      if (!initialized_[i]) {
+    return internal::updateFiniteElements<Scalar>(x, initialized_, [this](Eigen::Index i, Scalar xi, bool first) {
+      if (first) {
         value_[i] = xi;
-        initialized_[i] = true;
       } else {
         value_[i] += alpha_ * (xi - value_[i]);
       }
-    }
-    return status;
+      return Status();
+    });
   }
 
   /// Filtered value (size `size()`, unit of the input).
@@ -73,12 +67,6 @@ class ExponentialSmoothing {
   }
 
  private:
-  static Eigen::Index checkedSize(Eigen::Index dimension) {
-    RETARGET_THROW_UNLESS(dimension >= 0, InvalidArgument, "filter dimension is invalid (got ", dimension,
-                          ", expected >= 0)");
-    return dimension;
-  }
-
   ExponentialSmoothingOptions options_;
   Scalar alpha_;
   VectorX<Scalar> value_;

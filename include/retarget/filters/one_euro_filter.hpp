@@ -9,6 +9,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
+#include <retarget/filters/internal/elementwise.hpp>
 
 namespace retarget {
 
@@ -50,7 +51,7 @@ class OneEuroFilter {
   /// Filter of `dimension` elements (>= 0). Throws InvalidArgument on bad options or size.
   OneEuroFilter(Eigen::Index dimension, const OneEuroFilterOptions& options)
       : options_((options.validate(), options)),
-        value_(VectorX<Scalar>::Zero(checkedSize(dimension))),
+        value_(VectorX<Scalar>::Zero(internal::checkedSize(dimension))),
         derivative_(VectorX<Scalar>::Zero(dimension)),
         last_time_(VectorX<Scalar>::Zero(dimension)),
         initialized_(Eigen::Array<bool, Eigen::Dynamic, 1>::Constant(dimension, false)) {}
@@ -63,22 +64,15 @@ class OneEuroFilter {
     }
     has_time_ = true;
     previous_call_time_ = t;
-    Status status;
     const Scalar min_cutoff = static_cast<Scalar>(options_.min_cutoff);
     const Scalar beta = static_cast<Scalar>(options_.beta);
     const Scalar d_cutoff = static_cast<Scalar>(options_.d_cutoff);
-    for (Eigen::Index i = 0; i < value_.size(); ++i) {
-      const Scalar xi = static_cast<Scalar>(x[i]);
-      if (!std::isfinite(xi)) {
-        status |= StatusCode::kInvalidInput;
-        continue;
-      }
-      if (!initialized_[i]) {
+    return internal::updateFiniteElements<Scalar>(x, initialized_, [&](Eigen::Index i, Scalar xi, bool first) {
+      if (first) {
         value_[i] = xi;
         derivative_[i] = Scalar(0);
         last_time_[i] = t;
-        initialized_[i] = true;
-        continue;
+        return Status();
       }
       const Scalar dt = t - last_time_[i];
       last_time_[i] = t;
@@ -89,10 +83,10 @@ class OneEuroFilter {
       if (!std::isfinite(value_[i]) || !std::isfinite(derivative_[i])) {  // overflow guard
         value_[i] = xi;
         derivative_[i] = Scalar(0);
-        status |= StatusCode::kInvalidInput;
+        return Status(StatusCode::kInvalidInput);
       }
-    }
-    return status;
+      return Status();
+    });
   }
 
   /// Filtered value (size `size()`, unit of the input).
@@ -120,12 +114,6 @@ class OneEuroFilter {
   }
 
  private:
-  static Eigen::Index checkedSize(Eigen::Index dimension) {
-    RETARGET_THROW_UNLESS(dimension >= 0, InvalidArgument, "filter dimension is invalid (got ", dimension,
-                          ", expected >= 0)");
-    return dimension;
-  }
-
   OneEuroFilterOptions options_;
   VectorX<Scalar> value_;
   VectorX<Scalar> derivative_;

@@ -10,6 +10,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
+#include <retarget/filters/internal/elementwise.hpp>
 
 namespace retarget {
 
@@ -50,7 +51,7 @@ class RateLimiter {
  public:
   /// Limiter of `dimension` elements (>= 0). Throws InvalidArgument on bad options or size.
   RateLimiter(Eigen::Index dimension, const RateLimiterOptions& options)
-      : options_((checkedSize(dimension), options.validate(dimension), options)),
+      : options_((internal::checkedSize(dimension), options.validate(dimension), options)),
         rates_(options.max_rates.size() == 0
                    ? VectorX<Scalar>::Constant(dimension, static_cast<Scalar>(options.max_rate))
                    : VectorX<Scalar>(options.max_rates.cast<Scalar>())),
@@ -61,31 +62,24 @@ class RateLimiter {
   template <typename Derived>
   Status update(const Eigen::MatrixBase<Derived>& x, Scalar dt) noexcept {
     if (x.size() != value_.size() || !std::isfinite(dt) || !(dt > Scalar(0))) return StatusCode::kInvalidInput;
-    Status status;
-    for (Eigen::Index i = 0; i < value_.size(); ++i) {
-      const Scalar xi = static_cast<Scalar>(x[i]);
-      if (!std::isfinite(xi)) {
-        status |= StatusCode::kInvalidInput;
-        continue;
-      }
-      if (!initialized_[i]) {
+    return internal::updateFiniteElements<Scalar>(x, initialized_, [&](Eigen::Index i, Scalar xi, bool first) {
+      if (first) {
         value_[i] = xi;
-        initialized_[i] = true;
-        continue;
+        return Status();
       }
       const Scalar step = rates_[i] * dt;  // may be +inf: then no limit
       const Scalar delta = xi - value_[i];
       if (delta > step) {
         value_[i] += step;
-        status |= StatusCode::kRateLimited;
-      } else if (delta < -step) {
-        value_[i] -= step;
-        status |= StatusCode::kRateLimited;
-      } else {
-        value_[i] = xi;
+        return Status(StatusCode::kRateLimited);
       }
-    }
-    return status;
+      if (delta < -step) {
+        value_[i] -= step;
+        return Status(StatusCode::kRateLimited);
+      }
+      value_[i] = xi;
+      return Status();
+    });
   }
 
   /// Limited value (size `size()`, unit of the input).
@@ -103,12 +97,6 @@ class RateLimiter {
   }
 
  private:
-  static Eigen::Index checkedSize(Eigen::Index dimension) {
-    RETARGET_THROW_UNLESS(dimension >= 0, InvalidArgument, "filter dimension is invalid (got ", dimension,
-                          ", expected >= 0)");
-    return dimension;
-  }
-
   RateLimiterOptions options_;
   VectorX<Scalar> rates_;
   VectorX<Scalar> value_;
