@@ -5,6 +5,7 @@
 //
 // Exit codes: 0 success, 1 bad input (a retarget::Error naming file and line), 2 bad usage.
 
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -18,6 +19,13 @@ namespace retarget::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1;
 inline constexpr int kExitUsage = 2;
+
+/// `value` in fixed-point notation with `decimals` digits after the point (printf "%.*f").
+inline std::string fixed(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
+  return buffer;
+}
 
 /// Thrown by command code for wrong usage (unknown method, missing option): exit code 2.
 class UsageError : public std::runtime_error {

@@ -2,7 +2,6 @@
 // frames, rate, duration, units and the height of the rest pose.
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -14,12 +13,6 @@
 
 namespace retarget::cli {
 namespace {
-
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
-  return buffer;
-}
 
 std::string rotationOrders(const BvhMotion& motion) {
   std::string orders;

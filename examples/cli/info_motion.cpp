@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -16,12 +15,6 @@
 
 namespace retarget::cli {
 namespace {
-
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, value);
-  return buffer;
-}
 
 void describeTrajectory(const std::string& path) {
   const JointTrajectory trajectory = readJointTrajectoryCsv(path);
