@@ -31,6 +31,7 @@
 #include <retarget/filters/rate_limiter.hpp>
 
 // human side
+#include <retarget/human/bvh_motion.hpp>
 #include <retarget/human/bvh_schemas.hpp>
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/human/frames.hpp>

@@ -9,6 +9,7 @@
 
 #include <retarget/human/bvh_schemas.hpp>
 #include <retarget/human/schema.hpp>
+#include <retarget/io/bvh.hpp>
 #include <retarget/io/bvh_skeleton.hpp>
 
 #include "bvh/bvh_test_util.hpp"

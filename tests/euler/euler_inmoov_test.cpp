@@ -7,6 +7,7 @@
 #include <fstream>
 #include <random>
 
+#include <retarget/io/bvh.hpp>
 #include <retarget/io/euler_config_json.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/euler_inmoov_configs.hpp>

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include <retarget/core/error.hpp>
-#include <retarget/io/bvh.hpp>
+#include <retarget/human/bvh_motion.hpp>
 #include <retarget/mappers/euler_mapper_config.hpp>
 
 namespace retarget {

@@ -17,7 +17,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
-#include <retarget/io/bvh.hpp>
+#include <retarget/human/bvh_motion.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/euler_angles.hpp>
 #include <retarget/mappers/euler_mapper_config.hpp>
