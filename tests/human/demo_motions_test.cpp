@@ -177,7 +177,7 @@ TEST_CASE("demo motions: each motion does what its name says") {
     CHECK(y_max - y_min > 0.15);
   }
   SUBCASE("arms-raise: both hands overhead halfway through") {
-    const auto& f = at(demoMotion("arms-raise"), 2.0);
+    const SkeletonFramed f = at(demoMotion("arms-raise"), 2.0);  // a copy: the motion is a temporary
     CHECK(f.position(J::kHandTipLeft).z() > f.position(J::kHead).z());
     CHECK(f.position(J::kHandTipRight).z() > f.position(J::kHead).z());
   }
@@ -198,7 +198,7 @@ TEST_CASE("demo motions: each motion does what its name says") {
     CHECK(z_max > 0.05);
   }
   SUBCASE("fold-arms: forearms cross in front of the chest, close together, hands closed") {
-    const auto& f = at(demoMotion("fold-arms"), 3.0);
+    const SkeletonFramed f = at(demoMotion("fold-arms"), 3.0);  // a copy: the motion is a temporary
     CHECK(f.left_hand == HandState::kClosed);
     CHECK(f.right_hand == HandState::kClosed);
     CHECK(f.position(J::kWristLeft).y() < 0);   // left wrist past the midline
@@ -212,7 +212,7 @@ TEST_CASE("demo motions: each motion does what its name says") {
                                        f.position(J::kWristRight));
     CHECK(gap < 0.12);  // forearm capsules of ~4 cm radius nearly touch: collision-prone
     CHECK(gap > 0.01);
-    const auto& open = at(demoMotion("fold-arms"), 0.0);
+    const SkeletonFramed open = at(demoMotion("fold-arms"), 0.0);
     CHECK(open.left_hand == HandState::kOpen);
   }
 }
