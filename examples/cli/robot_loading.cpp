@@ -8,6 +8,8 @@
 #include <retarget/io/urdf.hpp>
 #include <retarget/robots/builtin.hpp>
 
+#include "cli.hpp"
+
 namespace retarget::cli {
 
 bool isUrdfPath(const std::string& name_or_path) {
@@ -28,7 +30,12 @@ retarget::RobotModel<double> loadRobot(const std::string& name_or_path, std::vec
     return std::move(result.model);
   }
   warnings.clear();
-  return retarget::makeBuiltinRobot<double>(name_or_path);
+  try {
+    return retarget::makeBuiltinRobot<double>(name_or_path);
+  } catch (const retarget::InvalidArgument& e) {
+    // Not a built-in name and not a .urdf path: the command line is wrong (exit code 2).
+    throw UsageError(e.what());
+  }
 }
 
 retarget::RobotModel<double> loadRobot(const std::string& name_or_path) {

@@ -168,7 +168,14 @@ TEST_CASE("cli info --robot describes built-in robots; bad usage and bad input e
   CHECK(contains(nao.out, "LShoulderPitch"));
   CHECK(contains(nao.out, "5.305"));
 
+  const Run unknown_robot = run("info --robot r2d2");
+  CHECK(unknown_robot.code == 2);
+  CHECK(contains(unknown_robot.err, "r2d2"));
+  CHECK(contains(unknown_robot.err, "nao"));
+
   const fs::path motion_path = writeDemo("wave", 0.5);
+  const Run robot = run("map " + quoted(motion_path) + " --robot r2d2 --method ga-lvvj -o /dev/null");
+  CHECK(robot.code == 2);
   const Run method = run("map " + quoted(motion_path) + " --robot nao --method nope -o /dev/null");
   CHECK(method.code == 2);
   CHECK(contains(method.err, "ga-lvvj"));
