@@ -13,6 +13,7 @@
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/io/keypoints_csv.hpp>
 
+#include "io/parse_error_cases.hpp"
 #include "support/allocation.hpp"
 #include "support/test_support.hpp"
 
@@ -195,16 +196,11 @@ TEST_CASE("keypoints: malformed input names file, line and what was expected") {
     return readKeypointCsv(in, schema, "kp.csv");
   };
   CHECK(parse(header + "\n" + row + "\n").size() == 1);
-  struct Case {
-    std::string text;
-    std::size_t line;
-    const char* message;
-  };
   std::string bad_conf = row;
   bad_conf.replace(bad_conf.rfind("0.9"), 3, "1.5");
   std::string bad_number = row;
   bad_number.replace(bad_number.find("0.2"), 3, "abc");
-  const std::vector<Case> cases = {
+  const std::vector<test::ParseErrorCase> cases = {
       {"", 0, "empty file"},
       {"frame,nose.x\n", 1, "start with 'time'"},
       {header + ",elbow.x\n", 1, "mediapipe-pose keypoint name in header column 134, got 'elbow.x'"},
@@ -216,18 +212,7 @@ TEST_CASE("keypoints: malformed input names file, line and what was expected") {
       {header + "\n" + bad_number + "\n", 2, "column 3 (nose.y), got 'abc'"},
       {header + "\n" + row + "\n" + row + "\n", 3, "expected time to increase"},
   };
-  for (const Case& c : cases) {
-    const std::string expected = c.message;
-    CAPTURE(expected);
-    try {
-      parse(c.text);
-      FAIL("no exception");
-    } catch (const ParseError& e) {
-      CHECK(e.file() == "kp.csv");
-      CHECK(e.line() == c.line);
-      CHECK_MESSAGE(std::string(e.what()).find(c.message) != std::string::npos, std::string(e.what()));
-    }
-  }
+  test::checkParseErrors(cases, "kp.csv", parse);
   KeypointReadOptions options;
   options.scale = 0;
   std::istringstream in(header + "\n");

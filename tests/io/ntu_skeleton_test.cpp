@@ -10,6 +10,7 @@
 
 #include <retarget/io/ntu_skeleton.hpp>
 
+#include "io/parse_error_cases.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -170,12 +171,7 @@ TEST_CASE("NTU: malformed input names file, line and what was expected") {
     for (std::size_t i = 0; i < count; ++i) out += lines[i] + "\n";
     return out;
   };
-  struct Case {
-    std::string text;
-    std::size_t line;
-    const char* message;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<test::ParseErrorCase> cases = {
       {"", 0, "expected the frame count, got end of file"},
       {"-1\n", 1, "frame count (an integer"},
       {"two\n", 1, "frame count"},
@@ -192,16 +188,5 @@ TEST_CASE("NTU: malformed input names file, line and what was expected") {
       {truncated(29), 29, "expected the body count of frame 2, got end of file"},
       {good + "1\n", 58, "expected the end of the file after 2 frames"},
   };
-  for (const Case& c : cases) {
-    const std::string expected = c.message;
-    CAPTURE(expected);
-    try {
-      parse(c.text);
-      FAIL("no exception");
-    } catch (const ParseError& e) {
-      CHECK(e.file() == "S001C001P001R001A001.skeleton");
-      CHECK(e.line() == c.line);
-      CHECK_MESSAGE(std::string(e.what()).find(c.message) != std::string::npos, std::string(e.what()));
-    }
-  }
+  test::checkParseErrors(cases, "S001C001P001R001A001.skeleton", [](const std::string& text) { return parse(text); });
 }

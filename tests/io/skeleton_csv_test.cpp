@@ -9,6 +9,7 @@
 #include <retarget/io/kinect.hpp>
 #include <retarget/io/skeleton_csv.hpp>
 
+#include "io/parse_error_cases.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -121,12 +122,7 @@ TEST_CASE("skeleton CSV: real Kinect recordings survive the format bit for bit")
 
 TEST_CASE("skeleton CSV: malformed input names file, line and what was expected") {
   const std::string header = "time,Head.x,Head.y,Head.z,Head.state\n";
-  struct Case {
-    std::string text;
-    std::size_t line;
-    const char* message;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<test::ParseErrorCase> cases = {
       {"", 0, "empty file"},
       {"t,Head.x,Head.y,Head.z\n", 1, "start with 'time'"},
       {"time,Head.x,Head.y\n", 1, "Head.x, .y and .z together"},
@@ -148,18 +144,7 @@ TEST_CASE("skeleton CSV: malformed input names file, line and what was expected"
       {header + "x,1,2,3,2\n", 2, "column 1 (time)"},
       {"time,HandLeft.hand\n0,3\n", 2, "hand state 0, 1 or 2 in column 2 (HandLeft.hand), got '3'"},
   };
-  for (const Case& c : cases) {
-    const std::string expected = c.message;
-    CAPTURE(expected);
-    try {
-      parse(c.text);
-      FAIL("no exception");
-    } catch (const ParseError& e) {
-      CHECK(e.file() == "skel.csv");
-      CHECK(e.line() == c.line);
-      CHECK_MESSAGE(std::string(e.what()).find(c.message) != std::string::npos, std::string(e.what()));
-    }
-  }
+  test::checkParseErrors(cases, "skel.csv", parse);
 }
 
 TEST_CASE("skeleton CSV: the writer refuses broken motions") {
