@@ -1,6 +1,6 @@
 #!/bin/sh
 # End-to-end demo of the `retarget` command line, with no external data:
-#   examples/demo.sh <build dir> [output dir]
+#   apps/retarget/demo.sh <build dir> [output dir]
 # 1. generates a demo human motion (right-hand wave) as skeleton CSV,
 # 2. describes it,
 # 3. maps it onto NAO with GA-LVVJ, 4. evaluates the imitation, 5. synthesises the robot's skeleton.
@@ -12,7 +12,7 @@ if [ $# -lt 1 ]; then
 fi
 build_dir=$1
 out_dir=${2:-${TMPDIR:-/tmp}/retarget_demo}
-retarget="$build_dir/examples/retarget"
+retarget="$build_dir/apps/retarget/retarget"
 if [ ! -x "$retarget" ]; then
   echo "demo.sh: '$retarget' not found; build the retarget_cli target first" >&2
   exit 2
