@@ -62,6 +62,8 @@ struct MapRequest {
   std::string method;
   std::string config_path;  // optional method configuration file
   std::string output_path;
+  double smooth = 0;           // ExponentialSmoothing alpha after the mapper, 0 = off
+  double max_joint_speed = 0;  // RateLimiter rad/s after the mapper, 0 = off
 };
 /// A mapping method for `retarget map --method <name>`; `robots` lists the robots it ships
 /// maps for (informational).

@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include <retarget/io/bvh.hpp>
-#include <retarget/io/euler_config_json.hpp>
+#include <retarget/json/euler_map.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
-#include <retarget/mappers/euler_inmoov_configs.hpp>
+#include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/metrics/weighted_dtw.hpp>
 
@@ -24,20 +24,19 @@ namespace {
 void runDtw(const EvalRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
   const BvhMotion motion = readBvh(request.motion_path);
-  EulerMapperConfig config;
+  EulerMap config;
   if (!request.config_path.empty()) {
-    config = loadEulerConfig(request.config_path);
+    config = loadEulerMap(request.config_path);
   } else {
     const std::string skeleton = detectEulerSkeleton(motion);
     if (model.name() != "inmoov" || skeleton.empty()) {
       throw UsageError("eval --metrics dtw: no built-in Euler configuration for robot '" + model.name() +
                        "' and this skeleton; pass --config <file.json>");
     }
-    config = inmoovEulerConfig(skeleton);
+    config = inmoovEulerMap(skeleton);
   }
   if (motion.frame_count == 0) throw ParseError(request.motion_path, 0, "expected at least one frame, got 0");
-  EulerMapper<double> mapper(model, config);
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, config);
   const std::vector<int> joints = mapper.mappedJoints();
   std::vector<std::string> names;
   for (int i : joints) names.push_back(model.qName(i));
@@ -46,7 +45,7 @@ void runDtw(const EvalRequest& request) {
   Eigen::MatrixXd human(static_cast<Eigen::Index>(joints.size()), motion.frame_count);
   Eigen::VectorXd q(model.nq());
   for (int f = 0; f < motion.frame_count; ++f) {
-    (void)mapper.map(motion, f, q);
+    (void)mapper.map(motion.frameValues(f), q);
     for (std::size_t k = 0; k < joints.size(); ++k) human(static_cast<Eigen::Index>(k), f) = mapper.rawOutput()[joints[k]];
   }
   // Robot trajectories from the CSV, by joint name.

@@ -1,5 +1,6 @@
 // `retarget`: human motion to humanoid robot joint motion, from the command line.
 #include <iostream>
+#include <string>
 
 #include <retarget/core/error.hpp>
 #include <retarget/version.hpp>
@@ -53,28 +54,43 @@ const std::map<std::string, EvalMetrics>& evalMetrics() { return evalRegistry();
 
 }  // namespace retarget::cli
 
+namespace {
+
+// Prints one error message on stderr: `prefix` + `what`, ending with exactly one newline (library
+// and third-party messages may or may not end with one), then flushes.
+void printError(const char* prefix, const char* what) {
+  std::string message = std::string(prefix) + (what != nullptr ? what : "unknown error");
+  while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) message.pop_back();
+  std::cerr << message << '\n' << std::flush;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace retarget::cli;
   CLI::App app{"retarget: map human motion onto humanoid robots and measure the imitation"};
   app.set_version_flag("--version", std::string("retarget ") + retarget::kVersionString);
   app.require_subcommand(1);
-  for (const auto& [name, command] : commands()) {
-    CLI::App* sub = app.add_subcommand(name, command.description);
-    command.setup(*sub);
-  }
   try {
+    for (const auto& [name, command] : commands()) {
+      CLI::App* sub = app.add_subcommand(name, command.description);
+      command.setup(*sub);
+    }
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   } catch (const UsageError& e) {
-    std::cerr << "retarget: " << e.what() << "\n";
+    printError("retarget: ", e.what());
     return kExitUsage;
   } catch (const retarget::Error& e) {
-    std::cerr << e.what() << "\n";
+    printError("", e.what());  // already "[retarget] ..."
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "retarget: " << e.what() << "\n";
+    printError("retarget: ", e.what());
+    return kExitBadInput;
+  } catch (...) {
+    printError("retarget: ", "unknown error");
     return kExitBadInput;
   }
   return kExitOk;

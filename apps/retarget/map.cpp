@@ -1,4 +1,5 @@
-// `retarget map <motion> --robot <name|file.urdf> --method <method> -o <angles.csv>`.
+// `retarget map <motion> --robot <name|file.urdf> --method <method> [--config file.json]
+//  [--smooth ALPHA] [--max-joint-speed RAD_S] -o <angles.csv>`: any method, then the filters.
 #include <iostream>
 
 #include "cli.hpp"
@@ -16,6 +17,13 @@ const bool kRegistered = registerCommand(Command{
       command.add_option("--method", request->method, "mapping method")->required();
       command.add_option("--config", request->config_path, "method configuration file");
       command.add_option("-o,--output", request->output_path, "joint-angle CSV to write")->required();
+      command
+          .add_option("--smooth", request->smooth,
+                      "exponential smoothing after the mapper: weight of the new frame, in (0, 1] (0: off)")
+          ->check(CLI::Range(0.0, 1.0));
+      command.add_option("--max-joint-speed", request->max_joint_speed,
+                         "rate limit after the mapper, rad/s per joint (0: off)")
+          ->check(CLI::NonNegativeNumber);
       command.callback([request] {
         const auto it = mapMethods().find(request->method);
         if (it == mapMethods().end()) {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <retarget/io/bvh.hpp>
-#include <retarget/mappers/euler_inmoov_configs.hpp>
+#include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/robots/inmoov.hpp>
 
@@ -80,12 +80,11 @@ constexpr int kFrames = 512;
 void BM_Euler_MapFrameStreaming(benchmark::State& state) {
   const BvhMotion motion = axisNeuronMotion(kFrames);
   const auto model = makeInMoov<double>();
-  EulerMapper<double> mapper(model, inmoovAxisNeuronConfig());
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, inmoovAxisNeuronMap());
   Eigen::VectorXd q(model.nq());
   int f = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(mapper.map(motion.frame(f), q));
+    benchmark::DoNotOptimize(mapper.map(motion.frameValues(f), q));
     benchmark::DoNotOptimize(q.data());
     f = (f + 1) % kFrames;
   }
@@ -98,12 +97,11 @@ BENCHMARK(BM_Euler_MapFrameStreaming);
 void BM_Euler_MapFrameMotion(benchmark::State& state) {
   const BvhMotion motion = axisNeuronMotion(kFrames);
   const auto model = makeInMoov<double>();
-  EulerMapper<double> mapper(model, inmoovAxisNeuronConfig());
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, inmoovAxisNeuronMap());
   Eigen::VectorXd q(model.nq());
   int f = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(mapper.map(motion, f, q));
+    benchmark::DoNotOptimize(mapper.map(motion.frameValues(f), q));
     benchmark::DoNotOptimize(q.data());
     f = (f + 1) % kFrames;
   }
@@ -113,12 +111,11 @@ BENCHMARK(BM_Euler_MapFrameMotion);
 void BM_Euler_MapFrameFloat(benchmark::State& state) {
   const BvhMotion motion = axisNeuronMotion(kFrames);
   const auto model = makeInMoov<float>();
-  EulerMapper<float> mapper(model, inmoovAxisNeuronConfig());
-  mapper.bind(motion);
+  EulerMapper<float> mapper(model, motion, inmoovAxisNeuronMap());
   Eigen::VectorXf q(model.nq());
   int f = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(mapper.map(motion.frame(f), q));
+    benchmark::DoNotOptimize(mapper.map(motion.frameValues(f), q));
     benchmark::DoNotOptimize(q.data());
     f = (f + 1) % kFrames;
   }
@@ -128,7 +125,7 @@ BENCHMARK(BM_Euler_MapFrameFloat);
 // Reference: the paper's steps done the obvious way for every robot joint on every frame:
 // look the BVH joint(s) up by name, build the rotation from the channels, decompose with
 // Eigen's eulerAngles, arccos of dot products for the 2 -> 1 cases, clamp to the limits.
-void referenceMap(const BvhMotion& motion, int f, const EulerMapperConfig& config, const RobotModel<double>& model,
+void referenceMap(const BvhMotion& motion, int f, const EulerMap& config, const RobotModel<double>& model,
                   Eigen::VectorXd& q) {
   for (const EulerJointMapping& m : config.joints) {
     const int qi = model.findQ(m.robot_joint);
@@ -164,7 +161,7 @@ void referenceMap(const BvhMotion& motion, int f, const EulerMapperConfig& confi
 void BM_Euler_MapFrameReference(benchmark::State& state) {
   const BvhMotion motion = axisNeuronMotion(kFrames);
   const auto model = makeInMoov<double>();
-  const EulerMapperConfig config = inmoovAxisNeuronConfig();
+  const EulerMap config = inmoovAxisNeuronMap();
   Eigen::VectorXd q = model.neutralConfiguration();
   int f = 0;
   for (auto _ : state) {

@@ -122,7 +122,7 @@ const Eigen::Matrix<double, 6, 1> kPositionOnly = (Eigen::Matrix<double, 6, 1>()
 
 void BM_GaLvvj_MapFrame(benchmark::State& state) {
   const Fixture& f = fixture();
-  GaLvvjMapper<double> mapper(f.nao);
+  GaLvvjMapper<double> mapper(f.nao, naoGaLvvjMap());
   Eigen::VectorXd q(f.nao.nq());
   std::size_t k = 0;
   for (auto _ : state) {

@@ -4,7 +4,7 @@
 /// Umbrella header: everything in retarget that needs Eigen alone. Optional parts have their
 /// own headers and CMake targets and are not included here:
 ///   retarget/io/urdf.hpp              (tinyxml2, target retarget::urdf)
-///   retarget/io/euler_config_json.hpp (nlohmann-json, target retarget::json)
+///   retarget/json/json.hpp            (nlohmann-json, target retarget::json)
 
 #include <retarget/version.hpp>
 #include <retarget/fwd.hpp>
@@ -23,6 +23,7 @@
 // geometry and filters
 #include <retarget/geometry/capsule.hpp>
 #include <retarget/geometry/distance.hpp>
+#include <retarget/geometry/euler_angles.hpp>
 #include <retarget/geometry/link_vectors.hpp>
 #include <retarget/geometry/octants.hpp>
 #include <retarget/filters/consecutive_frames.hpp>
@@ -39,6 +40,7 @@
 #include <retarget/human/motion.hpp>
 #include <retarget/human/schema.hpp>
 #include <retarget/human/skeleton.hpp>
+#include <retarget/human/torso_frames.hpp>
 
 // robots
 #include <retarget/robots/baxter.hpp>
@@ -61,12 +63,12 @@
 #include <retarget/io/skeleton_csv.hpp>
 
 // mappers
-#include <retarget/mappers/euler_angles.hpp>
-#include <retarget/mappers/euler_inmoov_configs.hpp>
+#include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
-#include <retarget/mappers/euler_mapper_config.hpp>
+#include <retarget/mappers/euler_map.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/mappers/mapper.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
 
 // metrics

@@ -2,6 +2,7 @@
 // rotation orders, forward-kinematics invariants and the no-allocation contract.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include <retarget/core/internal/number.hpp>
 #include <retarget/io/bvh.hpp>
 
 #include "bvh/bvh_test_util.hpp"
@@ -161,7 +163,7 @@ TEST_CASE("bvh: facts of the Axis Neuron and CMU takes (manifest)") {
   CHECK(mixamo.findJoint("mixamorig:HeadTop_End_End") > 0);  // End Site of the joint HeadTop_End
 }
 
-TEST_CASE("bvh: text variants (CRLF, mixed endings, tabs, blank lines, .5 numbers, no final newline)") {
+TEST_CASE("bvh: text variants (CRLF, mixed endings, tabs, blank lines, BOM, .5 numbers, no final newline)") {
   const BvhMotion reference = parseBvh(kSmall);
   CHECK(reference.jointCount() == 2);
   CHECK(reference.jointCount(true) == 3);
@@ -180,6 +182,7 @@ TEST_CASE("bvh: text variants (CRLF, mixed endings, tabs, blank lines, .5 number
   checkSameMotion(parseBvh(replaceFirst(small, "MOTION\n", "MOTION\n\n  \n")), reference);
   checkSameMotion(parseBvh(small.substr(0, small.size() - 1)), reference);  // no final newline
   checkSameMotion(parseBvh(small + "\n\n  \n"), reference);                 // trailing blank lines
+  checkSameMotion(parseBvh("\xEF\xBB\xBF" + small), reference);            // UTF-8 byte-order mark
   const BvhMotion short_time = parseBvh(replaceFirst(small, "Frame Time: 0.0333333", "Frame Time: .0083"));
   CHECK(short_time.frame_time == 0.0083);
   // Brace on the same line as the name, names with colons and spaces, '+' signs, lower-case channels.
@@ -276,8 +279,8 @@ TEST_CASE("bvh: malformed input names the file, the line and what was expected")
        "expected '}' after the End Site OFFSET, got CHANNELS"},
       {"duplicate name", replaceFirst(small, "JOINT Spine", "JOINT Hips"), 6, "duplicate joint name 'Hips'"},
       {"non-UTF-8 name", replaceFirst(small, "JOINT Spine", "JOINT Sp\xff" "ine"), 6,
-       "joint name 'Sp\\xffine' is not valid UTF-8"},
-      {"non-UTF-8 value", replaceFirst(small, "-4 7 8", "-4 \xc3\x28 8"), 20, "expected a finite number, got '\\xc3('"},
+       "joint name 'Sp\\xFFine' is not valid UTF-8"},
+      {"non-UTF-8 value", replaceFirst(small, "-4 7 8", "-4 \xc3\x28 8"), 20, "expected a finite number, got '\\xC3('"},
       {"empty input", "", 0, "unexpected end of file, expected HIERARCHY"},
   };
   for (const Case& c : cases) {
@@ -320,19 +323,25 @@ TEST_CASE("bvh: number parsing gives exactly strtod's double") {
     if (with_exponent(rng)) text += "e" + std::to_string(exponent(rng));
     CAPTURE(text);
     const double reference = std::strtod(text.c_str(), nullptr);
-    // Alone (short input: scalar path) and followed by more text (SWAR fast path).
+    const float reference_float = std::strtof(text.c_str(), nullptr);
+    // Alone and followed by more text (the number ends at the blank).
     for (const std::string& buffer : {text, text + " 12345678901234567890", text + "\t-1.5 2 3 4 5 6 7 8 9"}) {
       double ours = 0;
-      const char* end = internal::parseBvhDouble(buffer.data(), buffer.data() + buffer.size(), ours);
+      const char* end = internal::parseNumber(buffer.data(), buffer.data() + buffer.size(), ours);
       REQUIRE(end == buffer.data() + text.size());
       CHECK(std::memcmp(&ours, &reference, sizeof ours) == 0);  // same bits, including -0
+      float ours_float = 0;
+      if (std::isfinite(reference_float) && reference_float != 0) {  // no underflow or overflow (from_chars refuses them)
+        REQUIRE(internal::parseNumber(buffer.data(), buffer.data() + buffer.size(), ours_float) == end);
+        CHECK(std::memcmp(&ours_float, &reference_float, sizeof ours_float) == 0);
+      }
     }
   }
   double value = 0;
   for (const char* bad : {"", "-", "+", ".", "+-1", "e5", "--1", "x", "-. 1234567890123456789", ". 1234567890123456789",
                           "+-1 1234567890123456789", "x 1234567890123456789"}) {
     CAPTURE(bad);
-    CHECK(internal::parseBvhDouble(bad, bad + std::strlen(bad), value) == nullptr);
+    CHECK(internal::parseNumber(bad, bad + std::strlen(bad), value) == nullptr);
   }
 }
 

@@ -12,6 +12,12 @@
 #include <sstream>
 #include <string>
 
+// tests/CMakeLists.txt defines RETARGET_CLI_PATH as $<TARGET_FILE:retarget_cli>, the program built
+// from apps/retarget (<build>/apps/retarget/retarget); the cli area exists only when it is built.
+#ifndef RETARGET_CLI_PATH
+#error "RETARGET_CLI_PATH must name the built retarget program (see tests/CMakeLists.txt)"
+#endif
+
 namespace retarget::test {
 
 namespace fs = std::filesystem;

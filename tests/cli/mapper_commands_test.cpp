@@ -11,7 +11,7 @@
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/io/skeleton_csv.hpp>
-#include <retarget/mappers/euler_inmoov_configs.hpp>
+#include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
@@ -52,7 +52,7 @@ TEST_CASE("cli map --method ga-lvvj equals the library mapper, within NAO's limi
 
     const JointTrajectory written = toRobotOrder(readJointTrajectoryCsv(angles_path.string()), nao);
     const auto motion = readSkeletonCsv(motion_path.string());
-    GaLvvjMapper<double> mapper(nao);
+    GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
     const MappedMotion<double> expected = mapMotion(mapper, motion);
     REQUIRE(written.positions.rows() == expected.q.rows());
     REQUIRE(written.positions.cols() == nao.nq());
@@ -120,12 +120,11 @@ TEST_CASE("cli map --method euler on a shared BVH equals the library mapper; eva
   const auto inmoov = makeInMoov<double>();
   const JointTrajectory written = toRobotOrder(readJointTrajectoryCsv(angles_path.string()), inmoov);
   const BvhMotion motion = readBvh(bvh_path.string());
-  EulerMapper<double> mapper(inmoov, inmoovEulerConfig(detectEulerSkeleton(motion)));
-  mapper.bind(motion);
+  EulerMapper<double> mapper(inmoov, motion, inmoovEulerMap(detectEulerSkeleton(motion)));
   REQUIRE(written.positions.rows() == motion.frame_count);
   Eigen::VectorXd q(inmoov.nq());
   for (int f = 0; f < motion.frame_count; ++f) {
-    (void)mapper.map(motion, f, q);
+    (void)mapper.map(motion.frameValues(f), q);
     const Eigen::VectorXd from_cli = written.positions.row(f).transpose();
     CHECK(withinLimits(inmoov, from_cli, 1e-12));
     CHECK((from_cli - q).cwiseAbs().maxCoeff() <= 1e-12);

@@ -8,9 +8,9 @@
 #include <random>
 
 #include <retarget/io/bvh.hpp>
-#include <retarget/io/euler_config_json.hpp>
+#include <retarget/json/euler_map.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
-#include <retarget/mappers/euler_inmoov_configs.hpp>
+#include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/metrics/weighted_dtw.hpp>
 #include <retarget/robots/inmoov.hpp>
@@ -22,9 +22,9 @@ using namespace retarget;
 
 namespace {
 
-EulerMapperConfig builtin(const std::string& skeleton) { return inmoovEulerConfig(skeleton); }
+EulerMap builtin(const std::string& skeleton) { return inmoovEulerMap(skeleton); }
 
-const EulerJointMapping& entry(const EulerMapperConfig& c, const std::string& robot_joint) {
+const EulerJointMapping& entry(const EulerMap& c, const std::string& robot_joint) {
   for (const auto& m : c.joints) {
     if (m.robot_joint == robot_joint) return m;
   }
@@ -43,65 +43,63 @@ TEST_CASE("inmoov euler configs: every built-in maps all 22 InMoov joints and su
   const auto model = makeInMoov<double>();
   for (const char* skeleton : {"axis-neuron", "cmu", "mixamo"}) {
     CAPTURE(skeleton);
-    const EulerMapperConfig config = builtin(skeleton);
+    const EulerMap config = builtin(skeleton);
     CHECK(config.joints.size() == 22);
-    CHECK_NOTHROW(EulerMapper<double>(model, config));
+    CHECK_NOTHROW(config.validate());  // robot and hierarchy binding: the shared-data test below
     // built-in -> JSON text -> load gives the same configuration
     const std::string text = toJson(config).dump(2);
-    const EulerMapperConfig back = parseEulerConfig(text, std::string(skeleton) + ".json");
+    const EulerMap back = parseEulerMap(text, std::string(skeleton) + ".json");
     CHECK(back == config);
-    CHECK(eulerConfigFromJson(toJson(config)) == config);
+    CHECK(eulerMapFromJson(toJson(config)) == config);
     CHECK(text.find("\"robot_joint\"") < text.find("\"source\""));  // documented key order
     // and through a file
     const auto path = std::filesystem::temp_directory_path() / ("retarget_euler_" + std::string(skeleton) + ".json");
-    saveEulerConfig(config, path.string());
-    CHECK(loadEulerConfig(path.string()) == config);
+    saveEulerMap(config, path.string());
+    CHECK(loadEulerMap(path.string()) == config);
     std::filesystem::remove(path);
   }
-  CHECK_THROWS_WITH_AS(inmoovEulerConfig("kinect"), doctest::Contains("got 'kinect'"), InvalidArgument);
+  CHECK_THROWS_WITH_AS(inmoovEulerMap("kinect"), doctest::Contains("got 'kinect'"), InvalidArgument);
 }
 
 TEST_CASE("euler config JSON: errors name the file, the line or JSON pointer, and the value") {
-  const std::string good = toJson(inmoovAxisNeuronConfig()).dump(2);
-  CHECK_THROWS_WITH_AS(parseEulerConfig("{\n \"joints\": [\n  {\"robot_joint\": 3,}\n ]\n}", "bad.json"),
+  const std::string good = toJson(inmoovAxisNeuronMap()).dump(2);
+  CHECK_THROWS_WITH_AS(parseEulerMap("{\n \"joints\": [\n  {\"robot_joint\": 3,}\n ]\n}", "bad.json"),
                        doctest::Contains("bad.json:3"), ParseError);
-  CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": [{"robot_joint": 3, "source": "Neck"}]})", "f.json"),
+  CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": [{"robot_joint": 3, "source": "Neck"}]})", "f.json"),
                        doctest::Contains("at /joints/0/robot_joint: got 3, expected a string"), ParseError);
-  CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": [{"robot_joint": "a", "source": "Neck", "ordre": "ZYX"}]})", "f.json"),
+  CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": [{"robot_joint": "a", "source": "Neck", "ordre": "ZYX"}]})", "f.json"),
                        doctest::Contains("at /joints/0/ordre: unknown key"), ParseError);
-  CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": [{"robot_joint": "a"}]})", "f.json"),
+  CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": [{"robot_joint": "a"}]})", "f.json"),
                        doctest::Contains("at /joints/0: missing key \"source\""), ParseError);
-  CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": [{"robot_joint": "a", "source": "N", "order": "ZZX"}]})", "f.json"),
+  CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": [{"robot_joint": "a", "source": "N", "order": "ZZX"}]})", "f.json"),
                        doctest::Contains("got 'ZZX'"), ParseError);
-  CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": [{"robot_joint": "a", "source": "N", "case": "knee"}]})", "f.json"),
+  CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": [{"robot_joint": "a", "source": "N", "case": "knee"}]})", "f.json"),
                        doctest::Contains("got 'knee'"), ParseError);
-  CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": [{"robot_joint": "a", "source": "N", "axis": [1, 2]}]})", "f.json"),
+  CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": [{"robot_joint": "a", "source": "N", "axis": [1, 2]}]})", "f.json"),
                        doctest::Contains("at /joints/0/axis: got 2 numbers, expected 3"), ParseError);
-  CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": [{"robot_joint": "a", "source": "N", "sign": 0.5}]})", "f.json"),
-                       doctest::Contains("f.json: Euler mapper config '' joints[0] ('a'): sign (got 0.5, expected 1 or -1)"),
+  CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": [{"robot_joint": "a", "source": "N", "sign": 0.5}]})", "f.json"),
+                       doctest::Contains("f.json: Euler map '' joints[0] ('a'): sign (got 0.5, expected 1 or -1)"),
                        ParseError);
-  CHECK_THROWS_WITH_AS(parseEulerConfig(R"({"joints": {}})", "f.json"), doctest::Contains("at /joints"), ParseError);
-  CHECK_THROWS_WITH_AS(parseEulerConfig(R"([1, 2])", "f.json"), doctest::Contains("f.json: at /"), ParseError);
-  CHECK_THROWS_WITH_AS(loadEulerConfig("/nonexistent/dir/x.json"), doctest::Contains("/nonexistent/dir/x.json"),
+  CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": {}})", "f.json"), doctest::Contains("at /joints"), ParseError);
+  CHECK_THROWS_WITH_AS(parseEulerMap(R"([1, 2])", "f.json"), doctest::Contains("f.json: at /"), ParseError);
+  CHECK_THROWS_WITH_AS(loadEulerMap("/nonexistent/dir/x.json"), doctest::Contains("/nonexistent/dir/x.json"),
                        ParseError);
   // Defaults: a minimal entry is an Euler angle 0 in ZYX, sign 1, no limits, no speed limit.
-  const EulerMapperConfig minimal = parseEulerConfig(R"({"joints": [{"robot_joint": "a", "source": "N"}]})");
+  const EulerMap minimal = parseEulerMap(R"({"joints": [{"robot_joint": "a", "source": "N"}]})");
   REQUIRE(minimal.joints.size() == 1);
   CHECK((minimal.joints[0].kind == EulerCase::kEuler));
   CHECK(minimal.joints[0].order.name() == "ZYX");
   CHECK(minimal.joints[0].source == std::vector<std::string>{"N"});
   CHECK(!minimal.joints[0].lower);
-  CHECK(minimal.joints[0].max_speed == 0);
-  CHECK(parseEulerConfig(good) == inmoovAxisNeuronConfig());
+  CHECK(parseEulerMap(good) == inmoovAxisNeuronMap());
 }
 
 TEST_CASE("inmoov euler: random InMoov configurations -> BVH rotations -> mapper returns them (all 22 joints)") {
   const auto model = makeInMoov<double>();
-  const EulerMapperConfig config = inmoovAxisNeuronConfig();
-  EulerMapper<double> mapper(model, config);
+  const EulerMap config = inmoovAxisNeuronMap();
   BvhMotion motion = test::makeHumanSkeleton(1, "YXZ");  // Axis Neuron names and channel order
   REQUIRE(detectEulerSkeleton(motion) == "axis-neuron");
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, config);
   std::mt19937 rng(2024);
   auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
   auto randomRotation = [&] { return Eigen::Quaterniond(Eigen::Vector4d::Random().normalized()).toRotationMatrix(); };
@@ -161,7 +159,7 @@ TEST_CASE("inmoov euler: random InMoov configurations -> BVH rotations -> mapper
       }
     }
     mapper.reset();
-    CHECK(mapper.map(motion, 0, q).ok());
+    CHECK(mapper.map(motion.frameValues(0), q).ok());
     worst = std::max(worst, (q - target).cwiseAbs().maxCoeff());
   }
   MESSAGE("InMoov 22-joint round trip, worst error " << worst << " rad");
@@ -183,9 +181,8 @@ TEST_CASE("inmoov euler: every BVH in ../shared/data/bvh maps within limits; per
     const BvhMotion motion = readBvh(path);
     const std::string skeleton = detectEulerSkeleton(motion);
     REQUIRE(!skeleton.empty());
-    const EulerMapperConfig config = inmoovEulerConfig(skeleton);
-    EulerMapper<double> mapper(model, config);
-    mapper.bind(motion);
+    const EulerMap config = inmoovEulerMap(skeleton);
+    EulerMapper<double> mapper(model, motion, config);
     ++files;
     if (motion.frame_count == 0) {
       MESSAGE(path.filename().string() << " (" << skeleton << "): 0 frames, bound only");
@@ -196,7 +193,7 @@ TEST_CASE("inmoov euler: every BVH in ../shared/data/bvh maps within limits; per
     int clamped_frames = 0;
     double worst_rotation_error = 0;
     for (int f = 0; f < motion.frame_count; ++f) {
-      const Status status = mapper.map(motion, f, q);
+      const Status status = mapper.map(motion.frameValues(f), q);
       CHECK(!status.has(StatusCode::kInvalidInput));
       clamped_frames += status.has(StatusCode::kClamped) ? 1 : 0;
       CHECK(q.allFinite());
@@ -258,9 +255,8 @@ TEST_CASE("inmoov euler: the robot's arm points where the human's arm points (fo
   // so directions agree to a few degrees, not exactly.
   const auto model = makeInMoov<double>();
   RobotData<double> data(model);
-  EulerMapper<double> mapper(model, inmoovAxisNeuronConfig());
   BvhMotion motion = test::makeHumanSkeleton(1, "YXZ");
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, inmoovAxisNeuronMap());
   std::mt19937 rng(77);
   auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
   auto toRobot = [](const Eigen::Vector3d& v_bvh) { return Eigen::Vector3d(v_bvh.z(), v_bvh.x(), v_bvh.y()); };
@@ -286,7 +282,7 @@ TEST_CASE("inmoov euler: the robot's arm points where the human's arm points (fo
       test::setLocalRotation(motion, 0, motion.findJoint(human + "ForeArm"), R_fore);
     }
     mapper.reset();
-    const Status status = mapper.map(motion, 0, q);
+    const Status status = mapper.map(motion.frameValues(0), q);
     forwardKinematics(model, data, q);
     for (const std::string side : {"left", "right"}) {
       const std::string human = side == "left" ? "Left" : "Right";
@@ -320,9 +316,8 @@ TEST_CASE("inmoov euler: the robot's arm points where the human's arm points (fo
 TEST_CASE("inmoov euler: head and wrist turn the same way as the human's (forward kinematics cross-check)") {
   const auto model = makeInMoov<double>();
   RobotData<double> data(model), data_zero(model);
-  EulerMapper<double> mapper(model, inmoovAxisNeuronConfig());
   BvhMotion motion = test::makeHumanSkeleton(1, "YXZ");
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, inmoovAxisNeuronMap());
   std::mt19937 rng(78);
   auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
   auto toRobot = [](const Eigen::Vector3d& v_bvh) { return Eigen::Vector3d(v_bvh.z(), v_bvh.x(), v_bvh.y()); };
@@ -339,7 +334,7 @@ TEST_CASE("inmoov euler: head and wrist turn the same way as the human's (forwar
                                .toRotationMatrix());
     // Arms hanging (robot zero), elbows straight, wrists twisted about the forearm in the
     // direction the InMoov wrist can turn (Eq. 10 is unsigned, see the file comment of
-    // euler_inmoov_configs.hpp): -omega about the distal axis on the left, +omega on the right.
+    // euler_inmoov_maps.hpp): -omega about the distal axis on the left, +omega on the right.
     const double omega = uniform(0.05, 3.0);
     for (const std::string human : {"Left", "Right"}) {
       const double x = human == "Left" ? 1.0 : -1.0;
@@ -350,7 +345,7 @@ TEST_CASE("inmoov euler: head and wrist turn the same way as the human's (forwar
                              Eigen::AngleAxisd(-x * omega, x * Eigen::Vector3d::UnitX()).toRotationMatrix());
     }
     mapper.reset();
-    CHECK(mapper.map(motion, 0, q).ok());
+    CHECK(mapper.map(motion.frameValues(0), q).ok());
     forwardKinematics(model, data, q);
     const Eigen::Matrix3d R_head = motion.localRotation(0, motion.findJoint("Neck")).toRotationMatrix();
     const Eigen::Vector3d human_face = toRobot(R_head * Eigen::Vector3d::UnitZ());
@@ -381,20 +376,18 @@ TEST_CASE("euler config JSON: the documented example loads and drives the InMoov
     { "robot_joint": "left_shoulder_side", "case": "euler", "source": "LeftArm",
       "order": "ZXY", "angle": 0, "reference": [0, 0, -1.5708] },
     { "robot_joint": "left_bicep", "case": "elbow_bend", "source": "LeftForeArm",
-      "sign": -1, "offset": 3.14159, "upper": 2.0, "max_speed": 6 },
+      "sign": -1, "offset": 3.14159, "upper": 2.0 },
     { "robot_joint": "left_hand", "case": "wrist_rotation", "source": "LeftHand", "axis": [0, 0, 1] },
     { "robot_joint": "left_index", "case": "finger_curl",
       "source": ["LeftHandIndex1", "LeftHandIndex2", "LeftHandIndex3"], "scale": 1.2 } ] })";
-  const EulerMapperConfig config = parseEulerConfig(text, "example.json");
+  const EulerMap config = parseEulerMap(text, "example.json");
   REQUIRE(config.joints.size() == 4);
   CHECK(config.joints[1].upper == 2.0);
-  CHECK(config.joints[1].max_speed == 6.0);
   const auto model = makeInMoov<double>();
-  EulerMapper<double> mapper(model, config);
   BvhMotion motion = test::makeHumanSkeleton(1);
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, config);
   Eigen::VectorXd q(model.nq());
-  (void)mapper.map(motion, 0, q);
+  (void)mapper.map(motion.frameValues(0), q);
   CHECK(q.allFinite());
   CHECK(mapper.upperLimit(1) == 2.0);
 }

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include <retarget/filters/rate_limiter.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 
 #include "euler/euler_test_support.hpp"
@@ -18,8 +19,8 @@ namespace {
 
 // Left shoulder 3 -> 3 in the robot order ZXY (BVH channels are YXZ), neck 3 -> 2, elbow,
 // wrist, index finger; signs and offsets on purpose.
-EulerMapperConfig testConfig() {
-  EulerMapperConfig c;
+EulerMap testConfig() {
+  EulerMap c;
   c.name = "test";
   c.skeleton = "test";
   c.joints.push_back(eulerEntry("sh_z", "LeftArm", "ZXY", 0, 1, 0.2));
@@ -65,9 +66,8 @@ RobotModel<double> testRobot() {
 
 TEST_CASE("euler mapper: round trip of every case on random configurations within limits") {
   const auto model = testRobot();
-  EulerMapper<double> mapper(model, testConfig());
   BvhMotion motion = test::makeHumanSkeleton(1);
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, testConfig());
   std::mt19937 rng(42);
   auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
   Eigen::VectorXd q(model.nq());
@@ -106,7 +106,7 @@ TEST_CASE("euler mapper: round trip of every case on random configurations withi
                              Eigen::AngleAxisd(-curls[k], Eigen::Vector3d::UnitZ()).toRotationMatrix());
     }
     mapper.reset();
-    const Status status = mapper.map(motion, 0, q);
+    const Status status = mapper.map(motion.frameValues(0), q);
     CHECK(status.ok());
     for (int i = 0; i < 8; ++i) CHECK(std::abs(q[i] - target[i]) < 1e-6);
     CHECK(q[8] == 0.0);  // unmapped joint holds its neutral value
@@ -120,51 +120,52 @@ TEST_CASE("euler mapper: BVH channel order is honoured (same rotation, six chann
   std::mt19937 rng(7);
   for (const char* order : {"XYZ", "XZY", "YXZ", "YZX", "ZXY", "ZYX"}) {
     BvhMotion motion = test::makeHumanSkeleton(1, order);
-    EulerMapper<double> mapper(model, testConfig());
-    mapper.bind(motion);
+    EulerMapper<double> mapper(model, motion, testConfig());
     const Eigen::Vector3d shoulder(0.4, -0.7, 1.1);
     test::setLocalRotation(motion, 0, motion.findJoint("LeftArm"),
                            eulerToRotation<double>(parseEulerOrder("ZXY"), shoulder));
     Eigen::VectorXd q(model.nq());
-    CHECK(mapper.map(motion, 0, q).ok());
+    CHECK(mapper.map(motion.frameValues(0), q).ok());
     CHECK(std::abs(q[0] - (0.4 + 0.2)) < 1e-9);
     CHECK(std::abs(q[1] - 0.7) < 1e-9);
     CHECK(std::abs(q[2] - (1.1 - 0.3)) < 1e-9);
   }
 }
 
-TEST_CASE("euler mapper: streaming values give the same output as the motion path") {
+TEST_CASE("euler mapper: the hierarchy's frames are not used; mapMotion equals frame-by-frame streaming") {
   const auto model = testRobot();
   BvhMotion motion = test::makeHumanSkeleton(200);
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> deg(-170, 170);
   for (double& v : motion.values) v = deg(rng);
-  EulerMapper<double> a(model, testConfig()), b(model, testConfig());
-  a.bind(motion);
-  b.bind(motion);
-  Eigen::VectorXd qa(model.nq()), qb(model.nq());
+  BvhMotion layout_only = motion;  // same hierarchy, no frames
+  layout_only.values.clear();
+  layout_only.frame_count = 0;
+  EulerMapper<double> a(model, motion, testConfig()), b(model, layout_only, testConfig());
+  const MappedMotion<double> batch = mapMotion(a, motion);
+  REQUIRE(batch.size() == static_cast<std::size_t>(motion.frame_count));
+  Eigen::VectorXd qb(model.nq());
   for (int f = 0; f < motion.frame_count; ++f) {
-    const Status sa = a.map(motion, f, qa);
-    const Status sb = b.map(motion.frame(f), qb);
-    CHECK(sa == sb);
-    CHECK((qa - qb).cwiseAbs().maxCoeff() < 1e-12);
-    CHECK(qa.allFinite());
-    CHECK(((qa.array() >= model.lowerLimits().array()) && (qa.array() <= model.upperLimits().array())).all());
-    CHECK(qa == a.output());
+    const Status sb = b.map(motion.frameValues(f), qb);
+    CHECK(batch.status[static_cast<std::size_t>(f)] == sb);
+    CHECK((batch.q.row(f).transpose() - qb).cwiseAbs().maxCoeff() == 0.0);
+    CHECK(qb.allFinite());
+    CHECK(((qb.array() >= model.lowerLimits().array()) && (qb.array() <= model.upperLimits().array())).all());
+    CHECK(qb == b.output());
+    CHECK(batch.time[static_cast<std::size_t>(f)] == doctest::Approx(f * motion.frame_time));
   }
 }
 
 TEST_CASE("euler mapper: limits clamp and report, raw output keeps the human value") {
   const auto model = testRobot();
-  EulerMapperConfig config = testConfig();
+  EulerMap config = testConfig();
   config.joints[3].upper = 0.5;  // neck_yaw: configured limit tighter than the robot's 1.2
-  EulerMapper<double> mapper(model, config);
   BvhMotion motion = test::makeHumanSkeleton(1);
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, config);
   test::setLocalRotation(motion, 0, motion.findJoint("Neck"),
                          eulerToRotation<double>(parseEulerOrder("YXZ"), Eigen::Vector3d(0.9, 0, 0)));
   Eigen::VectorXd q(model.nq());
-  const Status status = mapper.map(motion, 0, q);
+  const Status status = mapper.map(motion.frameValues(0), q);
   CHECK(status.has(StatusCode::kClamped));
   CHECK(q[3] == 0.5);
   CHECK(std::abs(mapper.rawOutput()[3] - 0.9) < 1e-12);
@@ -172,129 +173,126 @@ TEST_CASE("euler mapper: limits clamp and report, raw output keeps the human val
   CHECK(mapper.upperLimit(3) == 0.5);
 }
 
-TEST_CASE("euler mapper: max speed limits the step per frame time") {
+TEST_CASE("euler mapper: rate limiting is a filter after the mapper (RateLimiter), not part of the map") {
   const auto model = testRobot();
-  EulerMapperConfig config = testConfig();
-  config.joints[3].max_speed = 2.0;  // rad/s on neck_yaw
-  EulerMapper<double> mapper(model, config);
   BvhMotion motion = test::makeHumanSkeleton(2);
-  mapper.bind(motion);  // frame time 0.008 s -> at most 0.016 rad per frame
+  EulerMapper<double> mapper(model, motion, testConfig());
   test::setLocalRotation(motion, 1, motion.findJoint("Neck"),
                          eulerToRotation<double>(parseEulerOrder("YXZ"), Eigen::Vector3d(1.0, 0, 0)));
+  RateLimiterOptions options;
+  options.max_rate = 2.0;  // rad/s; frame time 0.008 s -> at most 0.016 rad per frame
+  RateLimiter<double> limiter(model.nq(), options);
   Eigen::VectorXd q(model.nq());
-  CHECK(mapper.map(motion, 0, q).ok());
-  CHECK(q[3] == 0.0);
+  CHECK(mapper.map(motion.frameValues(0), q).ok());
+  CHECK(limiter.update(q, motion.frame_time).ok());
+  CHECK(limiter.value()[3] == 0.0);
   for (int k = 1; k <= 10; ++k) {
-    const Status status = mapper.map(motion, 1, q);
-    CHECK(status.has(StatusCode::kRateLimited));
-    CHECK(std::abs(q[3] - 0.016 * k) < 1e-12);
+    CHECK(mapper.map(motion.frameValues(1), q).ok());
+    CHECK(q[3] == doctest::Approx(1.0).epsilon(1e-12));  // the mapper itself does not limit
+    CHECK(limiter.update(q, motion.frame_time).has(StatusCode::kRateLimited));
+    CHECK(std::abs(limiter.value()[3] - 0.016 * k) < 1e-12);
+    CHECK(((limiter.value().array() >= model.lowerLimits().array()) &&
+           (limiter.value().array() <= model.upperLimits().array())).all());
   }
-  mapper.reset();  // no previous frame: the next output jumps
-  CHECK(mapper.map(motion, 1, q).ok());
-  CHECK(std::abs(q[3] - 1.0) < 1e-12);
 }
 
-TEST_CASE("euler mapper: bad input is reported and the last good output held") {
+TEST_CASE("euler mapper: bad input is reported, the affected joints held and flagged") {
   const auto model = testRobot();
-  EulerMapper<double> mapper(model, testConfig());
   BvhMotion motion = test::makeHumanSkeleton(2);
-  Eigen::VectorXd q = Eigen::VectorXd::Constant(model.nq(), 7.0);
-  CHECK(mapper.map(motion, 0, q).has(StatusCode::kInvalidInput));  // not bound yet
-  CHECK(q == mapper.output());
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, testConfig());
   test::setLocalRotation(motion, 0, motion.findJoint("Neck"),
                          eulerToRotation<double>(parseEulerOrder("YXZ"), Eigen::Vector3d(0.3, 0.1, 0)));
-  CHECK(mapper.map(motion, 0, q).ok());
+  Eigen::VectorXd q(model.nq());
+  CHECK(mapper.map(motion.frameValues(0), q).ok());
+  CHECK_FALSE(mapper.held().any());
   const Eigen::VectorXd good = q;
-  std::vector<double> row(motion.frame(0), motion.frame(0) + motion.channel_count);
-  row[static_cast<std::size_t>(motion.joints[motion.findJoint("Neck")].first_channel)] = std::nan("");
-  const Status status = mapper.map(row.data(), q);
-  CHECK(status.has(StatusCode::kInvalidInput));
+  Eigen::VectorXd row = motion.frameValues(0);
+  row[motion.joints[static_cast<std::size_t>(motion.findJoint("Neck"))].first_channel] = std::nan("");
+  const Status status = mapper.map(row, q);
+  CHECK(status.has(StatusCode::kDegenerateInput));
+  CHECK_FALSE(status.has(StatusCode::kInvalidInput));
   CHECK(q.allFinite());
   CHECK(q[3] == good[3]);
   CHECK(q[4] == good[4]);
-  Eigen::VectorXd wrong(3);
-  CHECK(mapper.map(motion, 0, wrong).has(StatusCode::kInvalidInput));
-  CHECK(mapper.map(motion, 5, q).has(StatusCode::kInvalidInput));
-  CHECK(mapper.map(motion, -1, q).has(StatusCode::kInvalidInput));
-  CHECK(mapper.map(nullptr, q).has(StatusCode::kInvalidInput));
+  CHECK(mapper.held()[3]);
+  CHECK(mapper.held()[4]);
+  CHECK(mapper.held().count() == 2);  // neck_yaw and neck_pitch read the Neck only
+  // Wrong sizes: q_out untouched, or the last output written.
+  Eigen::VectorXd wrong = Eigen::VectorXd::Constant(3, 7.0);
+  CHECK(mapper.map(motion.frameValues(0), wrong).has(StatusCode::kInvalidInput));
+  CHECK(wrong == Eigen::VectorXd::Constant(3, 7.0));
+  const Eigen::VectorXd last = mapper.output();
   BvhMotion other = test::makeHumanSkeleton(1);
   other.joints.pop_back();
   other.assignChannelIndices();
-  CHECK(mapper.map(other, 0, q).has(StatusCode::kInvalidInput));
-  CHECK(q == good);
+  other.values.assign(static_cast<std::size_t>(other.channel_count), 0.0);
+  REQUIRE(other.channel_count != motion.channel_count);
+  CHECK(mapper.map(other.frameValues(0), q).has(StatusCode::kInvalidInput));
+  CHECK(q == last);
 }
 
 TEST_CASE("euler mapper: configuration errors name the field and value") {
   const auto model = testRobot();
   BvhMotion motion = test::makeHumanSkeleton(1);
   {
-    EulerMapperConfig c = testConfig();
+    EulerMap c = testConfig();
     c.joints[0].robot_joint = "no_such_joint";
-    CHECK_THROWS_WITH_AS(EulerMapper<double>(model, c), doctest::Contains("no_such_joint"), InvalidArgument);
+    CHECK_THROWS_WITH_AS(EulerMapper<double>(model, motion, c), doctest::Contains("no_such_joint"), InvalidArgument);
   }
   {
-    EulerMapperConfig c = testConfig();
+    EulerMap c = testConfig();
     c.joints[1].sign = 2;
-    CHECK_THROWS_WITH_AS(EulerMapper<double>(model, c), doctest::Contains("sign (got 2, expected 1 or -1)"),
+    CHECK_THROWS_WITH_AS(EulerMapper<double>(model, motion, c), doctest::Contains("sign (got 2, expected 1 or -1)"),
                          InvalidArgument);
   }
   {
-    EulerMapperConfig c = testConfig();
+    EulerMap c = testConfig();
     c.joints[1].angle = 3;
     CHECK_THROWS_WITH_AS(c.validate(), doctest::Contains("angle (got 3"), InvalidArgument);
   }
   {
-    EulerMapperConfig c = testConfig();
+    EulerMap c = testConfig();
     c.joints[2].robot_joint = "sh_z";
     CHECK_THROWS_WITH_AS(c.validate(), doctest::Contains("mapped twice"), InvalidArgument);
   }
   {
-    EulerMapperConfig c = testConfig();
+    EulerMap c = testConfig();
     c.joints[3].lower = 1.0;
     c.joints[3].upper = 0.5;
     CHECK_THROWS_WITH_AS(c.validate(), doctest::Contains("lower 1 > upper 0.5"), InvalidArgument);
   }
   {
-    EulerMapperConfig c = testConfig();
+    EulerMap c = testConfig();
     c.joints[3].lower = 2.0;  // robot upper is 1.2
-    CHECK_THROWS_WITH_AS(EulerMapper<double>(model, c), doctest::Contains("do not intersect"), InvalidArgument);
+    CHECK_THROWS_WITH_AS(EulerMapper<double>(model, motion, c), doctest::Contains("do not intersect"), InvalidArgument);
   }
   {
-    EulerMapperConfig c = testConfig();
+    EulerMap c = testConfig();
     c.joints[6].axis = Eigen::Vector3d::Zero();
     CHECK_THROWS_WITH_AS(c.validate(), doctest::Contains("non-zero axis"), InvalidArgument);
   }
   {
-    EulerMapperConfig c = testConfig();
-    c.joints[0].max_speed = -1;
-    CHECK_THROWS_WITH_AS(c.validate(), doctest::Contains("max_speed (got -1"), InvalidArgument);
-  }
-  {
-    EulerMapperConfig c = testConfig();
+    EulerMap c = testConfig();
     c.joints[4].source = {"NoSuchBone"};
-    EulerMapper<double> mapper(model, c);
-    CHECK_THROWS_WITH_AS(mapper.bind(motion), doctest::Contains("NoSuchBone"), InvalidArgument);
+    CHECK_THROWS_WITH_AS(EulerMapper<double>(model, motion, c), doctest::Contains("NoSuchBone"), InvalidArgument);
   }
 }
 
 TEST_CASE("euler mapper: map() does not allocate") {
   const auto model = testRobot();
-  EulerMapperConfig config = testConfig();
-  config.joints[0].max_speed = 3;
-  EulerMapper<double> mapper(model, config);
+  EulerMap config = testConfig();
   BvhMotion motion = test::makeHumanSkeleton(50);
   std::mt19937 rng(9);
   std::uniform_real_distribution<double> deg(-180, 180);
   for (double& v : motion.values) v = deg(rng);
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, config);
   Eigen::VectorXd q(model.nq());
   int ok = 0;
   {
     test::NoAllocationScope scope;
     for (int f = 0; f < motion.frame_count; ++f) {
-      ok += mapper.map(motion, f, q).has(StatusCode::kInvalidInput) ? 0 : 1;
-      ok += mapper.map(motion.frame(f), q).has(StatusCode::kInvalidInput) ? 0 : 1;
+      ok += mapper.map(motion.frameValues(f), q).has(StatusCode::kInvalidInput) ? 0 : 1;
+      ok += mapper.map(motion.frameValues(motion.frame_count - 1 - f), q).has(StatusCode::kInvalidInput) ? 0 : 1;
     }
     CHECK(scope.allocations() == 0);
   }
@@ -313,21 +311,20 @@ TEST_CASE("euler mapper: float compiles and agrees with double") {
   spec.limits.upper = 1.2f;
   b.addJoint(spec);
   const auto model = b.build();
-  EulerMapperConfig config;
+  EulerMap config;
   config.joints.push_back(eulerEntry("neck_yaw", "Neck", "YXZ", 0));
-  EulerMapper<float> mapper(model, config);
   BvhMotion motion = test::makeHumanSkeleton(1);
-  mapper.bind(motion);
+  EulerMapper<float> mapper(model, motion, config);
   test::setLocalRotation(motion, 0, motion.findJoint("Neck"),
                          eulerToRotation<double>(parseEulerOrder("YXZ"), Eigen::Vector3d(0.7, 0.2, -0.4)));
   Eigen::VectorXf q(1);
-  CHECK(mapper.map(motion, 0, q).ok());
+  CHECK(mapper.map(motion.frameValues(0), q).ok());
   CHECK(std::abs(q[0] - 0.7f) < 1e-5f);
 }
 
 TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10 is its magnitude") {
   const auto model = test::makeTestRobot({{"twist", -3.0, 3.0}, {"omega", 0.0, 3.2}});
-  EulerMapperConfig config;
+  EulerMap config;
   EulerJointMapping twist;
   twist.robot_joint = "twist";
   twist.kind = EulerCase::kWristTwist;
@@ -341,9 +338,8 @@ TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10
   omega.axis = Eigen::Vector3d::UnitZ();
   config.joints.push_back(omega);
   CHECK((parseEulerCase("wrist_twist") == EulerCase::kWristTwist));
-  EulerMapper<double> mapper(model, config);
   BvhMotion motion = test::makeHumanSkeleton(1);
-  mapper.bind(motion);
+  EulerMapper<double> mapper(model, motion, config);
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> t(-3.0, 3.0), swing(-1.2, 1.2);
   Eigen::VectorXd q(model.nq());
@@ -355,12 +351,12 @@ TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10
                            (Eigen::AngleAxisd(swing(rng), perpendicular) *
                             Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()))
                                .toRotationMatrix());
-    CHECK(mapper.map(motion, 0, q).ok());
+    CHECK(mapper.map(motion.frameValues(0), q).ok());
     CHECK(std::abs(q[0] - angle) < 1e-9);
     // Pure twist: Eq. 10's omega is |twist|.
     test::setLocalRotation(motion, 0, motion.findJoint("LeftHand"),
                            Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()).toRotationMatrix());
-    CHECK(mapper.map(motion, 0, q).ok());
+    CHECK(mapper.map(motion.frameValues(0), q).ok());
     CHECK(std::abs(q[0] - angle) < 1e-9);
     CHECK(std::abs(q[1] - std::abs(angle)) < 1e-9);
   }

@@ -9,7 +9,7 @@
 
 #include <retarget/io/bvh.hpp>
 #include <retarget/kinematics/robot_model.hpp>
-#include <retarget/mappers/euler_mapper_config.hpp>
+#include <retarget/mappers/euler_map.hpp>
 
 namespace retarget::test {
 

@@ -52,7 +52,7 @@ void mapAndReport(const std::string& file, const SkeletonMotiond& motion, bool h
   CHECK_MESSAGE(bad_frames == 0, label);
   const MotionSimilarity<double> similarity = motionSimilarity(motion.frames, robot);
   MESSAGE(label, ": ", motion.size(), " frames, clamped frames ", mapped.clamped_frames, ", held frames ",
-          mapped.degenerate_frames, ", WBF mean ", similarity.wbf_mean, " (min ", similarity.wbf_min, "), LLF mean ",
+          mapped.held_frames, ", WBF mean ", similarity.wbf_mean, " (min ", similarity.wbf_min, "), LLF mean ",
           similarity.llf_mean, " (min ", similarity.llf_min, "), cosine mean ", similarity.cosine_mean);
   std::string per_link;
   for (int i = 0; i < kSimilarityLinkCount; ++i) {

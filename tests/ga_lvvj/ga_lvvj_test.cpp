@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include <retarget/filters/exponential_smoothing.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
@@ -83,7 +84,7 @@ TEST_CASE("ga-lvvj: HipYawPitch read from the knee planes round-trips with any h
 TEST_CASE("ga-lvvj: head pitch from the Neck->Head vector when no face tracker is given") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  GaLvvjMapper<double> mapper(nao);
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   std::mt19937 rng(7);
   SkeletonFramed frame;
   Eigen::VectorXd q_back(nao.nq());
@@ -143,7 +144,7 @@ TEST_CASE("ga-lvvj: a mirrored skeleton gives the mirrored angles (NAO sign conv
 TEST_CASE("ga-lvvj: rigid motions of the whole skeleton leave the angles unchanged") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  GaLvvjMapper<double> mapper(nao);
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   SkeletonFramed frame;
@@ -167,7 +168,7 @@ TEST_CASE("ga-lvvj: rigid motions of the whole skeleton leave the angles unchang
 
 TEST_CASE("ga-lvvj: every output is finite and within limits, and clamping is reported") {
   const auto nao = makeNao<double>();
-  GaLvvjMapper<double> mapper(nao);
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   Eigen::VectorXd q(nao.nq());
@@ -196,7 +197,7 @@ TEST_CASE("ga-lvvj: every output is finite and within limits, and clamping is re
 TEST_CASE("ga-lvvj: degenerate frames hold the last good value of the affected joints only") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  GaLvvjMapper<double> mapper(nao);
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   std::mt19937 rng(3);
   SkeletonFramed good, next;
   Eigen::VectorXd q_good(nao.nq()), q(nao.nq());
@@ -337,7 +338,7 @@ TEST_CASE("ga-lvvj: singular configurations give finite, continuous output") {
 TEST_CASE("ga-lvvj: hands follow open/closed and hold on unknown (Section 3.4)") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  GaLvvjMapper<double> mapper(nao);
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   SkeletonFramed frame;
   REQUIRE(skeleton.compute(nao.neutralConfiguration(), frame).ok());
   Eigen::VectorXd q(nao.nq());
@@ -357,7 +358,7 @@ TEST_CASE("ga-lvvj: hands follow open/closed and hold on unknown (Section 3.4)")
   CHECK(q[lh] == nao.lowerLimits()[lh]);
 }
 
-TEST_CASE("ga-lvvj: smoothing, hip yaw-pitch option and rest values") {
+TEST_CASE("ga-lvvj: hip yaw-pitch option and rest values; smoothing composes after the mapper") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
   std::mt19937 rng(17);
@@ -365,23 +366,28 @@ TEST_CASE("ga-lvvj: smoothing, hip yaw-pitch option and rest values") {
   REQUIRE(skeleton.compute(randomRegularNao(nao, rng), a).ok());
   REQUIRE(skeleton.compute(randomRegularNao(nao, rng), b).ok());
   Eigen::VectorXd qa(nao.nq()), qb(nao.nq()), q(nao.nq());
-  GaLvvjMapper<double> plain(nao);
+  GaLvvjMapper<double> plain(nao, naoGaLvvjMap());
   (void)plain.map(a, qa);
   (void)plain.map(b, qb);
 
   GaLvvjOptions options;
-  options.smoothing = 0.25;
   options.hip_yaw_pitch = -0.2;
   std::vector<double> rest(static_cast<std::size_t>(nao.nq()), 0.0);
   rest[static_cast<std::size_t>(nao.qIndex("LWristYaw"))] = 0.5;
   rest[static_cast<std::size_t>(nao.qIndex("LElbowRoll"))] = -0.5;
   rest[static_cast<std::size_t>(nao.qIndex("RElbowRoll"))] = 0.5;
   options.rest = rest;
-  GaLvvjMapper<double> smooth(nao, naoGaLvvjMap(), options);
-  (void)smooth.map(a, q);
-  (void)smooth.map(b, q);
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap(), options);
+  // Smoothing is a filter after any mapper: alpha weights the new frame.
+  ExponentialSmoothing<double> smoothing(nao.nq(), ExponentialSmoothingOptions{0.75});
+  (void)mapper.map(a, q);
+  (void)smoothing.update(q);
+  (void)mapper.map(b, q);
+  (void)smoothing.update(q);
   const int lsp = nao.qIndex("LShoulderPitch");
-  CHECK(q[lsp] == doctest::Approx(0.25 * qa[lsp] + 0.75 * qb[lsp]).epsilon(1e-12));
+  CHECK(q[lsp] == doctest::Approx(qb[lsp]).epsilon(1e-12));
+  CHECK(smoothing.value()[lsp] == doctest::Approx(0.25 * qa[lsp] + 0.75 * qb[lsp]).epsilon(1e-12));
+  CHECK(withinLimits(nao, smoothing.value()));
   CHECK(q[nao.qIndex("LHipYawPitch")] == doctest::Approx(-0.2));
   CHECK(q[nao.qIndex("LWristYaw")] == doctest::Approx(0.5));
 }
@@ -389,10 +395,6 @@ TEST_CASE("ga-lvvj: smoothing, hip yaw-pitch option and rest values") {
 TEST_CASE("ga-lvvj: options and maps are validated with messages naming the field") {
   const auto nao = makeNao<double>();
   GaLvvjOptions bad;
-  bad.smoothing = 1.0;
-  CHECK_THROWS_WITH_AS(GaLvvjMapper<double>(nao, naoGaLvvjMap(), bad), doctest::Contains("smoothing (got 1"),
-                       InvalidArgument);
-  bad = GaLvvjOptions{};
   bad.singular_tolerance = 0.0;
   CHECK_THROWS_WITH_AS(bad.validate(), doctest::Contains("singular_tolerance"), InvalidArgument);
   bad = GaLvvjOptions{};
@@ -413,7 +415,7 @@ TEST_CASE("ga-lvvj: options and maps are validated with messages naming the fiel
 TEST_CASE("ga-lvvj: map() and the per-frame metrics allocate nothing") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  GaLvvjMapper<double> mapper(nao);
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   std::mt19937 rng(1);
   SkeletonFramed frame, robot;
   Eigen::VectorXd q_in = randomRegularNao(nao, rng), q(nao.nq());
@@ -432,7 +434,7 @@ TEST_CASE("ga-lvvj: map() and the per-frame metrics allocate nothing") {
 TEST_CASE_TEMPLATE("ga-lvvj: float compiles and agrees with double", Scalar, float, double) {
   const auto nao = makeNao<Scalar>();
   VirtualSkeleton<Scalar> skeleton(nao, naoGaLvvjMap());
-  GaLvvjMapper<Scalar> mapper(nao);
+  GaLvvjMapper<Scalar> mapper(nao, naoGaLvvjMap());
   const auto nao_d = makeNao<double>();
   std::mt19937 rng(2);
   const Eigen::VectorXd q_d = randomRegularNao(nao_d, rng);
@@ -460,7 +462,7 @@ TEST_CASE("ga-lvvj: limit-aware shoulder trades an infeasible ElbowYaw into Shou
   frame.position(HumanJoint::kWristRight) = frame.position(HumanJoint::kElbowRight) + Eigen::Vector3d(0, -0.01, 0.056);
   GaLvvjOptions plain_options;
   plain_options.limit_aware_shoulder = false;
-  GaLvvjMapper<double> plain(nao, naoGaLvvjMap(), plain_options), aware(nao);
+  GaLvvjMapper<double> plain(nao, naoGaLvvjMap(), plain_options), aware(nao, naoGaLvvjMap());
   Eigen::VectorXd q_plain(nao.nq()), q_aware(nao.nq());
   (void)plain.map(frame, q_plain);
   (void)aware.map(frame, q_aware);
@@ -482,7 +484,7 @@ TEST_CASE("ga-lvvj: limit-aware shoulder trades an infeasible ElbowYaw into Shou
 TEST_CASE("ga-lvvj: each documented singular case holds its joint and reports it") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  GaLvvjMapper<double> mapper(nao);
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   SkeletonFramed rest;
   REQUIRE(skeleton.compute(nao.neutralConfiguration(), rest).ok());
   rest.head.reset();

@@ -8,6 +8,7 @@
 
 #include <retarget/io/joint_trajectory_csv.hpp>
 
+#include "io/parse_error_cases.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -142,18 +143,13 @@ TEST_CASE("joint trajectory CSV: makeJointTrajectory and appendFrame") {
 }
 
 TEST_CASE("joint trajectory CSV: malformed input names file, line and what was expected") {
-  struct Case {
-    const char* text;
-    std::size_t line;
-    const char* message;
-  };
-  const Case cases[] = {
+  const std::vector<test::ParseErrorCase> cases = {
       {"", 0, "empty file"},
       {"\n\n", 2, "empty file"},
       {"t,a,b\n0,1,2\n", 1, "start with 'time'"},
       {"time,a,,b\n", 1, "header column 3"},
       {"time,a,a\n", 1, "appears twice"},
-      {"time,a,b\n0,1,2\n0.1,1\n", 3, "expected 3 values (time + 2 joints), got 2"},
+      {"time,a,b\n0,1,2\n0.1,1\n", 3, "expected 3 values (one per header column), got 2"},
       {"time,a,b\n0,1,2,3\n", 2, "expected 3 values"},
       {"time,a,b\n0,1,2,\n", 2, "expected 3 values"},
       {"time,a,b\n0,1,x\n", 2, "column 3 (b), got 'x'"},
@@ -168,19 +164,7 @@ TEST_CASE("joint trajectory CSV: malformed input names file, line and what was e
       {"time,a,b\n0,1,\xFF\xFE\n", 2, "\\xFF\\xFE"},
       {"time,\xC3\x28,b\n", 1, "header column 2"},
   };
-  for (const Case& c : cases) {
-    const std::string text = c.text;
-    CAPTURE(text);
-    try {
-      parse(c.text);
-      FAIL("no exception");
-    } catch (const ParseError& e) {
-      CHECK(e.file() == "traj.csv");
-      CHECK(e.line() == c.line);
-      CHECK_MESSAGE(std::string(e.what()).find(c.message) != std::string::npos, std::string(e.what()));
-      if (c.line > 0) CHECK(std::string(e.what()).find("traj.csv:" + std::to_string(c.line)) != std::string::npos);
-    }
-  }
+  test::checkParseErrors(cases, "traj.csv", parse);
   CHECK_THROWS_WITH_AS(readJointTrajectoryCsv(std::string("/nonexistent/dir/x.csv")),
                        doctest::Contains("/nonexistent/dir/x.csv"), ParseError);
 }

@@ -12,6 +12,7 @@
 #include <retarget/human/frames.hpp>
 #include <retarget/io/kinect.hpp>
 
+#include "io/parse_error_cases.hpp"
 #include "support/allocation.hpp"
 #include "support/test_support.hpp"
 
@@ -314,35 +315,20 @@ TEST_CASE("Kinect: malformed input names file, line and what was expected") {
     for (std::size_t i = 0; i < f.size(); ++i) out += (i ? "," : "") + f[i];
     return out + ",\n";
   };
-  struct Case {
-    std::string row;
-    const char* message;
+  const std::vector<test::ParseErrorCase> cases = {
+      {"2000" + good.substr(4, good.rfind(',') - 4) + ",\n", 2, "expected 101 values (timestamp + 25 joints x (x, y, z, state)), got 100"},
+      {"2000" + good.substr(4) + ",1,\n", 2, "expected 101 values"},
+      {replaceField(0, "12.5"), 2, "integer timestamp"},
+      {replaceField(0, "1000"), 2, "timestamp to increase"},
+      {replaceField(0, "999"), 2, "timestamp to increase"},
+      {replaceField(5, "nan"), 2, "column 6 (SpineMid.x)"},
+      {replaceField(7, "1e400"), 2, "finite number"},
+      {replaceField(8, "3"), 2, "tracking state 0, 1 or 2 in column 9 (SpineMid.state), got '3'"},
+      {replaceField(100, "-1"), 2, "tracking state"},
+      {replaceField(3, "2.5abc"), 2, "column 4 (SpineBase.z)"},
+      {replaceField(3, "\xC3\x28"), 2, "\\xC3("},
   };
-  const std::vector<Case> cases = {
-      {"2000" + good.substr(4, good.rfind(',') - 4) + ",\n", "expected 101 values (timestamp + 25 joints x (x, y, z, state)), got 100"},
-      {"2000" + good.substr(4) + ",1,\n", "expected 101 values"},
-      {replaceField(0, "12.5"), "integer timestamp"},
-      {replaceField(0, "1000"), "timestamp to increase"},
-      {replaceField(0, "999"), "timestamp to increase"},
-      {replaceField(5, "nan"), "column 6 (SpineMid.x)"},
-      {replaceField(7, "1e400"), "finite number"},
-      {replaceField(8, "3"), "tracking state 0, 1 or 2 in column 9 (SpineMid.state), got '3'"},
-      {replaceField(100, "-1"), "tracking state"},
-      {replaceField(3, "2.5abc"), "column 4 (SpineBase.z)"},
-      {replaceField(3, "\xC3\x28"), "\\xC3("},
-  };
-  for (const Case& c : cases) {
-    const std::string expected = c.message;
-    CAPTURE(expected);
-    try {
-      laban(c.row);
-      FAIL("no exception");
-    } catch (const ParseError& e) {
-      CHECK(e.line() == 2);
-      CHECK(e.file() == "bad.csv");
-      CHECK_MESSAGE(std::string(e.what()).find(c.message) != std::string::npos, std::string(e.what()));
-    }
-  }
+  test::checkParseErrors(cases, "bad.csv", laban);
   // Keraal: wrong count, bad number, non-unit quaternion.
   std::string keraal;
   for (int j = 0; j < kHumanJointCount; ++j) keraal += "0.1 0.2 2.5 0 0 0 1 ";

@@ -21,7 +21,8 @@ struct ParseErrorCase {
   const char* message;
 };
 
-/// Runs `parse(text)` on every case and checks the ParseError's file, line and message.
+/// Runs `parse(text)` on every case and checks the ParseError's file, line and message (and
+/// that the message starts "file:line: ").
 template <typename Parse>
 void checkParseErrors(const std::vector<ParseErrorCase>& cases, const std::string& file, Parse parse) {
   for (const ParseErrorCase& c : cases) {
@@ -34,6 +35,7 @@ void checkParseErrors(const std::vector<ParseErrorCase>& cases, const std::strin
       CHECK(e.file() == file);
       CHECK(e.line() == c.line);
       CHECK_MESSAGE(std::string(e.what()).find(c.message) != std::string::npos, std::string(e.what()));
+      if (c.line > 0) CHECK(std::string(e.what()).find(file + ":" + std::to_string(c.line) + ": ") != std::string::npos);
     }
   }
 }

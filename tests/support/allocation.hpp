@@ -1,8 +1,9 @@
 #pragma once
 
 // Detects heap allocation in per-frame code: a counting global operator new (for std
-// containers, strings, exceptions) and Eigen's EIGEN_RUNTIME_NO_MALLOC check (Eigen allocates
-// with malloc, not operator new; the test binaries keep asserts on, so Eigen aborts the test).
+// containers, strings, exceptions) plus Eigen's EIGEN_RUNTIME_NO_MALLOC heap check (Eigen
+// allocates with malloc, not operator new), which support/eigen_check.hpp turns into a count
+// independent of NDEBUG. The library calls malloc nowhere else.
 
 #include <cstddef>
 
@@ -10,11 +11,12 @@
 
 namespace retarget::test {
 
-/// Number of global operator new calls so far in this process.
+/// Heap allocations so far in this process: global operator new calls plus Eigen heap
+/// allocations made while forbidden (inside a NoAllocationScope).
 std::size_t allocationCount();
 
-/// While alive, Eigen aborts on any heap allocation; `allocations()` counts operator new calls
-/// made since construction.
+/// While alive, Eigen's heap allocations are forbidden (and counted); `allocations()` counts
+/// every operator new call and every such Eigen allocation made since construction.
 class NoAllocationScope {
  public:
   NoAllocationScope() : start_(allocationCount()) { Eigen::internal::set_is_malloc_allowed(false); }

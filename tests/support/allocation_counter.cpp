@@ -1,11 +1,14 @@
 #include "support/allocation.hpp"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 namespace {
 std::atomic<std::size_t> g_allocations{0};
+std::atomic<std::size_t> g_eigen_heap{0};
 
 void* countedAllocate(std::size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
@@ -21,7 +24,19 @@ void* countedAllocateAligned(std::size_t size, std::align_val_t align) {
 }
 }  // namespace
 
-std::size_t retarget::test::allocationCount() { return g_allocations.load(std::memory_order_relaxed); }
+std::size_t retarget::test::allocationCount() {
+  return g_allocations.load(std::memory_order_relaxed) + g_eigen_heap.load(std::memory_order_relaxed);
+}
+
+void retarget::test::eigenAssertFailed(const char* expression, const char* file, int line) {
+  // Eigen's run-time heap check (EIGEN_RUNTIME_NO_MALLOC): one allocation while forbidden.
+  if (std::strstr(expression, "heap allocation is forbidden") != nullptr) {
+    g_eigen_heap.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  std::fprintf(stderr, "%s:%d: Eigen assertion failed: %s\n", file, line, expression);
+  std::abort();
+}
 
 void* operator new(std::size_t size) { return countedAllocate(size); }
 void* operator new[](std::size_t size) { return countedAllocate(size); }

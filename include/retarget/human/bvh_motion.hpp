@@ -57,6 +57,11 @@ struct BvhJoint {
   bool is_end_site = false;
 };
 
+/// One frame's channel values (file order, file units and degrees) as a vector view: the input of
+/// rotation-based mappers (see mappers/mapper.hpp). Binds a `BvhMotion::frameValues(f)` row or
+/// any contiguous VectorXd without copying.
+using BvhChannelValues = Eigen::Ref<const Eigen::VectorXd>;
+
 /// A BVH motion: the hierarchy and the raw channel values of every frame.
 ///
 /// Invariants (established by the reader, checked by `validateBvh` and the writer): joints are in
@@ -106,6 +111,10 @@ struct BvhMotion {
   const double* frame(int f) const {
     RETARGET_DEBUG_ASSERT(f >= 0 && f < frame_count);
     return values.data() + static_cast<std::size_t>(f) * static_cast<std::size_t>(channel_count);
+  }
+  /// Value row of frame `f` as a vector of `channel_count` values (a view, no copy).
+  Eigen::Map<const Eigen::VectorXd> frameValues(int f) const {
+    return Eigen::Map<const Eigen::VectorXd>(frame(f), channel_count);
   }
   /// Mutable value row of frame `f`.
   double* frame(int f) {

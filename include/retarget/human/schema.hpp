@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -34,6 +33,9 @@
 #include <vector>
 
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/line_reader.hpp>
+#include <retarget/core/internal/number.hpp>
+#include <retarget/core/internal/text.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
 
@@ -134,25 +136,6 @@ inline void validateSchema(const SkeletonSchema& schema) {
 
 namespace internal {
 
-inline std::string_view schemaTrim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r");
-  return text.substr(first, last - first + 1);
-}
-
-inline std::vector<std::string_view> schemaSplit(std::string_view text) {
-  std::vector<std::string_view> parts;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-    const std::size_t start = i;
-    while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
-    if (i > start) parts.push_back(text.substr(start, i - start));
-  }
-  return parts;
-}
-
 /// Parses "+X", "-z", "X" into a signed unit row; false on failure.
 inline bool schemaAxis(std::string_view text, Eigen::RowVector3d& row) {
   double sign = 1;
@@ -161,7 +144,7 @@ inline bool schemaAxis(std::string_view text, Eigen::RowVector3d& row) {
     text.remove_prefix(1);
   }
   if (text.size() != 1) return false;
-  const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  const char c = toLowerAscii(text[0]);
   if (c < 'x' || c > 'z') return false;
   row.setZero();
   row[c - 'x'] = sign;
@@ -176,46 +159,36 @@ inline const char* schemaAxisName(const Eigen::RowVector3d& row) {
   return "?";
 }
 
-}  // namespace internal
-
-/// Parses a schema from text in the format documented at the top of this header. `file` names
-/// the source in error messages. Throws `retarget::ParseError` naming file, line and what was
-/// expected (unknown canonical joint, duplicate line, bad weight, bad or left-handed frame, bad
-/// scale, missing name).
-inline SkeletonSchema parseSchema(std::string_view text, const std::string& file = "<string>") {
+/// Parses the schema text of `reader` (format at the top of this header); see parseSchema.
+inline SkeletonSchema parseSchemaLines(LineReader& reader) {
   SkeletonSchema schema;
   std::array<bool, 3> frame_seen{};
-  std::size_t line_number = 0;
-  std::size_t pos = 0;
-  auto fail = [&](const std::string& what) { throw ParseError(file, line_number, what); };
-  while (pos <= text.size()) {
-    const std::size_t newline = text.find('\n', pos);
-    std::string_view line = text.substr(pos, newline == std::string_view::npos ? text.size() - pos : newline - pos);
-    pos = newline == std::string_view::npos ? text.size() + 1 : newline + 1;
-    ++line_number;
+  std::vector<std::string_view> parts;
+  while (reader.next()) {
+    std::string_view line = reader.line();
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    line = internal::schemaTrim(line);
+    line = trim(line);
     if (line.empty()) continue;
     const auto equals = line.find('=');
     const auto colon = line.find(':');
     const bool is_setting = colon != std::string_view::npos && (equals == std::string_view::npos || colon < equals) &&
-                            internal::schemaSplit(line.substr(0, colon)).size() == 1;
+                            splitWhitespace(line.substr(0, colon)).size() == 1;
     if (is_setting) {
-      const std::string_view key = internal::schemaTrim(line.substr(0, colon));
-      const std::string_view value = internal::schemaTrim(line.substr(colon + 1));
+      const std::string_view key = trim(line.substr(0, colon));
+      const std::string_view value = trim(line.substr(colon + 1));
       if (key == "name") {
-        if (value.empty()) fail("expected a schema name after 'name:'");
+        if (value.empty()) reader.fail("expected a schema name after 'name:'");
         schema.name = std::string(value);
       } else if (key == "scale") {
         double scale = 0;
-        std::istringstream in{std::string(value)};
-        if (!(in >> scale) || !(in >> std::ws).eof() || !std::isfinite(scale) || !(scale > 0)) {
-          fail("expected a positive scale in metres per unit, got '" + std::string(value) + "'");
+        if (!parseFinite(value, scale) || !(scale > 0)) {
+          reader.fail("expected a positive scale in metres per unit, got '" + std::string(value) + "'");
         }
         schema.scale = scale;
       } else if (key == "frame") {
         frame_seen = {};
-        for (std::string_view part : internal::schemaSplit(value)) {
+        splitWhitespace(value, parts);
+        for (std::string_view part : parts) {
           const auto eq = part.find('=');
           const std::string_view axis_name = eq == std::string_view::npos ? part : part.substr(0, eq);
           int row = -1;
@@ -223,64 +196,71 @@ inline SkeletonSchema parseSchema(std::string_view text, const std::string& file
           if (axis_name == "left") row = 1;
           if (axis_name == "up") row = 2;
           Eigen::RowVector3d axis;
-          if (row < 0 || eq == std::string_view::npos || !internal::schemaAxis(part.substr(eq + 1), axis)) {
-            fail("expected 'forward=<axis> left=<axis> up=<axis>' with axes such as +X or -Z, got '" +
-                 std::string(part) + "'");
+          if (row < 0 || eq == std::string_view::npos || !schemaAxis(part.substr(eq + 1), axis)) {
+            reader.fail("expected 'forward=<axis> left=<axis> up=<axis>' with axes such as +X or -Z, got '" +
+                        std::string(part) + "'");
           }
           schema.R_WS.row(row) = axis;
           frame_seen[static_cast<std::size_t>(row)] = true;
         }
-        if (!(frame_seen[0] && frame_seen[1] && frame_seen[2])) fail("expected forward=, left= and up= in 'frame:'");
+        if (!(frame_seen[0] && frame_seen[1] && frame_seen[2])) reader.fail("expected forward=, left= and up= in 'frame:'");
         if (std::abs(schema.R_WS.determinant() - 1.0) > 1e-12) {
-          fail("frame forward=" + std::string(internal::schemaAxisName(schema.R_WS.row(0))) + " left=" +
-               internal::schemaAxisName(schema.R_WS.row(1)) + " up=" + internal::schemaAxisName(schema.R_WS.row(2)) +
-               " is not a right-handed rotation, expected forward x left = up");
+          reader.fail("frame forward=" + std::string(schemaAxisName(schema.R_WS.row(0))) + " left=" +
+                      schemaAxisName(schema.R_WS.row(1)) + " up=" + schemaAxisName(schema.R_WS.row(2)) +
+                      " is not a right-handed rotation, expected forward x left = up");
         }
       } else {
-        fail("unknown setting '" + std::string(key) + "', expected name, frame or scale");
+        reader.fail("unknown setting '" + std::string(key) + "', expected name, frame or scale");
       }
       continue;
     }
     if (equals == std::string_view::npos) {
-      fail("expected '<CanonicalJoint> = <source> [<source2> <weight>]' or a setting, got '" + std::string(line) + "'");
+      reader.fail("expected '<CanonicalJoint> = <source> [<source2> <weight>]' or a setting, got '" + std::string(line) +
+                  "'");
     }
-    const std::string_view joint_name = internal::schemaTrim(line.substr(0, equals));
+    const std::string_view joint_name = trim(line.substr(0, equals));
     const auto joint = humanJointFromName(joint_name);
     if (!joint) {
-      fail("unknown canonical joint '" + std::string(joint_name) + "', expected a Kinect v2 name such as SpineBase");
+      reader.fail("unknown canonical joint '" + std::string(joint_name) +
+                  "', expected a Kinect v2 name such as SpineBase");
     }
-    const auto parts = internal::schemaSplit(line.substr(equals + 1));
+    splitWhitespace(line.substr(equals + 1), parts);
     auto& entry = schema.joints[static_cast<std::size_t>(index(*joint))];
-    if (entry) fail("canonical joint " + std::string(joint_name) + " is mapped twice");
+    if (entry) reader.fail("canonical joint " + std::string(joint_name) + " is mapped twice");
     if (parts.size() == 1) {
       schema.set(*joint, std::string(parts[0]));
     } else if (parts.size() == 3) {
       double weight = -1;
-      std::istringstream in{std::string(parts[2])};
-      if (!(in >> weight) || !(in >> std::ws).eof() || !(weight >= 0 && weight <= 1)) {
-        fail("expected a blend weight in [0, 1], got '" + std::string(parts[2]) + "'");
+      if (!parseFinite(parts[2], weight) || !(weight >= 0 && weight <= 1)) {
+        reader.fail("expected a blend weight in [0, 1], got '" + std::string(parts[2]) + "'");
       }
       schema.set(*joint, std::string(parts[0]), std::string(parts[1]), weight);
     } else {
-      fail("expected one source joint, or two and a weight, after '" + std::string(joint_name) + " =', got " +
-           std::to_string(parts.size()) + " items");
+      reader.fail("expected one source joint, or two and a weight, after '" + std::string(joint_name) + " =', got " +
+                  std::to_string(parts.size()) + " items");
     }
   }
-  if (schema.name.empty()) {
-    line_number = 0;
-    fail("missing 'name: <schema name>'");
-  }
+  if (schema.name.empty()) throw ParseError(reader.file(), 0, "missing 'name: <schema name>'");
   return schema;
+}
+
+}  // namespace internal
+
+/// Parses a schema from text in the format documented at the top of this header. `file` names
+/// the source in error messages. Throws `retarget::ParseError` naming file, line and what was
+/// expected (unknown canonical joint, duplicate line, bad weight, bad or left-handed frame, bad
+/// scale, missing name).
+inline SkeletonSchema parseSchema(std::string_view text, const std::string& file = "<string>") {
+  internal::LineReader reader(text, file);
+  return internal::parseSchemaLines(reader);
 }
 
 /// Reads a schema file (format at the top of this header). Throws `retarget::ParseError` naming
 /// the file and line.
 inline SkeletonSchema readSchema(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ParseError(path.string(), 0, "cannot open the schema file for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseSchema(text.str(), path.string());
+  std::ifstream in = internal::openForReading(path.string(), "the schema file");
+  internal::LineReader reader(in, path.string());
+  return internal::parseSchemaLines(reader);
 }
 
 /// Formats a schema in the text format read by `parseSchema` (parseSchema(formatSchema(s))

@@ -22,17 +22,13 @@
 /// `toRobotOrder` reorders the columns into a robot's configuration order by joint name.
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <fstream>
 #include <istream>
-#include <limits>
 #include <ostream>
-#include <sstream>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <unordered_map>
 #include <vector>
 
@@ -125,20 +121,9 @@ inline JointTrajectory readJointTrajectoryCsv(std::istream& in, const std::strin
   }
   const std::size_t columns = fields.size();
   std::vector<double> values;
+  internal::CsvRowTimes times;
   while (reader.nextNonEmpty()) {
-    internal::splitFields(reader.line(), ',', fields);
-    if (fields.size() != columns) {
-      reader.fail("expected " + std::to_string(columns) + " values (time + " + std::to_string(columns - 1) +
-                  " joints), got " + std::to_string(fields.size()));
-    }
-    const double time = internal::parseFiniteOrFail(reader, fields[0], 1, "time");
-    if (!trajectory.times.empty() && !(time > trajectory.times.back())) {
-      std::ostringstream what;
-      what.precision(17);
-      what << "expected time to increase, got " << time << " after " << trajectory.times.back();
-      reader.fail(what.str());
-    }
-    trajectory.times.push_back(time);
+    trajectory.times.push_back(internal::splitTimedCsvRow(reader, columns, times, fields));
     for (std::size_t c = 1; c < columns; ++c) {
       values.push_back(internal::parseFiniteOrFail(reader, fields[c], c + 1, trajectory.joint_names[c - 1]));
     }

@@ -119,13 +119,9 @@ inline SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSc
   Eigen::Matrix3Xd p_S = Eigen::Matrix3Xd::Zero(3, keypoint_count);
   Eigen::VectorXd confidence = Eigen::VectorXd::Zero(keypoint_count);
   std::vector<TrackingState> state(static_cast<std::size_t>(keypoint_count), TrackingState::kNotTracked);
-  double first_time = 0;
-  double last_time = 0;
+  internal::CsvRowTimes times;
   while (reader.nextNonEmpty()) {
-    const double time =
-        internal::splitTimedCsvRow(reader, target.size(), motion.frames.empty() ? nullptr : &last_time, fields);
-    if (motion.frames.empty()) first_time = time;
-    last_time = time;
+    const double time = internal::splitTimedCsvRow(reader, target.size(), times, fields);
     for (std::size_t c = 1; c < fields.size(); ++c) {
       const double value = internal::parseFiniteOrFail(reader, fields[c], c + 1, names[c]);
       const auto [k, component] = target[c];
@@ -144,7 +140,7 @@ inline SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSc
           keypointState(schema, p_S.col(k), (seen[static_cast<std::size_t>(k)] & 8) != 0, confidence[k], options.tracked_threshold);
     }
     SkeletonFrame<double>& frame = motion.frames.emplace_back();
-    frame.time = time - first_time;
+    frame.time = time - times.first;
     keypointsToSkeleton(schema, p_S, state, options.scale, frame);
   }
   motion.frame_rate = internal::medianFrameRate(motion.frames);

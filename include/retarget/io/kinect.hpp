@@ -210,7 +210,7 @@ inline SkeletonMotion<double> readKinect(const std::string& path) {
   std::ifstream in = internal::openForReading(path);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") != std::string::npos) break;
+    if (!internal::isBlankLine(line)) break;
   }
   in.clear();
   in.seekg(0);
@@ -240,7 +240,7 @@ inline void writeKinectLabanCsv(const SkeletonMotion<double>& motion, std::ostre
       const Vector3<double> p_K = canonicalToKinect(frame.p_W[static_cast<std::size_t>(j)]);
       for (int k = 0; k < 3; ++k) {
         line += ',';
-        internal::appendNumber(line, p_K[k] == 0.0 ? 0.0 : p_K[k]);
+        internal::appendNumber(line, p_K[k], /*signed_zero=*/false);
       }
       line += ',';
       line += static_cast<char>('0' + static_cast<int>(frame.state[static_cast<std::size_t>(j)]));

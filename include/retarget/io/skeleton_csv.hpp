@@ -64,7 +64,7 @@ inline TrackingState parseTrackingStateOrFail(const LineReader& reader, std::str
   if (field == "1") return TrackingState::kInferred;
   if (field == "2") return TrackingState::kTracked;
   reader.fail("expected a tracking state 0, 1 or 2 in column " + std::to_string(column) + " (" +
-              std::string(name(joint)) + ".state), got " + quoted(field));
+              std::string(name(joint)) + ".state), got " + internal::quoted(field));
 }
 
 /// Nominal frame rate (Hz) from the median frame spacing of increasing times; 0 when unknown.
@@ -168,15 +168,11 @@ inline SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std::strin
   }
 
   const auto extra_count = static_cast<Eigen::Index>(motion.extra_joint_names.size());
-  double first_time = 0.0;
-  double last_time = 0.0;
+  internal::CsvRowTimes times;
   while (reader.nextNonEmpty()) {
-    const double time =
-        internal::splitTimedCsvRow(reader, columns.size(), motion.frames.empty() ? nullptr : &last_time, fields);
-    if (motion.frames.empty()) first_time = time;
-    last_time = time;
+    const double time = internal::splitTimedCsvRow(reader, columns.size(), times, fields);
     SkeletonFrame<double>& frame = motion.frames.emplace_back();
-    frame.time = time - first_time;
+    frame.time = time - times.first;
     for (int j = 0; j < kHumanJointCount; ++j) {
       if (axes_seen[static_cast<std::size_t>(j)] != 0) frame.state[static_cast<std::size_t>(j)] = TrackingState::kTracked;
     }

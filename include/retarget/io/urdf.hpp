@@ -42,15 +42,13 @@
 /// an unknown / fixed / mimic joint, a negative mass, a non-positive primitive size, a
 /// geometry element with no known shape.
 
-#include <cctype>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <string>
-#include <system_error>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -58,6 +56,8 @@
 #include <tinyxml2.h>
 
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/number.hpp>
+#include <retarget/core/internal/text.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/robots/internal/robot_table.hpp>
 
@@ -118,23 +118,13 @@ class UrdfReader {
     const char* text = element->Attribute(attribute);
     if (text == nullptr) return fallback;
     std::vector<double> values;
-    const char* p = text;
-    const char* end = text + std::char_traits<char>::length(text);
-    while (true) {
-      while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p;
-      if (p == end) break;
-      const char* token_end = p;
-      while (token_end < end && !std::isspace(static_cast<unsigned char>(*token_end))) ++token_end;
+    for (const std::string_view token : internal::splitWhitespace(text)) {
       double value = 0;
-      // from_chars does not take a leading '+'; URDF writers sometimes emit one.
-      const char* first = (*p == '+' && token_end - p > 1) ? p + 1 : p;
-      const auto result = std::from_chars(first, token_end, value);
-      if (result.ec != std::errc() || result.ptr != token_end || !std::isfinite(value)) {
-        fail(element, context + describe(element) + " attribute " + attribute + "=\"" + text +
-                          "\": '" + std::string(p, token_end) + "' is not a finite number");
+      if (!parseFinite(token, value)) {
+        fail(element, context + describe(element) + " attribute " + attribute + "=\"" + text + "\": '" +
+                          std::string(token) + "' is not a finite number");
       }
       values.push_back(value);
-      p = token_end;
     }
     if (values.size() != count) {
       fail(element, context + describe(element) + " attribute " + attribute + "=\"" + text + "\" has " +

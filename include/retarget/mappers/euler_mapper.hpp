@@ -5,13 +5,12 @@
 /// order) -> child-in-parent rotations (Eq. 1) -> robot joint angles by case: 3 -> 3 and
 /// 3 -> 2 by re-decomposition in the robot's axis order (Eq. 2), 2 -> 1 elbow bend
 /// (Eqs. 3-6) and wrist rotation (Eqs. 7-10) or its signed twist variant, and one curl value
-/// per finger. The mapping itself is data: EulerMapperConfig (euler_mapper_config.hpp).
+/// per finger. The mapping itself is data: `EulerMap` (euler_map.hpp).
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <retarget/core/error.hpp>
@@ -19,192 +18,84 @@
 #include <retarget/core/types.hpp>
 #include <retarget/human/bvh_motion.hpp>
 #include <retarget/kinematics/robot_model.hpp>
-#include <retarget/mappers/euler_angles.hpp>
-#include <retarget/mappers/euler_mapper_config.hpp>
+#include <retarget/geometry/euler_angles.hpp>
+#include <retarget/mappers/euler_map.hpp>
+#include <retarget/mappers/mapper.hpp>
 
 namespace retarget {
 
-/// Maps BVH motion frames onto a robot with a data-driven `EulerMapperConfig`.
+/// Options of `EulerMapper`. The method has no tuning parameter of its own: everything it needs
+/// is robot data (`EulerMap`), and rate limits are a filter composed after it. The aggregate
+/// exists so that the mapper has the shape every mapper shares (mappers/mapper.hpp).
+struct EulerOptions {
+  /// Nothing to check yet; called by the constructor.
+  void validate() const {}
+};
+
+/// Maps BVH motion frames onto a robot with a data-driven `EulerMap`, in the shape of
+/// mappers/mapper.hpp with Input = `BvhChannelValues` (one frame's channel values, file order,
+/// file units and degrees).
 ///
-/// Describe once, work per frame: the constructor validates the configuration against the
-/// robot; `bind()` resolves BVH joint names against a BVH skeleton (channel layout, bone
-/// offsets) and preallocates everything; `map()` then neither allocates nor throws, always
-/// writes a finite joint vector within the (robot and configured) limits, and returns a
-/// `Status` per frame. Between frames it keeps the previous output for rate limiting and for
-/// holding joints whose input is not finite.
+/// Describe once, work per frame: the constructor validates the map against the robot, binds
+/// its BVH joint names to the source hierarchy (channel layout, bone offsets; the hierarchy's
+/// motion values are not used and the hierarchy is not kept) and allocates everything. `map()`
+/// then neither allocates nor throws, always writes a finite joint vector within the (robot and
+/// map) limits, and returns a `Status` per frame: kClamped (see `clamped()`), kDegenerateInput
+/// when a source rotation was not finite and its robot joints held their last value (see
+/// `held()`), kInvalidInput when the channel vector or q_out has the wrong size.
 ///
-/// Invariants: after bind(), every configured source joint exists in the bound skeleton and
-/// every derived link axis has non-zero length; `output()` is finite and within limits.
-template <typename Scalar = double>
+/// Invariants: every map source joint exists in the bound hierarchy and every derived link
+/// axis has non-zero length; `output()` is finite and within limits.
+template <typename ScalarType = double>
 class EulerMapper {
  public:
-  /// Checks `config` (EulerMapperConfig::validate) and resolves its robot joint names in
-  /// `model`. Throws InvalidArgument when a robot joint is unknown or has no coordinate, or
-  /// when the configured limits do not intersect the robot's limits.
-  EulerMapper(const RobotModel<Scalar>& model, EulerMapperConfig config) : config_(std::move(config)) {
-    config_.validate();
-    nq_ = model.nq();
-    neutral_ = model.neutralConfiguration();
-    held_ = neutral_;
-    raw_ = neutral_;
-    entries_.reserve(config_.joints.size());
-    for (const EulerJointMapping& m : config_.joints) {
-      Entry e;
-      e.q = model.qIndex(m.robot_joint);
-      e.kind = m.kind;
-      e.order = m.order;
-      e.angle = m.angle;
-      e.gain = Scalar(m.sign * m.scale);
-      e.offset = Scalar(m.offset);
-      e.lower = model.lowerLimits()[e.q];
-      e.upper = model.upperLimits()[e.q];
-      if (m.lower) e.lower = std::max(e.lower, Scalar(*m.lower));
-      if (m.upper) e.upper = std::min(e.upper, Scalar(*m.upper));
-      RETARGET_THROW_UNLESS(e.lower <= e.upper, InvalidArgument, "Euler mapper: joint '", m.robot_joint,
-                            "': configured limits [", m.lower.value_or(-INFINITY), ", ", m.upper.value_or(INFINITY),
-                            "] do not intersect the robot's [", model.lowerLimits()[e.q], ", ",
-                            model.upperLimits()[e.q], "] (expected an overlapping range)");
-      e.max_speed = Scalar(m.max_speed);
-      // Centre used to pick the 2*pi branch of Euler angles (offset when unbounded).
-      e.centre = (std::isfinite(e.lower) && std::isfinite(e.upper)) ? (e.lower + e.upper) / 2 : e.offset;
-      e.axis = m.axis.template cast<Scalar>();
-      const double reference_angle = m.reference.norm();
-      if (reference_angle > 0) {
-        const Eigen::Matrix3d R_ref = Eigen::AngleAxisd(reference_angle, m.reference / reference_angle).toRotationMatrix();
-        e.R_ref_T = R_ref.transpose().cast<Scalar>();
-      }
-      held_[e.q] = std::clamp(held_[e.q], e.lower, e.upper);
-      // Entries decomposing the same rotation in the same order share one Euler branch choice.
-      e.leader = static_cast<int>(entries_.size());
-      for (std::size_t k = 0; k < entries_.size() && m.kind == EulerCase::kEuler; ++k) {
-        const EulerJointMapping& other = config_.joints[k];
-        if (other.kind == EulerCase::kEuler && other.source == m.source && other.order == m.order &&
-            other.reference == m.reference) {
-          e.leader = entries_[k].leader;
-          break;
-        }
-      }
-      entries_.push_back(e);
-    }
-    euler_angles_.assign(entries_.size(), Vector3<Scalar>::Zero());
-    raw_ = held_;
-  }
+  using Scalar = ScalarType;
+  using Input = BvhChannelValues;
+  using Map = EulerMap;
+  using Options = EulerOptions;
 
-  /// Binds the mapper to a BVH skeleton (joint names, channel layout, offsets; the motion
-  /// values are not used) and takes its frame time for rate limiting. Throws InvalidArgument
-  /// naming the configuration entry when a source joint is missing, has no rotation channels,
-  /// or a derived link axis has zero length (coincident joints: give `axis` explicitly).
-  /// Resets the temporal state.
-  void bind(const BvhMotion& skeleton) {
-    joint_count_ = static_cast<int>(skeleton.joints.size());
-    channel_count_ = skeleton.channel_count;
-    frame_time_ = Scalar(skeleton.frame_time);
-    sources_.clear();
-    source_of_joint_.assign(skeleton.joints.size(), -1);
-    auto useJoint = [&](const std::string& name, const std::string& robot_joint) -> int {
-      const int j = skeleton.findJoint(name);
-      RETARGET_THROW_UNLESS(j >= 0 && !skeleton.joints[j].is_end_site, InvalidArgument, "Euler mapper config '",
-                            config_.name, "' joint '", robot_joint, "': source (got BVH joint '", name,
-                            "', expected a joint of the bound BVH skeleton)");
-      if (source_of_joint_[j] < 0) {
-        Source s;
-        s.joint = j;
-        int n = 0;
-        const auto& joint = skeleton.joints[j];
-        for (std::size_t c = 0; c < joint.channels.size(); ++c) {
-          if (!isRotation(joint.channels[c]) || n >= 3) continue;
-          s.rotation_axes[n] = bvhChannelAxis(joint.channels[c]);
-          s.rotation_channels[n] = joint.first_channel + static_cast<int>(c);
-          ++n;
-        }
-        s.rotation_count = n;
-        source_of_joint_[j] = static_cast<int>(sources_.size());
-        sources_.push_back(s);
-      }
-      return source_of_joint_[j];
-    };
-    // The bone from joint j to its first child, in j's frame (file units).
-    auto boneOut = [&](int j) -> Vector3<Scalar> {
-      for (std::size_t c = 0; c < skeleton.joints.size(); ++c) {
-        if (skeleton.joints[c].parent == j) return skeleton.joints[c].offset.template cast<Scalar>();
-      }
-      return Vector3<Scalar>::Zero();
-    };
-    links_.clear();
-    for (std::size_t i = 0; i < entries_.size(); ++i) {
-      const EulerJointMapping& m = config_.joints[i];
-      Entry& e = entries_[i];
-      e.first_link = static_cast<int>(links_.size());
-      for (std::size_t k = 0; k < m.source.size(); ++k) {
-        const std::string& name = m.source[k];
-        Link link;
-        link.source = useJoint(name, m.robot_joint);
-        const int j = sources_[link.source].joint;
-        // Link axes: for a finger every segment, otherwise the last joint of the chain.
-        const bool needs_axis =
-            e.kind == EulerCase::kFingerCurl || (e.kind != EulerCase::kEuler && k + 1 == m.source.size());
-        if (!needs_axis) {
-          // no axis needed
-        } else if (e.axis.norm() > kDegenerateEpsilon<Scalar> || e.kind == EulerCase::kWristRotation) {
-          link.u = e.axis.normalized();
-        } else {
-          Vector3<Scalar> out = boneOut(j);
-          // A zero-length end bone (e.g. the CMU thumbs of the Xia files) falls back to the
-          // nearest non-zero bone towards the root: all BVH rest-pose frames are parallel.
-          for (int a = j; a >= 0 && !(out.norm() > kDegenerateEpsilon<Scalar>); a = skeleton.joints[a].parent) {
-            out = skeleton.joints[a].offset.template cast<Scalar>();
-          }
-          RETARGET_THROW_UNLESS(out.norm() > kDegenerateEpsilon<Scalar>, InvalidArgument, "Euler mapper config '",
-                                config_.name, "' joint '", m.robot_joint, "': cannot derive the link axis of BVH joint '",
-                                name, "' (every bone from it to the root has zero length, expected one > 0; set 'axis' "
-                                "explicitly)");
-          link.u = out.normalized();
-        }
-        links_.push_back(link);
-      }
-      e.link_count = static_cast<int>(m.source.size());
-    }
-    rotations_.assign(sources_.size(), Matrix3<Scalar>::Identity());
-    valid_.assign(sources_.size(), 1);
-    bound_ = true;
+  /// Validates `map` (EulerMap::validate) and `options`, resolves the map's robot joint names
+  /// in `model` and its BVH joint names in `hierarchy` (a BVH motion whose frames, if any, are
+  /// ignored). Throws InvalidArgument naming the map entry when a robot joint is unknown or has
+  /// no coordinate, when the map's limits do not intersect the robot's, when a source joint is
+  /// missing from the hierarchy or has no rotation channels, or when a derived link axis has
+  /// zero length (coincident joints: give `axis` explicitly).
+  EulerMapper(const RobotModel<Scalar>& model, const BvhMotion& hierarchy, EulerMap map, EulerOptions options = {})
+      : model_(&model), map_(std::move(map)), options_(std::move(options)) {
+    map_.validate();
+    options_.validate();
+    resolveRobot(model);
+    bindHierarchy(hierarchy);
+    clamped_ = JointFlags::Constant(model.nq(), false);
+    held_ = JointFlags::Constant(model.nq(), false);
     reset();
   }
 
-  /// Sets the time between frames (s) used for rate limiting (0 disables it); bind() takes
-  /// it from the BVH file.
-  void setFrameTime(Scalar frame_time) { frame_time_ = std::isfinite(frame_time) && frame_time > 0 ? frame_time : 0; }
+  /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
+  EulerMapper(const RobotModel<Scalar>&&, const BvhMotion&, EulerMap, EulerOptions = {}) = delete;
 
-  /// Forgets the previous frame (no rate limit on the next frame; held values back to neutral).
-  void reset() {
-    has_previous_ = false;
-    for (const Entry& e : entries_) held_[e.q] = std::clamp(neutral_[e.q], e.lower, e.upper);
-    raw_ = held_;
+  /// Forgets the temporal state: every mapped joint goes back to its neutral value (clamped
+  /// into the map's limits), which it holds until its source gives a finite rotation.
+  void reset() noexcept {
+    for (const Entry& e : entries_) last_[e.q] = std::clamp(neutral_[e.q], e.lower, e.upper);
+    raw_ = last_;
+    clamped_.setConstant(false);
+    held_.setConstant(false);
   }
 
-  /// Maps frame `frame` of `motion` (which must have the bound skeleton's layout) into
-  /// `q_out` (robot q order, rad). Rotations come from BvhMotion::localRotation (Eq. 1).
-  /// Never allocates or throws. Returns kInvalidInput (output held) when unbound, when q_out
-  /// has the wrong size, the frame is out of range, the layout differs or values are not
-  /// finite; kClamped / kRateLimited when limits acted.
-  Status map(const BvhMotion& motion, int frame, Eigen::Ref<VectorX<Scalar>> q_out) {
-    if (!bound_ || q_out.size() != nq_) return fail(q_out);
-    if (frame < 0 || frame >= motion.frame_count || static_cast<int>(motion.joints.size()) != joint_count_ ||
-        motion.channel_count != channel_count_) {
-      return fail(q_out);
+  /// Maps one frame given as its `channel_count` channel values in file order (positions in
+  /// file units, rotations in degrees), e.g. `motion.frameValues(f)`, one line of a BVH MOTION
+  /// section or one Axis Neuron broadcast frame, into `q_out` (size nq, robot q order, rad).
+  /// Eq. 1 in the file's channel order. Never allocates or throws; see the class doc for the
+  /// statuses.
+  [[nodiscard]] Status map(const BvhChannelValues& values, Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
+    if (q_out.size() != nq_) return StatusCode::kInvalidInput;
+    if (values.size() != channel_count_) {
+      q_out = last_;
+      clamped_.setConstant(false);
+      held_.setConstant(false);
+      return StatusCode::kInvalidInput;
     }
-    for (std::size_t s = 0; s < sources_.size(); ++s) {
-      const Eigen::Quaterniond r = motion.localRotation(frame, sources_[s].joint);
-      valid_[s] = r.coeffs().allFinite() ? 1 : 0;
-      if (valid_[s]) rotations_[s] = r.toRotationMatrix().template cast<Scalar>();
-    }
-    return finish(q_out, frame_time_);
-  }
-
-  /// Streaming entry point: maps one frame given as its `channel_count` channel values in
-  /// file order (positions in file units, rotations in degrees), e.g. one line of a BVH
-  /// MOTION section or one Axis Neuron broadcast frame. Same contract as the other map().
-  Status map(const double* frame_values, Eigen::Ref<VectorX<Scalar>> q_out) {
-    if (!bound_ || q_out.size() != nq_ || frame_values == nullptr) return fail(q_out);
     constexpr Scalar kDegree = kPi<Scalar> / Scalar(180);
     for (std::size_t s = 0; s < sources_.size(); ++s) {
       const Source& src = sources_[s];
@@ -212,39 +103,47 @@ class EulerMapper {
       Quaternion<Scalar> R = Quaternion<Scalar>::Identity();
       bool finite = true;
       for (int c = 0; c < src.rotation_count; ++c) {
-        const double value = frame_values[src.rotation_channels[c]];
+        const double value = values[src.rotation_channels[c]];
         finite = finite && std::isfinite(value);
-        const Scalar half = Scalar(0.5) * Scalar(value) * kDegree;
+        const Scalar half = Scalar(0.5) * static_cast<Scalar>(value) * kDegree;
         Quaternion<Scalar> axis_rotation(std::cos(half), Scalar(0), Scalar(0), Scalar(0));
         axis_rotation.vec()[src.rotation_axes[c]] = std::sin(half);
         R = R * axis_rotation;
       }
+      finite = finite && R.coeffs().allFinite();
       valid_[s] = finite ? 1 : 0;
       if (finite) rotations_[s] = R.toRotationMatrix();
     }
-    return finish(q_out, frame_time_);
+    return finish(q_out);
   }
 
+  /// The robot model.
+  const RobotModel<Scalar>& model() const noexcept { return *model_; }
+  /// The options in use.
+  const EulerOptions& options() const noexcept { return options_; }
+  /// The map in use.
+  const EulerMap& mapping() const noexcept { return map_; }
+  /// Per q coordinate: clamped to a limit in the last `map()` call.
+  const JointFlags& clamped() const noexcept { return clamped_; }
+  /// Per q coordinate: held its last value in the last `map()` call (source not finite).
+  const JointFlags& held() const noexcept { return held_; }
   /// Last output (robot q order, rad): finite and within limits.
-  const VectorX<Scalar>& output() const { return held_; }
-  /// Last values before clamping and rate limiting (rad): the human's angle for each mapped
-  /// joint as seen through the mapping (the "human trajectory" of Section 4.3). Unmapped
-  /// joints hold their neutral value.
-  const VectorX<Scalar>& rawOutput() const { return raw_; }
-  /// The configuration in use.
-  const EulerMapperConfig& config() const { return config_; }
-  /// Configuration indices of the mapped robot joints, in configuration-entry order.
+  const VectorX<Scalar>& output() const noexcept { return last_; }
+  /// Last values before clamping (rad): the human's angle for each mapped joint as seen
+  /// through the map (the "human trajectory" of Section 4.3). Unmapped joints hold their
+  /// neutral value.
+  const VectorX<Scalar>& rawOutput() const noexcept { return raw_; }
+  /// Number of channel values a frame must have (the bound hierarchy's channel count).
+  int channelCount() const noexcept { return static_cast<int>(channel_count_); }
+  /// Configuration indices of the mapped robot joints, in map-entry order (allocates).
   std::vector<int> mappedJoints() const {
     std::vector<int> out;
     for (const Entry& e : entries_) out.push_back(e.q);
     return out;
   }
-  /// Effective limits of configuration entry `i` (robot limits intersected with the
-  /// configured ones, rad).
-  Scalar lowerLimit(int i) const { return entries_[i].lower; }
-  Scalar upperLimit(int i) const { return entries_[i].upper; }
-  /// True once bind() succeeded.
-  bool bound() const { return bound_; }
+  /// Effective limits of map entry `i` (robot limits intersected with the map's, rad).
+  Scalar lowerLimit(int i) const { return entries_[static_cast<std::size_t>(i)].lower; }
+  Scalar upperLimit(int i) const { return entries_[static_cast<std::size_t>(i)].upper; }
 
  private:
   struct Entry {
@@ -253,7 +152,7 @@ class EulerMapper {
     EulerOrder order{};
     int angle = 0;
     Scalar gain = Scalar(1), offset = Scalar(0), lower = Scalar(0), upper = Scalar(0);
-    Scalar max_speed = Scalar(0), centre = Scalar(0);
+    Scalar centre = Scalar(0);
     Vector3<Scalar> axis = Vector3<Scalar>::Zero();
     Matrix3<Scalar> R_ref_T = Matrix3<Scalar>::Identity();
     int first_link = 0, link_count = 0;
@@ -269,6 +168,122 @@ class EulerMapper {
     int source = -1;
     Vector3<Scalar> u = Vector3<Scalar>::UnitX();  // link axis in the joint frame (unit)
   };
+
+  // Robot side: joint indices, effective limits, gains, reference rotations, Euler groups.
+  void resolveRobot(const RobotModel<Scalar>& model) {
+    nq_ = model.nq();
+    neutral_ = model.neutralConfiguration();
+    last_ = neutral_;
+    entries_.reserve(map_.joints.size());
+    for (const EulerJointMapping& m : map_.joints) {
+      Entry e;
+      e.q = model.qIndex(m.robot_joint);
+      e.kind = m.kind;
+      e.order = m.order;
+      e.angle = m.angle;
+      e.gain = Scalar(m.sign * m.scale);
+      e.offset = Scalar(m.offset);
+      e.lower = model.lowerLimits()[e.q];
+      e.upper = model.upperLimits()[e.q];
+      if (m.lower) e.lower = std::max(e.lower, Scalar(*m.lower));
+      if (m.upper) e.upper = std::min(e.upper, Scalar(*m.upper));
+      RETARGET_THROW_UNLESS(e.lower <= e.upper, InvalidArgument, "Euler map '", map_.name, "' joint '", m.robot_joint,
+                            "': limits [", m.lower.value_or(-INFINITY), ", ", m.upper.value_or(INFINITY),
+                            "] do not intersect the robot's [", model.lowerLimits()[e.q], ", ",
+                            model.upperLimits()[e.q], "] (expected an overlapping range)");
+      // Centre used to pick the 2*pi branch of Euler angles (offset when unbounded).
+      e.centre = (std::isfinite(e.lower) && std::isfinite(e.upper)) ? (e.lower + e.upper) / 2 : e.offset;
+      e.axis = m.axis.template cast<Scalar>();
+      const double reference_angle = m.reference.norm();
+      if (reference_angle > 0) {
+        const Eigen::Matrix3d R_ref = Eigen::AngleAxisd(reference_angle, m.reference / reference_angle).toRotationMatrix();
+        e.R_ref_T = R_ref.transpose().cast<Scalar>();
+      }
+      // Entries decomposing the same rotation in the same order share one Euler branch choice.
+      e.leader = static_cast<int>(entries_.size());
+      for (std::size_t k = 0; k < entries_.size() && m.kind == EulerCase::kEuler; ++k) {
+        const EulerJointMapping& other = map_.joints[k];
+        if (other.kind == EulerCase::kEuler && other.source == m.source && other.order == m.order &&
+            other.reference == m.reference) {
+          e.leader = entries_[k].leader;
+          break;
+        }
+      }
+      entries_.push_back(e);
+    }
+    euler_angles_.assign(entries_.size(), Vector3<Scalar>::Zero());
+  }
+
+  // Source side: BVH joints, their rotation channels and the link axes the cases need.
+  void bindHierarchy(const BvhMotion& hierarchy) {
+    channel_count_ = hierarchy.channel_count;
+    std::vector<int> source_of_joint(hierarchy.joints.size(), -1);
+    auto useJoint = [&](const std::string& name, const std::string& robot_joint) -> int {
+      const int j = hierarchy.findJoint(name);
+      RETARGET_THROW_UNLESS(j >= 0 && !hierarchy.joints[static_cast<std::size_t>(j)].is_end_site, InvalidArgument,
+                            "Euler map '", map_.name, "' joint '", robot_joint, "': source (got BVH joint '", name,
+                            "', expected a joint of the BVH hierarchy)");
+      if (source_of_joint[static_cast<std::size_t>(j)] < 0) {
+        Source s;
+        s.joint = j;
+        int n = 0;
+        const auto& joint = hierarchy.joints[static_cast<std::size_t>(j)];
+        for (std::size_t c = 0; c < joint.channels.size(); ++c) {
+          if (!isRotation(joint.channels[c]) || n >= 3) continue;
+          s.rotation_axes[n] = bvhChannelAxis(joint.channels[c]);
+          s.rotation_channels[n] = joint.first_channel + static_cast<int>(c);
+          ++n;
+        }
+        s.rotation_count = n;
+        source_of_joint[static_cast<std::size_t>(j)] = static_cast<int>(sources_.size());
+        sources_.push_back(s);
+      }
+      return source_of_joint[static_cast<std::size_t>(j)];
+    };
+    // The bone from joint j to its first child, in j's frame (file units).
+    auto boneOut = [&](int j) -> Vector3<Scalar> {
+      for (const BvhJoint& child : hierarchy.joints) {
+        if (child.parent == j) return child.offset.template cast<Scalar>();
+      }
+      return Vector3<Scalar>::Zero();
+    };
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      const EulerJointMapping& m = map_.joints[i];
+      Entry& e = entries_[i];
+      e.first_link = static_cast<int>(links_.size());
+      for (std::size_t k = 0; k < m.source.size(); ++k) {
+        const std::string& name = m.source[k];
+        Link link;
+        link.source = useJoint(name, m.robot_joint);
+        const int j = sources_[static_cast<std::size_t>(link.source)].joint;
+        // Link axes: for a finger every segment, otherwise the last joint of the chain.
+        const bool needs_axis =
+            e.kind == EulerCase::kFingerCurl || (e.kind != EulerCase::kEuler && k + 1 == m.source.size());
+        if (!needs_axis) {
+          // no axis needed
+        } else if (e.axis.norm() > kDegenerateEpsilon<Scalar> || e.kind == EulerCase::kWristRotation) {
+          link.u = e.axis.normalized();
+        } else {
+          Vector3<Scalar> out = boneOut(j);
+          // A zero-length end bone (e.g. the CMU thumbs of the Xia files) falls back to the
+          // nearest non-zero bone towards the root: all BVH rest-pose frames are parallel.
+          for (int a = j; a >= 0 && !(out.norm() > kDegenerateEpsilon<Scalar>);
+               a = hierarchy.joints[static_cast<std::size_t>(a)].parent) {
+            out = hierarchy.joints[static_cast<std::size_t>(a)].offset.template cast<Scalar>();
+          }
+          RETARGET_THROW_UNLESS(out.norm() > kDegenerateEpsilon<Scalar>, InvalidArgument, "Euler map '", map_.name,
+                                "' joint '", m.robot_joint, "': cannot derive the link axis of BVH joint '", name,
+                                "' (every bone from it to the root has zero length, expected one > 0; set 'axis' "
+                                "explicitly)");
+          link.u = out.normalized();
+        }
+        links_.push_back(link);
+      }
+      e.link_count = static_cast<int>(m.source.size());
+    }
+    rotations_.assign(sources_.size(), Matrix3<Scalar>::Identity());
+    valid_.assign(sources_.size(), 1);
+  }
 
   // Angle (rad, [0, pi]) between unit vectors a and b.
   static Scalar angleBetween(const Vector3<Scalar>& a, const Vector3<Scalar>& b) {
@@ -300,13 +315,10 @@ class EulerMapper {
     return cost_other < cost_principal ? other : principal;
   }
 
-  Status fail(Eigen::Ref<VectorX<Scalar>> q_out) const {
-    if (q_out.size() == nq_) q_out = held_;
-    return StatusCode::kInvalidInput;
-  }
-
-  Status finish(Eigen::Ref<VectorX<Scalar>> q_out, Scalar dt) {
+  Status finish(Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
     Status status;
+    clamped_.setConstant(false);
+    held_.setConstant(false);
     for (const Entry& e : entries_) {
       bool ok = true;
       Scalar x = Scalar(0);
@@ -347,41 +359,37 @@ class EulerMapper {
         }
       }
       if (!ok || !std::isfinite(x)) {
-        status |= StatusCode::kInvalidInput;
-        continue;  // hold the previous value
+        held_[e.q] = true;  // hold the previous value
+        status |= StatusCode::kDegenerateInput;
+        continue;
       }
       // Euler angles are 2*pi periodic: eulerValue takes the branch nearest the limits' middle.
       const Scalar value = e.kind == EulerCase::kEuler ? eulerValue(e, x) : e.offset + e.gain * x;
       raw_[e.q] = value;
-      Scalar clamped = std::clamp(value, e.lower, e.upper);
-      if (clamped != value) status |= StatusCode::kClamped;
-      if (has_previous_ && e.max_speed > 0 && dt > 0) {
-        const Scalar step = e.max_speed * dt;
-        const Scalar previous = held_[e.q];
-        const Scalar limited = std::clamp(clamped, previous - step, previous + step);
-        if (limited != clamped) status |= StatusCode::kRateLimited;
-        clamped = std::clamp(limited, e.lower, e.upper);
+      const Scalar clamped = std::clamp(value, e.lower, e.upper);
+      if (clamped != value) {
+        clamped_[e.q] = true;
+        status |= StatusCode::kClamped;
       }
-      held_[e.q] = clamped;
+      last_[e.q] = clamped;
     }
-    has_previous_ = true;
-    q_out = held_;
+    q_out = last_;
     return status;
   }
 
-  EulerMapperConfig config_;
-  int nq_ = 0;
-  VectorX<Scalar> neutral_, held_, raw_;
+  const RobotModel<Scalar>* model_;
+  EulerMap map_;
+  EulerOptions options_;
+  Eigen::Index nq_ = 0;
+  Eigen::Index channel_count_ = 0;
+  VectorX<Scalar> neutral_, last_, raw_;
+  JointFlags clamped_, held_;
   std::vector<Entry> entries_;
   std::vector<Vector3<Scalar>> euler_angles_;  // chosen Euler angles per group leader
   std::vector<Source> sources_;
-  std::vector<int> source_of_joint_;
   std::vector<Link> links_;
   std::vector<Matrix3<Scalar>> rotations_;
   std::vector<char> valid_;
-  int joint_count_ = 0, channel_count_ = 0;
-  Scalar frame_time_ = Scalar(0);
-  bool bound_ = false, has_previous_ = false;
 };
 
 }  // namespace retarget

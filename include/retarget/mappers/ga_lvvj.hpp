@@ -85,16 +85,15 @@
 #include <retarget/geometry/link_vectors.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/human/skeleton.hpp>
+#include <retarget/human/torso_frames.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/mappers/mapper.hpp>
 
 namespace retarget {
 
 /// Options of `GaLvvjMapper` (a validated aggregate; `validate()` runs in the constructor).
 struct GaLvvjOptions {
-  /// Exponential smoothing of the output, in [0, 1): q = s * q_previous + (1 - s) * q_new.
-  /// 0 (default) turns smoothing off. Unitless.
-  double smoothing = 0.0;
   /// How HipYawPitch is set (see the file doc).
   enum class HipYawPitchMode { kFixed, kFromKnees };
   HipYawPitchMode hip_yaw_pitch_mode = HipYawPitchMode::kFixed;
@@ -118,8 +117,6 @@ struct GaLvvjOptions {
   /// Throws InvalidArgument naming the field and value when a value is out of range or not
   /// finite (`rest` is checked against the model by the mapper).
   void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(smoothing) && smoothing >= 0.0 && smoothing < 1.0, InvalidArgument,
-                          "GaLvvjOptions::smoothing (got ", smoothing, ", expected a value in [0, 1))");
     RETARGET_THROW_UNLESS(std::isfinite(hip_yaw_pitch), InvalidArgument, "GaLvvjOptions::hip_yaw_pitch (got ",
                           hip_yaw_pitch, ", expected a finite angle in rad)");
     RETARGET_THROW_UNLESS(std::isfinite(singular_tolerance) && singular_tolerance > 0.0 && singular_tolerance <= 0.5,
@@ -134,19 +131,25 @@ struct GaLvvjOptions {
 
 /// GA-LVVJ whole-body mapper (see the file doc for the method, signs and singular cases).
 ///
-/// Real-time contract: `map()` never allocates, never throws, always writes a finite q within
-/// the robot's limits and returns a Status: kClamped when a value was clamped (see
-/// `clamped()`), kDegenerateInput when a virtual joint held its last good value (see
-/// `held()`), kInvalidInput (q_out untouched) when q_out does not have nq entries.
-/// Keeps a reference to the model, which must outlive the mapper.
-template <typename Scalar = double>
+/// A mapper of the shape of mappers/mapper.hpp (Input: a canonical `SkeletonFrame`, metres):
+/// `map()` never allocates, never throws, always writes a finite q within the robot's limits
+/// and returns a Status: kClamped when a value was clamped (see `clamped()`), kDegenerateInput
+/// when a virtual joint held its last good value (see `held()`), kInvalidInput (q_out
+/// untouched) when q_out does not have nq entries. Keeps a reference to the model, which must
+/// outlive the mapper (a temporary model does not compile). No smoothing: compose a filter of
+/// filters/ after it.
+template <typename ScalarType = double>
 class GaLvvjMapper {
  public:
+  using Scalar = ScalarType;
+  using Input = SkeletonFrame<Scalar>;
+  using Map = GaLvvjMap;
+  using Options = GaLvvjOptions;
+
   /// Validates `options` and resolves `map` against `model` (throws InvalidArgument naming the
   /// field: see GaLvvjOptions::validate and resolveGaLvvjBindings; also when `rest` does not
-  /// have nq entries or lies outside the limits).
-  explicit GaLvvjMapper(const RobotModel<Scalar>& model, const GaLvvjMap& map = naoGaLvvjMap(),
-                        GaLvvjOptions options = {})
+  /// have nq entries or lies outside the limits). Allocates everything `map()` needs.
+  GaLvvjMapper(const RobotModel<Scalar>& model, GaLvvjMap map, GaLvvjOptions options = {})
       : model_(&model), options_(std::move(options)), bindings_(resolveGaLvvjBindings(map, model)) {
     options_.validate();
     for (const Eigen::Matrix3d* R : {&map.R_UE_left, &map.R_UE_right}) {
@@ -169,7 +172,6 @@ class GaLvvjMapper {
                             "GaLvvjOptions::rest (got a configuration outside the limits of robot '", model.name(),
                             "', expected values within them)");
     }
-    previous_ = rest_;
     for (int i = 0; i < kGaLvvjJointCount; ++i) {
       const auto& b = bindings_[static_cast<std::size_t>(i)];
       Scalar lo = -std::numeric_limits<Scalar>::infinity(), hi = std::numeric_limits<Scalar>::infinity();
@@ -189,33 +191,34 @@ class GaLvvjMapper {
 
   /// Maps one skeleton frame (canonical frame, m) to robot joint angles `q_out` (size nq, rad,
   /// robot q order). See the class doc for the contract.
-  Status map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out);
+  [[nodiscard]] Status map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept;
 
-  /// Forgets the temporal state: held values go back to `rest`, hands to their rest value,
-  /// smoothing restarts.
-  void reset() {
+  /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
+  GaLvvjMapper(const RobotModel<Scalar>&&, GaLvvjMap, GaLvvjOptions = {}) = delete;
+
+  /// Forgets the temporal state: held values go back to `rest`, hands to their rest value.
+  void reset() noexcept {
     for (int i = 0; i < kGaLvvjJointCount; ++i) {
       const auto& b = bindings_[static_cast<std::size_t>(i)];
       angle_[static_cast<std::size_t>(i)] =
           b.q >= 0 ? (rest_[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign) : Scalar(0);
     }
     angle_[static_cast<std::size_t>(GaLvvjJoint::kLHipYawPitch)] = static_cast<Scalar>(options_.hip_yaw_pitch);
-    has_previous_ = false;
     clamped_.setConstant(false);
     held_.setConstant(false);
   }
 
   /// Per q coordinate: clamped to a limit in the last `map()` call.
-  const JointFlags& clamped() const { return clamped_; }
+  const JointFlags& clamped() const noexcept { return clamped_; }
   /// Per q coordinate: held its last good value in the last `map()` call.
-  const JointFlags& held() const { return held_; }
-  /// Canonical virtual-joint angles of the last call, before sign/offset, smoothing and
-  /// clamping (rad; hands 0..1), indexed by GaLvvjJoint.
-  const std::array<Scalar, kGaLvvjJointCount>& virtualAngles() const { return angle_; }
+  const JointFlags& held() const noexcept { return held_; }
+  /// Canonical virtual-joint angles of the last call, before sign/offset and clamping (rad;
+  /// hands 0..1), indexed by GaLvvjJoint.
+  const std::array<Scalar, kGaLvvjJointCount>& virtualAngles() const noexcept { return angle_; }
   /// The options in use.
-  const GaLvvjOptions& options() const { return options_; }
+  const GaLvvjOptions& options() const noexcept { return options_; }
   /// The robot model.
-  const RobotModel<Scalar>& model() const { return *model_; }
+  const RobotModel<Scalar>& model() const noexcept { return *model_; }
 
  private:
   using V3 = Vector3<Scalar>;
@@ -231,15 +234,6 @@ class GaLvvjMapper {
     if (!frame.usable(a) || !frame.usable(b)) return std::nullopt;
     return unitVector<Scalar>(R_WF.transpose() * (frame.position(b) - frame.position(a)));
   }
-  static std::optional<M3> torsoFrame(const SkeletonFrame<Scalar>& frame, HumanJoint low, HumanJoint high,
-                                      HumanJoint lateral_from, HumanJoint lateral_to) {
-    if (!frame.usable(low) || !frame.usable(high) || !frame.usable(lateral_from) || !frame.usable(lateral_to)) {
-      return std::nullopt;
-    }
-    return frameFromTwoVectors<Scalar>(frame.position(high) - frame.position(low), Axis::kZ,
-                                       frame.position(lateral_to) - frame.position(lateral_from), Axis::kY);
-  }
-
   void mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT, bool left);
   void mapLeg(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL, bool left);
   void limitAwareShoulder(const V3& u_T, const V3& l_T, GaLvvjJoint sp, GaLvvjJoint sr, GaLvvjJoint ey,
@@ -266,8 +260,6 @@ class GaLvvjMapper {
   GaLvvjOptions options_;
   std::array<internal::ResolvedBinding, kGaLvvjJointCount> bindings_;
   VectorX<Scalar> rest_;
-  VectorX<Scalar> previous_;
-  bool has_previous_ = false;
   std::array<Scalar, kGaLvvjJointCount> angle_{};
   std::array<bool, kGaLvvjJointCount> held_virtual_{};
   std::array<M3, 2> R_UE_{};  // elbow frame in the upper-arm frame: left, right
@@ -467,18 +459,18 @@ void GaLvvjMapper<Scalar>::mapHead(const SkeletonFrame<Scalar>& frame, const std
 }
 
 template <typename Scalar>
-Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) {
+Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
   if (q_out.size() != model_->nq()) return StatusCode::kInvalidInput;
-  using H = HumanJoint;
   using J = GaLvvjJoint;
   held_virtual_.fill(false);
 
   // The four torso parts (Section 3.2) and the central upper torso frame for the head.
-  const auto R_W_upper_left = torsoFrame(frame, H::kSpineMid, H::kSpineShoulder, H::kSpineShoulder, H::kShoulderLeft);
-  const auto R_W_upper_right = torsoFrame(frame, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kSpineShoulder);
-  const auto R_W_lower_left = torsoFrame(frame, H::kSpineBase, H::kSpineMid, H::kSpineBase, H::kHipLeft);
-  const auto R_W_lower_right = torsoFrame(frame, H::kSpineBase, H::kSpineMid, H::kHipRight, H::kSpineBase);
-  const auto R_W_upper = torsoFrame(frame, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kShoulderLeft);
+  const TorsoFrames<Scalar> torso = torsoFrames(frame);
+  const auto& R_W_upper_left = torso.upper_left;
+  const auto& R_W_upper_right = torso.upper_right;
+  const auto& R_W_lower_left = torso.lower_left;
+  const auto& R_W_lower_right = torso.lower_right;
+  const auto& R_W_upper = torso.upper;
 
   mapArm(frame, R_W_upper_left, true);
   mapArm(frame, R_W_upper_right, false);
@@ -498,7 +490,7 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<
   mapHand(frame.left_hand, J::kLHand);
   mapHand(frame.right_hand, J::kRHand);
 
-  // Robot values: rest, then every bound virtual joint, smoothing, clamping.
+  // Robot values: rest, then every bound virtual joint, clamping.
   q_out = rest_;
   held_.setConstant(false);
   Status status;
@@ -511,50 +503,8 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<
       status |= StatusCode::kDegenerateInput;
     }
   }
-  if (options_.smoothing > 0.0 && has_previous_) {
-    const Scalar s = static_cast<Scalar>(options_.smoothing);
-    q_out = s * previous_ + (Scalar(1) - s) * q_out;
-  }
   if (clampToLimits(*model_, q_out, &clamped_) > 0) status |= StatusCode::kClamped;
-  previous_ = q_out;
-  has_previous_ = true;
   return status;
-}
-
-/// A whole motion mapped frame by frame: times (s), joint angles (frames x nq, rad, robot q
-/// order) and the status of every frame.
-template <typename Scalar = double>
-struct MappedMotion {
-  VectorX<Scalar> time;
-  MatrixX<Scalar> q;
-  std::vector<Status> status;
-  /// Frames with at least one clamped joint / one held joint.
-  int clamped_frames = 0;
-  int degenerate_frames = 0;
-};
-
-/// Batch helper: resets `mapper` and maps every frame of `motion` (allocates the result; not
-/// for the real-time path).
-template <typename Scalar>
-MappedMotion<Scalar> mapMotion(GaLvvjMapper<Scalar>& mapper, const SkeletonMotion<Scalar>& motion) {
-  MappedMotion<Scalar> out;
-  const auto frames = static_cast<Eigen::Index>(motion.size());
-  const int nq = mapper.model().nq();
-  out.time.resize(frames);
-  out.q.resize(frames, nq);
-  out.status.reserve(motion.size());
-  mapper.reset();
-  VectorX<Scalar> q(nq);
-  for (Eigen::Index k = 0; k < frames; ++k) {
-    const auto& frame = motion.frames[static_cast<std::size_t>(k)];
-    const Status status = mapper.map(frame, q);
-    out.time[k] = frame.time;
-    out.q.row(k) = q.transpose();
-    out.status.push_back(status);
-    if (status.has(StatusCode::kClamped)) ++out.clamped_frames;
-    if (status.has(StatusCode::kDegenerateInput)) ++out.degenerate_frames;
-  }
-  return out;
 }
 
 }  // namespace retarget

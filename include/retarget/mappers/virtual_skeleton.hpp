@@ -37,6 +37,9 @@ class VirtualSkeleton {
         bindings_(resolveGaLvvjBindings(map, model)),
         points_(resolveVirtualSkeleton(map, model)) {}
 
+  /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
+  VirtualSkeleton(const RobotModel<Scalar>&&, const GaLvvjMap&) = delete;
+
   /// Pose of the model's root link in W (m, rad); the default is the identity.
   void setBasePose(const Isometry3<Scalar>& X_WB) { data_.X_WB = X_WB; }
 

@@ -27,7 +27,7 @@
 ///    upper arm x shoulder line, the shoulder-roll axis), thigh in the lower torso frame of its
 ///    side, tibia in the thigh frame (z along -thigh, y along the hip-pitch axis: the lower
 ///    torso's x x thigh plus, for a bent knee, the knee-plane normal, as GA-LVVJ's HipRoll), head in the central upper torso frame, torso in B. The torso frames are
-///    those of GA-LVVJ (mappers/ga_lvvj.hpp). LLF is invariant to any rigid motion except for
+///    those of GA-LVVJ (human/torso_frames.hpp). LLF is invariant to any rigid motion except for
 ///    the torso link, which inherits B's ground reference.
 ///
 /// A link whose joints are not tracked or whose vector (or mother frame) is degenerate is
@@ -45,6 +45,7 @@
 #include <retarget/core/types.hpp>
 #include <retarget/geometry/link_vectors.hpp>
 #include <retarget/human/skeleton.hpp>
+#include <retarget/human/torso_frames.hpp>
 
 namespace retarget {
 
@@ -110,16 +111,6 @@ std::optional<Vector3<Scalar>> link(const SkeletonFrame<Scalar>& f, HumanJoint a
   const Vector3<Scalar> v = f.position(b) - f.position(a);
   if (!internal::usableVector(v)) return std::nullopt;
   return v;
-}
-
-// Torso frame as in GA-LVVJ: z from `low` to `high`, y along lateral_from -> lateral_to.
-template <typename Scalar>
-OptFrame<Scalar> torso(const SkeletonFrame<Scalar>& f, HumanJoint low, HumanJoint high, HumanJoint lateral_from,
-                       HumanJoint lateral_to) {
-  const auto z = link(f, low, high);
-  const auto y = link(f, lateral_from, lateral_to);
-  if (!z || !y) return std::nullopt;
-  return frameFromTwoVectors<Scalar>(*z, Axis::kZ, *y, Axis::kY);
 }
 
 // Base frame B: z vertical, y the horizontal hip line (shoulder line as fallback).
@@ -203,11 +194,12 @@ struct Links {
     set(L::kTorso, H::kSpineBase, H::kSpineShoulder);
     set(L::kHead, H::kNeck, H::kHead);
     base = internal::similarity::base(f);
-    const auto upper_left = torso(f, H::kSpineMid, H::kSpineShoulder, H::kSpineShoulder, H::kShoulderLeft);
-    const auto upper_right = torso(f, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kSpineShoulder);
-    const auto lower_left = torso(f, H::kSpineBase, H::kSpineMid, H::kSpineBase, H::kHipLeft);
-    const auto lower_right = torso(f, H::kSpineBase, H::kSpineMid, H::kHipRight, H::kSpineBase);
-    const auto upper = torso(f, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kShoulderLeft);
+    const TorsoFrames<Scalar> torso = torsoFrames(f);
+    const auto& upper_left = torso.upper_left;
+    const auto& upper_right = torso.upper_right;
+    const auto& lower_left = torso.lower_left;
+    const auto& lower_right = torso.lower_right;
+    const auto& upper = torso.upper;
     auto m = [&](L l) -> OptFrame<Scalar>& { return mother[static_cast<std::size_t>(l)]; };
     auto vec = [&](L l) -> const std::optional<Vector3<Scalar>>& { return v[static_cast<std::size_t>(l)]; };
     m(L::kLeftUpperArm) = upper_left;

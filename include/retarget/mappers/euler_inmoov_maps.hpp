@@ -32,7 +32,7 @@
 
 #include <retarget/core/error.hpp>
 #include <retarget/human/bvh_motion.hpp>
-#include <retarget/mappers/euler_mapper_config.hpp>
+#include <retarget/mappers/euler_map.hpp>
 
 namespace retarget {
 
@@ -46,9 +46,9 @@ struct EulerSkeletonNames {
   std::vector<std::vector<std::string>> fingers_left, fingers_right;
 };
 
-inline EulerMapperConfig inmoovTPoseConfig(const std::string& skeleton, const EulerSkeletonNames& names) {
+inline EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonNames& names) {
   constexpr double kHalfPi = kPi<double> / 2;
-  EulerMapperConfig c;
+  EulerMap c;
   c.name = "inmoov/" + skeleton;
   c.skeleton = skeleton;
   auto prefixed = [&](std::vector<std::string> chain) {
@@ -111,8 +111,8 @@ inline std::vector<std::vector<std::string>> threeSegmentFingers(const std::stri
 /// InMoov mapping for the Axis Neuron (Perception Neuron) 59-joint skeleton: neck chain
 /// Neck, Head; fingers {Left,Right}Hand{Thumb,Index,Middle,Ring,Pinky}1..3. See the file
 /// comment for how each joint is mapped.
-inline EulerMapperConfig inmoovAxisNeuronConfig() {
-  return internal::inmoovTPoseConfig("axis-neuron", {"",
+inline EulerMap inmoovAxisNeuronMap() {
+  return internal::inmoovTPoseMap("axis-neuron", {"",
                                                      {"Neck", "Head"},
                                                      internal::threeSegmentFingers("Left"),
                                                      internal::threeSegmentFingers("Right")});
@@ -120,18 +120,18 @@ inline EulerMapperConfig inmoovAxisNeuronConfig() {
 
 /// InMoov mapping for the 31-joint CMU skeleton: neck chain Neck, Neck1, Head; thumb from
 /// LThumb / RThumb, the four other fingers from {L,R}FingerBase + {Left,Right}HandIndex1.
-inline EulerMapperConfig inmoovCmuConfig() {
+inline EulerMap inmoovCmuMap() {
   auto fingers = [](const std::string& side, const std::string& letter) {
     const std::vector<std::string> index = {side + "FingerBase", side + "HandIndex1"};
     return std::vector<std::vector<std::string>>{{letter + "Thumb"}, index, index, index, index};
   };
-  return internal::inmoovTPoseConfig("cmu", {"", {"Neck", "Neck1", "Head"}, fingers("Left", "L"), fingers("Right", "R")});
+  return internal::inmoovTPoseMap("cmu", {"", {"Neck", "Neck1", "Head"}, fingers("Left", "L"), fingers("Right", "R")});
 }
 
 /// InMoov mapping for the Mixamo rig ("mixamorig:" names): neck chain Neck, Head; fingers
 /// {Left,Right}Hand{Thumb,Index,Middle,Ring,Pinky}1..3.
-inline EulerMapperConfig inmoovMixamoConfig() {
-  return internal::inmoovTPoseConfig("mixamo", {"mixamorig:",
+inline EulerMap inmoovMixamoMap() {
+  return internal::inmoovTPoseMap("mixamo", {"mixamorig:",
                                                 {"Neck", "Head"},
                                                 internal::threeSegmentFingers("Left"),
                                                 internal::threeSegmentFingers("Right")});
@@ -149,10 +149,10 @@ inline std::string detectEulerSkeleton(const BvhMotion& motion) {
 
 /// The built-in InMoov configuration for a skeleton family ("axis-neuron", "cmu",
 /// "mixamo"). Throws InvalidArgument naming the family otherwise.
-inline EulerMapperConfig inmoovEulerConfig(const std::string& skeleton) {
-  if (skeleton == "axis-neuron") return inmoovAxisNeuronConfig();
-  if (skeleton == "cmu") return inmoovCmuConfig();
-  if (skeleton == "mixamo") return inmoovMixamoConfig();
+inline EulerMap inmoovEulerMap(const std::string& skeleton) {
+  if (skeleton == "axis-neuron") return inmoovAxisNeuronMap();
+  if (skeleton == "cmu") return inmoovCmuMap();
+  if (skeleton == "mixamo") return inmoovMixamoMap();
   RETARGET_THROW_UNLESS(false, InvalidArgument, "no built-in InMoov Euler configuration for skeleton (got '",
                         skeleton, "', expected axis-neuron, cmu or mixamo)");
   return {};

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include <retarget/mappers/euler_angles.hpp>
+#include <retarget/geometry/euler_angles.hpp>
 
 #include "support/test_support.hpp"
 

@@ -3,7 +3,8 @@
 /// @file
 /// Tait-Bryan (three distinct axes) Euler angles in any of the six axis orders: composition
 /// into a rotation matrix (paper 002, Eqs. 1-2) and decomposition back into angles, with a
-/// documented treatment of gimbal lock. Used by the Euler/BVH mapper (euler_mapper.hpp).
+/// documented treatment of gimbal lock. Geometry only (Eigen): used by the Euler/BVH mapper
+/// (mappers/euler_mapper.hpp), its maps and the BVH rotation orders.
 
 #include <array>
 #include <cmath>

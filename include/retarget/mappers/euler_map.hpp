@@ -1,10 +1,11 @@
 #pragma once
 
 /// @file
-/// Configuration of the Euler/BVH mapper (paper 002, Section 4.2): which BVH joint drives
-/// which robot joint, by which case, in which axis order, with which sign, offset, limits and
-/// maximum speed. A plain validated aggregate; its JSON form is read and written by
-/// io/euler_config_json.hpp, built-in InMoov configurations are in euler_inmoov_configs.hpp.
+/// The robot data of the Euler/BVH mapper (paper 002, Section 4.2): which BVH joint drives
+/// which robot joint, by which case, in which axis order, with which sign, offset and limits.
+/// A plain validated aggregate; its JSON form is read and written by retarget/json/ (target
+/// retarget::json), built-in InMoov maps are in euler_inmoov_maps.hpp. Rate limits are not
+/// part of a map: compose a `RateLimiter` (filters/) after the mapper.
 
 #include <cmath>
 #include <limits>
@@ -15,7 +16,7 @@
 
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
-#include <retarget/mappers/euler_angles.hpp>
+#include <retarget/geometry/euler_angles.hpp>
 
 namespace retarget {
 
@@ -69,7 +70,7 @@ inline EulerCase parseEulerCase(const std::string& text) {
 /// The mapping of one robot joint. The value written is
 ///   q = offset + sign * scale * x
 /// where x (rad) is the case's angle (see EulerCase), then clamped into [lower, upper]
-/// intersected with the robot's limits, then rate limited by `max_speed`.
+/// intersected with the robot's limits.
 struct EulerJointMapping {
   /// Robot joint (configuration coordinate) name, e.g. "right_shoulder_up".
   std::string robot_joint;
@@ -104,14 +105,11 @@ struct EulerJointMapping {
   /// Optional position limits (rad), intersected with the robot's own limits.
   std::optional<double> lower{};
   std::optional<double> upper{};
-  /// Maximum speed (rad/s) used to rate limit the output with the motion's frame time;
-  /// 0 means unlimited.
-  double max_speed = 0.0;
 };
 
-/// A complete Euler/BVH mapping: one entry per mapped robot joint. Robot joints without an
-/// entry hold their neutral value.
-struct EulerMapperConfig {
+/// A complete Euler/BVH map: one entry per mapped robot joint. Robot joints without an entry
+/// hold their neutral value.
+struct EulerMap {
   /// Free-form name, e.g. "inmoov/axis-neuron".
   std::string name;
   /// Source skeleton the joint names refer to, e.g. "axis-neuron", "cmu" (informational).
@@ -121,12 +119,12 @@ struct EulerMapperConfig {
   /// Checks every field; throws InvalidArgument naming the entry, the field and the value:
   /// empty or repeated robot joint, no source, empty source name, angle not in
   /// {0, 1, 2}, sign not +-1, scale not finite and > 0, non-finite offset, axis, reference or limit,
-  /// lower > upper, negative or non-finite max_speed, zero wrist axis.
+  /// lower > upper, zero wrist axis.
   void validate() const {
     std::set<std::string> seen;
     for (std::size_t i = 0; i < joints.size(); ++i) {
       const EulerJointMapping& m = joints[i];
-      const std::string where = "Euler mapper config '" + name + "' joints[" + std::to_string(i) + "] ('" +
+      const std::string where = "Euler map '" + name + "' joints[" + std::to_string(i) + "] ('" +
                                 m.robot_joint + "')";
       RETARGET_THROW_UNLESS(!m.robot_joint.empty(), InvalidArgument, where,
                             ": robot_joint is empty (expected a robot joint name)");
@@ -164,22 +162,20 @@ struct EulerMapperConfig {
       RETARGET_THROW_UNLESS(!(m.lower && m.upper) || *m.lower <= *m.upper, InvalidArgument, where,
                             ": limits (got lower ", m.lower.value_or(0), " > upper ", m.upper.value_or(0),
                             ", expected lower <= upper)");
-      RETARGET_THROW_UNLESS(std::isfinite(m.max_speed) && m.max_speed >= 0, InvalidArgument, where,
-                            ": max_speed (got ", m.max_speed, ", expected a finite value >= 0 in rad/s)");
     }
   }
 };
 
-/// True when two configurations hold the same data (exact comparison of every field).
+/// True when two maps hold the same data (exact comparison of every field).
 inline bool operator==(const EulerJointMapping& a, const EulerJointMapping& b) {
   return a.robot_joint == b.robot_joint && a.kind == b.kind && a.source == b.source && a.order == b.order &&
          a.angle == b.angle && a.axis == b.axis && a.reference == b.reference && a.sign == b.sign && a.scale == b.scale && a.offset == b.offset &&
-         a.lower == b.lower && a.upper == b.upper && a.max_speed == b.max_speed;
+         a.lower == b.lower && a.upper == b.upper;
 }
 inline bool operator!=(const EulerJointMapping& a, const EulerJointMapping& b) { return !(a == b); }
-inline bool operator==(const EulerMapperConfig& a, const EulerMapperConfig& b) {
+inline bool operator==(const EulerMap& a, const EulerMap& b) {
   return a.name == b.name && a.skeleton == b.skeleton && a.joints == b.joints;
 }
-inline bool operator!=(const EulerMapperConfig& a, const EulerMapperConfig& b) { return !(a == b); }
+inline bool operator!=(const EulerMap& a, const EulerMap& b) { return !(a == b); }
 
 }  // namespace retarget

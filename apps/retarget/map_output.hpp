@@ -1,0 +1,20 @@
+#pragma once
+
+// The part of `retarget map` that every method shares: the post-processing filters composed
+// after the mapper (--smooth, --max-joint-speed), the joint-angle CSV and the summary line.
+
+#include <string>
+
+#include <retarget/kinematics/robot_model.hpp>
+#include <retarget/mappers/mapper.hpp>
+
+#include "cli.hpp"
+
+namespace retarget::cli {
+
+/// Applies the request's filters to `mapped.q` (in place, frame by frame, as a live pipeline
+/// would), writes the CSV named by the request and prints "retarget: <label>: ..." to stderr.
+void finishMap(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped,
+               const std::string& label);
+
+}  // namespace retarget::cli

@@ -1,0 +1,150 @@
+#pragma once
+
+/// @file
+/// Line-oriented reading with file/line errors (`retarget::internal`): `LineReader` over text
+/// held in memory or a stream read in blocks, and opening files with errors that name them.
+/// The one line reader of every text reader (BVH, CSV, Kinect, NTU, skeleton schemas).
+
+#include <cstddef>
+#include <cstring>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <retarget/core/error.hpp>
+#include <retarget/core/internal/text.hpp>
+
+namespace retarget {
+namespace internal {
+
+/// Reads text line by line with a 1-based line counter, from a `std::string_view` (not copied;
+/// it must outlive the reader) or from a stream read in 1 MiB blocks (the text is never held
+/// whole). Lines end at LF; a trailing CR (CRLF files) and a UTF-8 byte-order mark on the first
+/// line are dropped. `line()` is a view valid until the next call to next(). `fail()` throws
+/// ParseError at the current line.
+class LineReader {
+ public:
+  LineReader(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+  LineReader(std::istream& in, std::string file) : stream_(&in), file_(std::move(file)), buffer_(kBlockSize) {}
+
+  /// Advances to the next line; false at the end of the input.
+  bool next() {
+    if (!(stream_ == nullptr ? nextInText() : nextInStream())) {
+      line_ = {};
+      return false;
+    }
+    ++line_number_;
+    if (!line_.empty() && line_.back() == '\r') line_.remove_suffix(1);
+    if (line_number_ == 1 && line_.substr(0, 3) == "\xEF\xBB\xBF") line_.remove_prefix(3);
+    return true;
+  }
+  /// Advances to the next line that is not empty or blank; false at the end of the input.
+  bool nextNonEmpty() {
+    while (next()) {
+      if (!isBlankLine(line_)) return true;
+    }
+    return false;
+  }
+  /// The current line, without its line ending.
+  std::string_view line() const { return line_; }
+  /// 1-based number of the current line (0 before the first call to next()).
+  std::size_t lineNumber() const { return line_number_; }
+  /// Name of the file being read.
+  const std::string& file() const { return file_; }
+  /// Throws ParseError(file, current line, what).
+  [[noreturn]] void fail(const std::string& what) const { throw ParseError(file_, line_number_, what); }
+
+  /// Bytes of input after the current line when known: the rest of an in-memory text, or the
+  /// hint given by setRemainingBytesHint for a stream (0 when none was given).
+  std::size_t remainingBytesHint() const { return stream_ == nullptr ? text_.size() - pos_ : remaining_hint_; }
+  /// Tells a stream reader how many bytes the input holds (e.g. the file size), for reserving.
+  void setRemainingBytesHint(std::size_t bytes) { remaining_hint_ = bytes; }
+
+ private:
+  static constexpr std::size_t kBlockSize = std::size_t(1) << 20;
+
+  bool nextInText() {
+    if (pos_ >= text_.size()) return false;
+    const char* begin = text_.data() + pos_;
+    const void* newline = std::memchr(begin, '\n', text_.size() - pos_);
+    const std::size_t length =
+        newline != nullptr ? static_cast<std::size_t>(static_cast<const char*>(newline) - begin) : text_.size() - pos_;
+    pos_ += length + (newline != nullptr ? 1 : 0);
+    line_ = std::string_view(begin, length);
+    return true;
+  }
+
+  bool nextInStream() {
+    for (;;) {
+      const char* begin = buffer_.data() + begin_;
+      if (const void* newline = std::memchr(begin, '\n', end_ - begin_)) {
+        const auto length = static_cast<std::size_t>(static_cast<const char*>(newline) - begin);
+        begin_ += length + 1;
+        line_ = std::string_view(begin, length);
+        return true;
+      }
+      if (eof_) {
+        if (begin_ >= end_) return false;
+        line_ = std::string_view(begin, end_ - begin_);
+        begin_ = end_;
+        return true;
+      }
+      refill();
+    }
+  }
+
+  // Keeps the unfinished line, moves it to the front, doubles the buffer when one line fills it.
+  void refill() {
+    const std::size_t kept = end_ - begin_;
+    if (begin_ > 0 && kept > 0) std::memmove(buffer_.data(), buffer_.data() + begin_, kept);
+    begin_ = 0;
+    end_ = kept;
+    if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+    const auto got = stream_->rdbuf()->sgetn(buffer_.data() + end_, static_cast<std::streamsize>(buffer_.size() - end_));
+    if (got <= 0) {
+      eof_ = true;
+    } else {
+      end_ += static_cast<std::size_t>(got);
+    }
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::istream* stream_ = nullptr;
+  std::string file_;
+  std::vector<char> buffer_;
+  std::size_t begin_ = 0;
+  std::size_t end_ = 0;
+  bool eof_ = false;
+  std::string_view line_;
+  std::size_t line_number_ = 0;
+  std::size_t remaining_hint_ = 0;
+};
+
+/// Opens `path` for reading; throws ParseError(path, 0, "cannot open ...") when it cannot.
+/// `what` names the kind of file in the message ("the file", "the schema file").
+inline std::ifstream openForReading(const std::string& path, const char* what = "the file") {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ParseError(path, 0, std::string("cannot open ") + what + " for reading");
+  return in;
+}
+
+/// Opens `path` for writing; throws Error naming the path when it cannot.
+inline std::ofstream openForWriting(const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw Error("[retarget] cannot open '" + path + "' for writing");
+  return out;
+}
+
+/// Flushes `out` and throws Error naming `path` when the stream failed.
+inline void finishWriting(std::ostream& out, const std::string& path) {
+  out.flush();
+  if (!out) throw Error("[retarget] failed writing '" + path + "'");
+}
+
+}  // namespace internal
+}  // namespace retarget

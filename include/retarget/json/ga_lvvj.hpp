@@ -1,0 +1,223 @@
+#pragma once
+
+/// @file
+/// JSON form of GA-LVVJ's `GaLvvjOptions` and `GaLvvjMap` (nlohmann-json; CMake target
+/// retarget::json; never included by retarget/retarget.hpp). Use the API of conversion.hpp:
+/// `toJson`, `fromJson<T>`, `parseJson<T>`, `loadJson<T>`, `saveJson`.
+///
+/// GaLvvjOptions format (every key optional; defaults shown; units rad):
+/// ```
+/// { "hip_yaw_pitch_mode": "fixed",     // or "from-knees"
+///   "hip_yaw_pitch": 0,                // rad
+///   "singular_tolerance": 0.001,       // unitless, in (0, 0.5]
+///   "rest": [],                        // rad, robot q order, nq values; [] = neutral pose
+///   "limit_aware_shoulder": true }
+/// ```
+/// "smoothing" is an error: smoothing is a filter now (`--smooth ALPHA` on the command line,
+/// or an `ExponentialSmoothing` after the mapper).
+///
+/// GaLvvjMap format (every key optional; defaults are those of a default-constructed map;
+/// lengths in m, angles in rad):
+/// ```
+/// { "robot": "NAO H25",
+///   "joints": { "HeadYaw": { "joint": "HeadYaw", "sign": 1, "offset": 0 }, ... },
+///   "virtual_skeleton": [
+///     { "joint": "ShoulderLeft", "link": "torso", "v_L": [0, 0.098, 0.1] },
+///     { "joint": "ElbowLeft", "from": "ShoulderLeft", "link": "LBicep", "v_L": [0.105, 0, 0] } ],
+///   "R_UE_left": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+///   "R_UE_right": [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }
+/// ```
+/// "joints" is keyed by the virtual joint names of kGaLvvjJointNames; a virtual joint that is
+/// absent, or whose "joint" is "", is not bound. "virtual_skeleton" joints ("joint", "from")
+/// are the canonical skeleton's names (kHumanJointNames); "from" absent = a point fixed on the
+/// link. R_UE matrices are written as arrays of rows. `toJson` writes every field, all 19
+/// virtual joints included. Checks made without a robot model: a bound joint's sign is +-1,
+/// offsets and vectors are finite, a virtual point is defined once and after its "from"
+/// point, R_UE matrices are rotations (tolerance 1e-6). Names are checked against the robot
+/// when the mapper is built.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+
+#include <retarget/core/error.hpp>
+#include <retarget/human/skeleton.hpp>
+#include <retarget/json/conversion.hpp>
+#include <retarget/json/internal/reader.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/ga_lvvj_map.hpp>
+
+namespace retarget {
+
+/// JSON form of GA-LVVJ options (every field, documented order).
+inline nlohmann::ordered_json toJson(const GaLvvjOptions& options) {
+  nlohmann::ordered_json j;
+  j["hip_yaw_pitch_mode"] =
+      options.hip_yaw_pitch_mode == GaLvvjOptions::HipYawPitchMode::kFromKnees ? "from-knees" : "fixed";
+  j["hip_yaw_pitch"] = options.hip_yaw_pitch;
+  j["singular_tolerance"] = options.singular_tolerance;
+  j["rest"] = options.rest;
+  j["limit_aware_shoulder"] = options.limit_aware_shoulder;
+  return j;
+}
+
+/// JSON form of one virtual joint binding.
+inline nlohmann::ordered_json toJson(const GaLvvjJointBinding& binding) {
+  nlohmann::ordered_json j;
+  j["joint"] = binding.joint;
+  j["sign"] = binding.sign;
+  j["offset"] = binding.offset;
+  return j;
+}
+
+/// JSON form of one virtual skeleton point ("from" only when set).
+inline nlohmann::ordered_json toJson(const VirtualPointSpec& point) {
+  nlohmann::ordered_json j;
+  j["joint"] = std::string(name(point.joint));
+  if (point.from) j["from"] = std::string(name(*point.from));
+  j["link"] = point.link;
+  j["v_L"] = internal::vector3ToJson(point.v_L);
+  return j;
+}
+
+/// JSON form of a GA-LVVJ map (every field, all 19 virtual joints).
+inline nlohmann::ordered_json toJson(const GaLvvjMap& map) {
+  nlohmann::ordered_json j;
+  j["robot"] = map.robot;
+  nlohmann::ordered_json joints = nlohmann::ordered_json::object();
+  for (std::size_t i = 0; i < map.joints.size(); ++i) joints[kGaLvvjJointNames[i]] = toJson(map.joints[i]);
+  j["joints"] = std::move(joints);
+  nlohmann::ordered_json points = nlohmann::ordered_json::array();
+  for (const VirtualPointSpec& p : map.virtual_skeleton) points.push_back(toJson(p));
+  j["virtual_skeleton"] = std::move(points);
+  j["R_UE_left"] = internal::matrix3ToJson(map.R_UE_left);
+  j["R_UE_right"] = internal::matrix3ToJson(map.R_UE_right);
+  return j;
+}
+
+namespace internal {
+
+inline constexpr const char* kGaLvvjSmoothingMoved =
+    "smoothing moved to a filter (use --smooth ALPHA on the command line, or an ExponentialSmoothing "
+    "(filters/exponential_smoothing.hpp) after the mapper)";
+
+inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& pointer, JsonTag<GaLvvjOptions>) {
+  const JsonObjectReader j(value, pointer, "GA-LVVJ options",
+                           {"hip_yaw_pitch_mode", "hip_yaw_pitch", "singular_tolerance", "rest", "limit_aware_shoulder"},
+                           {{"smoothing", kGaLvvjSmoothingMoved}});
+  GaLvvjOptions options;
+  if (j.has("hip_yaw_pitch_mode")) {
+    const std::string expected = "\"fixed\" or \"from-knees\"";
+    const std::string mode = readJsonString(j.at("hip_yaw_pitch_mode"), j.pointer("hip_yaw_pitch_mode"), expected);
+    if (mode == "fixed") {
+      options.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFixed;
+    } else if (mode == "from-knees") {
+      options.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFromKnees;
+    } else {
+      jsonFail(j.pointer("hip_yaw_pitch_mode"), "got '" + mode + "', expected " + expected);
+    }
+  }
+  j.read("hip_yaw_pitch", options.hip_yaw_pitch, "a finite angle (rad)");
+  if (j.has("singular_tolerance")) {
+    const std::string expected = "a number in (0, 0.5]";
+    options.singular_tolerance = readJsonNumber(j.at("singular_tolerance"), j.pointer("singular_tolerance"), expected);
+    jsonExpect(options.singular_tolerance > 0.0 && options.singular_tolerance <= 0.5, j.at("singular_tolerance"),
+               j.pointer("singular_tolerance"), expected);
+  }
+  j.read("rest", options.rest);
+  j.read("limit_aware_shoulder", options.limit_aware_shoulder);
+  validateJsonDecoded([&] { options.validate(); }, value, pointer);
+  return options;
+}
+
+inline HumanJoint decodeHumanJoint(const nlohmann::json& value, const std::string& pointer) {
+  const std::string expected = "a canonical skeleton joint name (SpineBase, SpineMid, Neck, Head, ShoulderLeft, ...)";
+  const std::string text = readJsonString(value, pointer, expected);
+  const std::optional<HumanJoint> joint = humanJointFromName(text);
+  if (!joint) jsonFail(pointer, "got '" + text + "', expected " + expected);
+  return *joint;
+}
+
+inline GaLvvjJointBinding decodeJson(const nlohmann::json& value, const std::string& pointer,
+                                     JsonTag<GaLvvjJointBinding>) {
+  const JsonObjectReader j(value, pointer, "a GA-LVVJ joint binding", {"joint", "sign", "offset"});
+  GaLvvjJointBinding b;
+  j.read("joint", b.joint);
+  j.read("sign", b.sign, "1 or -1");
+  j.read("offset", b.offset, "a finite number (rad)");
+  if (!b.joint.empty()) jsonExpect(b.sign == 1.0 || b.sign == -1.0, j.at("sign"), j.pointer("sign"), "1 or -1");
+  return b;
+}
+
+inline VirtualPointSpec decodeJson(const nlohmann::json& value, const std::string& pointer,
+                                   JsonTag<VirtualPointSpec>) {
+  const JsonObjectReader j(value, pointer, "a virtual skeleton point", {"joint", "from", "link", "v_L"});
+  j.require("joint");
+  j.require("link");
+  VirtualPointSpec p;
+  p.joint = decodeHumanJoint(j.at("joint"), j.pointer("joint"));
+  if (j.has("from")) p.from = decodeHumanJoint(j.at("from"), j.pointer("from"));
+  j.read("link", p.link);
+  j.read("v_L", p.v_L);
+  return p;
+}
+
+inline GaLvvjMap decodeJson(const nlohmann::json& value, const std::string& pointer, JsonTag<GaLvvjMap>) {
+  const JsonObjectReader j(value, pointer, "a GA-LVVJ map",
+                           {"robot", "joints", "virtual_skeleton", "R_UE_left", "R_UE_right"});
+  GaLvvjMap map;
+  j.read("robot", map.robot);
+  if (j.has("joints")) {
+    std::string list;
+    for (const char* n : kGaLvvjJointNames) list += (list.empty() ? "" : ", ") + std::string(n);
+    const nlohmann::json& joints = j.at("joints");
+    jsonExpect(joints.is_object(), joints, j.pointer("joints"),
+               "an object of joint bindings keyed by virtual joint name");
+    for (auto it = joints.begin(); it != joints.end(); ++it) {
+      const std::string at = jsonPointer(j.pointer("joints"), it.key());
+      std::size_t index = kGaLvvjJointNames.size();
+      for (std::size_t i = 0; i < kGaLvvjJointNames.size(); ++i) {
+        if (it.key() == kGaLvvjJointNames[i]) index = i;
+      }
+      if (index == kGaLvvjJointNames.size()) {
+        jsonFail(at, "unknown virtual joint \"" + it.key() + "\" (expected one of " + list + ")");
+      }
+      map.joints[index] = decodeJson(*it, at, JsonTag<GaLvvjJointBinding>{});
+    }
+  }
+  if (j.has("virtual_skeleton")) {
+    const nlohmann::json& points = j.at("virtual_skeleton");
+    jsonExpect(points.is_array(), points, j.pointer("virtual_skeleton"), "an array of virtual skeleton points");
+    std::array<bool, kHumanJointCount> defined{};
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const std::string at = jsonPointer(j.pointer("virtual_skeleton"), i);
+      VirtualPointSpec p = decodeJson(points[i], at, JsonTag<VirtualPointSpec>{});
+      auto& is_defined = defined[static_cast<std::size_t>(index(p.joint))];
+      if (is_defined) {
+        jsonFail(jsonPointer(at, "joint"), "got '" + std::string(name(p.joint)) +
+                                               "', expected a joint not defined earlier in the list");
+      }
+      if (p.from && !defined[static_cast<std::size_t>(index(*p.from))]) {
+        jsonFail(jsonPointer(at, "from"), "got '" + std::string(name(*p.from)) +
+                                              "', expected a point defined earlier in the list");
+      }
+      is_defined = true;
+      map.virtual_skeleton.push_back(std::move(p));
+    }
+  }
+  for (const char* key : {"R_UE_left", "R_UE_right"}) {
+    if (!j.has(key)) continue;
+    const Eigen::Matrix3d R = readJsonMatrix3(j.at(key), j.pointer(key));
+    jsonExpect((R.transpose() * R - Eigen::Matrix3d::Identity()).norm() < 1e-6 && R.determinant() > 0, j.at(key),
+               j.pointer(key), "a rotation matrix (orthonormal rows, determinant +1)");
+    (std::string(key) == "R_UE_left" ? map.R_UE_left : map.R_UE_right) = R;
+  }
+  return map;
+}
+
+}  // namespace internal
+}  // namespace retarget

@@ -1,0 +1,17 @@
+#pragma once
+
+/// @file
+/// Umbrella of the JSON integration (nlohmann-json; CMake target retarget::json). Not included
+/// by retarget/retarget.hpp. One API for every options and map struct (conversion.hpp):
+/// `toJson(x)`, `fromJson<T>(json, file)`, `parseJson<T>(text, file)`, `loadJson<T>(path)`,
+/// `saveJson(x, path)`, with errors as `ParseError` naming the file, line and JSON pointer.
+///
+/// Types with a JSON form: EulerMap, EulerJointMapping, EulerCase, EulerOrder, EulerOptions
+/// (euler_map.hpp); GaLvvjOptions, GaLvvjMap, GaLvvjJointBinding, VirtualPointSpec
+/// (ga_lvvj.hpp); ExponentialSmoothingOptions, RateLimiterOptions, OneEuroFilterOptions,
+/// ConsecutiveFramesOptions (filters.hpp).
+
+#include <retarget/json/conversion.hpp>
+#include <retarget/json/euler_map.hpp>
+#include <retarget/json/filters.hpp>
+#include <retarget/json/ga_lvvj.hpp>

@@ -1,0 +1,412 @@
+// The mapper contract (retarget/mappers/mapper.hpp) for every mapper: the compile-time trait,
+// and the contract suite (mapper_contract.hpp) on random, hostile, unusable and real inputs,
+// float against double. The suite is shown to fail on deliberately broken mappers, one per
+// rule, and the trait on deliberately mis-shaped classes.
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <retarget/io/bvh.hpp>
+#include <retarget/io/kinect.hpp>
+#include <retarget/mappers/euler_inmoov_maps.hpp>
+#include <retarget/mappers/euler_mapper.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/robots/inmoov.hpp>
+#include <retarget/robots/nao.hpp>
+#include <retarget/robots/pepper.hpp>
+
+#include "euler/euler_test_support.hpp"
+#include "mappers/mapper_contract.hpp"
+#include "support/test_support.hpp"
+
+using namespace retarget;
+using namespace retarget::test;
+
+// ---------------------------------------------------------------------------------------------
+// The trait.
+
+static_assert(isMapper<GaLvvjMapper<double>>);
+static_assert(isMapper<GaLvvjMapper<float>>);
+static_assert(isMapper<EulerMapper<double>>);
+static_assert(isMapper<EulerMapper<float>>);
+
+namespace shapes {
+
+// A well-formed minimal mapper, and variants each breaking one point of the shape.
+template <bool kNoexceptMap = true, bool kDeleteTemporary = true, bool kStatusReturn = true, bool kNoexceptReset = true>
+struct Shape {
+  using Scalar = double;
+  using Input = SkeletonFrame<double>;
+  using Map = GaLvvjMap;
+  using Options = GaLvvjOptions;
+  Shape(const RobotModel<double>&, Map, Options = {}) {}
+  template <bool D = kDeleteTemporary, std::enable_if_t<D, int> = 0>
+  Shape(const RobotModel<double>&&, Map, Options = {}) = delete;
+  std::conditional_t<kStatusReturn, Status, bool> map(const Input&, Eigen::Ref<Eigen::VectorXd>) noexcept(kNoexceptMap) {
+    return {};
+  }
+  void reset() noexcept(kNoexceptReset) {}
+  const RobotModel<double>& model() const noexcept { return *model_; }
+  const Options& options() const noexcept { return options_; }
+  const JointFlags& clamped() const noexcept { return flags_; }
+  const JointFlags& held() const noexcept { return flags_; }
+  const RobotModel<double>* model_ = nullptr;
+  Options options_;
+  JointFlags flags_;
+};
+
+struct NoTypes {
+  Status map(const SkeletonFrame<double>&, Eigen::Ref<Eigen::VectorXd>) noexcept { return {}; }
+};
+
+}  // namespace shapes
+
+static_assert(isMapper<shapes::Shape<>>, "the reference shape is a mapper");
+static_assert(!isMapper<shapes::Shape<false>>, "map() that may throw is not a mapper");
+static_assert(!isMapper<shapes::Shape<true, false>>, "binding a temporary model must not compile");
+static_assert(!isMapper<shapes::Shape<true, true, false>>, "map() must return a Status");
+static_assert(!isMapper<shapes::Shape<true, true, true, false>>, "reset() must be noexcept");
+static_assert(!isMapper<shapes::NoTypes>, "Input, Map, Options and Scalar are part of the shape");
+static_assert(!isMapper<int>);
+
+// ---------------------------------------------------------------------------------------------
+// Inputs.
+
+namespace {
+
+// Random configurations within limits, seen through the robot's own virtual skeleton.
+template <typename Scalar>
+std::vector<SkeletonFrame<Scalar>> robotSkeletons(const RobotModel<Scalar>& model, const GaLvvjMap& map, int count,
+                                                  unsigned seed) {
+  VirtualSkeleton<Scalar> view(model, map);
+  std::mt19937 rng(seed);
+  std::vector<SkeletonFrame<Scalar>> out;
+  const auto bent = [&](const char* joint, double lo, double hi, VectorX<Scalar>& q) {
+    const int i = model.findQ(joint);
+    if (i >= 0) q[i] = static_cast<Scalar>(std::uniform_real_distribution<double>(lo, hi)(rng));
+  };
+  for (int n = 0; n < count; ++n) {
+    VectorX<Scalar> q(model.nq());
+    for (int i = 0; i < model.nq(); ++i) {
+      q[i] = static_cast<Scalar>(std::uniform_real_distribution<double>(
+          static_cast<double>(model.lowerLimits()[i]), static_cast<double>(model.upperLimits()[i]))(rng));
+    }
+    // Away from the documented singularities (straight elbows, horizontal thighs) so that a
+    // clean input is clean: GA-LVVJ reports those as held, by design.
+    bent("LElbowRoll", -1.5, -0.2, q);
+    bent("RElbowRoll", 0.2, 1.5, q);
+    bent("LHipPitch", -1.2, 0.4, q);
+    bent("RHipPitch", -1.2, 0.4, q);
+    bent("LHipYawPitch", 0.0, 0.0, q);
+    SkeletonFrame<Scalar> frame;
+    REQUIRE(view.compute(q, frame).ok());
+    out.push_back(frame);
+  }
+  return out;
+}
+
+// Every way a skeleton frame can be broken, applied to `good`.
+template <typename Scalar>
+std::vector<SkeletonFrame<Scalar>> hostileSkeletons(const SkeletonFrame<Scalar>& good) {
+  std::vector<SkeletonFrame<Scalar>> out;
+  const Scalar nan = std::numeric_limits<Scalar>::quiet_NaN();
+  const Scalar inf = std::numeric_limits<Scalar>::infinity();
+  const Scalar huge = static_cast<Scalar>(std::numeric_limits<float>::max()) * Scalar(0.5);
+  for (int j = 0; j < kHumanJointCount; ++j) {
+    const auto joint = static_cast<HumanJoint>(j);
+    for (Scalar value : {nan, inf, -inf, huge, -huge}) {
+      SkeletonFrame<Scalar> f = good;
+      f.position(joint).x() = value;
+      out.push_back(f);
+    }
+    SkeletonFrame<Scalar> missing = good;
+    missing.trackingState(joint) = TrackingState::kNotTracked;
+    out.push_back(missing);
+    SkeletonFrame<Scalar> inferred = good;  // inferred joints are usable
+    inferred.trackingState(joint) = TrackingState::kInferred;
+    out.push_back(inferred);
+    // Zero-length links: the joint moved onto every other joint in turn.
+    for (int k = 0; k < kHumanJointCount; k += 3) {
+      SkeletonFrame<Scalar> same = good;
+      same.position(joint) = good.position(static_cast<HumanJoint>(k));
+      out.push_back(same);
+    }
+  }
+  SkeletonFrame<Scalar> identical = good;
+  for (auto& p : identical.p_W) p = Vector3<Scalar>(Scalar(0.1), Scalar(0.2), Scalar(0.3));
+  out.push_back(identical);
+  SkeletonFrame<Scalar> all_huge = good;
+  for (auto& p : all_huge.p_W) p = Vector3<Scalar>::Constant(huge);
+  out.push_back(all_huge);
+  SkeletonFrame<Scalar> collinear = good;  // every joint on one vertical line
+  for (int j = 0; j < kHumanJointCount; ++j) collinear.p_W[static_cast<std::size_t>(j)] = Vector3<Scalar>(0, 0, Scalar(j) / 20);
+  out.push_back(collinear);
+  SkeletonFrame<Scalar> bad_head = good;
+  bad_head.head = HeadAngles<Scalar>{nan, inf};
+  out.push_back(bad_head);
+  return out;
+}
+
+template <typename Scalar>
+std::vector<SkeletonFrame<Scalar>> unusableSkeletons() {
+  SkeletonFrame<Scalar> nothing;  // every joint kNotTracked
+  SkeletonFrame<Scalar> all_nan;
+  for (auto& p : all_nan.p_W) p = Vector3<Scalar>::Constant(std::numeric_limits<Scalar>::quiet_NaN());
+  all_nan.state.fill(TrackingState::kTracked);
+  return {nothing, all_nan, nothing};
+}
+
+template <typename Scalar>
+std::vector<SkeletonFrame<Scalar>> kinectFrames(const char* file, std::size_t step) {
+  std::vector<SkeletonFrame<Scalar>> out;
+  const auto data = testDataDir();
+  if (!data) return out;
+  const SkeletonMotion<double> motion = readKinect((*data / "kinect" / file).string());
+  for (std::size_t k = 0; k < motion.size(); k += step) {
+    const SkeletonFrame<double>& f = motion.frames[k];
+    SkeletonFrame<Scalar> g;
+    for (std::size_t j = 0; j < f.p_W.size(); ++j) g.p_W[j] = f.p_W[j].template cast<Scalar>();
+    g.state = f.state;
+    g.left_hand = f.left_hand;
+    g.right_hand = f.right_hand;
+    out.push_back(g);
+  }
+  return out;
+}
+
+template <typename Scalar>
+SkeletonFrame<Scalar> toScalar(const SkeletonFrame<double>& f) {
+  SkeletonFrame<Scalar> g;
+  for (std::size_t j = 0; j < f.p_W.size(); ++j) g.p_W[j] = f.p_W[j].template cast<Scalar>();
+  g.state = f.state;
+  g.left_hand = f.left_hand;
+  g.right_hand = f.right_hand;
+  if (f.head) g.head = HeadAngles<Scalar>{static_cast<Scalar>(f.head->yaw), static_cast<Scalar>(f.head->pitch)};
+  return g;
+}
+
+template <typename Scalar>
+ContractCase<GaLvvjMapper<Scalar>> gaLvvjCase(const RobotModel<Scalar>& model, const RobotModel<double>& model_d,
+                                              const GaLvvjMap& map, GaLvvjOptions options = {}) {
+  ContractCase<GaLvvjMapper<Scalar>> c;
+  c.make = [&model, map, options] { return GaLvvjMapper<Scalar>(model, map, options); };
+  for (const auto& f : robotSkeletons(model_d, map, sweepCount(60), 5)) c.clean.push_back(toScalar<Scalar>(f));
+  c.hostile = hostileSkeletons(c.clean.front());
+  c.unusable = unusableSkeletons<Scalar>();
+  for (const char* file : {"laban_ges01_wavehand_kinect2.csv", "laban_kinectreader_joints_closerange_kinect2.csv"}) {
+    const auto frames = kinectFrames<Scalar>(file, 7);
+    c.real.insert(c.real.end(), frames.begin(), frames.end());
+  }
+  return c;
+}
+
+// Channel vectors of a BVH layout: random rotations, and every kind of broken value.
+std::vector<Eigen::VectorXd> randomChannels(const BvhMotion& layout, int count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> degrees(-180, 180);
+  std::vector<Eigen::VectorXd> out;
+  for (int n = 0; n < count; ++n) {
+    Eigen::VectorXd v(layout.channel_count);
+    for (double& x : v) x = degrees(rng);
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::vector<Eigen::VectorXd> hostileChannels(const Eigen::VectorXd& good) {
+  std::vector<Eigen::VectorXd> out;
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (Eigen::Index c = 0; c < good.size(); ++c) {
+    for (double value : {nan, inf, -inf, 1e300, -1e300, 1e18}) {
+      Eigen::VectorXd v = good;
+      v[c] = value;
+      out.push_back(v);
+    }
+  }
+  out.push_back(Eigen::VectorXd::Zero(good.size()));
+  out.push_back(Eigen::VectorXd::Constant(good.size(), 1e300));
+  out.push_back(Eigen::VectorXd::Zero(good.size() + 1));  // wrong size: kInvalidInput
+  out.push_back(Eigen::VectorXd::Zero(0));
+  return out;
+}
+
+template <typename Scalar>
+ContractCase<EulerMapper<Scalar>> eulerCase(const RobotModel<Scalar>& model, const BvhMotion& layout, const EulerMap& map,
+                                            const BvhMotion* recording) {
+  ContractCase<EulerMapper<Scalar>> c;
+  c.make = [&model, &layout, map] { return EulerMapper<Scalar>(model, layout, map); };
+  c.clean = randomChannels(layout, sweepCount(60), 11);
+  c.hostile = hostileChannels(c.clean.front());
+  c.unusable = {Eigen::VectorXd::Constant(layout.channel_count, std::numeric_limits<double>::quiet_NaN())};
+  if (recording != nullptr) {
+    for (int f = 0; f < recording->frame_count; f += 5) c.real.push_back(recording->frameValues(f));
+  }
+  return c;
+}
+
+void requireContract(const ContractReport& report) {
+  INFO(report.str());
+  CHECK(report.ok());
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Every mapper keeps the contract.
+
+TEST_CASE("contract: GA-LVVJ on NAO (double and float, both hip yaw-pitch modes)") {
+  const auto nao = makeNao<double>();
+  const auto nao_f = makeNao<float>();
+  const auto c = gaLvvjCase<double>(nao, nao, naoGaLvvjMap());
+  requireContract(checkMapperContract(c));
+  GaLvvjOptions knees;
+  knees.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFromKnees;
+  requireContract(checkMapperContract(gaLvvjCase<double>(nao, nao, naoGaLvvjMap(), knees)));
+  const auto cf = gaLvvjCase<float>(nao_f, nao, naoGaLvvjMap());
+  requireContract(checkMapperContract(cf));
+  // float and double agree within float precision on clean inputs.
+  CHECK(floatDoubleDifference(c, cf) < 1e-3);
+  if (!testDataDir()) MESSAGE("real Kinect inputs skipped: no ../shared/data");
+}
+
+TEST_CASE("contract: GA-LVVJ on Pepper (arms and head)") {
+  const auto pepper = makePepper<double>();
+  const auto map = gaLvvjMapFor(pepper);
+  REQUIRE(map);
+  const auto pepper_f = makePepper<float>();
+  const auto c = gaLvvjCase<double>(pepper, pepper, *map);
+  requireContract(checkMapperContract(c));
+  const auto cf = gaLvvjCase<float>(pepper_f, pepper, *map);
+  requireContract(checkMapperContract(cf));
+  CHECK(floatDoubleDifference(c, cf) < 1e-3);
+}
+
+TEST_CASE("contract: Euler/BVH on InMoov (built-in Axis Neuron map; synthetic and real hierarchies)") {
+  const auto inmoov = makeInMoov<double>();
+  const auto inmoov_f = makeInMoov<float>();
+  const BvhMotion layout = makeHumanSkeleton(1, "YXZ");  // Axis Neuron names and channel order
+  const auto c = eulerCase<double>(inmoov, layout, inmoovAxisNeuronMap(), nullptr);
+  requireContract(checkMapperContract(c));
+  const auto cf = eulerCase<float>(inmoov_f, layout, inmoovAxisNeuronMap(), nullptr);
+  requireContract(checkMapperContract(cf));
+  CHECK(floatDoubleDifference(c, cf) < 1e-3);
+
+  const auto data = testDataDir();
+  if (!data) {
+    MESSAGE("real BVH inputs skipped: no ../shared/data");
+    return;
+  }
+  for (const char* file : {"noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh",
+                           "cmu_skeleton31_deepmotionediting_example.bvh",
+                           "mixamo_rig_55j_fingers_20tab_test_freebvh.bvh"}) {
+    CAPTURE(file);
+    const BvhMotion recording = readBvh((*data / "bvh" / file).string());
+    requireContract(checkMapperContract(
+        eulerCase<double>(inmoov, recording, inmoovEulerMap(detectEulerSkeleton(recording)), &recording)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The suite fails when a mapper breaks a rule: GA-LVVJ on NAO wrapped, one breakage at a time.
+
+namespace {
+
+enum class Breakage { kNone, kAllocates, kAllocatesEigen, kLeaksNaN, kSkipsClamping, kHidesClamping, kForgetsReset, kHidesDegenerate };
+
+template <Breakage kBreak>
+class BrokenMapper {
+ public:
+  using Scalar = double;
+  using Input = SkeletonFrame<double>;
+  using Map = GaLvvjMap;
+  using Options = GaLvvjOptions;
+
+  BrokenMapper(const RobotModel<double>& model, GaLvvjMap map, GaLvvjOptions options = {})
+      : inner_(model, std::move(map), std::move(options)), clamped_(inner_.clamped()), held_(inner_.held()) {}
+  BrokenMapper(const RobotModel<double>&&, GaLvvjMap, GaLvvjOptions = {}) = delete;
+
+  Status map(const Input& input, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
+    Status status = inner_.map(input, q_out);
+    clamped_ = inner_.clamped();
+    held_ = inner_.held();
+    if (q_out.size() != model().nq()) return status;
+    if constexpr (kBreak == Breakage::kAllocates) {
+      std::vector<double> scratch(static_cast<std::size_t>(q_out.size()));  // a per-frame allocation
+      q_out[0] = std::min(q_out[0], scratch.empty() ? q_out[0] : q_out[0] + scratch.front());
+    }
+    if constexpr (kBreak == Breakage::kAllocatesEigen) {
+      const Eigen::VectorXd copy = q_out;  // a per-frame Eigen heap allocation (malloc, not new)
+      q_out = copy;
+    }
+    if constexpr (kBreak == Breakage::kLeaksNaN) {
+      if (!input.position(HumanJoint::kHead).allFinite()) q_out[0] = input.position(HumanJoint::kHead).x();
+    }
+    if constexpr (kBreak == Breakage::kSkipsClamping) {
+      q_out[0] = model().upperLimits()[0] + 0.1;
+    }
+    if constexpr (kBreak == Breakage::kHidesClamping) {
+      clamped_.setConstant(false);
+      status = Status();
+    }
+    if constexpr (kBreak == Breakage::kHidesDegenerate) {
+      held_.setConstant(false);
+      status = Status();
+      clamped_.setConstant(false);
+    }
+    return status;
+  }
+  void reset() noexcept {
+    if constexpr (kBreak != Breakage::kForgetsReset) inner_.reset();
+  }
+  const RobotModel<double>& model() const noexcept { return inner_.model(); }
+  const Options& options() const noexcept { return inner_.options(); }
+  const JointFlags& clamped() const noexcept { return clamped_; }
+  const JointFlags& held() const noexcept { return held_; }
+
+ private:
+  GaLvvjMapper<double> inner_;
+  JointFlags clamped_, held_;
+};
+
+template <Breakage kBreak>
+ContractReport brokenReport(const RobotModel<double>& nao) {
+  static_assert(isMapper<BrokenMapper<kBreak>>, "the broken mappers have the right shape; they break rules");
+  const auto reference = gaLvvjCase<double>(nao, nao, naoGaLvvjMap());
+  ContractCase<BrokenMapper<kBreak>> c;
+  c.make = [&nao] { return BrokenMapper<kBreak>(nao, naoGaLvvjMap()); };
+  c.clean = reference.clean;
+  c.hostile = reference.hostile;
+  c.unusable = reference.unusable;
+  c.real = reference.real;
+  return checkMapperContract(c);
+}
+
+}  // namespace
+
+TEST_CASE("contract suite: fails on a mapper that breaks a rule, names the rule") {
+  const auto nao = makeNao<double>();
+  const ContractReport none = brokenReport<Breakage::kNone>(nao);
+  INFO(none.str());
+  CHECK(none.ok());  // the wrapper itself keeps the contract
+
+  const auto allocates = brokenReport<Breakage::kAllocates>(nao);
+  CHECK(allocates.violates("allocation"));
+  CHECK(brokenReport<Breakage::kAllocatesEigen>(nao).violates("allocation"));
+  const auto nan = brokenReport<Breakage::kLeaksNaN>(nao);
+  CHECK(nan.violates("finite"));
+  const auto limits = brokenReport<Breakage::kSkipsClamping>(nao);
+  CHECK(limits.violates("limits"));
+  const auto hides = brokenReport<Breakage::kHidesClamping>(nao);
+  CHECK(hides.violates("status"));
+  const auto forgets = brokenReport<Breakage::kForgetsReset>(nao);
+  CHECK(forgets.violates("reset"));
+  const auto silent = brokenReport<Breakage::kHidesDegenerate>(nao);
+  CHECK(silent.violates("degenerate"));
+  // Each breakage is caught by its own rule and not blamed on unrelated ones.
+  CHECK_FALSE(allocates.violates("finite"));
+  CHECK_FALSE(forgets.violates("allocation"));
+  CHECK_FALSE(limits.violates("reset"));
+}
