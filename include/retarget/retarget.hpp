@@ -30,6 +30,7 @@
 #include <retarget/filters/exponential_smoothing.hpp>
 #include <retarget/filters/one_euro_filter.hpp>
 #include <retarget/filters/rate_limiter.hpp>
+#include <retarget/filters/cartesian_speed_limiter.hpp>
 
 // human side
 #include <retarget/human/bvh_motion.hpp>
@@ -68,6 +69,8 @@
 #include <retarget/mappers/euler_map.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/mappers/triangle.hpp>
+#include <retarget/mappers/triangle_map.hpp>
 #include <retarget/mappers/mapper.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
 
@@ -75,3 +78,8 @@
 #include <retarget/metrics/dtw.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/metrics/weighted_dtw.hpp>
+#include <retarget/metrics/joint_similarity.hpp>
+
+// safety (Eigen-only; the NLopt-based avoidance, retarget/safety/collision_avoidance.hpp, is
+// the optional target retarget::avoidance)
+#include <retarget/safety/self_collision.hpp>

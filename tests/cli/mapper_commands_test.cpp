@@ -2,11 +2,13 @@
 // as a user would, and cross-checked against the same computation done through the library.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/filters/exponential_smoothing.hpp>
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
@@ -63,6 +65,41 @@ TEST_CASE("cli map --method ga-lvvj equals the library mapper, within NAO's limi
       CHECK((q - expected.q.row(k).transpose()).cwiseAbs().maxCoeff() <= 1e-12);
     }
   }
+}
+
+TEST_CASE("cli map --smooth and --max-joint-speed compose the library's filters after any mapper") {
+  const auto nao = makeNao();
+  const fs::path motion_path = writeDemo("squat", 2.0);
+  const fs::path plain_path = tempDir() / "squat_plain.csv";
+  const fs::path smooth_path = tempDir() / "squat_smooth.csv";
+  const fs::path limited_path = tempDir() / "squat_limited.csv";
+  const std::string map = "map " + quoted(motion_path) + " --robot nao --method ga-lvvj -o ";
+  REQUIRE(run(map + quoted(plain_path)).code == 0);
+  const Run smooth = run(map + quoted(smooth_path) + " --smooth 0.3");
+  REQUIRE_MESSAGE(smooth.code == 0, smooth.err);
+  CHECK(contains(smooth.err, "smoothed (alpha 0.300)"));
+  const Run limited = run(map + quoted(limited_path) + " --max-joint-speed 0.5");
+  REQUIRE_MESSAGE(limited.code == 0, limited.err);
+  CHECK(contains(limited.err, "rate limited in"));
+
+  const JointTrajectory plain = toRobotOrder(readJointTrajectoryCsv(plain_path.string()), nao);
+  const JointTrajectory smoothed = toRobotOrder(readJointTrajectoryCsv(smooth_path.string()), nao);
+  const JointTrajectory slow = toRobotOrder(readJointTrajectoryCsv(limited_path.string()), nao);
+  ExponentialSmoothing<double> reference(nao.nq(), ExponentialSmoothingOptions{0.3});
+  double largest_step = 0;
+  for (Eigen::Index k = 0; k < plain.positions.rows(); ++k) {
+    (void)reference.update(plain.positions.row(k).transpose());
+    CHECK((smoothed.positions.row(k).transpose() - reference.value()).cwiseAbs().maxCoeff() <= 1e-12);
+    CHECK(withinLimits(nao, Eigen::VectorXd(slow.positions.row(k).transpose()), 1e-12));
+    if (k > 0) {
+      const double dt = slow.times[static_cast<std::size_t>(k)] - slow.times[static_cast<std::size_t>(k - 1)];
+      largest_step = std::max(largest_step, (slow.positions.row(k) - slow.positions.row(k - 1)).cwiseAbs().maxCoeff() / dt);
+    }
+  }
+  CHECK(largest_step <= 0.5 + 1e-9);
+  CHECK(largest_step > 0.4);  // the squat needs more than 0.5 rad/s: the limiter acted
+  CHECK(run(map + quoted(smooth_path) + " --smooth 1.5").code == 2);
+  CHECK(run(map + quoted(smooth_path) + " --max-joint-speed -1").code == 2);
 }
 
 TEST_CASE("cli eval --json reports the library's WBF, LLF and cosine; synth closes the loop") {

@@ -78,10 +78,10 @@ TEST_CASE("euler config JSON: errors name the file, the line or JSON pointer, an
   CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": [{"robot_joint": "a", "source": "N", "axis": [1, 2]}]})", "f.json"),
                        doctest::Contains("at /joints/0/axis: got 2 numbers, expected 3"), ParseError);
   CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": [{"robot_joint": "a", "source": "N", "sign": 0.5}]})", "f.json"),
-                       doctest::Contains("f.json: Euler map '' joints[0] ('a'): sign (got 0.5, expected 1 or -1)"),
+                       doctest::Contains("f.json:1: at /joints/0/sign: Euler map '' joints[0] ('a'): sign (got 0.5, expected 1 or -1)"),
                        ParseError);
   CHECK_THROWS_WITH_AS(parseEulerMap(R"({"joints": {}})", "f.json"), doctest::Contains("at /joints"), ParseError);
-  CHECK_THROWS_WITH_AS(parseEulerMap(R"([1, 2])", "f.json"), doctest::Contains("f.json: at /"), ParseError);
+  CHECK_THROWS_WITH_AS(parseEulerMap(R"([1, 2])", "f.json"), doctest::Contains("f.json:1: at /"), ParseError);
   CHECK_THROWS_WITH_AS(loadEulerMap("/nonexistent/dir/x.json"), doctest::Contains("/nonexistent/dir/x.json"),
                        ParseError);
   // Defaults: a minimal entry is an Euler angle 0 in ZYX, sign 1, no limits, no speed limit.
@@ -370,7 +370,7 @@ TEST_CASE("inmoov euler: head and wrist turn the same way as the human's (forwar
 }
 
 TEST_CASE("euler config JSON: the documented example loads and drives the InMoov") {
-  // Same text as the example in io/euler_config_json.hpp.
+  // Same text as the example in json/euler_map.hpp.
   const std::string text = R"({ "name": "inmoov/axis-neuron", "skeleton": "axis-neuron",
   "joints": [
     { "robot_joint": "left_shoulder_side", "case": "euler", "source": "LeftArm",

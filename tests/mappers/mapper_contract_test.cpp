@@ -410,3 +410,57 @@ TEST_CASE("contract suite: fails on a mapper that breaks a rule, names the rule"
   CHECK_FALSE(forgets.violates("allocation"));
   CHECK_FALSE(limits.violates("reset"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Triangle arm mapping (seed 001) on Tangy, NAO and Pepper.
+
+#include <retarget/mappers/triangle.hpp>
+#include <retarget/robots/tangy.hpp>
+
+namespace {
+
+template <typename Scalar>
+ContractCase<TriangleMapper<Scalar>> triangleCase(const RobotModel<Scalar>& model, const RobotModel<double>& model_d,
+                                                  const TriangleMap& map) {
+  ContractCase<TriangleMapper<Scalar>> c;
+  c.make = [&model, map] { return TriangleMapper<Scalar>(model, map); };
+  TriangleSkeleton<double> view(model_d, map);
+  std::mt19937 rng(23);
+  for (int n = 0; n < sweepCount(60); ++n) {
+    VectorX<double> q = model_d.neutralConfiguration();
+    for (int i = 0; i < model_d.nq(); ++i) {
+      const double lo = std::max(model_d.lowerLimits()[i], -3.0), hi = std::min(model_d.upperLimits()[i], 3.0);
+      q[i] = std::uniform_real_distribution<double>(lo, hi)(rng);
+    }
+    SkeletonFrame<double> frame;
+    REQUIRE(view.compute(q, frame).ok());
+    // Clean = away from the documented singularities (upper arm on the roll axis, straight arm).
+    TriangleMapper<double> probe(model_d, map);
+    VectorX<double> out(model_d.nq());
+    if (probe.map(frame, out).has(StatusCode::kDegenerateInput)) continue;
+    c.clean.push_back(toScalar<Scalar>(frame));
+  }
+  REQUIRE(!c.clean.empty());
+  c.hostile = hostileSkeletons(c.clean.front());
+  c.unusable = unusableSkeletons<Scalar>();
+  for (const char* file : {"laban_ges01_wavehand_kinect2.csv", "laban_ges06_chickenwing_kinect2.csv"}) {
+    for (const auto& f : kinectFrames<Scalar>(file, 7)) c.real.push_back(f);
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("contract: triangle on Tangy, NAO and Pepper (double and float)") {
+  const auto tangy = makeTangy<double>();
+  const auto tangy_f = makeTangy<float>();
+  const auto c = triangleCase<double>(tangy, tangy, tangyTriangleMap());
+  requireContract(checkMapperContract(c));
+  const auto cf = triangleCase<float>(tangy_f, tangy, tangyTriangleMap());
+  requireContract(checkMapperContract(cf));
+  CHECK(floatDoubleDifference(c, cf) < 1e-3);
+  const auto nao = makeNao<double>();
+  requireContract(checkMapperContract(triangleCase<double>(nao, nao, naoTriangleMap())));
+  const auto pepper = makePepper<double>();
+  requireContract(checkMapperContract(triangleCase<double>(pepper, pepper, pepperTriangleMap())));
+}

@@ -1,5 +1,6 @@
 # cmake -DSOURCE=<retarget source> -DBINARY=<dir> -DGENERATOR=<generator> -DHIDE=<initial cache>
-#       [-DBUILD_TYPE=<config>] [-DTARGETS=<a,b>] -P configure_without_optional.cmake
+#       [-DBUILD_TYPE=<config>] [-DTARGETS=<a,b>] [-DPARTS=<hidden parts a,b>]
+#       -P configure_without_optional.cmake
 # retarget itself on a machine without its optional dependencies: configures with tests, command
 # line and examples on, checks that everything needing urdf/json is skipped with a STATUS
 # message (not a configure error), then builds TARGETS.
@@ -21,6 +22,12 @@ message("${_out}")
 if(NOT _result EQUAL 0)
   message(FATAL_ERROR "retarget does not configure without its optional dependencies")
 endif()
+string(REPLACE "," ";" _parts "${PARTS}")
+foreach(_part IN LISTS _parts)
+  if(NOT _out MATCHES "retarget::${_part} is not available")
+    message(FATAL_ERROR "configure output lacks the STATUS message 'retarget::${_part} is not available'")
+  endif()
+endforeach()
 foreach(_expected
     "retarget::urdf is not available"
     "retarget::json is not available"

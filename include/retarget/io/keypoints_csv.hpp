@@ -158,14 +158,12 @@ inline SkeletonMotion<double> readKeypointCsv(const std::string& path, const Key
 /// Throws ParseError when the header matches no built-in schema.
 inline SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointReadOptions& options = {}) {
   std::ifstream in = internal::openForReading(path);
-  std::string header;
-  std::getline(in, header);
-  const KeypointSchema* schema = detectKeypointSchema(header);
+  std::size_t line_number = 0;
+  const KeypointSchema* schema = detectKeypointSchema(internal::peekFirstNonBlankLine(in, line_number));
   if (schema == nullptr) {
-    throw ParseError(path, 1, "expected a MediaPipe (left_shoulder.x, ...) or OpenPose BODY_25 (LShoulder.x, ...) header");
+    throw ParseError(path, line_number,
+                     "expected a MediaPipe (left_shoulder.x, ...) or OpenPose BODY_25 (LShoulder.x, ...) header");
   }
-  in.clear();
-  in.seekg(0);
   return readKeypointCsv(in, *schema, path, options);
 }
 

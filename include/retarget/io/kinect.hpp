@@ -208,13 +208,8 @@ inline SkeletonMotion<double> readKinectKeraalTxt(const std::string& path, doubl
 /// Laban CSV, otherwise Keraal TXT). Throws ParseError.
 inline SkeletonMotion<double> readKinect(const std::string& path) {
   std::ifstream in = internal::openForReading(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!internal::isBlankLine(line)) break;
-  }
-  in.clear();
-  in.seekg(0);
-  if (line.find(',') != std::string::npos) return readKinectLabanCsv(in, path);
+  std::size_t line_number = 0;
+  if (internal::peekFirstNonBlankLine(in, line_number).find(',') != std::string::npos) return readKinectLabanCsv(in, path);
   return readKinectKeraalTxt(in, path);
 }
 

@@ -4,7 +4,7 @@
 /// Built-in Euler/BVH mappings onto the built-in InMoov (robots/inmoov.hpp, 22 joints) for
 /// the Axis Neuron (Perception Neuron), CMU and Mixamo BVH skeletons, and detection of the
 /// skeleton of a BVH file. The configurations are plain data: dump one with toJson()
-/// (io/euler_config_json.hpp), edit it and load it back to fix a sign or add a robot.
+/// (json/euler_map.hpp), edit it and load it back to fix a sign or add a robot.
 ///
 /// How the InMoov mapping was derived (all three skeletons share the same conventions: Y up,
 /// the character faces +Z, its left is +X, rest pose is a T-pose with the arms along +-X):

@@ -125,6 +125,17 @@ class LineReader {
   std::size_t remaining_hint_ = 0;
 };
 
+/// The first line of `in` that is not blank (empty at the end of input), with its 1-based number
+/// in `line_number`; then rewinds `in` to its start (for readers that pick a layout from it).
+inline std::string peekFirstNonBlankLine(std::istream& in, std::size_t& line_number) {
+  LineReader reader(in, {});
+  std::string line = reader.nextNonEmpty() ? std::string(reader.line()) : std::string();
+  line_number = reader.lineNumber();
+  in.clear();
+  in.seekg(0);
+  return line;
+}
+
 /// Opens `path` for reading; throws ParseError(path, 0, "cannot open ...") when it cannot.
 /// `what` names the kind of file in the message ("the file", "the schema file").
 inline std::ifstream openForReading(const std::string& path, const char* what = "the file") {

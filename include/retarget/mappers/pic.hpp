@@ -1,0 +1,460 @@
+#pragma once
+
+/// @file
+/// PIC, PICs and FABRIK pose imitation (seed 004, "Pose Imitation Constraints for Collaborative
+/// Robots"): a canonical human skeleton frame in, robot arm joint angles out, for manipulators
+/// whose kinematics differ from a human arm (Baxter, YuMi, and any chain with a `PicMap`).
+///
+/// Per frame, for each arm of the map:
+///  1. Input pipeline (Section IV): optional per-joint exponential smoothing of the positions
+///     (`SkeletonSmoothing`), then placement in the robot's workspace by the calibration-pose
+///     transform (`ArmPlacement`: rotation into the robot base frame B and scale robot/human arm
+///     length, hung at the robot's shoulder point).
+///  2. Human pose (Section III-A, Eq. 1): with u = placed shoulder->elbow and f = placed
+///     elbow->wrist, OUT_S = octant(u), IN_E = octant(-u), OUT_E = octant(f), IN_W = octant(-f)
+///     in frames aligned with B; Eq. 2 puts them on the robot chain (see pic_map.hpp).
+///  3. Solve (Section III-B) on the chain of robot joint positions, warm-started from the
+///     forward kinematics of the previous solution, target = robot shoulder + s (u + f):
+///     FABRIK (no constraints), PIC (allowed sets = the single octants, IN in the backward pass,
+///     OUT in the forward pass, projection onto the closest face, Fig. 3), or PICs (allowed sets
+///     = octants within Hamming distance K of the human's, Eq. 3; K = 0 is PIC, K = 3 FABRIK).
+///  4. Positions to angles: a damped least-squares fit of the arm's `fit_joints` (projected
+///     onto the joint limits every step, warm-started from the previous solution) to the solved
+///     chain points; `residual()` reports the largest distance (m) between a solved point and
+///     the same point of the robot at the output angles.
+///  5. Temporal continuity (Section VI): with `transition_frames` N > 0, when an arm's four
+///     octants change between frames its output moves from the previous output to the new
+///     solution over N + 1 frames (linear interpolation), instead of jumping.
+/// Coordinates the map does not move keep `rest`.
+///
+/// Statuses: kClamped when the fit wanted a coordinate beyond a limit and it sits on it
+/// (`clamped()`); kDegenerateInput when an arm's shoulder, elbow or wrist is not usable, a link
+/// is shorter than 1 mm or longer than 3 m, or no calibration frame has been seen (that arm's
+/// coordinates hold their last value, `held()`); kNotConverged when FABRIK (plain FABRIK only)
+/// stops at its iteration cap away from a target it could reach (for PIC / PICs the constrained
+/// problem has no exact solution in general, so the end error is reported by `endError()` and
+/// not as a status); kInvalidInput when q_out has the wrong size.
+
+#include <array>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <Eigen/Cholesky>
+
+#include <retarget/core/error.hpp>
+#include <retarget/core/status.hpp>
+#include <retarget/core/types.hpp>
+#include <retarget/geometry/octants.hpp>
+#include <retarget/human/arm_placement.hpp>
+#include <retarget/human/skeleton.hpp>
+#include <retarget/human/skeleton_smoothing.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/kinematics/robot_data.hpp>
+#include <retarget/mappers/fabrik.hpp>
+#include <retarget/mappers/mapper.hpp>
+#include <retarget/mappers/pic_map.hpp>
+
+namespace retarget {
+
+/// The three algorithms of the paper.
+enum class PicAlgorithm { kFabrik, kPic, kPics };
+
+/// Lower-case name of an algorithm ("fabrik", "pic", "pics").
+inline const char* toString(PicAlgorithm a) {
+  switch (a) {
+    case PicAlgorithm::kFabrik: return "fabrik";
+    case PicAlgorithm::kPic: return "pic";
+    case PicAlgorithm::kPics: return "pics";
+  }
+  return "unknown";
+}
+
+/// Options of `PicMapper` (a validated aggregate; `validate()` runs in the constructor).
+struct PicOptions {
+  PicAlgorithm algorithm = PicAlgorithm::kPic;
+  /// PICs softening factor K of Eq. 3 (0..3; 0 equals PIC, 3 admits every octant).
+  int softening = 1;
+  /// FABRIK tolerance (m) and iteration cap (the paper: at most 20 iterations).
+  FabrikOptions fabrik{};
+  /// Most damped least-squares steps of the positions-to-angles fit (1..100).
+  int fit_iterations = 12;
+  /// Damping of the fit (m; > 0): larger is slower but steadier near singularities.
+  double fit_damping = 0.02;
+  /// Weight (0..1] of the chain points between shoulder and wrist (the elbow) against the
+  /// shoulder and wrist points in the fit: the wrist decides the pose angle, the elbow shapes it.
+  double fit_elbow_weight = 0.5;
+  /// Weight of the new sample in the input smoothing, in (0, 1]; 1 = off.
+  double smoothing_alpha = 1.0;
+  /// Calibration of the placement (frames averaged).
+  ArmPlacementOptions placement{};
+  /// Frames over which a change of the octant constraints is interpolated (0 = off).
+  int transition_frames = 0;
+  /// Values (robot q order, size nq) of the coordinates the map does not move, and the start
+  /// of the warm start. Empty: the model's neutral configuration.
+  std::vector<double> rest{};
+
+  /// Throws InvalidArgument naming the field and value.
+  void validate() const {
+    RETARGET_THROW_UNLESS(softening >= 0 && softening <= 3, InvalidArgument, "PicOptions::softening (got ", softening,
+                          ", expected 0..3)");
+    fabrik.validate();
+    RETARGET_THROW_UNLESS(fit_iterations >= 1 && fit_iterations <= 100, InvalidArgument,
+                          "PicOptions::fit_iterations (got ", fit_iterations, ", expected 1..100)");
+    RETARGET_THROW_UNLESS(std::isfinite(fit_damping) && fit_damping > 0.0, InvalidArgument,
+                          "PicOptions::fit_damping (got ", fit_damping, ", expected a finite value > 0 m)");
+    RETARGET_THROW_UNLESS(std::isfinite(fit_elbow_weight) && fit_elbow_weight > 0.0 && fit_elbow_weight <= 1.0,
+                          InvalidArgument, "PicOptions::fit_elbow_weight (got ", fit_elbow_weight,
+                          ", expected a value in (0, 1])");
+    SkeletonSmoothingOptions{smoothing_alpha}.validate();
+    placement.validate();
+    RETARGET_THROW_UNLESS(transition_frames >= 0 && transition_frames <= 1000, InvalidArgument,
+                          "PicOptions::transition_frames (got ", transition_frames, ", expected 0..1000)");
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+      RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "PicOptions::rest[", i, "] (got ", rest[i],
+                            ", expected a finite value)");
+    }
+  }
+};
+
+/// The octant constraints of Eq. 1 for one arm: OUT of the shoulder, IN of the elbow, OUT of
+/// the elbow, IN of the wrist (octant indices 0..7 of the world-aligned frames).
+struct PicPose {
+  int out_shoulder = 0, in_elbow = 0, out_elbow = 0, in_wrist = 0;
+  /// Packed key, equal for equal poses.
+  int key() const { return out_shoulder | in_elbow << 3 | out_elbow << 6 | in_wrist << 9; }
+};
+
+/// Octant pose (Eq. 1) of an arm from its upper-arm vector u and forearm vector f (any frame
+/// aligned with the world).
+template <typename Scalar>
+PicPose picPose(const Vector3<Scalar>& u, const Vector3<Scalar>& f) {
+  return PicPose{octantOf<Scalar>(u), octantOf<Scalar>(Vector3<Scalar>(-u)), octantOf<Scalar>(f),
+                 octantOf<Scalar>(Vector3<Scalar>(-f))};
+}
+
+/// Chain constraints (Eq. 2 + Eq. 3) of a pose on a chain with `points` points and its elbow
+/// at index `elbow`: OUT_S on link 0, IN_E on link elbow-1, OUT_E on link elbow, IN_W on the
+/// last link; each set is the octant softened by `softening` (Eq. 3; 0 = PIC).
+inline FabrikConstraints picConstraints(const PicPose& pose, int points, int elbow, int softening) {
+  FabrikConstraints c;
+  const auto at = [](int i) { return static_cast<std::size_t>(i); };
+  c.out[at(0)] = octantNeighbours(pose.out_shoulder, softening);
+  c.in[at(elbow - 1)] = static_cast<OctantSet>(c.in[at(elbow - 1)] & octantNeighbours(pose.in_elbow, softening));
+  c.out[at(elbow)] = static_cast<OctantSet>(c.out[at(elbow)] & octantNeighbours(pose.out_elbow, softening));
+  c.in[at(points - 2)] = static_cast<OctantSet>(c.in[at(points - 2)] & octantNeighbours(pose.in_wrist, softening));
+  return c;
+}
+
+/// PIC / PICs / FABRIK mapper (see the file doc), of the shape of mappers/mapper.hpp.
+template <typename ScalarType = double>
+class PicMapper {
+ public:
+  using Scalar = ScalarType;
+  using Input = SkeletonFrame<Scalar>;
+  using Map = PicMap;
+  using Options = PicOptions;
+
+  /// Validates `map` against `model` and `options` (throws InvalidArgument naming the field),
+  /// measures the chain lengths and allocates every buffer.
+  PicMapper(const RobotModel<Scalar>& model, PicMap map, PicOptions options = {})
+      : model_(&model),
+        map_(std::move(map)),
+        options_(std::move(options)),
+        data_(model),
+        smoothing_(SkeletonSmoothingOptions{options_.smoothing_alpha}),
+        placement_(options_.placement, Scalar(1), Scalar(1)) {
+    options_.validate();
+    map_.validateFor(model);
+    if (options_.rest.empty()) {
+      rest_ = model.neutralConfiguration();
+    } else {
+      RETARGET_THROW_UNLESS(static_cast<int>(options_.rest.size()) == model.nq(), InvalidArgument,
+                            "PicOptions::rest (got ", options_.rest.size(), " values, expected nq = ", model.nq(), ")");
+      rest_.resize(model.nq());
+      for (int i = 0; i < model.nq(); ++i) rest_[i] = static_cast<Scalar>(options_.rest[static_cast<std::size_t>(i)]);
+      RETARGET_THROW_UNLESS(withinLimits(model, rest_), InvalidArgument,
+                            "PicOptions::rest (got a configuration outside the limits of robot '", model.name(), "')");
+    }
+    for (const PicArmMap& arm : map_.arms) {
+      if (!options_.rest.empty()) break;  // explicit rest values win over the map's
+      for (std::size_t k = 0; k < arm.rest.size(); ++k) rest_[model.qIndex(arm.fit_joints[k])] = static_cast<Scalar>(arm.rest[k]);
+    }
+    forwardKinematics(model, data_, rest_);
+    std::array<Scalar, 2> length{Scalar(0), Scalar(0)};
+    std::array<bool, 2> seen{false, false};
+    arm_count_ = static_cast<int>(map_.arms.size());
+    for (int a = 0; a < arm_count_; ++a) {
+      const PicArmMap& src = map_.arms[static_cast<std::size_t>(a)];
+      Arm& arm = arms_[static_cast<std::size_t>(a)];
+      arm.side = src.side;
+      arm.dof = static_cast<int>(src.fit_joints.size());
+      for (int k = 0; k < arm.dof; ++k) arm.q[static_cast<std::size_t>(k)] = model.qIndex(src.fit_joints[static_cast<std::size_t>(k)]);
+      arm.points = static_cast<int>(src.points.size());
+      arm.elbow = src.elbow;
+      for (int k = 0; k < arm.points; ++k) arm.joint[static_cast<std::size_t>(k)] = model.jointIndex(src.points[static_cast<std::size_t>(k)]);
+      arm.chain.count = arm.points;
+      for (int k = 0; k < arm.points; ++k) arm.chain.p[static_cast<std::size_t>(k)] = pointOf(arm.joint[static_cast<std::size_t>(k)]);
+      arm.chain.setLengthsFromPoints();
+      for (int k = 0; k + 1 < arm.points; ++k) {
+        RETARGET_THROW_UNLESS(arm.chain.length[static_cast<std::size_t>(k)] > Scalar(1e-3), InvalidArgument, "PicMap '",
+                              map_.robot, "'::arms[", a, "].points: '", src.points[static_cast<std::size_t>(k)], "' and '",
+                              src.points[static_cast<std::size_t>(k + 1)], "' coincide (expected distinct positions)");
+      }
+      const int s = static_cast<int>(arm.side);
+      length[static_cast<std::size_t>(s)] = arm.chain.reach();
+      seen[static_cast<std::size_t>(s)] = true;
+    }
+    for (int s = 0; s < 2; ++s) {
+      if (!seen[static_cast<std::size_t>(s)]) length[static_cast<std::size_t>(s)] = length[static_cast<std::size_t>(1 - s)];
+    }
+    placement_ = ArmPlacement<Scalar>(options_.placement, length[0], length[1]);
+    clamped_ = JointFlags::Constant(model.nq(), false);
+    held_ = JointFlags::Constant(model.nq(), false);
+    q_out_ = rest_;
+    q_solution_ = rest_;
+    J_ = Matrix3X<Scalar>::Zero(3, model.nq());
+    reset();
+  }
+  /// A temporary model would dangle: not allowed (mappers/mapper.hpp, "Lifetime rule").
+  PicMapper(const RobotModel<Scalar>&&, PicMap, PicOptions = {}) = delete;
+
+  /// Maps one frame (canonical, m) to `q_out` (size nq, rad, robot q order); see the file doc.
+  [[nodiscard]] Status map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept;
+
+  /// Forgets the temporal state: smoothing, calibration, warm start, transitions, held values.
+  void reset() noexcept {
+    smoothing_.reset();
+    placement_.reset();
+    q_out_ = rest_;
+    q_solution_ = rest_;
+    clamped_.setConstant(false);
+    held_.setConstant(false);
+    for (Arm& arm : arms_) {
+      arm.has_key = false;
+      arm.key = 0;
+      arm.remaining = 0;
+      arm.residual = Scalar(0);
+      arm.result = FabrikResult<Scalar>{};
+    }
+  }
+
+  const RobotModel<Scalar>& model() const noexcept { return *model_; }
+  const PicOptions& options() const noexcept { return options_; }
+  const PicMap& picMap() const noexcept { return map_; }
+  const JointFlags& clamped() const noexcept { return clamped_; }
+  const JointFlags& held() const noexcept { return held_; }
+  /// Number of arms.
+  int armCount() const noexcept { return arm_count_; }
+  /// Largest distance (m) between a solved chain point and the robot's point at the output
+  /// angles, last frame, arm `a` (0 when the arm was held).
+  Scalar residual(int a) const noexcept { return arms_[static_cast<std::size_t>(a)].residual; }
+  /// End-point error of the solve (m), last frame, arm `a`.
+  Scalar endError(int a) const noexcept { return arms_[static_cast<std::size_t>(a)].result.error; }
+  /// The FABRIK result of arm `a` in the last frame.
+  const FabrikResult<Scalar>& solveResult(int a) const noexcept { return arms_[static_cast<std::size_t>(a)].result; }
+  /// Solved chain of arm `a` in the last frame (robot base frame, m).
+  const FabrikChain<Scalar>& solvedChain(int a) const noexcept { return arms_[static_cast<std::size_t>(a)].solved; }
+  /// Octant pose (Eq. 1) read from the human for arm `a` in the last mapped frame.
+  const PicPose& humanPose(int a) const noexcept { return arms_[static_cast<std::size_t>(a)].pose; }
+  /// The placement stage (calibration transform).
+  const ArmPlacement<Scalar>& placement() const noexcept { return placement_; }
+  /// Robot chain points of arm `a` at configuration q (m, base frame), written to `chain`
+  /// (lengths unchanged). Uses the mapper's workspace; not for concurrent use.
+  void chainAt(int a, const VectorX<Scalar>& q, FabrikChain<Scalar>& chain) noexcept {
+    forwardKinematics(*model_, data_, q);
+    const Arm& arm = arms_[static_cast<std::size_t>(a)];
+    chain = arm.chain;
+    for (int k = 0; k < arm.points; ++k) chain.p[static_cast<std::size_t>(k)] = pointOf(arm.joint[static_cast<std::size_t>(k)]);
+  }
+
+ private:
+  static constexpr int kMaxDof = 8;
+  static constexpr int kMaxRows = 3 * kFabrikMaxPoints;
+  using V3 = Vector3<Scalar>;
+  using MatJ = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxDof>;
+  using MatH = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxDof, kMaxDof>;
+  using VecD = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kMaxDof, 1>;
+  using VecR = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kMaxRows, 1>;
+
+  struct Arm {
+    ArmSide side = ArmSide::kLeft;
+    int dof = 0;
+    std::array<int, kMaxDof> q{};
+    int points = 0;
+    int elbow = 1;
+    std::array<int, kFabrikMaxPoints> joint{};
+    FabrikChain<Scalar> chain{};   // lengths (and scratch points)
+    FabrikChain<Scalar> solved{};  // last solution
+    bool has_key = false;
+    int key = 0;
+    int remaining = 0;
+    std::array<Scalar, kMaxDof> q_start{};
+    Scalar residual = Scalar(0);
+    FabrikResult<Scalar> result{};
+    PicPose pose{};
+  };
+
+  // Origin of joint k in the base frame (valid after forwardKinematics on data_).
+  V3 pointOf(int k) const {
+    const Joint<Scalar>& joint = model_->joints()[static_cast<std::size_t>(k)];
+    return (data_.X_WL[static_cast<std::size_t>(joint.parent_link)] * joint.X_PJ).translation();
+  }
+  void holdArm(const Arm& arm) {
+    for (int k = 0; k < arm.dof; ++k) held_[arm.q[static_cast<std::size_t>(k)]] = true;
+  }
+  bool solveArm(Arm& arm, const SkeletonFrame<Scalar>& frame);
+  void fitArm(Arm& arm);
+
+  const RobotModel<Scalar>* model_;
+  PicMap map_;
+  PicOptions options_;
+  RobotData<Scalar> data_;
+  SkeletonSmoothing<Scalar> smoothing_;
+  ArmPlacement<Scalar> placement_;
+  SkeletonFrame<Scalar> smoothed_{};
+  VectorX<Scalar> rest_, q_out_, q_solution_;
+  Matrix3X<Scalar> J_;
+  std::array<Arm, 2> arms_{};
+  int arm_count_ = 0;
+  JointFlags clamped_, held_;
+  bool not_converged_ = false;
+};
+
+template <typename Scalar>
+bool PicMapper<Scalar>::solveArm(Arm& arm, const SkeletonFrame<Scalar>& frame) {
+  const auto j = armJoints(arm.side);
+  if (!frame.usable(j[0]) || !frame.usable(j[1]) || !frame.usable(j[2]) || !placement_.calibrated()) return false;
+  const V3 u = placement_.placeVector(arm.side, frame.position(j[1]) - frame.position(j[0]));
+  const V3 f = placement_.placeVector(arm.side, frame.position(j[2]) - frame.position(j[1]));
+  const Scalar s = placement_.scale(arm.side);
+  const Scalar nu = u.norm(), nf = f.norm();
+  const Scalar lo = Scalar(1e-3) * s, hi = Scalar(3) * s;
+  if (!std::isfinite(nu) || !std::isfinite(nf) || !(nu > lo) || !(nf > lo) || nu > hi || nf > hi) return false;
+  arm.pose = picPose<Scalar>(u, f);
+
+  // Warm start: the chain at the previous solution.
+  forwardKinematics(*model_, data_, q_solution_);
+  for (int k = 0; k < arm.points; ++k) arm.chain.p[static_cast<std::size_t>(k)] = pointOf(arm.joint[static_cast<std::size_t>(k)]);
+  const V3 target = arm.chain.p[0] + u + f;
+  FabrikConstraints constraints;
+  if (options_.algorithm != PicAlgorithm::kFabrik) {
+    const int k = options_.algorithm == PicAlgorithm::kPic ? 0 : options_.softening;
+    constraints = picConstraints(arm.pose, arm.points, arm.elbow, k);
+  }
+  arm.result = solveFabrik<Scalar>(arm.chain, target, options_.fabrik, constraints);
+  arm.solved = arm.chain;
+  if (options_.algorithm == PicAlgorithm::kFabrik && arm.result.reachable && !arm.result.converged) not_converged_ = true;
+  fitArm(arm);
+  return true;
+}
+
+template <typename Scalar>
+void PicMapper<Scalar>::fitArm(Arm& arm) {
+  const int dof = arm.dof;
+  const int rows = 3 * arm.points;
+  MatJ J(rows, dof);
+  VecR r(rows);
+  MatH H(dof, dof);
+  VecD g(dof), dq(dof);
+  const Scalar lambda2 = static_cast<Scalar>(options_.fit_damping * options_.fit_damping);
+  const Scalar elbow_weight = static_cast<Scalar>(options_.fit_elbow_weight);
+  const Scalar max_step = Scalar(0.5);
+  const auto& lower = model_->lowerLimits();
+  const auto& upper = model_->upperLimits();
+  std::array<bool, kMaxDof> wanted_beyond{};
+  for (int it = 0; it < options_.fit_iterations; ++it) {
+    forwardKinematics(*model_, data_, q_solution_);
+    for (int k = 0; k < arm.points; ++k) {
+      const int jk = arm.joint[static_cast<std::size_t>(k)];
+      const V3 p = pointOf(jk);
+      const Scalar w = (k == 0 || k + 1 == arm.points) ? Scalar(1) : elbow_weight;
+      r.template segment<3>(3 * k) = w * (arm.solved.p[static_cast<std::size_t>(k)] - p);
+      const int link = model_->joints()[static_cast<std::size_t>(jk)].child_link;
+      const V3 p_L = data_.X_WL[static_cast<std::size_t>(link)].inverse(Eigen::Isometry) * p;
+      pointJacobian(*model_, data_, link, p_L, J_);
+      for (int c = 0; c < dof; ++c) J.template block<3, 1>(3 * k, c) = w * J_.col(arm.q[static_cast<std::size_t>(c)]);
+    }
+    H.noalias() = J.transpose() * J;
+    H.diagonal().array() += lambda2;
+    g.noalias() = J.transpose() * r;
+    dq = H.ldlt().solve(g);
+    const Scalar largest = dq.cwiseAbs().maxCoeff();
+    if (largest > max_step) dq *= max_step / largest;  // trust region: at most 0.5 rad a step
+    Scalar step = Scalar(0);
+    for (int c = 0; c < dof; ++c) {
+      const int i = arm.q[static_cast<std::size_t>(c)];
+      const Scalar wanted = q_solution_[i] + dq[c];
+      const Scalar value = std::isfinite(wanted) ? std::min(std::max(wanted, lower[i]), upper[i]) : q_solution_[i];
+      wanted_beyond[static_cast<std::size_t>(c)] = wanted < lower[i] || wanted > upper[i];
+      step = std::max(step, std::abs(value - q_solution_[i]));
+      q_solution_[i] = value;
+    }
+    if (step < Scalar(1e-6)) break;
+  }
+  forwardKinematics(*model_, data_, q_solution_);
+  Scalar residual = Scalar(0);
+  for (int k = 0; k < arm.points; ++k) {
+    residual = std::max(residual, (arm.solved.p[static_cast<std::size_t>(k)] - pointOf(arm.joint[static_cast<std::size_t>(k)])).norm());
+  }
+  arm.residual = residual;
+  for (int c = 0; c < dof; ++c) {
+    const int i = arm.q[static_cast<std::size_t>(c)];
+    clamped_[i] = wanted_beyond[static_cast<std::size_t>(c)] && (q_solution_[i] == lower[i] || q_solution_[i] == upper[i]);
+  }
+}
+
+template <typename Scalar>
+Status PicMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
+  if (q_out.size() != model_->nq()) return StatusCode::kInvalidInput;
+  clamped_.setConstant(false);
+  held_.setConstant(false);
+  not_converged_ = false;
+  smoothing_.update(input, smoothed_);
+  placement_.update(smoothed_);
+  for (int a = 0; a < arm_count_; ++a) {
+    Arm& arm = arms_[static_cast<std::size_t>(a)];
+    // Keep the previous solution of this arm in case the frame is unusable.
+    std::array<Scalar, kMaxDof> before{};
+    for (int c = 0; c < arm.dof; ++c) before[static_cast<std::size_t>(c)] = q_solution_[arm.q[static_cast<std::size_t>(c)]];
+    if (!solveArm(arm, smoothed_) || !q_solution_.allFinite()) {
+      for (int c = 0; c < arm.dof; ++c) {
+        q_solution_[arm.q[static_cast<std::size_t>(c)]] = before[static_cast<std::size_t>(c)];
+        clamped_[arm.q[static_cast<std::size_t>(c)]] = false;
+      }
+      arm.residual = Scalar(0);
+      holdArm(arm);
+      continue;
+    }
+    // Temporal continuity: interpolate across a change of the octant constraints.
+    const int key = arm.pose.key();
+    if (options_.transition_frames > 0 && options_.algorithm != PicAlgorithm::kFabrik && arm.has_key &&
+        key != arm.key) {
+      arm.remaining = options_.transition_frames;
+      for (int c = 0; c < arm.dof; ++c) arm.q_start[static_cast<std::size_t>(c)] = q_out_[arm.q[static_cast<std::size_t>(c)]];
+    }
+    arm.key = key;
+    arm.has_key = true;
+    if (arm.remaining > 0) {
+      const Scalar w = Scalar(options_.transition_frames - arm.remaining + 1) / Scalar(options_.transition_frames + 1);
+      for (int c = 0; c < arm.dof; ++c) {
+        const int i = arm.q[static_cast<std::size_t>(c)];
+        const Scalar start = arm.q_start[static_cast<std::size_t>(c)];
+        q_out_[i] = start + w * (q_solution_[i] - start);
+        if (clamped_[i] && q_out_[i] != model_->lowerLimits()[i] && q_out_[i] != model_->upperLimits()[i]) clamped_[i] = false;
+      }
+      --arm.remaining;
+    } else {
+      for (int c = 0; c < arm.dof; ++c) q_out_[arm.q[static_cast<std::size_t>(c)]] = q_solution_[arm.q[static_cast<std::size_t>(c)]];
+    }
+  }
+  q_out = q_out_;
+  Status status;
+  if (clamped_.any()) status = status | StatusCode::kClamped;
+  if (held_.any()) status = status | StatusCode::kDegenerateInput;
+  if (not_converged_) status = status | StatusCode::kNotConverged;
+  return status;
+}
+
+}  // namespace retarget

@@ -1,0 +1,308 @@
+#pragma once
+
+/// @file
+/// Self-collision avoidance (seed 001, Section 2.2.2, Eq. 10): the collision-free configuration
+/// closest to the mapped one,
+///
+///   minimise  e = sum_i (q_mimic,i - q_i)^2
+///   subject to  d_kj(q) >= margin  for every checked pair (Eq. 9 with a clearance margin),
+///               lower <= q <= upper,
+///
+/// solved with NLopt. Optional part: target `retarget::avoidance` (needs NLopt), never included
+/// by retarget/retarget.hpp. A stage composed after any mapper (`apply(q_mimic, q_out)`).
+///
+/// Solvers (`AvoidanceOptions::solver`):
+///  - kSlsqp (default): NLopt's SLSQP with analytic gradients of the distances (the witness
+///    normal through the point Jacobians, SelfCollisionChecker::gradient).
+///  - kCobyla: NLopt's COBYLA, derivative-free, as in the paper (kept as the reference).
+///
+/// Per frame:
+///  - a configuration whose every pair is at least `margin` apart passes through unchanged
+///    (bit-identical) with an empty status;
+///  - otherwise the solver starts from the previous frame's output (warm start; q_mimic on the
+///    first frame) and, when its result is collision-free with margin (within
+///    `feasibility_tolerance`) and within limits, that result is the output with
+///    kCollisionAvoided (plus kNotConverged when the evaluation budget ran out first);
+///  - when the solver fails (infeasible result, error), the output is the last collision-free
+///    output (the `safe_configuration` before the first one) with
+///    kCollisionAvoided | kNotConverged.
+///
+/// Allocation: everything this class owns is allocated in the constructor; `apply()` itself
+/// allocates nothing, but NLopt's `nlopt_optimize` allocates its work arrays on every call
+/// (measured by tests/safety: a handful of blocks per call, freed before it returns). That is
+/// the documented allocation exception of the mapper contract (mappers/mapper.hpp,
+/// docs/mapper_contract.md). Frames that are already collision-free never call NLopt and
+/// allocate nothing.
+
+#include <nlopt.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include <retarget/core/error.hpp>
+#include <retarget/core/status.hpp>
+#include <retarget/core/types.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/safety/self_collision.hpp>
+
+namespace retarget {
+
+/// Options of `CollisionAvoidance` (validated aggregate). The margin is the collision model's.
+struct AvoidanceOptions {
+  /// The NLopt algorithm.
+  enum class Solver { kSlsqp, kCobyla };
+  Solver solver = Solver::kSlsqp;
+  /// Most objective evaluations per frame (> 0).
+  int max_evaluations = 500;
+  /// Stop when every joint moves less than this between iterations (rad, > 0).
+  double x_tolerance = 1e-7;
+  /// Relative objective change that stops the solver (>= 0).
+  double f_tolerance = 1e-10;
+  /// A solution may violate the margin by this much and still count as collision-free (m, >= 0).
+  double feasibility_tolerance = 1e-6;
+  /// COBYLA's initial step (rad, > 0).
+  double cobyla_initial_step = 0.05;
+  /// Fallback output before the first collision-free frame (rad, size nq). Empty: the neutral
+  /// configuration when it is collision-free, else the collision-free configuration nearest to
+  /// it among seeded random samples.
+  std::vector<double> safe_configuration{};
+
+  void validate() const {
+    RETARGET_THROW_UNLESS(max_evaluations > 0, InvalidArgument, "AvoidanceOptions::max_evaluations (got ",
+                          max_evaluations, ", expected > 0)");
+    RETARGET_THROW_UNLESS(std::isfinite(x_tolerance) && x_tolerance > 0, InvalidArgument,
+                          "AvoidanceOptions::x_tolerance (got ", x_tolerance, ", expected > 0 rad)");
+    RETARGET_THROW_UNLESS(std::isfinite(f_tolerance) && f_tolerance >= 0, InvalidArgument,
+                          "AvoidanceOptions::f_tolerance (got ", f_tolerance, ", expected >= 0)");
+    RETARGET_THROW_UNLESS(std::isfinite(feasibility_tolerance) && feasibility_tolerance >= 0, InvalidArgument,
+                          "AvoidanceOptions::feasibility_tolerance (got ", feasibility_tolerance, ", expected >= 0 m)");
+    RETARGET_THROW_UNLESS(std::isfinite(cobyla_initial_step) && cobyla_initial_step > 0, InvalidArgument,
+                          "AvoidanceOptions::cobyla_initial_step (got ", cobyla_initial_step, ", expected > 0 rad)");
+    for (std::size_t i = 0; i < safe_configuration.size(); ++i) {
+      RETARGET_THROW_UNLESS(std::isfinite(safe_configuration[i]), InvalidArgument,
+                            "AvoidanceOptions::safe_configuration[", i, "] (got ", safe_configuration[i],
+                            ", expected a finite value)");
+    }
+  }
+};
+
+/// "slsqp" / "cobyla".
+inline const char* toString(AvoidanceOptions::Solver solver) {
+  return solver == AvoidanceOptions::Solver::kSlsqp ? "slsqp" : "cobyla";
+}
+
+/// What the last `apply()` did.
+struct AvoidanceStats {
+  bool solved = false;       ///< the solver ran this frame
+  int evaluations = 0;       ///< objective evaluations (NLopt iterations)
+  double objective = 0;      ///< e = |q_out - q_mimic|^2 (rad^2) of the output
+  double min_distance_in = 0;   ///< smallest pair distance of the input (m)
+  double min_distance_out = 0;  ///< smallest pair distance of the output (m)
+  int nlopt_result = 0;      ///< nlopt_result code of the last solve
+};
+
+/// Self-collision avoidance stage (see the file doc). Double precision (NLopt). Keeps a
+/// reference to the collision model (and through it the robot model). One per thread.
+class CollisionAvoidance {
+ public:
+  /// Throws InvalidArgument for invalid options, a safe configuration of the wrong size, outside
+  /// the limits or in collision, or when no collision-free configuration can be found; Error
+  /// when NLopt cannot create the solver.
+  explicit CollisionAvoidance(const SelfCollisionModel<double>& collision, AvoidanceOptions options = {})
+      : collision_(&collision),
+        options_(std::move(options)),
+        checker_(collision),
+        nq_(collision.model().nq()),
+        gradient_(1, collision.model().nq()) {
+    options_.validate();
+    const auto& model = collision.model();
+    lower_.assign(model.lowerLimits().data(), model.lowerLimits().data() + nq_);
+    upper_.assign(model.upperLimits().data(), model.upperLimits().data() + nq_);
+    for (int i = 0; i < nq_; ++i) {
+      if (!std::isfinite(lower_[static_cast<std::size_t>(i)])) lower_[static_cast<std::size_t>(i)] = -HUGE_VAL;
+      if (!std::isfinite(upper_[static_cast<std::size_t>(i)])) upper_[static_cast<std::size_t>(i)] = HUGE_VAL;
+    }
+    x_.resize(static_cast<std::size_t>(nq_));
+    mimic_ = Eigen::VectorXd::Zero(nq_);
+    tolerances_.assign(collision.pairs().size(), 0.0);
+    safe_ = findSafeConfiguration();
+    const nlopt_algorithm algorithm =
+        options_.solver == AvoidanceOptions::Solver::kSlsqp ? NLOPT_LD_SLSQP : NLOPT_LN_COBYLA;
+    opt_.reset(nlopt_create(algorithm, static_cast<unsigned>(nq_)));
+    RETARGET_THROW_UNLESS(opt_ != nullptr, Error, "CollisionAvoidance: nlopt_create failed");
+    nlopt_set_min_objective(opt_.get(), &CollisionAvoidance::objective, this);
+    if (!collision.pairs().empty()) {
+      nlopt_add_inequality_mconstraint(opt_.get(), static_cast<unsigned>(collision.pairs().size()),
+                                       &CollisionAvoidance::constraints, this, tolerances_.data());
+    }
+    nlopt_set_lower_bounds(opt_.get(), lower_.data());
+    nlopt_set_upper_bounds(opt_.get(), upper_.data());
+    nlopt_set_xtol_abs1(opt_.get(), options_.x_tolerance);
+    nlopt_set_ftol_rel(opt_.get(), options_.f_tolerance);
+    nlopt_set_maxeval(opt_.get(), options_.max_evaluations);
+    if (algorithm == NLOPT_LN_COBYLA) nlopt_set_initial_step1(opt_.get(), options_.cobyla_initial_step);
+    reset();
+  }
+  CollisionAvoidance(const SelfCollisionModel<double>&&, AvoidanceOptions = {}) = delete;
+
+  /// The collision-free configuration closest to `q_mimic` (size nq, rad), written to `q_out`
+  /// (may alias nothing else; size nq). Never throws; see the file doc for statuses and
+  /// allocation. kInvalidInput (q_out = last safe output) for wrong sizes or non-finite input.
+  [[nodiscard]] Status apply(const Eigen::Ref<const Eigen::VectorXd>& q_mimic, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
+    stats_ = AvoidanceStats{};
+    if (q_out.size() != nq_) return StatusCode::kInvalidInput;
+    if (q_mimic.size() != nq_ || !q_mimic.allFinite()) {
+      q_out = last_safe_;
+      return StatusCode::kInvalidInput;
+    }
+    const double margin = collision_->margin();
+    checker_.update(q_mimic);
+    stats_.min_distance_in = checker_.minDistance();
+    if (!(stats_.min_distance_in < margin)) {  // collision-free: unchanged
+      q_out = q_mimic;
+      last_safe_ = q_mimic;
+      has_previous_ = true;
+      stats_.min_distance_out = stats_.min_distance_in;
+      return Status{};
+    }
+    mimic_ = q_mimic;
+    const Eigen::VectorXd& start = has_previous_ ? last_safe_ : mimic_;
+    for (int i = 0; i < nq_; ++i) {
+      x_[static_cast<std::size_t>(i)] =
+          std::min(std::max(start[i], lower_[static_cast<std::size_t>(i)]), upper_[static_cast<std::size_t>(i)]);
+    }
+    evaluations_ = 0;
+    double f = 0;
+    const nlopt_result result = nlopt_optimize(opt_.get(), x_.data(), &f);
+    stats_.solved = true;
+    stats_.evaluations = evaluations_;
+    stats_.nlopt_result = static_cast<int>(result);
+    Status status = StatusCode::kCollisionAvoided;
+    const Eigen::Map<const Eigen::VectorXd> x(x_.data(), nq_);
+    bool good = result > 0 && x.allFinite() && withinLimits(collision_->model(), x, 1e-12);
+    if (good) {
+      checker_.update(x);
+      good = checker_.minDistance() >= margin - options_.feasibility_tolerance;
+    }
+    if (good) {
+      q_out = x.cwiseMax(collision_->model().lowerLimits()).cwiseMin(collision_->model().upperLimits());
+      last_safe_ = q_out;
+      if (result == NLOPT_MAXEVAL_REACHED || result == NLOPT_MAXTIME_REACHED) status |= StatusCode::kNotConverged;
+    } else {
+      q_out = last_safe_;
+      status |= StatusCode::kNotConverged;
+    }
+    has_previous_ = true;
+    stats_.objective = (q_out - q_mimic).squaredNorm();
+    checker_.update(q_out);
+    stats_.min_distance_out = checker_.minDistance();
+    return status;
+  }
+
+  /// Forgets the previous frame (warm start and fallback go back to the safe configuration).
+  void reset() noexcept {
+    last_safe_ = safe_;
+    has_previous_ = false;
+    stats_ = AvoidanceStats{};
+  }
+
+  /// What the last `apply()` did.
+  const AvoidanceStats& stats() const noexcept { return stats_; }
+  const AvoidanceOptions& options() const noexcept { return options_; }
+  const SelfCollisionModel<double>& collisionModel() const noexcept { return *collision_; }
+  /// The fallback configuration used before the first collision-free frame.
+  const Eigen::VectorXd& safeConfiguration() const noexcept { return safe_; }
+
+ private:
+  struct Destroy {
+    void operator()(nlopt_opt opt) const { nlopt_destroy(opt); }
+  };
+
+  static double objective(unsigned n, const double* x, double* grad, void* data) {
+    auto* self = static_cast<CollisionAvoidance*>(data);
+    ++self->evaluations_;
+    const Eigen::Map<const Eigen::VectorXd> q(x, static_cast<Eigen::Index>(n));
+    if (grad != nullptr) Eigen::Map<Eigen::VectorXd>(grad, static_cast<Eigen::Index>(n)) = 2.0 * (q - self->mimic_);
+    return (q - self->mimic_).squaredNorm();
+  }
+
+  // c_k(q) = margin - d_k(q) <= 0; grad row k = -d d_k / dq.
+  static void constraints(unsigned m, double* result, unsigned n, const double* x, double* grad, void* data) {
+    auto* self = static_cast<CollisionAvoidance*>(data);
+    const Eigen::Map<const Eigen::VectorXd> q(x, static_cast<Eigen::Index>(n));
+    self->checker_.update(q);
+    const double margin = self->collision_->margin();
+    for (unsigned k = 0; k < m; ++k) {
+      result[k] = margin - self->checker_.result(k).distance;
+      if (grad != nullptr) {
+        self->checker_.gradient(k, self->gradient_);
+        for (unsigned j = 0; j < n; ++j) grad[k * n + j] = -self->gradient_(0, static_cast<Eigen::Index>(j));
+      }
+    }
+  }
+
+  Eigen::VectorXd findSafeConfiguration() {
+    const auto& model = collision_->model();
+    const double margin = collision_->margin();
+    if (!options_.safe_configuration.empty()) {
+      RETARGET_THROW_UNLESS(static_cast<int>(options_.safe_configuration.size()) == nq_, InvalidArgument,
+                            "AvoidanceOptions::safe_configuration (got ", options_.safe_configuration.size(),
+                            " values, expected nq = ", nq_, ")");
+      const Eigen::VectorXd q = Eigen::Map<const Eigen::VectorXd>(options_.safe_configuration.data(), nq_);
+      RETARGET_THROW_UNLESS(withinLimits(model, q), InvalidArgument,
+                            "AvoidanceOptions::safe_configuration (got a configuration outside the limits)");
+      checker_.update(q);
+      RETARGET_THROW_UNLESS(checker_.minDistance() >= margin, InvalidArgument,
+                            "AvoidanceOptions::safe_configuration (got a configuration in collision: smallest distance ",
+                            checker_.minDistance(), " m, expected >= margin ", margin, " m)");
+      return q;
+    }
+    const Eigen::VectorXd neutral = model.neutralConfiguration();
+    checker_.update(neutral);
+    if (checker_.minDistance() >= margin) return neutral;
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    Eigen::VectorXd best = neutral, q(nq_);
+    double best_distance = std::numeric_limits<double>::infinity();
+    for (int s = 0; s < 20000; ++s) {
+      const double scale = 0.05 + 0.95 * s / 20000.0;  // widen around neutral
+      for (int i = 0; i < nq_; ++i) {
+        double lo = model.lowerLimits()[i], hi = model.upperLimits()[i];
+        if (!std::isfinite(lo)) lo = -kPi<double>;
+        if (!std::isfinite(hi)) hi = kPi<double>;
+        const double v = neutral[i] + scale * (lo + (hi - lo) * unit(rng) - neutral[i]);
+        q[i] = std::min(std::max(v, lo), hi);
+      }
+      const double d = (q - neutral).squaredNorm();
+      if (d >= best_distance) continue;
+      checker_.update(q);
+      if (checker_.minDistance() >= margin) {
+        best = q;
+        best_distance = d;
+      }
+    }
+    RETARGET_THROW_UNLESS(std::isfinite(best_distance), InvalidArgument, "CollisionAvoidance: robot '", model.name(),
+                          "' has no collision-free configuration among 20000 samples (margin ", margin,
+                          " m); give AvoidanceOptions::safe_configuration");
+    return best;
+  }
+
+  const SelfCollisionModel<double>* collision_;
+  AvoidanceOptions options_;
+  SelfCollisionChecker<double> checker_;
+  int nq_;
+  Eigen::RowVectorXd gradient_;
+  std::vector<double> lower_, upper_, x_, tolerances_;
+  Eigen::VectorXd mimic_, safe_, last_safe_;
+  bool has_previous_ = false;
+  int evaluations_ = 0;
+  AvoidanceStats stats_{};
+  std::unique_ptr<std::remove_pointer_t<nlopt_opt>, Destroy> opt_;
+};
+
+}  // namespace retarget

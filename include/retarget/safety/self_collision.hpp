@@ -1,0 +1,320 @@
+#pragma once
+
+/// @file
+/// Self-collision model of any `RobotModel` with collision capsules and spheres (seed 001,
+/// Section 2.2.1 and Eq. 9): the shape pairs to check, their signed distances with witness
+/// points (geometry/distance.hpp), the clearance margin, and the gradient of each distance with
+/// respect to q (witness-point normal through the point Jacobians), for avoidance.
+///
+/// The seed's collision test is D_kj - (r_k + r_j) > 0 for every pair of body parts k, j
+/// (Eq. 9): with our signed distance d_kj = D_kj - r_k - r_j (negative = penetration depth), a
+/// configuration is collision-free with margin m when d_kj >= m for every checked pair.
+///
+/// Pairs checked: every pair of shapes except
+///  - shapes on links rigidly attached to each other (no moving joint between them: their
+///    distance cannot change, e.g. Tangy's eleven body shapes on `torso`);
+///  - shapes on links joined by exactly one moving joint (`exclude_adjacent`, adjacent links);
+///  - shapes with radius below `min_radius` (placeholders, e.g. the Baxter URDF's 1 mm spheres);
+///  - `excluded_pairs`: pairs listed in data, typically the always-touching ones (an upper arm
+///    and the torso shape its shoulder sits in), computable with `alwaysCollidingPairs`.
+///
+/// Description (`SelfCollisionModel`, immutable, validated once) and workspace
+/// (`SelfCollisionChecker`: `update(q)` never allocates or throws).
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <retarget/core/error.hpp>
+#include <retarget/core/types.hpp>
+#include <retarget/geometry/capsule.hpp>
+#include <retarget/geometry/distance.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/kinematics/robot_data.hpp>
+#include <retarget/kinematics/robot_model.hpp>
+
+namespace retarget {
+
+/// Options of a `SelfCollisionModel` (validated aggregate).
+struct SelfCollisionOptions {
+  /// Minimum clearance between any two checked shapes (m, >= 0): a pair is "in collision with
+  /// margin" when its signed distance is below this.
+  double margin = 0.01;
+  /// Shapes with a radius below this (m) are ignored (placeholder geometry).
+  double min_radius = 0.002;
+  /// Skip pairs on links joined by exactly one moving joint.
+  bool exclude_adjacent = true;
+  /// Pairs not to check, by shape name (either order), e.g. from `alwaysCollidingPairs`.
+  std::vector<std::pair<std::string, std::string>> excluded_pairs{};
+
+  /// Throws InvalidArgument naming the field and value.
+  void validate() const {
+    RETARGET_THROW_UNLESS(std::isfinite(margin) && margin >= 0, InvalidArgument, "SelfCollisionOptions::margin (got ",
+                          margin, ", expected a finite value >= 0 in m)");
+    RETARGET_THROW_UNLESS(std::isfinite(min_radius) && min_radius >= 0, InvalidArgument,
+                          "SelfCollisionOptions::min_radius (got ", min_radius, ", expected a finite value >= 0 in m)");
+  }
+};
+
+/// One shape of a self-collision model: a capsule (sphere when a == b) on a link.
+template <typename Scalar = double>
+struct SelfCollisionShape {
+  std::string name;
+  int link = 0;
+  Capsule<Scalar> capsule_L{};  ///< m, link frame
+};
+
+/// A checked pair: indices into `SelfCollisionModel::shapes()`.
+struct SelfCollisionPair {
+  int a = 0;
+  int b = 0;
+};
+
+namespace internal {
+
+/// Number of moving joints on the tree path between links `a` and `b`.
+template <typename Scalar>
+int movingJointsBetween(const RobotModel<Scalar>& model, int a, int b) {
+  const auto& sa = model.links()[static_cast<std::size_t>(a)].support;
+  const auto& sb = model.links()[static_cast<std::size_t>(b)].support;
+  std::size_t common = 0;
+  while (common < sa.size() && common < sb.size() && sa[common] == sb[common]) ++common;
+  int count = 0;
+  for (std::size_t i = common; i < sa.size(); ++i) count += model.joints()[static_cast<std::size_t>(sa[i])].moves() ? 1 : 0;
+  for (std::size_t i = common; i < sb.size(); ++i) count += model.joints()[static_cast<std::size_t>(sb[i])].moves() ? 1 : 0;
+  return count;
+}
+
+}  // namespace internal
+
+/// Immutable self-collision description of a robot (see the file doc). Keeps a reference to the
+/// model, which must outlive it.
+template <typename Scalar = double>
+class SelfCollisionModel {
+ public:
+  /// Collects the shapes and pairs. Throws InvalidArgument when the options are invalid or an
+  /// excluded pair names an unknown shape.
+  SelfCollisionModel(const RobotModel<Scalar>& model, SelfCollisionOptions options = {})
+      : model_(&model), options_(std::move(options)) {
+    options_.validate();
+    for (std::size_t l = 0; l < model.links().size(); ++l) {
+      for (const auto& shape : model.links()[l].collisions) {
+        if (shape.capsule_L.radius < static_cast<Scalar>(options_.min_radius)) continue;
+        shapes_.push_back(SelfCollisionShape<Scalar>{shape.name, static_cast<int>(l), shape.capsule_L});
+      }
+    }
+    const auto find = [&](const std::string& name) {
+      for (std::size_t i = 0; i < shapes_.size(); ++i) {
+        if (shapes_[i].name == name) return static_cast<int>(i);
+      }
+      return -1;
+    };
+    std::vector<std::pair<int, int>> excluded;
+    for (const auto& [x, y] : options_.excluded_pairs) {
+      const int i = find(x), j = find(y);
+      RETARGET_THROW_UNLESS(i >= 0 && j >= 0, InvalidArgument, "SelfCollisionOptions::excluded_pairs (got '", x,
+                            "' / '", y, "', expected shape names of robot '", model.name(),
+                            "' with radius >= min_radius)");
+      excluded.emplace_back(std::min(i, j), std::max(i, j));
+    }
+    for (int i = 0; i < static_cast<int>(shapes_.size()); ++i) {
+      for (int j = i + 1; j < static_cast<int>(shapes_.size()); ++j) {
+        const int moving = internal::movingJointsBetween(model, shapes_[static_cast<std::size_t>(i)].link,
+                                                         shapes_[static_cast<std::size_t>(j)].link);
+        if (moving == 0) continue;
+        if (moving == 1 && options_.exclude_adjacent) continue;
+        if (std::find(excluded.begin(), excluded.end(), std::pair{i, j}) != excluded.end()) continue;
+        pairs_.push_back(SelfCollisionPair{i, j});
+      }
+    }
+  }
+  SelfCollisionModel(const RobotModel<Scalar>&&, SelfCollisionOptions = {}) = delete;
+
+  const RobotModel<Scalar>& model() const { return *model_; }
+  const SelfCollisionOptions& options() const { return options_; }
+  /// Clearance margin (m).
+  Scalar margin() const { return static_cast<Scalar>(options_.margin); }
+  const std::vector<SelfCollisionShape<Scalar>>& shapes() const { return shapes_; }
+  const std::vector<SelfCollisionPair>& pairs() const { return pairs_; }
+  /// Human-readable "a / b" name of pair k.
+  std::string pairName(std::size_t k) const {
+    return shapes_[static_cast<std::size_t>(pairs_[k].a)].name + " / " + shapes_[static_cast<std::size_t>(pairs_[k].b)].name;
+  }
+
+ private:
+  const RobotModel<Scalar>* model_;
+  SelfCollisionOptions options_;
+  std::vector<SelfCollisionShape<Scalar>> shapes_;
+  std::vector<SelfCollisionPair> pairs_;
+};
+
+/// Per-call workspace of a `SelfCollisionModel`: forward kinematics, every shape in the world
+/// frame, every pair's signed distance with witness points, and distance gradients. One per
+/// thread; keeps a reference to the model.
+template <typename Scalar = double>
+class SelfCollisionChecker {
+ public:
+  explicit SelfCollisionChecker(const SelfCollisionModel<Scalar>& collision)
+      : collision_(&collision),
+        data_(collision.model()),
+        world_(collision.shapes().size()),
+        results_(collision.pairs().size()),
+        J_a_(3, collision.model().nq()),
+        J_b_(3, collision.model().nq()) {}
+  SelfCollisionChecker(const SelfCollisionModel<Scalar>&&) = delete;
+
+  /// Forward kinematics at `q` (size nq, rad) and the signed distance (m) of every pair (Eq. 9:
+  /// D - r_a - r_b). Never allocates or throws.
+  template <typename Derived>
+  void update(const Eigen::MatrixBase<Derived>& q) noexcept {
+    forwardKinematics(collision_->model(), data_, q);
+    const auto& shapes = collision_->shapes();
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      world_[i] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[i].link)], shapes[i].capsule_L);
+    }
+    const auto& pairs = collision_->pairs();
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      results_[k] = distance(world_[static_cast<std::size_t>(pairs[k].a)], world_[static_cast<std::size_t>(pairs[k].b)]);
+    }
+  }
+
+  /// Signed distance of pair k (m) after `update`, with witness points and normal (frame W).
+  const DistanceResult<Scalar>& result(std::size_t k) const { return results_[k]; }
+  /// Every shape in W after `update`.
+  const std::vector<Capsule<Scalar>>& worldShapes() const { return world_; }
+  /// Smallest signed distance over the pairs (m; +inf without pairs).
+  Scalar minDistance() const {
+    Scalar best = std::numeric_limits<Scalar>::infinity();
+    for (const auto& r : results_) best = std::min(best, r.distance);
+    return best;
+  }
+  /// Number of pairs closer than `threshold` (m): 0 for contact, `margin()` for the clearance.
+  int pairsBelow(Scalar threshold) const {
+    int n = 0;
+    for (const auto& r : results_) n += r.distance < threshold ? 1 : 0;
+    return n;
+  }
+
+  /// Gradient of pair k's signed distance with respect to q (1 x nq, m/rad) after `update`:
+  /// n^T (J_b(c_b) - J_a(c_a)), with n the unit normal from a to b and c the closest centre
+  /// points (the closest points move along the segments only to second order). Never allocates.
+  template <typename Derived>
+  void gradient(std::size_t k, const Eigen::MatrixBase<Derived>& g_out) noexcept {
+    auto& g = const_cast<Eigen::MatrixBase<Derived>&>(g_out);
+    const auto& model = collision_->model();
+    const auto& pair = collision_->pairs()[k];
+    const auto& shape_a = collision_->shapes()[static_cast<std::size_t>(pair.a)];
+    const auto& shape_b = collision_->shapes()[static_cast<std::size_t>(pair.b)];
+    const DistanceResult<Scalar>& r = results_[k];
+    const Vector3<Scalar> c_a = r.p_A - shape_a.capsule_L.radius * r.normal;
+    const Vector3<Scalar> c_b = r.p_B + shape_b.capsule_L.radius * r.normal;
+    const Vector3<Scalar> c_a_L = data_.X_WL[static_cast<std::size_t>(shape_a.link)].inverse() * c_a;
+    const Vector3<Scalar> c_b_L = data_.X_WL[static_cast<std::size_t>(shape_b.link)].inverse() * c_b;
+    pointJacobian(model, data_, shape_a.link, c_a_L, J_a_);
+    pointJacobian(model, data_, shape_b.link, c_b_L, J_b_);
+    for (Eigen::Index j = 0; j < J_a_.cols(); ++j) {
+      g(j) = static_cast<typename Derived::Scalar>(r.normal.dot(J_b_.col(j) - J_a_.col(j)));
+    }
+  }
+
+  const SelfCollisionModel<Scalar>& collisionModel() const { return *collision_; }
+  /// Link poses of the last `update`.
+  const RobotData<Scalar>& data() const { return data_; }
+
+ private:
+  const SelfCollisionModel<Scalar>* collision_;
+  RobotData<Scalar> data_;
+  std::vector<Capsule<Scalar>> world_;
+  std::vector<DistanceResult<Scalar>> results_;
+  Matrix3X<Scalar> J_a_, J_b_;
+};
+
+/// The pairs of `model` that collide (signed distance < 0) in at least `fraction` of `samples`
+/// random configurations drawn uniformly within the limits (unbounded joints in [-pi, pi]):
+/// the always-touching pairs to list in `SelfCollisionOptions::excluded_pairs`. `options`
+/// selects the shapes and the adjacency rule (its own excluded_pairs are ignored). Allocates;
+/// not for the per-frame path.
+template <typename Scalar>
+std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs(const RobotModel<Scalar>& model,
+                                                                      SelfCollisionOptions options = {},
+                                                                      int samples = 2000, double fraction = 1.0,
+                                                                      unsigned seed = 1) {
+  RETARGET_THROW_UNLESS(samples > 0 && fraction > 0 && fraction <= 1, InvalidArgument,
+                        "alwaysCollidingPairs (got samples ", samples, ", fraction ", fraction,
+                        ", expected samples > 0 and fraction in (0, 1])");
+  options.excluded_pairs.clear();
+  const SelfCollisionModel<Scalar> collision(model, options);
+  SelfCollisionChecker<Scalar> checker(collision);
+  std::vector<int> hits(collision.pairs().size(), 0);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  VectorX<Scalar> q(model.nq());
+  for (int s = 0; s < samples; ++s) {
+    for (int i = 0; i < model.nq(); ++i) {
+      double lo = static_cast<double>(model.lowerLimits()[i]), hi = static_cast<double>(model.upperLimits()[i]);
+      if (!std::isfinite(lo)) lo = -kPi<double>;
+      if (!std::isfinite(hi)) hi = kPi<double>;
+      q[i] = static_cast<Scalar>(lo + (hi - lo) * unit(rng));
+    }
+    checker.update(q);
+    for (std::size_t k = 0; k < hits.size(); ++k) hits[k] += checker.result(k).distance < Scalar(0) ? 1 : 0;
+  }
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t k = 0; k < hits.size(); ++k) {
+    if (hits[k] >= static_cast<int>(std::ceil(fraction * samples))) {
+      const auto& p = collision.pairs()[k];
+      out.emplace_back(collision.shapes()[static_cast<std::size_t>(p.a)].name,
+                       collision.shapes()[static_cast<std::size_t>(p.b)].name);
+    }
+  }
+  return out;
+}
+
+/// Self-collision options of the built-in Tangy (robots/tangy.hpp): margin 0.01 m and the
+/// always-touching pairs (each upper arm with the shoulder capsule it starts inside, and with its
+/// own forearm, joined at the elbow); `alwaysCollidingPairs(makeTangy())` finds exactly these
+/// (checked by tests/safety).
+inline SelfCollisionOptions tangySelfCollisionOptions() {
+  SelfCollisionOptions options;
+  options.excluded_pairs = {{"upper_torso_shoulders", "l_upper_arm"},
+                            {"upper_torso_shoulders", "r_upper_arm"},
+                            {"l_upper_arm", "l_forearm"},
+                            {"r_upper_arm", "r_forearm"}};
+  return options;
+}
+
+}  // namespace retarget
+
+namespace retarget {
+
+/// Clearance of a trajectory (frames x nq, rad): per frame the smallest signed pair distance
+/// (m), and the frames with some pair closer than 0 (contact) and than the margin.
+struct TrajectoryClearance {
+  std::vector<double> min_distance;
+  double min = std::numeric_limits<double>::infinity();
+  int collision_frames = 0;  ///< some pair at distance < 0 (closer than its radii)
+  int margin_frames = 0;     ///< some pair at distance < margin
+};
+
+/// See TrajectoryClearance. Allocates the result; not for the per-frame path.
+template <typename Scalar>
+TrajectoryClearance trajectoryClearance(const SelfCollisionModel<Scalar>& collision, const MatrixX<Scalar>& Q) {
+  RETARGET_THROW_UNLESS(Q.cols() == collision.model().nq(), InvalidArgument, "trajectoryClearance (got ", Q.cols(),
+                        " columns, expected nq = ", collision.model().nq(), ")");
+  SelfCollisionChecker<Scalar> checker(collision);
+  TrajectoryClearance out;
+  for (Eigen::Index k = 0; k < Q.rows(); ++k) {
+    checker.update(Q.row(k).transpose());
+    const double d = static_cast<double>(checker.minDistance());
+    out.min_distance.push_back(d);
+    out.min = std::min(out.min, d);
+    out.collision_frames += d < 0 ? 1 : 0;
+    out.margin_frames += d < static_cast<double>(collision.margin()) ? 1 : 0;
+  }
+  return out;
+}
+
+}  // namespace retarget

@@ -1,0 +1,270 @@
+// Self-collision avoidance (seed 001, Section 2.2.2) after the triangle mapper on Tangy and after
+// GA-LVVJ on NAO, on the fold-arms demo motion and on every shared Kinect recording: no frame
+// closer than its radii afterwards (independent FCL pass), W >= 0.9 on average, collision-free
+// input frames bit-identical; the solver failure path; the allocation exception measured; the
+// safety filters (joint-velocity and Cartesian speed limits) on step inputs and recordings.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+// Robots (DH chains) before demo_motions.hpp: its internal::rotZ(double) would otherwise be
+// visible where denavit_hartenberg.hpp's template is defined and hijack the call.
+#include <retarget/robots/nao.hpp>
+#include <retarget/robots/tangy.hpp>
+
+#include <retarget/filters/cartesian_speed_limiter.hpp>
+#include <retarget/filters/rate_limiter.hpp>
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/io/kinect.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/triangle.hpp>
+#include <retarget/metrics/joint_similarity.hpp>
+#include <retarget/safety/collision_avoidance.hpp>
+
+#include "safety/malloc_counter.hpp"
+#include "safety/safety_test_support.hpp"
+#include "support/allocation.hpp"
+#include "support/test_support.hpp"
+
+using namespace retarget;
+using namespace retarget::test;
+
+namespace {
+
+struct Motion {
+  std::string name;
+  SkeletonMotion<double> motion;
+};
+
+std::vector<Motion> motions() {
+  std::vector<Motion> out;
+  out.push_back({"fold-arms", demoMotion("fold-arms")});
+  if (const auto data = testDataDir()) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(*data / "kinect")) files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) out.push_back({f.filename().string(), readKinect(f.string())});
+  } else {
+    MESSAGE("Kinect recordings skipped: no ../shared/data");
+  }
+  return out;
+}
+
+template <typename Mapper>
+void checkAvoidance(const RobotModel<double>& model, Mapper& mapper, const SelfCollisionModel<double>& collision,
+                    const std::vector<Motion>& inputs, AvoidanceOptions::Solver solver, std::size_t stride = 1) {
+  AvoidanceOptions options;
+  options.solver = solver;
+  CollisionAvoidance avoidance(collision, options);
+  for (const auto& m : inputs) {
+    CAPTURE(m.name);
+    const MappedMotion<double> mapped = mapMotion(mapper, m.motion);
+    std::vector<Eigen::Index> rows;
+    for (Eigen::Index k = 0; k < mapped.q.rows(); k += static_cast<Eigen::Index>(stride)) rows.push_back(k);
+    Eigen::MatrixXd before(static_cast<Eigen::Index>(rows.size()), model.nq()), after = before;
+    avoidance.reset();
+    Eigen::VectorXd q(model.nq());
+    int solved = 0, not_converged = 0, unchanged_violations = 0, fcl_after = 0, fcl_before = 0;
+    double evaluations = 0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const Eigen::VectorXd q_mimic = mapped.q.row(rows[r]).transpose();
+      const Status status = avoidance.apply(q_mimic, q);
+      before.row(static_cast<Eigen::Index>(r)) = q_mimic.transpose();
+      after.row(static_cast<Eigen::Index>(r)) = q.transpose();
+      REQUIRE(q.allFinite());
+      REQUIRE(withinLimits(model, q));
+      if (avoidance.stats().solved) {
+        ++solved;
+        evaluations += avoidance.stats().evaluations;
+      } else if (!(q.array() == q_mimic.array()).all()) {
+        ++unchanged_violations;  // collision-free frames pass bit-identical
+      }
+      not_converged += status.has(StatusCode::kNotConverged) ? 1 : 0;
+      fcl_before += fclCollidingPairs(collision, q_mimic, 0.0) > 0 ? 1 : 0;
+      fcl_after += fclCollidingPairs(collision, q, 0.0) > 0 ? 1 : 0;
+    }
+    const TrajectoryClearance clear_before = trajectoryClearance(collision, before);
+    const TrajectoryClearance clear_after = trajectoryClearance(collision, after);
+    const JointSimilaritySummary w = jointSimilarity(model, before, after);
+    MESSAGE(model.name() << " / " << m.name << " (" << toString(solver) << "): " << rows.size() << " frames, in collision "
+                         << clear_before.collision_frames << " -> " << clear_after.collision_frames << " (FCL "
+                         << fcl_before << " -> " << fcl_after << "), below margin " << clear_before.margin_frames
+                         << " -> " << clear_after.margin_frames << ", solved " << solved << " (mean "
+                         << (solved ? evaluations / solved : 0.0) << " evaluations, not converged " << not_converged
+                         << "), W mean " << w.mean << " min " << w.min << ", min clearance " << clear_before.min
+                         << " -> " << clear_after.min << " m");
+    CHECK(fcl_after == 0);
+    CHECK(clear_after.collision_frames == 0);
+    CHECK(clear_before.collision_frames == fcl_before);  // our check and FCL agree frame by frame
+    CHECK(unchanged_violations == 0);
+    CHECK(w.mean >= 0.9);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("avoidance: triangle on Tangy, fold-arms and every Kinect recording, SLSQP with gradients") {
+  const auto tangy = makeTangy<double>();
+  const SelfCollisionModel<double> collision(tangy, tangySelfCollisionOptions());
+  TriangleMapper<double> mapper(tangy, tangyTriangleMap());
+  const auto inputs = motions();
+  checkAvoidance(tangy, mapper, collision, inputs, AvoidanceOptions::Solver::kSlsqp);
+}
+
+TEST_CASE("avoidance: triangle on Tangy with COBYLA (the paper's solver), fold-arms") {
+  const auto tangy = makeTangy<double>();
+  const SelfCollisionModel<double> collision(tangy, tangySelfCollisionOptions());
+  TriangleMapper<double> mapper(tangy, tangyTriangleMap());
+  std::vector<Motion> inputs;
+  inputs.push_back({"fold-arms", demoMotion("fold-arms")});
+  checkAvoidance(tangy, mapper, collision, inputs, AvoidanceOptions::Solver::kCobyla, 3);
+}
+
+TEST_CASE("avoidance: GA-LVVJ on NAO composes the same way") {
+  const auto nao = makeNao<double>();
+  SelfCollisionOptions options;
+  options.margin = 0.003;  // NAO is half Tangy's size
+  options.excluded_pairs = alwaysCollidingPairs(nao, options, 1000);
+  const SelfCollisionModel<double> collision(nao, options);
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
+  const auto inputs = motions();
+  checkAvoidance(nao, mapper, collision, inputs, AvoidanceOptions::Solver::kSlsqp);
+}
+
+TEST_CASE("avoidance: a failing solver gives the last collision-free output and says so") {
+  const auto tangy = makeTangy<double>();
+  const SelfCollisionModel<double> collision(tangy, tangySelfCollisionOptions());
+  AvoidanceOptions options;
+  options.max_evaluations = 1;
+  CollisionAvoidance avoidance(collision, options);
+  SelfCollisionChecker<double> checker(collision);
+  // Both forearms through each other (q = 0 has them overlapping).
+  const Eigen::VectorXd colliding = Eigen::VectorXd::Zero(8);
+  checker.update(colliding);
+  REQUIRE(checker.minDistance() < 0);
+  Eigen::VectorXd q(8);
+  const Status status = avoidance.apply(colliding, q);
+  CHECK(status.has(StatusCode::kCollisionAvoided));
+  CHECK(status.has(StatusCode::kNotConverged));
+  checker.update(q);
+  CHECK(checker.minDistance() >= collision.margin() - 1e-9);
+  CHECK(q == avoidance.safeConfiguration());
+  // Wrong sizes and non-finite input: kInvalidInput, output the last safe configuration.
+  Eigen::VectorXd nan = Eigen::VectorXd::Constant(8, std::numeric_limits<double>::quiet_NaN());
+  CHECK(avoidance.apply(nan, q).has(StatusCode::kInvalidInput));
+  CHECK(q.allFinite());
+}
+
+TEST_CASE("avoidance: allocation - none for collision-free frames, NLopt's own per solve (measured)") {
+  const auto tangy = makeTangy<double>();
+  const SelfCollisionModel<double> collision(tangy, tangySelfCollisionOptions());
+  for (auto solver : {AvoidanceOptions::Solver::kSlsqp, AvoidanceOptions::Solver::kCobyla}) {
+    AvoidanceOptions options;
+    options.solver = solver;
+    CollisionAvoidance avoidance(collision, options);
+    Eigen::VectorXd q(8);
+    Eigen::VectorXd free_q = avoidance.safeConfiguration();
+    {
+      NoAllocationScope scope;
+      for (int i = 0; i < 5; ++i) (void)avoidance.apply(free_q, q);
+      CHECK(scope.allocations() == 0);
+    }
+    Eigen::VectorXd colliding = Eigen::VectorXd::Zero(8);
+    std::size_t count = 0, cxx = 0;
+    {
+      const std::size_t start = cAllocationCount(), start_cxx = allocationCount();
+      NoAllocationScope scope;  // nothing through Eigen
+      (void)avoidance.apply(colliding, q);
+      count = cAllocationCount() - start;
+      cxx = allocationCount() - start_cxx;
+      CHECK(scope.allocations() == cxx);
+    }
+    MESSAGE(toString(solver) << ": one colliding-frame solve: " << count << " C heap blocks (NLopt's work arrays), "
+                             << cxx << " operator new / Eigen");
+    CHECK(count > 0);  // the counter sees NLopt
+    CHECK(count < 50);
+    CHECK(cxx == 0);
+  }
+}
+
+TEST_CASE("filters: joint-velocity limit (1 rad/s) and hand/elbow speed limit (250 mm/s) on steps and recordings") {
+  const auto tangy = makeTangy<double>();
+  CartesianSpeedLimiterOptions speed;
+  speed.max_speed = 0.25;
+  speed.points = triangleArmPoints(tangy, tangyTriangleMap());
+  REQUIRE(speed.points.size() == 4);
+  RobotData<double> data(tangy);
+  const auto pointsAt = [&](const Eigen::VectorXd& q) {
+    forwardKinematics(tangy, data, q);
+    std::vector<Eigen::Vector3d> p;
+    for (const auto& lp : speed.points) p.push_back(data.X_WL[static_cast<std::size_t>(tangy.linkIndex(lp.link))] * lp.p_L);
+    return p;
+  };
+  // The limited points are the robot's own elbows and wrists.
+  {
+    TriangleSkeleton<double> view(tangy, tangyTriangleMap());
+    SkeletonFrame<double> f;
+    const Eigen::VectorXd q = Eigen::VectorXd::Constant(8, 0.4);
+    REQUIRE(view.compute(q, f).ok());
+    const auto p = pointsAt(q);
+    CHECK((p[0] - f.position(HumanJoint::kElbowLeft)).norm() < 1e-12);
+    CHECK((p[1] - f.position(HumanJoint::kWristLeft)).norm() < 1e-12);
+  }
+  const auto run = [&](const Eigen::MatrixXd& Q, double dt, const char* what) {
+    RateLimiterOptions rate;
+    rate.max_rate = 1.0;
+    RateLimiter<double> velocity(8, rate);
+    CartesianSpeedLimiterOptions both = speed;
+    both.max_joint_speed = 1.0;
+    CartesianSpeedLimiter<double> cartesian(tangy, both);
+    Eigen::VectorXd previous;
+    double worst_rate = 0, worst_speed = 0;
+    int limited = 0;
+    for (Eigen::Index k = 0; k < Q.rows(); ++k) {
+      (void)velocity.update(Q.row(k).transpose(), dt);
+      limited += cartesian.update(velocity.value(), dt).has(StatusCode::kRateLimited) ? 1 : 0;
+      const Eigen::VectorXd q = cartesian.value();
+      if (k > 0) {
+        worst_rate = std::max(worst_rate, (q - previous).cwiseAbs().maxCoeff() / dt);
+        const auto a = pointsAt(previous), b = pointsAt(q);
+        for (std::size_t i = 0; i < a.size(); ++i) worst_speed = std::max(worst_speed, (b[i] - a[i]).norm() / dt);
+      }
+      previous = q;
+    }
+    MESSAGE(what << ": worst joint rate " << worst_rate << " rad/s, worst hand/elbow speed " << worst_speed
+                 << " m/s, speed-limited in " << limited << " of " << Q.rows() << " frames");
+    CHECK(worst_rate <= 1.0 + 1e-9);
+    CHECK(worst_speed <= 0.25 + 1e-9);
+    CHECK(limited > 0);
+  };
+  // A step input: rest -> arms raised.
+  Eigen::MatrixXd step(60, 8);
+  for (int k = 0; k < 60; ++k) {
+    step.row(k) = (k < 5 ? Eigen::VectorXd::Zero(8) : Eigen::VectorXd::Constant(8, 1.2)).transpose();
+  }
+  run(step, 1.0 / 30, "step");
+  // Real recordings mapped with the triangle mapper.
+  TriangleMapper<double> mapper(tangy, tangyTriangleMap());
+  for (const auto& m : motions()) {
+    const MappedMotion<double> mapped = mapMotion(mapper, m.motion);
+    const double dt = mapped.time.size() > 1 ? (mapped.time.back() - mapped.time.front()) / (mapped.time.size() - 1) : 1.0 / 30;
+    run(mapped.q, dt > 0 ? dt : 1.0 / 30, m.name.c_str());
+  }
+}
+
+TEST_CASE("filters: the Cartesian speed limiter allocates nothing per frame and validates options") {
+  const auto tangy = makeTangy<double>();
+  CartesianSpeedLimiterOptions speed;
+  speed.points = triangleArmPoints(tangy, tangyTriangleMap());
+  CartesianSpeedLimiter<double> limiter(tangy, speed);
+  Eigen::VectorXd a = Eigen::VectorXd::Zero(8), b = Eigen::VectorXd::Constant(8, 1.0);
+  {
+    NoAllocationScope scope;
+    for (int i = 0; i < 10; ++i) (void)limiter.update(i % 2 ? a : b, 0.033);
+    CHECK(scope.allocations() == 0);
+  }
+  speed.max_speed = 0;
+  CHECK_THROWS_WITH_AS(CartesianSpeedLimiter<double>(tangy, speed), doctest::Contains("max_speed"), InvalidArgument);
+}
