@@ -62,8 +62,14 @@ struct MapRequest {
   std::string method;
   std::string config_path;  // optional method configuration file
   std::string output_path;
-  double smooth = 0;           // ExponentialSmoothing alpha after the mapper, 0 = off
+  bool json = false;              // print the per-joint summary as JSON on stdout
+  double smooth = 0;              // ExponentialSmoothing alpha after the mapper, 0 = off
   double max_joint_speed = 0;  // RateLimiter rad/s after the mapper, 0 = off
+  int softening = 1;           // PICs softening factor K of seed 004 Eq. 3 (--softening)
+  bool avoid_collisions = false;   // self-collision avoidance after the mapper (needs retarget::avoidance)
+  std::string solver = "slsqp";    // avoidance solver: slsqp | cobyla
+  double margin = 0.01;            // avoidance clearance margin, m
+  double max_hand_speed = 0;       // Cartesian speed limit on hands and elbows, m/s, 0 = off
 };
 /// A mapping method for `retarget map --method <name>`; `robots` lists the robots it ships
 /// maps for (informational).

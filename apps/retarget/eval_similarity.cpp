@@ -1,9 +1,11 @@
 // `retarget eval <motion> <angles.csv> --robot nao [--metrics similarity] [--json]`: WBF
-// (seed 000 Eq. 29), LLF (Eq. 31) and cosine (seed 003 Eq. 1) similarity between the human
+// (seed 000 Eq. 44), LLF (Eq. 46) and cosine (seed 003 Eq. 1) similarity between the human
 // motion and the robot's virtual skeleton at the given angles. The default metric family.
 //
-// `clamped_frames` counts frames where some joint the GA-LVVJ map binds (hands excluded: they
-// are binary and always sit on a limit) is within 1e-9 rad of a position limit.
+// `on_limit_frames` counts frames where some joint the GA-LVVJ map binds (hands excluded: they
+// are binary and always sit on a limit) is within 1e-9 rad of a position limit. It is a
+// property of the angles alone; whether a mapper had to clamp (and by how much) is what
+// `retarget map` reports, because only the mapper knows the value it wanted.
 #include <iomanip>
 #include <iostream>
 #include <string>
@@ -43,7 +45,7 @@ void runSimilarity(const EvalRequest& request) {
   }
   VirtualSkeleton<double> skeleton(model, *map);
   std::vector<SkeletonFrame<double>> robot(motion.size());
-  int clamped_frames = 0;
+  int on_limit_frames = 0;
   for (std::size_t k = 0; k < motion.size(); ++k) {
     const Eigen::VectorXd q = angles.positions.row(static_cast<Eigen::Index>(k)).transpose();
     robot[k].time = angles.times[k];
@@ -52,7 +54,7 @@ void runSimilarity(const EvalRequest& request) {
     for (int i : limited) {
       on_limit = on_limit || std::abs(q[i] - model.lowerLimits()[i]) <= 1e-9 || std::abs(q[i] - model.upperLimits()[i]) <= 1e-9;
     }
-    clamped_frames += on_limit ? 1 : 0;
+    on_limit_frames += on_limit ? 1 : 0;
   }
   const MotionSimilarity<double> s = motionSimilarity(motion.frames, robot);
 
@@ -63,7 +65,7 @@ void runSimilarity(const EvalRequest& request) {
     out["angles"] = request.angles_path;
     out["robot"] = model.name();
     out["frames"] = motion.size();
-    out["clamped_frames"] = clamped_frames;
+    out["on_limit_frames"] = on_limit_frames;
     out["degenerate_frames"] = s.degenerate_frames;
     nlohmann::ordered_json wbf_links = nlohmann::ordered_json::object(), llf_links = nlohmann::ordered_json::object();
     for (int i = 0; i < kSimilarityLinkCount; ++i) {
@@ -80,9 +82,9 @@ void runSimilarity(const EvalRequest& request) {
   }
   std::cout << std::fixed << std::setprecision(4);
   std::cout << "similarity of " << request.angles_path << " (" << model.name() << ") to " << request.motion_path
-            << ": " << motion.size() << " frames, " << clamped_frames << " with a joint on a limit\n";
-  std::cout << "  WBF    mean " << s.wbf_mean << "  min " << s.wbf_min << "   (seed 000 Eq. 29)\n";
-  std::cout << "  LLF    mean " << s.llf_mean << "  min " << s.llf_min << "   (seed 000 Eq. 31)\n";
+            << ": " << motion.size() << " frames, " << on_limit_frames << " with a joint on a limit\n";
+  std::cout << "  WBF    mean " << s.wbf_mean << "  min " << s.wbf_min << "   (seed 000 Eq. 44)\n";
+  std::cout << "  LLF    mean " << s.llf_mean << "  min " << s.llf_min << "   (seed 000 Eq. 46)\n";
   std::cout << "  cosine mean " << s.cosine_mean << "  min " << s.cosine_min << "   (seed 003 Eq. 1)\n";
   std::cout << "  per link (WBF / LLF):\n";
   for (int i = 0; i < kSimilarityLinkCount; ++i) {
@@ -97,7 +99,7 @@ void runSimilarity(const EvalRequest& request) {
 }
 
 const bool kRegistered = registerEvalMetrics(EvalMetrics{
-    "similarity", "WBF, LLF and cosine link-vector similarity (seed 000 Eqs. 29, 31; seed 003 Eq. 1)", true,
+    "similarity", "WBF, LLF and cosine link-vector similarity (seed 000 Eqs. 44, 46; seed 003 Eq. 1)", true,
     runSimilarity});
 
 }  // namespace

@@ -1,11 +1,15 @@
 // `retarget info <file.bvh>`: format, joints (count, End Sites, detected schema), channels,
-// frames, rate, duration, units and the height of the rest pose.
+// frames, rate, duration, units and the height of the rest pose; for a rig no built-in schema
+// matches, the automatic rig binding (which file joint became which canonical joint, units, axes,
+// confidence, what was guessed) or why it failed.
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <string>
 
+#include <retarget/human/rig_binding.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/bvh_skeleton.hpp>
 
@@ -26,9 +30,51 @@ std::string rotationOrders(const BvhMotion& motion) {
   return orders.empty() ? "none" : orders;
 }
 
+// Prints the automatic binding of a rig: canonical joints, per-joint roles, units, axes.
+void describeBinding(const BvhMotion& motion, const RigBinding& binding) {
+  const SkeletonSchema& s = binding.schema;
+  const std::string text = formatSchema(s);  // "name: ...\nframe: forward=.. left=.. up=..\n..."
+  const std::size_t frame = text.find("frame: ") + 7;
+  std::cout << "binding:     automatic, confidence " << fixed(binding.confidence, 2) << " (left/right from "
+            << (binding.sides_from_names ? "names" : "geometry") << ")\n"
+            << "axes:        " << text.substr(frame, text.find('\n', frame) - frame) << " (file axis of each canonical axis)\n"
+            << "scale:       " << binding.scale << " m per unit (" << binding.unit << ")\n";
+  for (const std::string& guess : binding.guesses) std::cout << "guessed:     " << guess << "\n";
+  std::cout << "canonical joints:\n";
+  for (int i = 0; i < kHumanJointCount; ++i) {
+    const SchemaJointSource* source = s.source(static_cast<HumanJoint>(i));
+    std::cout << "  " << kHumanJointNames[static_cast<std::size_t>(i)] << " = ";
+    if (source == nullptr) {
+      std::cout << "(not tracked)\n";
+      continue;
+    }
+    std::cout << source->first;
+    if (!source->second.empty()) std::cout << " " << source->second << " " << source->weight;
+    std::cout << "\n";
+  }
+  std::cout << "file joints:\n";
+  for (std::size_t j = 0; j < motion.joints.size(); ++j) {
+    const RigJointBinding& b = binding.joints[j];
+    if (b.role == RigRole::kNone) continue;
+    std::cout << "  " << motion.joints[j].name << ": " << rigRoleName(b.role)
+              << (b.side == RigSide::kLeft ? " (left)" : b.side == RigSide::kRight ? " (right)" : "")
+              << ", confidence " << fixed(b.confidence, 2) << "\n";
+  }
+}
+
 void describeBvh(const std::string& path) {
   const BvhMotion motion = readBvh(path);
   const SkeletonSchema* schema = detectSchema(motion);
+  std::optional<RigBinding> binding;
+  std::string binding_error;
+  if (schema == nullptr) {
+    try {
+      binding = bindRig(motion);
+      schema = &binding->schema;
+    } catch (const InvalidArgument& e) {
+      binding_error = e.what();
+    }
+  }
   int with_position = 0;
   for (const BvhJoint& joint : motion.joints) {
     with_position += std::any_of(joint.channels.begin(), joint.channels.end(),
@@ -49,7 +95,10 @@ void describeBvh(const std::string& path) {
             << "joints:      " << motion.jointCount() << " + " << (motion.jointCount(true) - motion.jointCount())
             << " End Sites, " << motion.rootCount() << (motion.rootCount() == 1 ? " root" : " roots") << " ('"
             << motion.joints.front().name << "')\n"
-            << "schema:      " << (schema != nullptr ? schema->name : std::string("none detected (use a schema file)"))
+            << "schema:      "
+            << (binding ? std::string("none built in; automatic rig binding (see below)")
+                        : schema != nullptr ? schema->name
+                                            : "none: " + binding_error + " (use a schema file)")
             << "\n"
             << "channels:    " << motion.channel_count << " per frame; rotation orders " << rotationOrders(motion)
             << "; position channels on " << with_position << " joint(s)\n"
@@ -68,6 +117,7 @@ void describeBvh(const std::string& path) {
     std::cout << "; height " << fixed(size_W.z(), 3) << " m";
   }
   std::cout << "\n";
+  if (binding) describeBinding(motion, *binding);
 }
 
 const bool kRegistered = registerInfoHandler(InfoHandler{

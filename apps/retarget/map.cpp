@@ -17,6 +17,7 @@ const bool kRegistered = registerCommand(Command{
       command.add_option("--method", request->method, "mapping method")->required();
       command.add_option("--config", request->config_path, "method configuration file");
       command.add_option("-o,--output", request->output_path, "joint-angle CSV to write")->required();
+      command.add_flag("--json", request->json, "print the per-joint summary (clamped, worst amount, held) as JSON");
       command
           .add_option("--smooth", request->smooth,
                       "exponential smoothing after the mapper: weight of the new frame, in (0, 1] (0: off)")
@@ -24,6 +25,17 @@ const bool kRegistered = registerCommand(Command{
       command.add_option("--max-joint-speed", request->max_joint_speed,
                          "rate limit after the mapper, rad/s per joint (0: off)")
           ->check(CLI::NonNegativeNumber);
+      command.add_flag("--avoid-collisions", request->avoid_collisions,
+                       "self-collision avoidance after the mapper (robots with a collision model)");
+      command.add_option("--solver", request->solver, "avoidance solver: slsqp (default, gradients) or cobyla")
+          ->check(CLI::IsMember({"slsqp", "cobyla"}));
+      command.add_option("--margin", request->margin, "avoidance clearance margin, m (default 0.01)")
+          ->check(CLI::NonNegativeNumber);
+      command.add_option("--max-hand-speed", request->max_hand_speed,
+                         "Cartesian speed limit on hands and elbows, m/s (0: off; the seed uses 0.25)")
+          ->check(CLI::NonNegativeNumber);
+      command.add_option("--softening", request->softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
+          ->check(CLI::Range(0, 3));
       command.callback([request] {
         const auto it = mapMethods().find(request->method);
         if (it == mapMethods().end()) {

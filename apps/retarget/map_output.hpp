@@ -17,4 +17,10 @@ namespace retarget::cli {
 void finishMap(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped,
                const std::string& label);
 
+/// The per-joint summary of a mapped motion as JSON (what `retarget map --json` prints):
+/// frames, clamped/held/invalid/discontinuity frame counts, and per joint the clamped frames,
+/// the worst clamp amount (rad) and the held frames.
+std::string mapSummaryJson(const RobotModel<double>& model, const MappedMotion<double>& mapped,
+                           const std::string& label, const std::string& output_path);
+
 }  // namespace retarget::cli

@@ -39,8 +39,11 @@
 #include <retarget/human/frames.hpp>
 #include <retarget/human/keypoint_schemas.hpp>
 #include <retarget/human/motion.hpp>
+#include <retarget/human/rig_binding.hpp>
 #include <retarget/human/schema.hpp>
 #include <retarget/human/skeleton.hpp>
+#include <retarget/human/arm_placement.hpp>
+#include <retarget/human/skeleton_smoothing.hpp>
 #include <retarget/human/torso_frames.hpp>
 
 // robots
@@ -73,11 +76,17 @@
 #include <retarget/mappers/triangle_map.hpp>
 #include <retarget/mappers/mapper.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/mappers/fabrik.hpp>
+#include <retarget/mappers/pic.hpp>
+#include <retarget/mappers/pic_map.hpp>
 
 // metrics
 #include <retarget/metrics/dtw.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/metrics/weighted_dtw.hpp>
+#include <retarget/metrics/arm_imitation.hpp>
+#include <retarget/metrics/occlusion.hpp>
+#include <retarget/metrics/pose_accuracy.hpp>
 #include <retarget/metrics/joint_similarity.hpp>
 
 // safety (Eigen-only; the NLopt-based avoidance, retarget/safety/collision_avoidance.hpp, is

@@ -91,10 +91,17 @@ TEST_CASE("dtw on real BVH takes: every form agrees, time-warped copies cost zer
     for (std::size_t s = 0; s < unique_source.size(); ++s) kept.col(static_cast<Eigen::Index>(s)) = a.col(unique_source[s]);
     CHECK(dtw(kept, warped).cost == 0.0);
 
-    // Per-channel weighted DTW: finite, and a weighted mean of the per-channel values.
-    const Eigen::VectorXd weights = Eigen::VectorXd::Ones(a.rows());
+    // Per-channel weighted DTW: each channel's value is the reference DTW of that channel's
+    // row (checked on up to 6 channels spread over the hierarchy), and the system value is
+    // the weighted mean of the per-channel values.
+    const Eigen::VectorXd weights = Eigen::VectorXd::LinSpaced(a.rows(), 1.0, 2.0);
     const auto per_channel = weightedJointDtw(a, b, weights);
-    CHECK(std::isfinite(per_channel.system_distance));
+    for (Eigen::Index c = 0; c < a.rows(); c += std::max<Eigen::Index>(1, a.rows() / 6)) {
+      CAPTURE(c);
+      CHECK(per_channel.joint_distances[c] == doctest::Approx(referenceDtw(a.row(c), b.row(c))).epsilon(1e-12));
+    }
+    CHECK(per_channel.system_distance ==
+          doctest::Approx(weights.dot(per_channel.joint_distances) / weights.sum()).epsilon(1e-12));
     CHECK(per_channel.system_distance <= per_channel.joint_distances.maxCoeff() + 1e-9);
     CHECK(per_channel.system_distance >= per_channel.joint_distances.minCoeff() - 1e-9);
   }

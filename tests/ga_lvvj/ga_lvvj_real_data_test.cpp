@@ -32,6 +32,51 @@ std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir, con
   return out;
 }
 
+// Quality floors (defect 4): the mean WBF, LLF and cosine similarity of the robot's virtual
+// skeleton against the human, per file and HipYawPitch mode, as measured with the GA-LVVJ
+// mapper of the day these floors were set (the lead's build). A run must reach each value minus
+// kQualityMargin: a regression in mapping quality fails, an improvement passes. A recording
+// without an entry fails until its floors are added here.
+struct QualityFloor {
+  const char* file;
+  bool hip_from_knees;
+  double wbf_mean, llf_mean, cosine_mean;  // measured values
+};
+constexpr double kQualityMargin = 0.02;
+const QualityFloor kQualityFloors[] = {
+    {"keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", false, 0.904726, 0.867881, 0.904084},
+    {"keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", true, 0.937761, 0.97239, 0.934115},
+    {"keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", false, 0.898491, 0.876035, 0.900387},
+    {"keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", true, 0.933294, 0.985594, 0.932026},
+    {"laban_ges01_wavehand_kinect2.csv", false, 0.996711, 0.998848, 0.990937},
+    {"laban_ges01_wavehand_kinect2.csv", true, 0.966143, 0.984432, 0.963148},
+    {"laban_ges03_drawlines_kinect2.csv", false, 0.994877, 0.998901, 0.989673},
+    {"laban_ges03_drawlines_kinect2.csv", true, 0.9771, 0.98687, 0.973513},
+    {"laban_ges04_comehere_kinect2.csv", false, 0.979865, 0.990573, 0.974545},
+    {"laban_ges04_comehere_kinect2.csv", true, 0.974853, 0.979002, 0.969988},
+    {"laban_ges06_chickenwing_kinect2.csv", false, 0.913711, 0.940259, 0.913836},
+    {"laban_ges06_chickenwing_kinect2.csv", true, 0.898383, 0.929477, 0.899902},
+    {"laban_kinectreader_joints_closerange_kinect2.csv", false, 0.944771, 0.962417, 0.944893},
+    {"laban_kinectreader_joints_closerange_kinect2.csv", true, 0.923501, 0.944654, 0.925557},
+    {"cmu_skeleton31_deepmotionediting_example.bvh", false, 0.991869, 0.992398, 0.976876},
+    {"cmu_skeleton31_deepmotionediting_example.bvh", true, 0.98642, 0.998122, 0.971922},
+    {"mixamo_rig_55j_fingers_20tab_test_freebvh.bvh", false, 0.983463, 0.998835, 0.96515},
+    {"mixamo_rig_55j_fingers_20tab_test_freebvh.bvh", true, 0.983895, 0.999267, 0.965542},
+    {"noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh", false, 0.997068, 0.99706, 0.993223},
+    {"noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh", true, 0.997068, 0.99706, 0.993223},
+    {"xia_cmu_skeleton31_neutral_walk_01_000.bvh", false, 0.988414, 0.992099, 0.982016},
+    {"xia_cmu_skeleton31_neutral_walk_01_000.bvh", true, 0.981965, 0.996644, 0.976153},
+    {"xia_cmu_skeleton31_strutting_walk_01_000.bvh", false, 0.979886, 0.989836, 0.957747},
+    {"xia_cmu_skeleton31_strutting_walk_01_000.bvh", true, 0.974837, 0.990886, 0.953156},
+};
+
+const QualityFloor* findFloor(const std::string& file, bool hip_from_knees) {
+  for (const auto& floor : kQualityFloors) {
+    if (file == floor.file && floor.hip_from_knees == hip_from_knees) return &floor;
+  }
+  return nullptr;
+}
+
 // Maps a motion onto NAO, checks every frame, and reports the similarity.
 void mapAndReport(const std::string& file, const SkeletonMotiond& motion, bool hip_from_knees) {
   static const RobotModel<double> nao = makeNao<double>();
@@ -62,6 +107,13 @@ void mapAndReport(const std::string& file, const SkeletonMotiond& motion, bool h
   }
   MESSAGE(label, " per link WBF/LLF: ", per_link);
   if (!motion.empty()) {
+    const QualityFloor* floor = findFloor(file, hip_from_knees);
+    CHECK_MESSAGE(floor != nullptr, label << ": no quality floor in kQualityFloors");
+    if (floor != nullptr) {
+      CHECK_MESSAGE(similarity.wbf_mean >= floor->wbf_mean - kQualityMargin, label);
+      CHECK_MESSAGE(similarity.llf_mean >= floor->llf_mean - kQualityMargin, label);
+      CHECK_MESSAGE(similarity.cosine_mean >= floor->cosine_mean - kQualityMargin, label);
+    }
     CHECK(similarity.wbf_mean > -1.0);
     CHECK(similarity.wbf_mean <= 1.0);
     CHECK(similarity.llf_mean <= 1.0);

@@ -2,6 +2,8 @@
 // show (the wave is above the shoulder, the folded forearms cross in front of the chest, ...).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include <algorithm>
 #include <utility>
 
@@ -89,11 +91,17 @@ TEST_CASE("demo motions: bones keep their length and the first frame is the rest
     CHECK(rest.position(J::kHandTipLeft).z() == doctest::Approx((0.818 - 0.186 - 0.146 - 0.108) * height));
     CHECK(boneLength(rest, {J::kShoulderLeft, J::kElbowLeft}) == doctest::Approx(0.186 * height));
     CHECK(boneLength(rest, {J::kKneeRight, J::kAnkleRight}) == doctest::Approx(0.246 * height));
+    // Every demo motion starts from the relaxed rest pose: elbows slightly bent, never straight.
+    const SkeletonFrame<double> relaxed = bodyPoseFrame(model, relaxedRestPose());
+    const Eigen::Vector3d upper_arm = relaxed.position(J::kElbowLeft) - relaxed.position(J::kShoulderLeft);
+    const Eigen::Vector3d forearm = relaxed.position(J::kWristLeft) - relaxed.position(J::kElbowLeft);
+    CHECK(std::acos(upper_arm.normalized().dot(forearm.normalized())) ==
+          doctest::Approx(kRelaxedElbowFlexion * kPi<double> / 180));
     for (const std::string& name : demoMotionNames()) {
       CAPTURE(name);
       const auto motion = demoMotion(name, options);
       for (std::size_t j = 0; j < kHumanJointCount; ++j) {
-        CHECK((motion.frames.front().p_W[j] - rest.p_W[j]).norm() < 1e-12);
+        CHECK((motion.frames.front().p_W[j] - relaxed.p_W[j]).norm() < 1e-12);
       }
       double worst = 0;
       for (const auto& f : motion.frames) {

@@ -464,3 +464,56 @@ TEST_CASE("contract: triangle on Tangy, NAO and Pepper (double and float)") {
   const auto pepper = makePepper<double>();
   requireContract(checkMapperContract(triangleCase<double>(pepper, pepper, pepperTriangleMap())));
 }
+
+// ---------------------------------------------------------------------------------------------
+// PIC / PICs / FABRIK (seed 004) on Baxter and YuMi: clean inputs are the demo arm motions (a
+// human skeleton, all joints tracked), hostile and unusable ones as above, real ones the Kinect
+// recordings.
+
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/mappers/pic.hpp>
+#include <retarget/robots/baxter.hpp>
+#include <retarget/robots/yumi.hpp>
+
+static_assert(isMapper<PicMapper<double>>);
+static_assert(isMapper<PicMapper<float>>);
+
+namespace {
+
+template <typename Scalar>
+ContractCase<PicMapper<Scalar>> picCase(const RobotModel<Scalar>& model, PicOptions options) {
+  ContractCase<PicMapper<Scalar>> c;
+  const PicMap map = *picMapFor(model);
+  c.make = [&model, map, options] { return PicMapper<Scalar>(model, map, options); };
+  for (const char* name : {"arm-circles", "wave"}) {
+    const SkeletonMotion<double> motion = demoMotion(name);
+    for (std::size_t k = 0; k < motion.size(); k += 6) c.clean.push_back(toScalar<Scalar>(motion.frames[k]));
+  }
+  c.hostile = hostileSkeletons(c.clean.front());
+  c.unusable = unusableSkeletons<Scalar>();
+  for (const char* file : {"laban_ges01_wavehand_kinect2.csv", "laban_kinectreader_joints_closerange_kinect2.csv"}) {
+    const auto frames = kinectFrames<Scalar>(file, 7);
+    c.real.insert(c.real.end(), frames.begin(), frames.end());
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("contract: FABRIK, PIC and PICs on Baxter and YuMi (double and float)") {
+  const auto baxter = makeBaxter<double>();
+  const auto yumi = makeYumi<double>();
+  const auto baxter_f = makeBaxter<float>();
+  const auto yumi_f = makeYumi<float>();
+  for (PicAlgorithm algorithm : {PicAlgorithm::kFabrik, PicAlgorithm::kPic, PicAlgorithm::kPics}) {
+    PicOptions options;
+    options.algorithm = algorithm;
+    options.smoothing_alpha = 0.6;
+    options.transition_frames = algorithm == PicAlgorithm::kPic ? 3 : 0;
+    CAPTURE(toString(algorithm));
+    requireContract(checkMapperContract(picCase<double>(baxter, options)));
+    requireContract(checkMapperContract(picCase<double>(yumi, options)));
+    requireContract(checkMapperContract(picCase<float>(baxter_f, options)));
+    requireContract(checkMapperContract(picCase<float>(yumi_f, options)));
+  }
+}

@@ -4,6 +4,8 @@
 // construction in the metric).
 #include <doctest/doctest.h>
 
+#include <array>
+
 #include <cmath>
 #include <random>
 
@@ -165,8 +167,9 @@ TEST_CASE("similarity: missing joints invalidate only their links") {
   CHECK(s.wbf_valid[static_cast<std::size_t>(SimilarityLink::kLeftUpperArm)]);
   CHECK(s.wbf == doctest::Approx(1.0));
   CHECK(frameSimilarity(SkeletonFramed{}, SkeletonFramed{}, s).has(StatusCode::kDegenerateInput));
-  CHECK(s.wbf == 0.0);
-  CHECK(std::isfinite(s.llf));
+  CHECK(s.wbf == 0.0);  // no valid link: the means are 0 (see FrameSimilarity)
+  CHECK(s.llf == 0.0);
+  CHECK(s.cosine == 0.0);
 }
 
 TEST_CASE("similarity: whole-motion summary (mean, min, per-link) and length check") {
@@ -178,18 +181,49 @@ TEST_CASE("similarity: whole-motion summary (mean, min, per-link) and length che
     REQUIRE(skeleton.compute(randomNao(nao, rng), human[k]).ok());
     REQUIRE(skeleton.compute(randomNao(nao, rng), robot[k]).ok());
   }
+  // One frame with an untracked left wrist: its left lower arm is invalid there only.
+  human[7].trackingState(HumanJoint::kWristLeft) = TrackingState::kNotTracked;
   const MotionSimilarity<double> m = motionSimilarity(human, robot);
   REQUIRE(m.frames.size() == 20);
-  double sum = 0, min = 2;
+  // Every field of the summary, recomputed from frameSimilarity frame by frame.
+  struct Acc {
+    double sum = 0, min = 2;
+    int n = 0;
+    void add(double v) { sum += v, min = std::min(min, v), ++n; }
+  } wbf, llf, cosine;
+  std::array<Acc, kSimilarityLinkCount> wbf_link{}, llf_link{};
+  int degenerate = 0;
   FrameSimilarity<double> s;
   for (std::size_t k = 0; k < human.size(); ++k) {
-    (void)frameSimilarity(human[k], robot[k], s);
-    sum += s.llf;
-    min = std::min(min, s.llf);
+    degenerate += frameSimilarity(human[k], robot[k], s).ok() ? 0 : 1;
+    wbf.add(s.wbf);
+    llf.add(s.llf);
+    cosine.add(s.cosine);
+    for (std::size_t i = 0; i < wbf_link.size(); ++i) {
+      if (s.wbf_valid[i]) wbf_link[i].add(s.wbf_links[i]);
+      if (s.llf_valid[i]) llf_link[i].add(s.llf_links[i]);
+    }
+    CHECK(m.frames[k].wbf == s.wbf);
+    CHECK(m.frames[k].llf == s.llf);
+    CHECK(m.frames[k].cosine == s.cosine);
+    CHECK(m.frames[k].wbf_links == s.wbf_links);
+    CHECK(m.frames[k].llf_valid == s.llf_valid);
   }
-  CHECK(m.llf_mean == doctest::Approx(sum / 20));
-  CHECK(m.llf_min == doctest::Approx(min));
-  for (int frames : m.link_frames) CHECK(frames == 20);
+  CHECK(m.wbf_mean == doctest::Approx(wbf.sum / 20));
+  CHECK(m.wbf_min == doctest::Approx(wbf.min));
+  CHECK(m.llf_mean == doctest::Approx(llf.sum / 20));
+  CHECK(m.llf_min == doctest::Approx(llf.min));
+  CHECK(m.cosine_mean == doctest::Approx(cosine.sum / 20));
+  CHECK(m.cosine_min == doctest::Approx(cosine.min));
+  CHECK(m.degenerate_frames == 1);
+  CHECK(degenerate == 1);
+  for (std::size_t i = 0; i < wbf_link.size(); ++i) {
+    CAPTURE(kSimilarityLinkNames[i]);
+    CHECK(m.link_frames[i] == wbf_link[i].n);
+    CHECK(m.link_frames[i] == (i == static_cast<std::size_t>(SimilarityLink::kLeftLowerArm) ? 19 : 20));
+    CHECK(m.wbf_link_mean[i] == doctest::Approx(wbf_link[i].sum / wbf_link[i].n));
+    CHECK(m.llf_link_mean[i] == doctest::Approx(llf_link[i].sum / llf_link[i].n));
+  }
   robot.pop_back();
   CHECK_THROWS_WITH_AS(motionSimilarity(human, robot), doctest::Contains("got 19, expected the human motion's 20"),
                        InvalidArgument);
@@ -215,6 +249,9 @@ TEST_CASE_TEMPLATE("similarity: float compiles", Scalar, float, double) {
     a.state[static_cast<std::size_t>(j)] = TrackingState::kTracked;
   }
   FrameSimilarity<Scalar> s;
-  (void)frameSimilarity(a, a, s);
-  CHECK(std::isfinite(double(s.wbf)));
+  CHECK(frameSimilarity(a, a, s).ok());
+  // A skeleton against itself scores 1 on every measure, in float as in double.
+  CHECK(double(s.wbf) == doctest::Approx(1.0).epsilon(1e-5));
+  CHECK(double(s.llf) == doctest::Approx(1.0).epsilon(1e-5));
+  CHECK(double(s.cosine) == doctest::Approx(1.0).epsilon(1e-5));
 }

@@ -3,7 +3,9 @@
 // per-frame contract of forward kinematics on them.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -24,6 +26,8 @@ int checkAgainstUrdf(const RobotModel<double>& model, const std::filesystem::pat
                      unsigned seed) {
   test::KdlReference kdl;
   REQUIRE(kdl.load(urdf.string()));
+  test::UrdfFacts facts;  // mimic joints resolved from the URDF itself, not from the model
+  REQUIRE(facts.load(urdf.string()));
   const std::string kdl_root = kdl.tree().getRootSegment()->first;
   REQUIRE_MESSAGE(model.findLink(kdl_root) >= 0, "URDF root " << kdl_root << " missing from the model");
   RobotData<double> data(model);
@@ -33,7 +37,7 @@ int checkAgainstUrdf(const RobotModel<double>& model, const std::filesystem::pat
   for (int n = 0; n < count; ++n) {
     const VectorX<double> q = test::randomConfiguration(model, rng);
     forwardKinematics(model, data, q);
-    kdl.setJointValues(model, data);
+    kdl.setConfiguration(model, q, facts);
     const Isometry3<double> X_RootW = data.X_WL[model.linkIndex(kdl_root)].inverse();
     shared = 0;
     for (std::size_t i = 0; i < model.links().size(); ++i) {
@@ -49,6 +53,75 @@ int checkAgainstUrdf(const RobotModel<double>& model, const std::filesystem::pat
   CHECK(worst_p < 1e-9);
   CHECK(worst_R < 1e-9);
   return shared;
+}
+
+// A documented difference between a built-in model and its URDF: the limits of one joint.
+struct LimitException {
+  std::string joint;
+  double lower, upper;
+};
+
+// Compares what the model took from its URDF with the URDF's own text (tinyxml2, see
+// kdl_reference.hpp): every coordinate's position and velocity limits (unless listed in
+// `exceptions`, which give the model's documented values instead), every mimic joint's driver,
+// multiplier and offset, and every shared link's mass and centre of mass. Returns the number
+// of {coordinates, mimic joints, links with mass} compared.
+std::array<int, 3> checkUrdfFacts(const RobotModel<double>& model, const std::filesystem::path& urdf,
+                                  const std::vector<LimitException>& exceptions = {}) {
+  test::UrdfFacts facts;
+  REQUIRE(facts.load(urdf.string()));
+  std::array<int, 3> compared{0, 0, 0};
+  for (int i = 0; i < model.nq(); ++i) {
+    const std::string& name = model.qName(i);
+    CAPTURE(name);
+    const auto it = facts.joints.find(name);
+    REQUIRE_MESSAGE(it != facts.joints.end(), "coordinate " << name << " is not a URDF joint");
+    const auto& joint = it->second;
+    CHECK_MESSAGE(!joint.mimic, "coordinate " << name << " is a mimic joint in the URDF");
+    double lower = joint.lower.value_or(-std::numeric_limits<double>::infinity());
+    double upper = joint.upper.value_or(std::numeric_limits<double>::infinity());
+    if (joint.type == "continuous") {
+      lower = -std::numeric_limits<double>::infinity();
+      upper = std::numeric_limits<double>::infinity();
+    }
+    for (const auto& e : exceptions) {
+      if (e.joint == name) {
+        lower = e.lower;
+        upper = e.upper;
+      }
+    }
+    CHECK(model.lowerLimits()[i] == doctest::Approx(lower).epsilon(1e-12));
+    CHECK(model.upperLimits()[i] == doctest::Approx(upper).epsilon(1e-12));
+    const double velocity = joint.velocity && *joint.velocity > 0 ? *joint.velocity : std::numeric_limits<double>::infinity();
+    CHECK(model.velocityLimits()[i] == doctest::Approx(velocity).epsilon(1e-12));
+    ++compared[0];
+  }
+  for (const auto& joint : model.joints()) {
+    const auto it = facts.joints.find(joint.name);
+    if (it == facts.joints.end()) continue;
+    CAPTURE(joint.name);
+    if (!joint.isMimic()) {
+      // A joint the model fixes or drives may only be a URDF mimic when the model fixes it.
+      if (joint.moves()) CHECK_MESSAGE(!it->second.mimic, joint.name << " is a mimic joint in the URDF");
+      continue;
+    }
+    REQUIRE_MESSAGE(it->second.mimic.has_value(), joint.name << " is a mimic joint in the model but not in the URDF");
+    CHECK(model.qName(joint.mimic_q_index) == it->second.mimic->driver);
+    CHECK(joint.mimic_multiplier == doctest::Approx(it->second.mimic->multiplier).epsilon(1e-12));
+    CHECK(joint.mimic_offset == doctest::Approx(it->second.mimic->offset).epsilon(1e-12));
+    ++compared[1];
+  }
+  for (const auto& link : model.links()) {
+    const auto it = facts.links.find(link.name);
+    if (it == facts.links.end()) continue;
+    CAPTURE(link.name);
+    CHECK(link.inertial.mass == doctest::Approx(it->second.mass.value_or(0.0)).epsilon(1e-12));
+    if (it->second.mass.value_or(0.0) > 0) {
+      CHECK((link.inertial.p_LCm - it->second.com).cwiseAbs().maxCoeff() < 1e-12);
+      ++compared[2];
+    }
+  }
+  return compared;
 }
 
 }  // namespace
@@ -121,6 +194,14 @@ TEST_CASE("builtin NAO: agrees with nao_h25_v50.urdf on every link frame; masses
   double urdf_mass = 0;
   for (const auto& [name, element] : kdl.tree().getSegments()) urdf_mass += element.segment.getInertia().getMass();
   CHECK(nao.totalMass() == doctest::Approx(urdf_mass).epsilon(1e-12));
+  // Every coordinate's position and velocity limits, the 2 x 14 finger + 1 hip mimic joints,
+  // and every link's mass and centre of mass, as the URDF states them.
+  const auto compared = checkUrdfFacts(nao, data_dir / "urdf" / "nao_h25_v50.urdf");
+  MESSAGE("NAO vs URDF: " << compared[0] << " coordinates, " << compared[1] << " mimic joints, " << compared[2]
+                          << " links with mass");
+  CHECK(compared[0] == 25);
+  CHECK(compared[1] == 17);  // RHipYawPitch and 2 x 8 finger joints
+  CHECK(compared[2] > 20);
 }
 
 TEST_CASE_TEMPLATE("builtin NAO: float model compiles and matches double", Scalar, float, double) {
@@ -164,6 +245,14 @@ TEST_CASE("builtin InMoov: agrees with inmoov.urdf on every link frame (uncontro
   const auto inmoov = makeInMoov<double>();
   const int shared = checkAgainstUrdf(inmoov, data_dir / "urdf" / "inmoov.urdf", test::sweepCount(1000), 12);
   CHECK(shared == static_cast<int>(inmoov.links().size()));
+  // Limits and mimics as the URDF states them, but the elbows' 0..135 deg from seed 002
+  // (robots/inmoov.hpp); the URDF has no inertials (masses 0).
+  const double elbow = 135.0 * kPi<double> / 180;
+  const auto compared = checkUrdfFacts(inmoov, data_dir / "urdf" / "inmoov.urdf",
+                                       {{"right_bicep", 0.0, elbow}, {"left_bicep", 0.0, elbow}});
+  MESSAGE("InMoov vs URDF: " << compared[0] << " coordinates, " << compared[1] << " mimic joints");
+  CHECK(compared[0] == 22);
+  CHECK(compared[1] == 24);  // the finger segments (eye_leftright's mimic is fixed with its driver)
 }
 
 TEST_CASE("builtin InMoov: arms hang down, straight at zero; collision shapes mirror left/right") {
@@ -212,6 +301,21 @@ TEST_CASE("builtin Pepper, Baxter, YuMi: agree with their URDFs on every shared 
   CHECK(yumi.nq() == 16);
   CHECK(checkAgainstUrdf(yumi, data_dir / "urdf" / "abb_yumi_irb14000.urdf", test::sweepCount(1000), 15) ==
         static_cast<int>(yumi.links().size()));
+  // Limits, mimics, masses and centres of mass as each URDF states them.
+  const auto p = checkUrdfFacts(pepper, data_dir / "urdf" / "pepper_1.0.urdf");
+  const auto b = checkUrdfFacts(baxter, data_dir / "urdf" / "baxter.urdf");
+  const auto y = checkUrdfFacts(yumi, data_dir / "urdf" / "abb_yumi_irb14000.urdf");
+  MESSAGE("Pepper " << p[0] << "/" << p[1] << "/" << p[2] << ", Baxter " << b[0] << "/" << b[1] << "/" << b[2]
+                    << ", YuMi " << y[0] << "/" << y[1] << "/" << y[2] << " coordinates/mimics/links with mass");
+  CHECK(p[0] == 17);
+  CHECK(p[1] == 28);
+  CHECK(p[2] > 20);
+  CHECK(b[0] == 15);
+  CHECK(b[2] > 10);
+  CHECK(b[1] == 0);
+  CHECK(y[0] == 16);
+  CHECK(y[1] == 2);
+  CHECK(y[2] > 10);
 }
 
 TEST_CASE("builtin Baxter and YuMi: 7-DOF arms") {

@@ -160,6 +160,21 @@ TEST_CASE("urdf: every shared URDF loads and agrees with KDL on random configura
     const auto& model = result.model;
     test::KdlReference kdl;
     REQUIRE(kdl.load(path.string()));
+    test::UrdfFacts facts;
+    REQUIRE(facts.load(path.string()));
+    // Mimic joints as the URDF declares them (driver, multiplier, offset), read independently.
+    int mimics = 0;
+    for (const auto& joint : model.joints()) {
+      const auto it = facts.joints.find(joint.name);
+      REQUIRE(it != facts.joints.end());
+      CHECK_MESSAGE(joint.isMimic() == it->second.mimic.has_value(), joint.name);
+      if (!joint.isMimic() || !it->second.mimic) continue;
+      ++mimics;
+      CHECK(model.qName(joint.mimic_q_index) == it->second.mimic->driver);
+      CHECK(joint.mimic_multiplier == it->second.mimic->multiplier);
+      CHECK(joint.mimic_offset == it->second.mimic->offset);
+    }
+    CHECK(mimics == facts.mimic_count);
     // Same links; KDL's joint count (moving joints) matches ours including mimics.
     CHECK(kdl.tree().getNrOfSegments() + 1 == model.links().size());
     int moving = 0;
@@ -175,7 +190,7 @@ TEST_CASE("urdf: every shared URDF loads and agrees with KDL on random configura
     for (int n = 0; n < test::sweepCount(1000); ++n) {
       const VectorX<double> q = test::randomConfiguration(model, rng);
       forwardKinematics(model, data, q);
-      kdl.setJointValues(model, data);
+      kdl.setConfiguration(model, q, facts);
       for (std::size_t i = 1; i < model.links().size(); ++i) {
         const Isometry3<double> X_ref = kdl.pose(model.links()[i].name);
         worst_p = std::max(worst_p, (data.X_WL[i].translation() - X_ref.translation()).norm());
@@ -260,10 +275,10 @@ TEST_CASE("urdf: malformed files are refused with file, line, element and value"
        {"link 'arm'", "<sphere> needs positive dimensions", "-0.1"}},
       {"second root", insertBefore(valid, 22, "  <link name=\"orphan\"/>"), 22, {"link 'orphan'", "not connected", "root link 'base'"}},
   };
-  CHECK(cases.size() >= 10);
   const auto dir = std::filesystem::temp_directory_path() / "retarget_urdf_malformed";
   std::filesystem::create_directories(dir);
   int index = 0;
+  std::size_t refused = 0;
   for (const auto& c : cases) {
     const std::string what = c.what;
     CAPTURE(what);
@@ -276,6 +291,7 @@ TEST_CASE("urdf: malformed files are refused with file, line, element and value"
       (void)loadUrdf(path);
       FAIL("accepted a malformed file");
     } catch (const ParseError& error) {
+      ++refused;
       const std::string message = error.what();
       CAPTURE(message);
       CHECK(error.file() == path.string());
@@ -285,5 +301,6 @@ TEST_CASE("urdf: malformed files are refused with file, line, element and value"
     }
   }
   std::filesystem::remove_all(dir);
+  CHECK(refused == cases.size());  // every malformed file was refused with a ParseError
   CHECK_THROWS_AS((void)loadUrdf(dir / "missing.urdf"), ParseError);
 }

@@ -19,25 +19,53 @@ inline int sweepCount(int base) {
   return n < 1 ? 1 : static_cast<int>(n);
 }
 
-/// Folder with the shared real recordings and URDFs: $RETARGET_TEST_DATA, else
-/// <source>/../shared/data; nullopt when neither exists (tests then report themselves skipped).
+/// Folder with the shared real recordings and URDFs: $RETARGET_TEST_DATA when set (nullopt
+/// when it is not a folder: `RETARGET_TEST_DATA=/none` runs the suite as a clean clone would),
+/// else <source>/../shared/data; nullopt when it does not exist (tests then report themselves
+/// skipped, or fail when testDataRequired()).
 inline std::optional<std::filesystem::path> testDataDir() {
   if (const char* env = std::getenv("RETARGET_TEST_DATA")) {
     if (std::filesystem::is_directory(env)) return std::filesystem::path(env);
+    return std::nullopt;
   }
   const std::filesystem::path fallback = std::filesystem::path(RETARGET_SOURCE_DIR) / ".." / "shared" / "data";
   if (std::filesystem::is_directory(fallback)) return std::filesystem::canonical(fallback);
   return std::nullopt;
 }
 
+/// True when the environment variable RETARGET_REQUIRE_DATA is set to anything but "" or "0":
+/// a test that needs ../shared/data then FAILS when it is missing instead of being skipped.
+/// The `test` and `asan` presets set it (the README's test command and CI have the data).
+inline bool testDataRequired() {
+  const char* env = std::getenv("RETARGET_REQUIRE_DATA");
+  return env != nullptr && env[0] != '\0' && std::string(env) != "0";
+}
+
+/// Exit code of a test binary whose every selected test case was skipped (and none failed);
+/// ctest maps it to "Skipped" (SKIP_RETURN_CODE, tests/CMakeLists.txt).
+inline constexpr int kAllSkippedExitCode = 77;
+
+/// Records that the running test case is skipped for `reason`. The test main (support/main.cpp)
+/// prints every skipped case and the count at the end of the run; see there for the exit code.
+void recordSkip(const char* reason);
+
+/// Test cases recorded as skipped so far in this run.
+int skippedTestCaseCount();
+
 }  // namespace retarget::test
 
-/// Use at the top of a test that needs ../shared/data: binds `data_dir` or skips the test
-/// with a message.
-#define RETARGET_REQUIRE_TEST_DATA(data_dir)                                         \
-  const auto data_dir##_optional = ::retarget::test::testDataDir();                  \
-  if (!data_dir##_optional) {                                                        \
-    MESSAGE("skipped: no test data (set RETARGET_TEST_DATA or place ../shared/data)"); \
-    return;                                                                          \
-  }                                                                                  \
+/// Use at the top of a test that needs ../shared/data: binds `data_dir`; when the data is
+/// missing the test case is recorded as skipped (counted and listed at the end of the run), or
+/// fails when RETARGET_REQUIRE_DATA is set (testDataRequired()).
+#define RETARGET_REQUIRE_TEST_DATA(data_dir)                                                              \
+  const auto data_dir##_optional = ::retarget::test::testDataDir();                                       \
+  if (!data_dir##_optional) {                                                                             \
+    if (::retarget::test::testDataRequired()) {                                                           \
+      FAIL("no test data (RETARGET_TEST_DATA unset and ../shared/data missing) but RETARGET_REQUIRE_DATA " \
+           "is set");                                                                                     \
+    }                                                                                                     \
+    ::retarget::test::recordSkip("no test data");                                                         \
+    MESSAGE("skipped: no test data (set RETARGET_TEST_DATA or place ../shared/data)");                    \
+    return;                                                                                               \
+  }                                                                                                       \
   const std::filesystem::path& data_dir = *data_dir##_optional

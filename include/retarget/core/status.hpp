@@ -25,6 +25,9 @@ enum class StatusCode : std::uint32_t {
   kRateLimited = 1u << 4,
   /// A per-frame argument had the wrong size or was not finite; the output was held.
   kInvalidInput = 1u << 5,
+  /// An output jumped between neighbouring frames because the robot's limits left no
+  /// continuous solution (e.g. an elbow yaw wanted across its +-pi wrap, outside its range).
+  kDiscontinuity = 1u << 6,
 };
 
 /// A set of `StatusCode` flags. Cheap to copy, never allocates.
@@ -62,7 +65,8 @@ class [[nodiscard]] Status {
                   {StatusCode::kCollisionAvoided, "collision_avoided"},
                   {StatusCode::kNotConverged, "not_converged"},
                   {StatusCode::kRateLimited, "rate_limited"},
-                  {StatusCode::kInvalidInput, "invalid_input"}};
+                  {StatusCode::kInvalidInput, "invalid_input"},
+                  {StatusCode::kDiscontinuity, "discontinuity"}};
     std::string out;
     for (const auto& entry : kNames) {
       if (has(entry.code)) {

@@ -6,15 +6,22 @@
 /// z up; the person faces +x, feet on the floor z = 0, pelvis above the origin). The README
 /// demo and many tests use these, so nothing needs external data.
 ///
-/// Motions (`demoMotionNames()`): "wave" (right hand waves above the shoulder), "arms-raise"
-/// (both arms forward and up overhead, and down), "squat" (feet planted), "one-leg-stand"
-/// (left knee lifted, standing on the right foot), "arm-circles" (arms out to the sides,
-/// circling), "walk-in-place" (alternate knee lifts with counter-swinging arms), "fold-arms"
-/// (forearms folded across the chest: the forearms pass close to each other and to the torso,
-/// a self-collision stress case). Every motion starts from the rest pose at t = 0 (standing,
-/// arms hanging), all 25 joints are tracked, hand states are set (closed while folded, open
-/// otherwise), and the output is a deterministic function of the options.
+/// Motions (`demoMotionNames()`): "wave" (right hand waves beside the head, upper arm forward
+/// and out), "arms-raise" (both arms forward and up overhead, and down), "squat" (feet
+/// planted), "one-leg-stand" (left knee lifted, standing on the right foot), "arm-circles"
+/// (arms forward and out, the hands drawing circles), "walk-in-place" (alternate knee lifts
+/// with counter-swinging arms), "fold-arms" (forearms folded across the chest: the forearms
+/// pass close to each other and to the torso, a self-collision stress case).
+///
+/// They are plausible human motions that the built-in robots can follow: arms that go up go
+/// forward first (about 30 deg of forward flexion), abduction stays at or below 75 deg (away
+/// from the shoulder singularity of an arm straight out sideways), and elbows are never
+/// exactly straight (a relaxed arm keeps 15 deg of flexion). Only "fold-arms" asks for more
+/// than a robot's body allows, on purpose. Every motion starts from the rest pose at t = 0
+/// (standing, arms hanging relaxed), all 25 joints are tracked, hand states are set (closed
+/// while folded, open otherwise), and the output is a deterministic function of the options.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -229,6 +236,17 @@ struct DemoMotionOptions {
   }
 };
 
+/// Elbow flexion of a relaxed arm in the demo motions (deg): elbows are never exactly straight.
+inline constexpr double kRelaxedElbowFlexion = 15.0;
+
+/// The rest pose of every demo motion: standing straight, arms hanging relaxed (elbows at
+/// kRelaxedElbowFlexion).
+inline BodyPose relaxedRestPose() {
+  BodyPose pose;
+  pose.left_arm.elbow_flexion = pose.right_arm.elbow_flexion = kRelaxedElbowFlexion * kPi<double> / 180;
+  return pose;
+}
+
 /// The pose of demo motion `name` at time t (s) and whether its hands are closed. Throws
 /// InvalidArgument for an unknown name (listing the known ones).
 inline BodyPose demoMotionPose(std::string_view name, double t, bool* hands_closed = nullptr) {
@@ -239,23 +257,25 @@ inline BodyPose demoMotionPose(std::string_view name, double t, bool* hands_clos
   BodyPose pose;
   bool closed = false;
   if (name == "wave") {
-    // Right arm out and up (abducted, externally rotated, elbow bent so the forearm points up),
-    // then the forearm swings side to side at 1.5 Hz.
+    // Right upper arm forward and out (30 deg flexion, 60 deg abduction), externally rotated by
+    // 25 deg so that the bent forearm points up and forward beside the head; the forearm then
+    // swings (elbow 55 ... 85 deg) at 1.5 Hz.
     const double r = smoothStep(t / 1.0);
-    pose.right_arm.abduction = 80 * kDeg * r;
-    pose.right_arm.internal_rotation = -90 * kDeg * r;
-    pose.right_arm.elbow_flexion = r * (90 + 30 * std::sin(two_pi * 1.5 * std::max(0.0, t - 1.0))) * kDeg;
+    pose.right_arm.flexion = 30 * kDeg * r;
+    pose.right_arm.abduction = 60 * kDeg * r;
+    pose.right_arm.internal_rotation = -25 * kDeg * r;
+    pose.right_arm.elbow_flexion = r * (70 + 15 * std::sin(two_pi * 1.5 * std::max(0.0, t - 1.0))) * kDeg;
   } else if (name == "arms-raise") {
     const double r = raiseLower(t, 4.0);
     pose.left_arm.flexion = pose.right_arm.flexion = 170 * kDeg * r;
   } else if (name == "squat") {
     const double r = raiseLower(t, 4.0);
-    const double knee = 100 * kDeg * r;
+    const double knee = 90 * kDeg * r;
     for (LegAngles* leg : {&pose.left_leg, &pose.right_leg}) {
       leg->knee_flexion = knee;
       leg->hip_flexion = 0.5 * knee;  // equal thigh and shank: hips stay above the ankles
     }
-    pose.trunk_pitch = 0.4 * knee;
+    pose.trunk_pitch = 0.3 * knee;
     pose.left_arm.flexion = pose.right_arm.flexion = 0.8 * knee;  // arms forward for balance
   } else if (name == "one-leg-stand") {
     // In 6 s cycles: lift the left knee (1..2 s), hold, lower (4..5 s).
@@ -267,16 +287,18 @@ inline BodyPose demoMotionPose(std::string_view name, double t, bool* hands_clos
     pose.trunk_roll = 5 * kDeg * r;
     pose.plant_left_foot = false;
   } else if (name == "arm-circles") {
+    // Arms forward and out (flexion 35 deg, abduction 55 deg), the hands drawing 0.5 Hz circles.
     const double r = smoothStep(t / 1.0);
     const double phase = two_pi * 0.5 * std::max(0.0, t - 1.0);
     for (ArmAngles* arm : {&pose.left_arm, &pose.right_arm}) {
-      arm->abduction = r * (90 + 20 * std::sin(phase)) * kDeg;
-      arm->horizontal_flexion = r * 20 * kDeg * (1 - std::cos(phase));
+      arm->flexion = r * (35 + 15 * std::cos(phase)) * kDeg;
+      arm->abduction = r * (55 + 15 * std::sin(phase)) * kDeg;
+      arm->elbow_flexion = r * 25 * kDeg;
     }
   } else if (name == "walk-in-place") {
-    // 1.2 s gait cycle: each knee lifts in its half of the cycle, arms swing opposite.
+    // 1.5 s gait cycle: each knee lifts in its half of the cycle, arms swing opposite.
     const double ramp = smoothStep(t / 0.5);
-    const double s = std::sin(two_pi * t / 1.2);
+    const double s = std::sin(two_pi * t / 1.5);
     const double left_lift = ramp * std::max(0.0, s);
     const double right_lift = ramp * std::max(0.0, -s);
     pose.left_leg.hip_flexion = 50 * kDeg * left_lift;
@@ -303,6 +325,10 @@ inline BodyPose demoMotionPose(std::string_view name, double t, bool* hands_clos
     for (const std::string& n : demoMotionNames()) known += (known.empty() ? "" : ", ") + n;
     RETARGET_THROW_UNLESS(false, InvalidArgument, "unknown demo motion '", name, "' (expected one of: ", known, ")");
   }
+  // A relaxed elbow is never exactly straight.
+  const BodyPose rest = relaxedRestPose();
+  pose.left_arm.elbow_flexion = std::max(pose.left_arm.elbow_flexion, rest.left_arm.elbow_flexion);
+  pose.right_arm.elbow_flexion = std::max(pose.right_arm.elbow_flexion, rest.right_arm.elbow_flexion);
   if (hands_closed != nullptr) *hands_closed = closed;
   return pose;
 }

@@ -153,4 +153,26 @@ struct SkeletonFrame {
 
 using SkeletonFramed = SkeletonFrame<double>;
 
+/// What mappers and metrics do with joints the source only inferred (Kinect's
+/// `TrackingState::kInferred`: occluded, estimated). Depth cameras infer occluded legs and
+/// arms with errors of decimetres (in a close-range Kinect recording, knees and ankles are
+/// inferred in 90-98 % of frames and give hip rolls of -166 deg), so the default is kHold.
+enum class InferredJoints : std::uint8_t {
+  /// Treat inferred joints as not tracked: what depends on them holds its last good value
+  /// (mappers, reported as held) or is left out (metrics).
+  kHold = 0,
+  /// Use inferred joints like tracked ones (the paper's behaviour).
+  kUse = 1,
+};
+
+/// `frame` with its inferred joints marked not tracked when `policy` is kHold; unchanged for
+/// kUse. Never allocates or throws.
+template <typename Scalar>
+void applyInferredPolicy(SkeletonFrame<Scalar>& frame, InferredJoints policy) noexcept {
+  if (policy != InferredJoints::kHold) return;
+  for (auto& state : frame.state) {
+    if (state == TrackingState::kInferred) state = TrackingState::kNotTracked;
+  }
+}
+
 }  // namespace retarget

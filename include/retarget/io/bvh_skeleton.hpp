@@ -2,7 +2,8 @@
 
 /// @file
 /// BVH motion -> canonical skeleton motion through a skeleton schema (human/schema.hpp), and
-/// schema detection from joint names.
+/// schema detection from joint names, with automatic rig binding (human/rig_binding.hpp) for
+/// rigs no built-in schema matches.
 
 #include <algorithm>
 #include <array>
@@ -12,6 +13,7 @@
 
 #include <retarget/human/bvh_schemas.hpp>
 #include <retarget/human/motion.hpp>
+#include <retarget/human/rig_binding.hpp>
 #include <retarget/human/schema.hpp>
 #include <retarget/io/bvh.hpp>
 
@@ -148,15 +150,26 @@ inline SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion, const Skele
   return out;
 }
 
-/// Converts a BVH motion with the schema found by `detectSchema`. Throws
-/// `retarget::InvalidArgument` when no built-in schema matches its joint names.
+/// Converts a BVH motion with the schema found by `detectSchema` (the built-in rigs keep priority)
+/// or, when no built-in schema matches, with the schema of the automatic rig binding
+/// (`bindRig`, human/rig_binding.hpp; format "bvh/auto"). Throws `retarget::InvalidArgument`
+/// naming what is missing when the hierarchy cannot be bound (not a humanoid, a missing limb).
 inline SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion) {
-  const SkeletonSchema* schema = detectSchema(motion);
-  RETARGET_THROW_UNLESS(schema != nullptr, InvalidArgument,
-                        "no built-in schema matches the BVH joint names (got root '",
-                        motion.joints.empty() ? std::string() : motion.joints.front().name,
-                        "', expected an Axis Neuron, Axis Studio, CMU or Mixamo rig); pass a schema from readSchema");
-  return bvhToSkeleton(motion, *schema);
+  if (const SkeletonSchema* schema = detectSchema(motion)) return bvhToSkeleton(motion, *schema);
+  RETARGET_THROW_UNLESS(!motion.joints.empty(), InvalidArgument,
+                        "no built-in schema matches the BVH joint names and the motion has no joints (expected a "
+                        "humanoid skeleton)");
+  SkeletonSchema schema;
+  try {
+    schema = bindRig(motion).schema;
+  } catch (const InvalidArgument& e) {
+    const std::string what = e.what();
+    const std::size_t detail = what.find("cannot bind");
+    throw InvalidArgument(internal::message(
+        "bvhToSkeleton", "no built-in schema matches the BVH joint names (Axis Neuron, Axis Studio, CMU, Mixamo) and ",
+        detail == std::string::npos ? what : what.substr(detail)));
+  }
+  return bvhToSkeleton(motion, schema);
 }
 
 }  // namespace retarget

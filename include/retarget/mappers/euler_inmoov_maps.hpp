@@ -27,11 +27,14 @@
 /// - Fingers: mean bend of the finger's BVH segments, 0 = straight, to InMoov's 0..1.5 servo
 ///   range (CMU has a single index chain, used for index to pinky).
 
+#include <array>
 #include <string>
 #include <vector>
 
 #include <retarget/core/error.hpp>
 #include <retarget/human/bvh_motion.hpp>
+#include <retarget/human/bvh_schemas.hpp>
+#include <retarget/human/rig_binding.hpp>
 #include <retarget/mappers/euler_map.hpp>
 
 namespace retarget {
@@ -42,8 +45,11 @@ namespace internal {
 struct EulerSkeletonNames {
   std::string prefix;                           // e.g. "mixamorig:"
   std::vector<std::string> neck;                // neck chain, parent first
-  // finger chains for "Left"/"Right": thumb, index, middle, ring, pinky
+  // finger chains for "Left"/"Right": thumb, index, middle, ring, pinky (an empty chain: no entry)
   std::vector<std::vector<std::string>> fingers_left, fingers_right;
+  // upper arm, forearm, hand of the left and right arm; empty: "<Side>Arm", "<Side>ForeArm",
+  // "<Side>Hand" (the Axis Neuron / CMU / Mixamo names)
+  std::vector<std::string> arm_left{}, arm_right{};
 };
 
 inline EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonNames& names) {
@@ -77,21 +83,27 @@ inline EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonN
     const double mirror = right ? -1.0 : 1.0;
     const char* const kShoulder[] = {"shoulder_side", "shoulder_up", "bicep_rotate"};
     const double kShoulderSign[] = {mirror, -1.0, mirror};
+    const std::vector<std::string>& arm = right ? names.arm_right : names.arm_left;
+    const std::string upper_arm = arm.empty() ? human + "Arm" : arm[0];
+    const std::string forearm = arm.empty() ? human + "ForeArm" : arm[1];
+    const std::string hand = arm.empty() ? human + "Hand" : arm[2];
     for (int k = 0; k < 3; ++k) {
-      EulerJointMapping& m = add(robot + kShoulder[k], EulerCase::kEuler, {human + "Arm"});
+      EulerJointMapping& m = add(robot + kShoulder[k], EulerCase::kEuler, {upper_arm});
       m.order = parseEulerOrder("ZXY");
       m.angle = k;
       m.sign = kShoulderSign[k];
       m.reference = Eigen::Vector3d(0, 0, -mirror * kHalfPi);  // arm down = robot zero
     }
-    EulerJointMapping& elbow = add(robot + "bicep", EulerCase::kElbowBend, {human + "ForeArm"});
+    EulerJointMapping& elbow = add(robot + "bicep", EulerCase::kElbowBend, {forearm});
     elbow.sign = -1;
     elbow.offset = kPi<double>;
-    EulerJointMapping& wrist = add(robot + "hand", EulerCase::kWristRotation, {human + "Hand"});
+    EulerJointMapping& wrist = add(robot + "hand", EulerCase::kWristRotation, {hand});
     wrist.axis = Eigen::Vector3d::UnitZ();
     wrist.sign = mirror;
     const auto& chains = right ? names.fingers_right : names.fingers_left;
-    for (int f = 0; f < 5; ++f) add(robot + kFingerJoints[f], EulerCase::kFingerCurl, chains[f]);
+    for (int f = 0; f < 5; ++f) {
+      if (!chains[static_cast<std::size_t>(f)].empty()) add(robot + kFingerJoints[f], EulerCase::kFingerCurl, chains[static_cast<std::size_t>(f)]);
+    }
   }
   return c;
 }
@@ -156,6 +168,116 @@ inline EulerMap inmoovEulerMap(const std::string& skeleton) {
   RETARGET_THROW_UNLESS(false, InvalidArgument, "no built-in InMoov Euler configuration for skeleton (got '",
                         skeleton, "', expected axis-neuron, cmu or mixamo)");
   return {};
+}
+
+/// InMoov mapping for any rig bound by `bindRig` (human/rig_binding.hpp): the configuration of
+/// the built-in maps (see the file comment), with its canonical body segments (upper arm, forearm,
+/// hand, neck chain + head, named fingers) resolved through the binding, and its frame conventions
+/// (Y up, facing +Z, left +X, T-pose) carried into the file's own frame and rest pose:
+/// - Frame: with the binding's R_WS, the reference frame B of the built-in maps relates to the file
+///   frame S by R_BS = R_WB^T * R_WS (R_WB: Y up facing +Z). As R_BS is a signed axis permutation,
+///   a rotation decomposed about B's axes (a, b, c) equals the file rotation decomposed about S's
+///   axes (a', b', c') = R_BS^T (a, b, c) with each angle's sign flipped where the axis is: `order`,
+///   `sign` and `reference` (R_ref,S = R_BS^T R_ref,B R_BS) are rewritten accordingly; the wrist axis
+///   becomes R_BS^T * a.
+/// - Rest pose: the arm's rest direction d0 (upper arm to forearm joint, file rest pose) is turned
+///   onto the T-pose direction (+-X in B) by the smallest rotation C; the arm-down reference becomes
+///   R_ref * C and the wrist axis C^T * a, so a T-pose, an A-pose or an arms-down rest pose give the
+///   same robot angles for the same body motion. Elbow and finger angles do not depend on either.
+/// Fingers are mapped when the hand has children named thumb / index / middle / ring / pinky;
+/// otherwise their robot joints are not in the map (they keep their neutral value).
+/// Throws InvalidArgument when the binding does not belong to `hierarchy`.
+inline EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBinding& binding) {
+  RETARGET_THROW_UNLESS(binding.joints.size() == hierarchy.joints.size() && binding.arms[0].upper_arm >= 0,
+                        InvalidArgument, "rig binding (got ", binding.joints.size(), " joints, expected the ",
+                        hierarchy.joints.size(), " joints of the hierarchy it was bound from)");
+  auto nameOf = [&](int j) { return hierarchy.joints[static_cast<std::size_t>(j)].name; };
+  internal::EulerSkeletonNames names;
+  for (int j : binding.neck) names.neck.push_back(nameOf(j));
+  names.neck.push_back(nameOf(binding.head));
+  // Rest positions (file units) and children, for the arm directions and the fingers.
+  const std::size_t n = hierarchy.joints.size();
+  std::vector<Eigen::Vector3d> p(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    const int parent = hierarchy.joints[j].parent;
+    p[j] = hierarchy.joints[j].offset + (parent < 0 ? Eigen::Vector3d::Zero() : p[static_cast<std::size_t>(parent)]);
+  }
+  const char* const kFingerWords[] = {"thumb", "index", "middle", "ring", "pinky"};
+  std::array<Eigen::Matrix3d, 2> C_B;
+  const Eigen::Matrix3d R_BS = internal::yUpFacingZ().transpose() * binding.R_WS;
+  for (int side = 0; side < 2; ++side) {
+    const RigBinding::Arm& arm = binding.arms[static_cast<std::size_t>(side)];
+    (side == 0 ? names.arm_left : names.arm_right) = {nameOf(arm.upper_arm), nameOf(arm.forearm), nameOf(arm.hand)};
+    const Eigen::Vector3d d0_B = R_BS * (p[static_cast<std::size_t>(arm.forearm)] - p[static_cast<std::size_t>(arm.upper_arm)]);
+    const Eigen::Vector3d t_B(side == 0 ? 1.0 : -1.0, 0.0, 0.0);
+    C_B[static_cast<std::size_t>(side)] = Eigen::Quaterniond::FromTwoVectors(d0_B, t_B).toRotationMatrix();
+    auto& chains = side == 0 ? names.fingers_left : names.fingers_right;
+    chains.assign(5, {});
+    for (std::size_t c = 0; c < n; ++c) {
+      if (hierarchy.joints[c].parent != arm.hand || hierarchy.joints[c].is_end_site) continue;
+      std::string lower = hierarchy.joints[c].name;
+      for (char& ch : lower) ch = internal::toLowerAscii(ch);
+      for (int f = 0; f < 5; ++f) {
+        if (lower.find(kFingerWords[f]) == std::string::npos || !chains[static_cast<std::size_t>(f)].empty()) continue;
+        // The finger's chain: first non-End-Site child after child.
+        for (int j = static_cast<int>(c); j >= 0;) {
+          chains[static_cast<std::size_t>(f)].push_back(nameOf(j));
+          int next = -1;
+          for (std::size_t k = static_cast<std::size_t>(j) + 1; k < n && next < 0; ++k) {
+            if (hierarchy.joints[k].parent == j && !hierarchy.joints[k].is_end_site) next = static_cast<int>(k);
+          }
+          j = next;
+        }
+      }
+    }
+  }
+  EulerMap c = internal::inmoovTPoseMap(binding.schema.name, names);
+  // Carry every entry from the reference frame B and the T-pose into the file frame and rest pose.
+  for (EulerJointMapping& m : c.joints) {
+    const bool left_arm = m.source.front() == names.arm_left[0] || m.source.front() == names.arm_left[2];
+    const bool right_arm = m.source.front() == names.arm_right[0] || m.source.front() == names.arm_right[2];
+    const Eigen::Matrix3d C = left_arm ? C_B[0] : (right_arm ? C_B[1] : Eigen::Matrix3d::Identity());
+    if (m.kind == EulerCase::kEuler) {
+      const double angle = m.reference.norm();
+      Eigen::Matrix3d R_ref = angle > 0 ? Eigen::AngleAxisd(angle, m.reference / angle).toRotationMatrix()
+                                        : Eigen::Matrix3d::Identity();
+      R_ref = R_BS.transpose() * (R_ref * C) * R_BS;
+      const Eigen::AngleAxisd ref(R_ref);
+      m.reference = ref.angle() * ref.axis();
+      if (ref.angle() == 0) m.reference.setZero();
+      double flip = 1;
+      for (int k = 0; k < 3; ++k) {
+        const Eigen::Vector3d axis = R_BS.transpose().col(m.order.axes[static_cast<std::size_t>(k)]);
+        Eigen::Index a = 0;
+        axis.cwiseAbs().maxCoeff(&a);
+        if (k == m.angle) flip = axis[a] > 0 ? 1.0 : -1.0;
+        m.order.axes[static_cast<std::size_t>(k)] = static_cast<int>(a);
+      }
+      m.sign *= flip;
+    } else if (m.kind == EulerCase::kWristRotation || m.kind == EulerCase::kWristTwist) {
+      m.axis = R_BS.transpose() * (C.transpose() * m.axis);
+    }
+  }
+  c.validate();
+  return c;
+}
+
+/// The InMoov configuration for a BVH hierarchy: the built-in one of its skeleton family when
+/// `detectEulerSkeleton` names one and the hierarchy has every joint it uses (Axis Neuron, CMU,
+/// Mixamo: unchanged, bit-identical), otherwise
+/// `inmoovRigEulerMap` on its automatic rig binding. Throws InvalidArgument naming what is missing
+/// when the hierarchy cannot be bound.
+inline EulerMap inmoovEulerMap(const BvhMotion& hierarchy) {
+  const std::string skeleton = detectEulerSkeleton(hierarchy);
+  if (!skeleton.empty()) {
+    EulerMap builtin = inmoovEulerMap(skeleton);
+    bool complete = true;  // a family member without fingers (say) goes through the binding
+    for (const EulerJointMapping& m : builtin.joints) {
+      for (const std::string& source : m.source) complete = complete && hierarchy.findJoint(source) >= 0;
+    }
+    if (complete) return builtin;
+  }
+  return inmoovRigEulerMap(hierarchy, bindRig(hierarchy));
 }
 
 }  // namespace retarget

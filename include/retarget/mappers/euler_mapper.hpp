@@ -133,6 +133,9 @@ class EulerMapper {
   /// through the map (the "human trajectory" of Section 4.3). Unmapped joints hold their
   /// neutral value.
   const VectorX<Scalar>& rawOutput() const noexcept { return raw_; }
+  /// Same as `rawOutput()`, under the contract's name (mappers/mapper.hpp): the clamp amount of
+  /// coordinate i is |wanted()[i] - output()[i]|.
+  const VectorX<Scalar>& wanted() const noexcept { return raw_; }
   /// Number of channel values a frame must have (the bound hierarchy's channel count).
   int channelCount() const noexcept { return static_cast<int>(channel_count_); }
   /// Configuration indices of the mapped robot joints, in map-entry order (allocates).

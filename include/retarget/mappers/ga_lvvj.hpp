@@ -19,20 +19,27 @@
 ///    10-12, 16-19, 22-23). With u, l, t, b the unit upper arm, lower arm, thigh and tibia:
 ///      ShoulderPitch = atan2(-u_z, u_x) in T            (mother, axis y of T; Eqs. 4-6)
 ///      ShoulderRoll  = asin(u_y) in T                    (child; Eq. 7)
-///      ElbowRoll     = -+acos(l_x) in E = T R_y(SP) R_z(SR) R_UE, - on the left (Eq. 12)
+///      ElbowRoll     = -+acos(l_x) in E = T R_y(SP) R_z(SR) R_UE, - on the left (Eq. 14 by
+///                      the paper's own numbering, which Eq. 38 of the CoM Jacobian fixes)
 ///      ElbowYaw      = atan2(-l_z, -l_y) left, atan2(l_z, l_y) right, in E   (Eqs. 9-11)
 ///                      (R_UE: the map's fixed elbow-frame rotation, identity on NAO)
 ///      HipRoll       = atan2(a_z, a_y) in L, a = hip-pitch axis (mother, axis x of L; Eqs.
 ///                      16-18): a = x_L x t (the paper's N_0-1-17 construction) plus, when the
-///                      knee is bent, the knee plane normal t x b (as the paper's Section 4 note
-///                      on redundant hips suggests: "a tibia can help decide the hip angles"),
-///                      so that a horizontal thigh (seated) still has a defined roll
+///                      knee is bent, the knee plane normal t x b (as the paper's Section 3.6
+///                      note on redundant hips suggests: "a tibia can help decide the hip
+///                      angles"), so that a horizontal thigh (seated) still has a defined roll.
+///                      DELIBERATE DEVIATION: the paper reads HipRoll from the thigh alone; on
+///                      the seated Keraal recordings that leaves it ill-conditioned (thigh
+///                      horizontal), and the knee term lifts their LLF (tests/ga_lvvj real data)
 ///      HipPitch      = atan2(-t'_x, -t'_z), t' = R_x(HR)^T t in L: the thigh projected on
 ///                      the plane normal to the rolled pitch axis (Eq. 19 gives -asin(t_x),
 ///                      the same value whenever the thigh lies in that plane, as on a robot)
 ///      KneePitch     = atan2(-b_x, -b_z) in Th = L R_x(HR) R_y(HP)  (Eqs. 20-23; the paper's
 ///                      unsigned pi - angle(V_18-19, V_18-17) is this value for a tibia in the
-///                      knee plane, and the signed form keeps NAO's small hyperextension range)
+///                      knee plane). DELIBERATE DEVIATION: signed, so that NAO's small
+///                      hyperextension range (-5.3 deg) is reachable and a standing Kinect knee,
+///                      measured at -7 ... -5 deg, is not folded to +5 deg; the round trip over
+///                      NAO's full knee range needs the sign
 ///    The right side is the mirror image (y -> -y) of the left: same pitch formulas, roll and
 ///    yaw formulas of the mirrored sign; proven by the mirror test.
 ///  - Head (Section 3.3): HeadYaw / HeadPitch from `frame.head` (a face tracker) when present;
@@ -50,21 +57,30 @@
 ///    (not reported as held: standing straight is normal).
 ///  - Joints the method does not map (wrists, ankles, ...) take `GaLvvjOptions::rest` values.
 ///  - Every value is clamped to the robot's limits (Section 3.2, last paragraph). With
-///    `limit_aware_shoulder` (default on), an ElbowYaw beyond its limits is first traded
-///    against ShoulderPitch when that reproduces the arm better (see the option).
+///    `limit_aware_shoulder` (default on), an arm whose exact solution is outside the limits
+///    takes the best of its equivalent and compensating solutions, with continuity (see the
+///    option); an unavoidable jump is reported as kDiscontinuity.
+///  - Joints the source only inferred are handled by `inferred_joints` (default: held).
 ///
-/// Singular and degenerate cases (documented; the output stays finite, the affected virtual
-/// joints hold their last good value and `held()` / kDegenerateInput report it):
+/// Statuses, one definition (mappers/mapper.hpp): a coordinate is clamped when its written
+/// value sits on a limit further than `clamp_tolerance` from `wanted()`; held (kDegenerateInput)
+/// when the input it needs was missing or broken; singular (informational, `singular()`, not
+/// in the Status) when its angle was undefined and it kept its value.
+///
+/// Degenerate cases (the affected virtual joints hold their last good value and `held()` /
+/// kDegenerateInput report it):
 ///  - a needed skeleton joint is not tracked or not finite, a link vector has zero length, or
 ///    a torso frame is degenerate (shoulder or hip line along the spine): every virtual joint
-///    that depends on it;
+///    that depends on it.
+///
+/// Singular cases (the angle is undefined; it keeps its value, `singular()` says so):
 ///  - shoulder: the upper arm along the shoulder line (|cos ShoulderRoll| < singular_tolerance,
-///    arm straight out sideways): ShoulderPitch is undefined and held;
+///    arm straight out sideways): ShoulderPitch is undefined and keeps its value;
 ///  - elbow: the lower arm along the upper arm (|sin ElbowRoll| < singular_tolerance, arm
-///    straight): ElbowYaw is undefined and held (NAO's ElbowRoll limit keeps 2 deg of bend);
+///    straight): ElbowYaw is undefined and keeps its value (NAO's ElbowRoll limit keeps 2 deg of bend);
 ///  - hip: the thigh along the x axis of L (thigh horizontal, |cos HipPitch| <
-///    singular_tolerance) with a straight knee (sin KneePitch <= 0.1): HipRoll is held;
-///  - knee: the tibia along the knee axis: KneePitch is held;
+///    singular_tolerance) with a straight knee (sin KneePitch <= 0.1): HipRoll keeps its value;
+///  - knee: the tibia along the knee axis: KneePitch keeps its value;
 ///  - head (vector path): Neck->Head along the shoulder line: HeadPitch is held.
 /// Near these configurations the angles are continuous but ill-conditioned.
 ///
@@ -106,13 +122,37 @@ struct GaLvvjOptions {
   /// Values (rad, robot q order, size nq) of the joints GA-LVVJ does not map, and the initial
   /// held values of those it maps. Empty (default): the model's neutral configuration.
   std::vector<double> rest{};
-  /// When the exact ElbowYaw lies outside its limits (typically an arm held out sideways,
-  /// near the shoulder singularity, where ShoulderPitch and ElbowYaw turn about nearly the same
-  /// axis), move the excess yaw into ShoulderPitch if that reproduces the upper and lower arm
-  /// directions better after clamping (scored by the sum of their cosines). Never changes a
-  /// solution that is within the ElbowYaw limits, so the round trip is unaffected. Off: the
-  /// paper's plain clamping.
+  /// When an arm's exact solution lies outside the limits (an ElbowYaw wanted across its +-pi
+  /// wrap, an arm near the shoulder singularity, ...), choose among the equivalent and
+  /// compensating solutions: the exact one clamped, the ElbowYaw at either of its limits with
+  /// the excess moved into ShoulderPitch (both directions: near the shoulder singularity the
+  /// two joints turn about nearly the same axis), and, after the first frame, the previous
+  /// ShoulderPitch with the other three solved for it. Each is scored by the arm-direction error
+  /// after clamping, 2 - (u . u_human + l . l_human), plus a continuity term (see
+  /// `continuity_weight`); the best is refined by a few steps of projected gradient descent
+  /// started from the previous frame's solution. A solution within the limits is never
+  /// changed, so round trips are exact. Off: the paper's plain clamping.
   bool limit_aware_shoulder = true;
+  /// Weight of continuity in the arm choice above (1/rad^2, >= 0). A joint may step as far as
+  /// the human's arm turned since the previous frame, times `continuity_gain`, plus 0.005 rad,
+  /// for free; the cost adds this weight times the sum of the squared excesses. So the arm
+  /// follows a moving human at full accuracy but does not jump (or slide along a singular
+  /// valley) while the human's arm barely moves.
+  double continuity_weight = 10.0;
+  /// The free joint step per radian the human's upper or lower arm turned (unitless, >= 0).
+  double continuity_gain = 3.0;
+  /// An arm whose chosen solution steps by more than this (rad, > 0) in one frame while a
+  /// closer candidate existed reports kDiscontinuity: the robot's limits made the jump
+  /// unavoidable (a continuous solution would have pointed the arm the wrong way).
+  double discontinuity_step = 0.35;
+  /// A value clamped by no more than this (rad, >= 0) is still clamped but not reported as
+  /// clamped: sensor noise at a limit (Kinect knee hyperextension of a standing person) and
+  /// NAO's 2 deg ElbowRoll floor under a straight human elbow are not failures. 0 reports
+  /// every clamp.
+  double clamp_tolerance = 0.035;
+  /// What to do with joints the source only inferred (see InferredJoints; default kHold: what
+  /// depends on them holds and is reported as held).
+  InferredJoints inferred_joints = InferredJoints::kHold;
 
   /// Throws InvalidArgument naming the field and value when a value is out of range or not
   /// finite (`rest` is checked against the model by the mapper).
@@ -126,6 +166,18 @@ struct GaLvvjOptions {
       RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "GaLvvjOptions::rest[", i, "] (got ", rest[i],
                             ", expected a finite value)");
     }
+    RETARGET_THROW_UNLESS(std::isfinite(continuity_weight) && continuity_weight >= 0.0, InvalidArgument,
+                          "GaLvvjOptions::continuity_weight (got ", continuity_weight, ", expected a finite value >= 0)");
+    RETARGET_THROW_UNLESS(std::isfinite(continuity_gain) && continuity_gain >= 0.0, InvalidArgument,
+                          "GaLvvjOptions::continuity_gain (got ", continuity_gain, ", expected a finite value >= 0)");
+    RETARGET_THROW_UNLESS(std::isfinite(discontinuity_step) && discontinuity_step > 0.0, InvalidArgument,
+                          "GaLvvjOptions::discontinuity_step (got ", discontinuity_step,
+                          ", expected a finite value > 0 in rad)");
+    RETARGET_THROW_UNLESS(std::isfinite(clamp_tolerance) && clamp_tolerance >= 0.0, InvalidArgument,
+                          "GaLvvjOptions::clamp_tolerance (got ", clamp_tolerance, ", expected a finite value >= 0 in rad)");
+    RETARGET_THROW_UNLESS(inferred_joints == InferredJoints::kHold || inferred_joints == InferredJoints::kUse,
+                          InvalidArgument, "GaLvvjOptions::inferred_joints (got ", static_cast<int>(inferred_joints),
+                          ", expected kHold or kUse)");
   }
 };
 
@@ -186,6 +238,8 @@ class GaLvvjMapper {
     }
     clamped_ = JointFlags::Constant(model.nq(), false);
     held_ = JointFlags::Constant(model.nq(), false);
+    singular_ = JointFlags::Constant(model.nq(), false);
+    wanted_ = rest_;
     reset();
   }
 
@@ -204,14 +258,27 @@ class GaLvvjMapper {
           b.q >= 0 ? (rest_[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign) : Scalar(0);
     }
     angle_[static_cast<std::size_t>(GaLvvjJoint::kLHipYawPitch)] = static_cast<Scalar>(options_.hip_yaw_pitch);
+    wanted_virtual_ = angle_;
+    wanted_ = rest_;
+    has_previous_arm_ = {false, false};
     clamped_.setConstant(false);
     held_.setConstant(false);
+    singular_.setConstant(false);
   }
 
   /// Per q coordinate: clamped to a limit in the last `map()` call.
   const JointFlags& clamped() const noexcept { return clamped_; }
-  /// Per q coordinate: held its last good value in the last `map()` call.
+  /// Per q coordinate: held its last good value in the last `map()` call because the input it
+  /// needs was missing, not tracked (or only inferred, see `inferred_joints`), not finite or a
+  /// zero-length link (degraded; reported as kDegenerateInput).
   const JointFlags& held() const noexcept { return held_; }
+  /// Per q coordinate: kept its previous value in the last `map()` call because its angle was
+  /// undefined at a singular configuration (a straight elbow leaves ElbowYaw undefined, an arm
+  /// straight out sideways ShoulderPitch). Informational: harmless, not in the Status.
+  const JointFlags& singular() const noexcept { return singular_; }
+  /// Per q coordinate, the value (rad) the method wanted in the last `map()` call before limits:
+  /// |wanted() - q_out| is how far a clamped coordinate is from what the human showed.
+  const VectorX<Scalar>& wanted() const noexcept { return wanted_; }
   /// Canonical virtual-joint angles of the last call, before sign/offset and clamping (rad;
   /// hands 0..1), indexed by GaLvvjJoint.
   const std::array<Scalar, kGaLvvjJointCount>& virtualAngles() const noexcept { return angle_; }
@@ -227,7 +294,10 @@ class GaLvvjMapper {
   static M3 rotation(Scalar angle, const V3& axis) { return Eigen::AngleAxis<Scalar>(angle, axis).toRotationMatrix(); }
   bool bound(GaLvvjJoint j) const { return bindings_[static_cast<std::size_t>(j)].q >= 0; }
   Scalar& angle(GaLvvjJoint j) { return angle_[static_cast<std::size_t>(j)]; }
+  // Degraded: the input a virtual joint needs is missing or broken.
   void hold(GaLvvjJoint j) { held_virtual_[static_cast<std::size_t>(j)] = true; }
+  // Informational: the angle is undefined at a singular configuration; it keeps its value.
+  void undefined(GaLvvjJoint j) { singular_virtual_[static_cast<std::size_t>(j)] = true; }
 
   // Unit link vector from joint a to joint b expressed in frame F (R_WF), or nullopt.
   static std::optional<V3> unitIn(const SkeletonFrame<Scalar>& frame, const M3& R_WF, HumanJoint a, HumanJoint b) {
@@ -236,8 +306,9 @@ class GaLvvjMapper {
   }
   void mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT, bool left);
   void mapLeg(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL, bool left);
-  void limitAwareShoulder(const V3& u_T, const V3& l_T, GaLvvjJoint sp, GaLvvjJoint sr, GaLvvjJoint ey,
-                          GaLvvjJoint er);
+  using ArmAngles = std::array<Scalar, 4>;  // canonical ShoulderPitch, ShoulderRoll, ElbowYaw, ElbowRoll
+  ArmAngles armWithPitch(const V3& u_T, const V3& l_T, bool left, Scalar pitch, Scalar yaw_if_straight) const;
+  Status chooseArm(const V3& u_T, const V3& l_T, bool left);
   // A canonical angle clamped to the (canonical) limits of its robot joint.
   Scalar clampCanonical(GaLvvjJoint j, Scalar value) const {
     const auto i = static_cast<std::size_t>(j);
@@ -262,11 +333,21 @@ class GaLvvjMapper {
   VectorX<Scalar> rest_;
   std::array<Scalar, kGaLvvjJointCount> angle_{};
   std::array<bool, kGaLvvjJointCount> held_virtual_{};
+  std::array<bool, kGaLvvjJointCount> singular_virtual_{};
+  std::array<Scalar, kGaLvvjJointCount> wanted_virtual_{};
+  std::array<ArmAngles, 2> previous_arm_{};  // written canonical arm angles: left, right
+  std::array<bool, 2> has_previous_arm_{};
+  std::array<bool, 2> previous_exact_{};  // the previous frame's arm was the exact solution
+  std::array<V3, 2> previous_u_{}, previous_l_{};  // the human's arm directions (torso frame)
+  SkeletonFrame<Scalar> frame_;  // the input after the inferred-joints policy
+  Status arm_status_;
   std::array<M3, 2> R_UE_{};  // elbow frame in the upper-arm frame: left, right
   std::array<Scalar, kGaLvvjJointCount> canonical_lower_{};
   std::array<Scalar, kGaLvvjJointCount> canonical_upper_{};
   JointFlags clamped_;
   JointFlags held_;
+  JointFlags singular_;
+  VectorX<Scalar> wanted_;
 };
 
 template <typename Scalar>
@@ -296,10 +377,11 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
   if (cos_roll > tol) {
     angle(sp) = atan2(-(*u)[2], (*u)[0]);
   } else {
-    hold(sp);
+    undefined(sp);  // arm straight out sideways: any pitch points it there
   }
 
-  // Elbow (Eqs. 8-12): l in the elbow frame E = T R_y(SP) R_z(SR) R_UE.
+  // Elbow (Eqs. 8-12; ElbowRoll is Eq. 14 by the paper's numbering): l in the elbow frame
+  // E = T R_y(SP) R_z(SR) R_UE.
   const M3 R_WE = *R_WT * rotation(angle(sp), V3::UnitY()) * rotation(angle(sr), V3::UnitZ()) * R_UE_[left ? 0 : 1];
   const std::optional<V3> l = unitIn(frame, R_WE, elbow, wrist);
   if (!l) {
@@ -313,43 +395,192 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
   if (sin_roll > tol) {
     angle(ey) = left ? atan2(-(*l)[2], -(*l)[1]) : atan2((*l)[2], (*l)[1]);
   } else {
-    hold(ey);
-    return;
+    undefined(ey);  // straight elbow: any yaw gives the same forearm
   }
-  if (options_.limit_aware_shoulder && !held_virtual_[static_cast<std::size_t>(sp)]) {
-    limitAwareShoulder(R_WT->transpose() * (frame.position(elbow) - frame.position(shoulder)).normalized(),
-                       R_WT->transpose() * (frame.position(wrist) - frame.position(elbow)).normalized(), sp, sr, ey, er);
+  for (J j : {sp, sr, ey, er}) wanted_virtual_[static_cast<std::size_t>(j)] = angle(j);
+  if (options_.limit_aware_shoulder) {
+    const V3 l_T = R_WE * *l;
+    arm_status_ |= chooseArm(*u, R_WT->transpose() * l_T, left);
   }
 }
 
 template <typename Scalar>
-void GaLvvjMapper<Scalar>::limitAwareShoulder(const V3& u_T, const V3& l_T, GaLvvjJoint sp, GaLvvjJoint sr,
-                                              GaLvvjJoint ey, GaLvvjJoint er) {
-  const Scalar yaw = angle(ey);
-  const Scalar yaw_clamped = clampCanonical(ey, yaw);
-  if (yaw == yaw_clamped) return;  // feasible: the exact solution stands (round trips unchanged)
-  // Arm directions (torso frame) reached by a candidate after clamping, and their score.
-  auto score = [&](Scalar pitch, Scalar yaw_value) {
-    const M3 R_TU = rotation(clampCanonical(sp, pitch), V3::UnitY()) *
-                    rotation(clampCanonical(sr, angle(sr)), V3::UnitZ());
-    const V3 u = R_TU.col(0);
-    const V3 l = R_TU * R_UE_[sp == GaLvvjJoint::kLShoulderPitch ? 0 : 1] * rotation(clampCanonical(ey, yaw_value), V3::UnitX()) *
-                 rotation(clampCanonical(er, angle(er)), V3::UnitZ()) * V3::UnitX();
-    return u.dot(u_T) + l.dot(l_T);
+typename GaLvvjMapper<Scalar>::ArmAngles GaLvvjMapper<Scalar>::armWithPitch(const V3& u_T, const V3& l_T, bool left,
+                                                                           Scalar pitch, Scalar yaw_if_straight) const {
+  using std::atan2;
+  using std::hypot;
+  const V3 u_P = rotation(pitch, V3::UnitY()).transpose() * u_T;
+  const Scalar roll = atan2(u_P[1], hypot(u_P[0], u_P[2]));
+  const M3 R_TE = rotation(pitch, V3::UnitY()) * rotation(roll, V3::UnitZ()) * R_UE_[left ? 0 : 1];
+  const V3 l_E = R_TE.transpose() * l_T;
+  const Scalar sin_roll = hypot(l_E[1], l_E[2]);
+  const Scalar bend = atan2(sin_roll, l_E[0]);
+  Scalar yaw = yaw_if_straight;
+  if (sin_roll > static_cast<Scalar>(options_.singular_tolerance)) {
+    yaw = left ? atan2(-l_E[2], -l_E[1]) : atan2(l_E[2], l_E[1]);
+  }
+  return {pitch, roll, yaw, left ? -bend : bend};
+}
+
+template <typename Scalar>
+Status GaLvvjMapper<Scalar>::chooseArm(const V3& u_T, const V3& l_T, bool left) {
+  using J = GaLvvjJoint;
+  const std::size_t side = left ? 0 : 1;
+  const std::array<J, 4> joints = {left ? J::kLShoulderPitch : J::kRShoulderPitch,
+                                   left ? J::kLShoulderRoll : J::kRShoulderRoll, left ? J::kLElbowYaw : J::kRElbowYaw,
+                                   left ? J::kLElbowRoll : J::kRElbowRoll};
+  const ArmAngles exact = {angle(joints[0]), angle(joints[1]), angle(joints[2]), angle(joints[3])};
+  auto clamp = [&](ArmAngles c) {
+    for (std::size_t k = 0; k < 4; ++k) c[k] = clampCanonical(joints[k], c[k]);
+    return c;
   };
-  Scalar best_pitch = angle(sp), best_yaw = yaw;
-  Scalar best = score(best_pitch, best_yaw);
-  const Scalar excess = yaw - yaw_clamped;
-  for (const Scalar shift : {excess, -excess}) {
-    const Scalar candidate = score(angle(sp) + shift, yaw_clamped);
-    if (candidate > best) {
-      best = candidate;
-      best_pitch = angle(sp) + shift;
-      best_yaw = yaw_clamped;
+  auto write = [&](const ArmAngles& c) {
+    for (std::size_t k = 0; k < 4; ++k) angle(joints[k]) = c[k];
+    previous_arm_[side] = c;
+    has_previous_arm_[side] = true;
+  };
+  const bool continuous = has_previous_arm_[side];
+  // How far the human's arm turned since the previous frame (rad), and the free joint step.
+  using std::acos;
+  auto turned = [](const V3& a, const V3& b) { return acos(std::min(Scalar(1), std::max(Scalar(-1), a.dot(b)))); };
+  const Scalar free_step = continuous ? static_cast<Scalar>(options_.continuity_gain) *
+                                                std::max(turned(u_T, previous_u_[side]), turned(l_T, previous_l_[side])) +
+                                            Scalar(0.005)
+                                      : Scalar(0);
+  previous_u_[side] = u_T;
+  previous_l_[side] = l_T;
+  if (clamp(exact) == exact) {  // within the limits: the exact solution stands (round trips)
+    // Coming back within reach on the other side of a limit (e.g. across the ElbowYaw gap)
+    // is a jump the limits forced: report it.
+    Status status;
+    if (has_previous_arm_[side] && !previous_exact_[side]) {
+      Scalar largest = 0;
+      for (std::size_t k = 0; k < 4; ++k) largest = std::max(largest, std::abs(exact[k] - previous_arm_[side][k]));
+      if (largest > static_cast<Scalar>(options_.discontinuity_step)) status |= StatusCode::kDiscontinuity;
+    }
+    write(exact);
+    previous_exact_[side] = true;
+    return status;
+  }
+  previous_exact_[side] = false;
+  // Arm directions (torso frame) reached by a candidate, and its cost.
+  auto directions = [&](const ArmAngles& c) {
+    const M3 R_TU = rotation(c[0], V3::UnitY()) * rotation(c[1], V3::UnitZ());
+    const V3 u = R_TU.col(0);
+    const V3 l = R_TU * R_UE_[side] * rotation(c[2], V3::UnitX()) * rotation(c[3], V3::UnitZ()) * V3::UnitX();
+    return std::pair<V3, V3>(u, l);
+  };
+  auto directionError = [&](const ArmAngles& c) {
+    const auto [u, l] = directions(c);
+    return Scalar(2) - u.dot(u_T) - l.dot(l_T);
+  };
+  // The largest joint step from the previous frame, and the sum of the squared excesses.
+  auto stepOf = [&](const ArmAngles& c) {
+    Scalar largest = 0, squares = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+      const Scalar d = std::abs(c[k] - previous_arm_[side][k]);
+      largest = std::max(largest, d);
+      const Scalar excess = std::max(Scalar(0), d - free_step);
+      squares += excess * excess;
+    }
+    return std::pair<Scalar, Scalar>(largest, squares);
+  };
+  // Candidates (fixed storage: no allocation).
+  std::array<ArmAngles, 8> candidates{};
+  std::size_t n = 0;
+  const Scalar two_pi = Scalar(2) * kPi<Scalar>;
+  // Pitch and yaw are angles on a circle: the turn of `value` nearest `reference`.
+  auto near = [&](Scalar value, Scalar reference) { return value + two_pi * std::round((reference - value) / two_pi); };
+  // The same solution with its pitch and yaw taken on the turn nearest the previous frame's, so
+  // that clamping keeps the side the arm came from.
+  auto continued = [&](ArmAngles c) {
+    c[0] = near(c[0], previous_arm_[side][0]);
+    c[2] = near(c[2], previous_arm_[side][2]);
+    return c;
+  };
+  candidates[n++] = clamp(exact);
+  if (continuous) candidates[n++] = clamp(continued(exact));
+  const std::size_t yaw = static_cast<std::size_t>(joints[2]);
+  const bool yaw_outside = clampCanonical(joints[2], exact[2]) != exact[2];
+  for (const Scalar limit : {canonical_lower_[yaw], canonical_upper_[yaw]}) {
+    if (!yaw_outside || !std::isfinite(limit)) continue;
+    // The representation of the wanted yaw nearest this limit, and its excess over it.
+    const Scalar excess = exact[2] + two_pi * std::round((limit - exact[2]) / two_pi) - limit;
+    for (const Scalar direction : {Scalar(1), Scalar(-1)}) {
+      candidates[n++] = clamp({exact[0] + direction * excess, exact[1], limit, exact[3]});
     }
   }
-  angle(sp) = best_pitch;
-  angle(ey) = best_yaw;
+  if (continuous) {
+    candidates[n++] = clamp(continued(armWithPitch(u_T, l_T, left, previous_arm_[side][0], previous_arm_[side][2])));
+  }
+  const Scalar weight = static_cast<Scalar>(options_.continuity_weight);
+  auto cost = [&](const ArmAngles& c) {
+    return directionError(c) + (continuous ? weight * stepOf(c).second : Scalar(0));
+  };
+  // The local minimum of the cost from a start (projected gradient descent in the limit box,
+  // central differences, at most 60 steps): from the previous frame's solution it moves
+  // continuously with the input, so a discrete candidate replaces it only when clearly better.
+  auto refine = [&](ArmAngles c) {
+    Scalar f = cost(c);
+    using std::sqrt;
+    const Scalar h = sqrt(std::numeric_limits<Scalar>::epsilon());
+    Scalar rate = Scalar(0.1);
+    for (int iteration = 0; iteration < 60 && rate > Scalar(1e-7); ++iteration) {
+      ArmAngles trial = c;
+      for (std::size_t k = 0; k < 4; ++k) {
+        ArmAngles plus = c, minus = c;
+        plus[k] += h;
+        minus[k] -= h;
+        trial[k] = c[k] - rate * (cost(plus) - cost(minus)) / (Scalar(2) * h);
+      }
+      trial = clamp(trial);
+      const Scalar f_trial = cost(trial);
+      if (f_trial < f) {
+        c = trial;
+        f = f_trial;
+        rate *= Scalar(1.5);
+      } else {
+        rate *= Scalar(0.5);
+      }
+    }
+    return c;
+  };
+  if (continuous) candidates[n++] = refine(clamp(continued(previous_arm_[side])));
+  std::size_t best = 0, nearest = 0;
+  Scalar best_cost = std::numeric_limits<Scalar>::infinity(), nearest_step = best_cost;
+  for (std::size_t c = 0; c < n; ++c) {
+    const Scalar largest = continuous ? stepOf(candidates[c]).first : Scalar(0);
+    const Scalar candidate_cost = cost(candidates[c]);
+    if (candidate_cost < best_cost) {
+      best_cost = candidate_cost;
+      best = c;
+    }
+    if (largest < nearest_step) {
+      nearest_step = largest;
+      nearest = c;
+    }
+  }
+  Status status;
+  if (continuous && best != nearest && stepOf(candidates[best]).first > static_cast<Scalar>(options_.discontinuity_step)) {
+    status |= StatusCode::kDiscontinuity;
+  }
+  // What the human showed, for the clamp report: nothing was lost when the chosen solution
+  // points both links within the clamp tolerance of the human's (an equivalent solution, e.g.
+  // the yaw traded into the pitch at the shoulder singularity); otherwise the exact solution,
+  // its yaw in the representation nearest what is written.
+  const auto [u, l] = directions(candidates[best]);
+  using std::acos;
+  const Scalar tolerance = static_cast<Scalar>(options_.clamp_tolerance);
+  if (acos(std::min(Scalar(1), u.dot(u_T))) <= tolerance && acos(std::min(Scalar(1), l.dot(l_T))) <= tolerance) {
+    for (std::size_t k = 0; k < 4; ++k) wanted_virtual_[static_cast<std::size_t>(joints[k])] = candidates[best][k];
+  } else {
+    // Pitch and yaw are angles on a circle: take the exact value's turn nearest the written one.
+    for (const std::size_t k : {std::size_t(0), std::size_t(2)}) {
+      wanted_virtual_[static_cast<std::size_t>(joints[k])] = near(exact[k], candidates[best][k]);
+    }
+  }
+  write(candidates[best]);
+  return status;
 }
 
 /// Sine of the knee bend above which the knee plane helps define HipRoll (0.1: about 5.7 deg,
@@ -396,7 +627,7 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
   if (hypot(axis_y, axis_z) > tol) {
     angle(hr) = atan2(axis_z, axis_y);
   } else {
-    hold(hr);
+    undefined(hr);  // horizontal thigh, straight knee: any roll fits
   }
   // HipPitch: the thigh projected on the plane normal to the (rolled) pitch axis.
   const V3 t_R = rotation(angle(hr), V3::UnitX()).transpose() * *t;
@@ -405,8 +636,12 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
   // Knee (Eqs. 20-23): b in the thigh frame Th = L R_x(HR) R_y(HP), projected on its x-z plane.
   const M3 R_WTh = *R_WL * rotation(angle(hr), V3::UnitX()) * rotation(angle(hp), V3::UnitY());
   const std::optional<V3> b = unitIn(frame, R_WTh, knee, ankle);
-  if (!b || hypot((*b)[0], (*b)[2]) <= tol) {
+  if (!b) {
     hold(kp);
+    return;
+  }
+  if (hypot((*b)[0], (*b)[2]) <= tol) {
+    undefined(kp);  // tibia along the knee axis
     return;
   }
   angle(kp) = atan2(-(*b)[0], -(*b)[2]);
@@ -450,8 +685,12 @@ void GaLvvjMapper<Scalar>::mapHead(const SkeletonFrame<Scalar>& frame, const std
   }
   const std::optional<V3> h = R_WT ? unitIn(frame, *R_WT, HumanJoint::kNeck, HumanJoint::kHead) : std::nullopt;
   using std::hypot;
-  if (!h || hypot((*h)[0], (*h)[2]) <= static_cast<Scalar>(options_.singular_tolerance)) {
+  if (!h) {
     hold(J::kHeadPitch);
+    return;
+  }
+  if (hypot((*h)[0], (*h)[2]) <= static_cast<Scalar>(options_.singular_tolerance)) {
+    undefined(J::kHeadPitch);  // Neck->Head along the shoulder line
     return;
   }
   using std::atan2;
@@ -459,24 +698,24 @@ void GaLvvjMapper<Scalar>::mapHead(const SkeletonFrame<Scalar>& frame, const std
 }
 
 template <typename Scalar>
-Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
+Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
   if (q_out.size() != model_->nq()) return StatusCode::kInvalidInput;
   using J = GaLvvjJoint;
   held_virtual_.fill(false);
+  singular_virtual_.fill(false);
+  arm_status_ = Status();
+  frame_ = input;
+  applyInferredPolicy(frame_, options_.inferred_joints);
+  const SkeletonFrame<Scalar>& frame = frame_;
 
   // The four torso parts (Section 3.2) and the central upper torso frame for the head.
-  const TorsoFrames<Scalar> torso = torsoFrames(frame);
-  const auto& R_W_upper_left = torso.upper_left;
-  const auto& R_W_upper_right = torso.upper_right;
-  const auto& R_W_lower_left = torso.lower_left;
-  const auto& R_W_lower_right = torso.lower_right;
-  const auto& R_W_upper = torso.upper;
+  const TorsoFrames<Scalar> R_W = torsoFrames(frame);
 
-  mapArm(frame, R_W_upper_left, true);
-  mapArm(frame, R_W_upper_right, false);
-  std::optional<M3> R_W_hip_left = R_W_lower_left, R_W_hip_right = R_W_lower_right;
+  mapArm(frame, R_W.upper_left, true);
+  mapArm(frame, R_W.upper_right, false);
+  std::optional<M3> R_W_hip_left = R_W.lower_left, R_W_hip_right = R_W.lower_right;
   if (options_.hip_yaw_pitch_mode == GaLvvjOptions::HipYawPitchMode::kFromKnees) {
-    mapHipYawPitch(frame, R_W_lower_left, R_W_lower_right);
+    mapHipYawPitch(frame, R_W.lower_left, R_W.lower_right);
   } else {
     angle(J::kLHipYawPitch) = static_cast<Scalar>(options_.hip_yaw_pitch);
   }
@@ -486,24 +725,41 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<
   }
   mapLeg(frame, R_W_hip_left, true);
   mapLeg(frame, R_W_hip_right, false);
-  mapHead(frame, R_W_upper);
+  mapHead(frame, R_W.upper);
   mapHand(frame.left_hand, J::kLHand);
   mapHand(frame.right_hand, J::kRHand);
 
-  // Robot values: rest, then every bound virtual joint, clamping.
+  // Robot values: rest, then every bound virtual joint, clamping (Section 3.2, last paragraph).
   q_out = rest_;
+  wanted_ = rest_;
   held_.setConstant(false);
-  Status status;
+  singular_.setConstant(false);
+  Status status = arm_status_;
   for (int i = 0; i < kGaLvvjJointCount; ++i) {
     const auto& b = bindings_[static_cast<std::size_t>(i)];
+    const auto v = static_cast<std::size_t>(i);
     if (b.q < 0) continue;
-    q_out[b.q] = static_cast<Scalar>(b.sign) * angle_[static_cast<std::size_t>(i)] + static_cast<Scalar>(b.offset);
-    if (held_virtual_[static_cast<std::size_t>(i)]) {
-      held_[b.q] = true;
-      status |= StatusCode::kDegenerateInput;
-    }
+    const Scalar sign = static_cast<Scalar>(b.sign), offset = static_cast<Scalar>(b.offset);
+    q_out[b.q] = sign * angle_[v] + offset;
+    // Arms: the exact solution (chooseArm may have traded or clamped it); others: the value.
+    const bool arm = i >= static_cast<int>(J::kLShoulderPitch) && i <= static_cast<int>(J::kRElbowRoll) &&
+                     i != static_cast<int>(J::kLHand);
+    wanted_[b.q] = (arm && options_.limit_aware_shoulder && !held_virtual_[v]) ? sign * wanted_virtual_[v] + offset
+                                                                              : q_out[b.q];
+    held_[b.q] = held_virtual_[v];
+    singular_[b.q] = singular_virtual_[v];
+    if (held_virtual_[v]) status |= StatusCode::kDegenerateInput;
   }
-  if (clampToLimits(*model_, q_out, &clamped_) > 0) status |= StatusCode::kClamped;
+  (void)clampToLimits(*model_, q_out, &clamped_);
+  // Reported clamps: on a limit, and further from the wanted value than the tolerance.
+  const Scalar tolerance = static_cast<Scalar>(options_.clamp_tolerance);
+  for (int i = 0; i < model_->nq(); ++i) {
+    const bool on_limit = q_out[i] == model_->lowerLimits()[i] || q_out[i] == model_->upperLimits()[i];
+    using std::abs;
+    if (held_[i]) wanted_[i] = q_out[i];  // a held value is not a clamp
+    clamped_[i] = on_limit && abs(wanted_[i] - q_out[i]) > tolerance;
+    if (clamped_[i]) status |= StatusCode::kClamped;
+  }
   return status;
 }
 

@@ -24,6 +24,7 @@
 ///   const Options& options() const noexcept;
 ///   const JointFlags& clamped() const noexcept;   // per q coordinate, last map() call
 ///   const JointFlags& held() const noexcept;      // per q coordinate, last map() call
+///   const VectorX<Scalar>& wanted() const noexcept;  // optional: values before the limits
 /// };
 /// ```
 ///
@@ -37,7 +38,9 @@
 /// - `map()` never allocates, never throws, and always leaves `q_out` (size nq, rad, robot q
 ///   order) finite and within the model's position limits. It returns a `Status`:
 ///   * `kClamped`: some coordinate's wanted value lay outside its limits and was clamped;
-///     `clamped()` says which.
+///     `clamped()` says which, and `wanted()` (where a mapper provides it) how far: the clamp
+///     amount of coordinate i is |wanted()[i] - q_out[i]| (rad). A mapper may leave a clamp
+///     smaller than its documented tolerance unreported (sensor noise at a limit).
 ///   * `kDegenerateInput`: the input was unusable for some coordinates (a joint missing, not
 ///     tracked or not finite, a zero-length link, a singular configuration); those coordinates
 ///     hold their last good value (the rest value before the first good frame) and `held()`
@@ -60,14 +63,20 @@
 ///
 /// ## Allocation exceptions
 ///
-/// None so far: every mapper's `map()` is allocation-free (checked by the contract suite in
-/// tests/mappers with a counting allocator). A stage built on a solver library that allocates
-/// per call will be listed here with what it allocates, measured.
+/// Every mapper's `map()` is allocation-free (checked by the contract suite in tests/mappers
+/// with a counting allocator). One stage composed after mappers allocates per call:
+/// `CollisionAvoidance::apply()` (retarget/safety/collision_avoidance.hpp, optional target
+/// retarget::avoidance) calls NLopt's `nlopt_optimize`, which mallocs its work arrays on every
+/// solve and frees them before returning: measured 1 block per solve with SLSQP and 7 with COBYLA
+/// on Tangy (tests/safety, counting malloc). Frames that are already collision-free never call
+/// NLopt and allocate nothing; our own code around the solver allocates nothing.
 ///
 /// ## Threads
 ///
 /// A mapper is a workspace: one per thread. `model()` may be shared by any number of them.
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -124,6 +133,12 @@ struct HasAccessors<M, Void<decltype(std::declval<const M&>().model()), decltype
           std::is_same_v<decltype(std::declval<const M&>().clamped()), const JointFlags&> &&
           std::is_same_v<decltype(std::declval<const M&>().held()), const JointFlags&>> {};
 
+template <typename M, typename = void>
+struct HasWanted : std::false_type {};
+template <typename M>
+struct HasWanted<M, Void<decltype(std::declval<const M&>().wanted())>>
+    : std::is_same<decltype(std::declval<const M&>().wanted()), const VectorX<typename M::Scalar>&> {};
+
 template <typename M, bool = HasTypes<M>::value>
 struct IsMapper : std::false_type {};
 template <typename M>
@@ -142,6 +157,10 @@ struct IsMapper<M, true>
 /// references of the documented types; and no constructor from a temporary model.
 template <typename M>
 inline constexpr bool isMapper = internal::contract::IsMapper<M>::value;
+
+/// True when mapper `M` also reports `wanted()`: per coordinate, the value before the limits.
+template <typename M>
+inline constexpr bool reportsWanted = internal::contract::HasWanted<M>::value;
 
 /// A recording, frame by frame, as a mapper's `Input`: overloads for the motions of the
 /// library. `frameCount(motion)`, `frameInput(motion, k)` and `frameTime(motion, k)` (s).
@@ -176,6 +195,9 @@ struct MappedMotion {
   /// Per q coordinate: frames in which it was clamped / held.
   Eigen::VectorXi clamped_count;
   Eigen::VectorXi held_count;
+  /// Per q coordinate: the largest clamp amount |wanted - q| over the frames in which it was
+  /// clamped (rad; 0 when never clamped, and when the mapper does not report `wanted()`).
+  Eigen::VectorXd clamped_worst;
   /// Frames with at least one clamped / held coordinate, and frames with kInvalidInput.
   int clamped_frames = 0;
   int held_frames = 0;
@@ -207,6 +229,7 @@ MappedMotion<typename Mapper::Scalar> mapMotion(Mapper& mapper, const Motion& mo
   out.status.resize(frames);
   out.clamped_count = Eigen::VectorXi::Zero(nq);
   out.held_count = Eigen::VectorXi::Zero(nq);
+  out.clamped_worst = Eigen::VectorXd::Zero(nq);
   mapper.reset();
   VectorX<Scalar> q(nq);
   for (std::size_t k = 0; k < frames; ++k) {
@@ -216,6 +239,13 @@ MappedMotion<typename Mapper::Scalar> mapMotion(Mapper& mapper, const Motion& mo
     out.status[k] = status;
     out.clamped_count += mapper.clamped().template cast<int>().matrix();
     out.held_count += mapper.held().template cast<int>().matrix();
+    if constexpr (reportsWanted<Mapper>) {
+      for (int i = 0; i < nq; ++i) {
+        if (!mapper.clamped()[i]) continue;
+        const double amount = std::abs(static_cast<double>(mapper.wanted()[i] - q[i]));
+        out.clamped_worst[i] = std::max(out.clamped_worst[i], amount);
+      }
+    }
     out.clamped_frames += status.has(StatusCode::kClamped) ? 1 : 0;
     out.held_frames += status.has(StatusCode::kDegenerateInput) ? 1 : 0;
     out.invalid_frames += status.has(StatusCode::kInvalidInput) ? 1 : 0;

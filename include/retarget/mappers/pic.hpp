@@ -22,16 +22,19 @@
 ///     onto the joint limits every step, warm-started from the previous solution) to the solved
 ///     chain points; `residual()` reports the largest distance (m) between a solved point and
 ///     the same point of the robot at the output angles.
-///  5. Temporal continuity (Section VI): with `transition_frames` N > 0, when an arm's four
-///     octants change between frames its output moves from the previous output to the new
-///     solution over N + 1 frames (linear interpolation), instead of jumping.
+///  5. Temporal continuity (Section VI): the solve and the fit are warm-started from the previous
+///     solution; with `transition_frames` N > 0, when an arm's four octants change between frames
+///     the jump d = previous output - new solution is added back and faded out linearly,
+///     output = solution + d (N + 1 - j) / (N + 1) in the j-th frame after the change (clamped to
+///     the limits), so the robot glides to the new pose over N + 1 frames instead of jumping.
 /// Coordinates the map does not move keep `rest`.
 ///
 /// Statuses: kClamped when the fit wanted a coordinate beyond a limit and it sits on it
 /// (`clamped()`); kDegenerateInput when an arm's shoulder, elbow or wrist is not usable, a link
 /// is shorter than 1 mm or longer than 3 m, or no calibration frame has been seen (that arm's
 /// coordinates hold their last value, `held()`); kNotConverged when FABRIK (plain FABRIK only)
-/// stops at its iteration cap away from a target it could reach (for PIC / PICs the constrained
+/// stops at its iteration cap away from a target well inside its reach (closer than 98 % of it;
+/// near full extension FABRIK converges only linearly) (for PIC / PICs the constrained
 /// problem has no exact solution in general, so the end error is reported by `endError()` and
 /// not as a status); kInvalidInput when q_out has the wrong size.
 
@@ -127,11 +130,14 @@ struct PicPose {
 };
 
 /// Octant pose (Eq. 1) of an arm from its upper-arm vector u and forearm vector f (any frame
-/// aligned with the world).
+/// aligned with the world). The IN octant of a link is the octant of the link seen from its far
+/// joint, -u: every sign flipped, 7 - OUT. (Taken as 7 - OUT rather than octantOf(-u) so that a
+/// coordinate that is exactly zero, where the tie rule of octants.hpp would put u and -u both on
+/// the positive side, still gives the two closed octants that share the link's face.)
 template <typename Scalar>
 PicPose picPose(const Vector3<Scalar>& u, const Vector3<Scalar>& f) {
-  return PicPose{octantOf<Scalar>(u), octantOf<Scalar>(Vector3<Scalar>(-u)), octantOf<Scalar>(f),
-                 octantOf<Scalar>(Vector3<Scalar>(-f))};
+  const int o_u = octantOf<Scalar>(u), o_f = octantOf<Scalar>(f);
+  return PicPose{o_u, 7 - o_u, o_f, 7 - o_f};
 }
 
 /// Chain constraints (Eq. 2 + Eq. 3) of a pose on a chain with `points` points and its elbow
@@ -290,7 +296,7 @@ class PicMapper {
     bool has_key = false;
     int key = 0;
     int remaining = 0;
-    std::array<Scalar, kMaxDof> q_start{};
+    std::array<Scalar, kMaxDof> q_start{};  // jump offset spread over the transition window
     Scalar residual = Scalar(0);
     FabrikResult<Scalar> result{};
     PicPose pose{};
@@ -345,7 +351,10 @@ bool PicMapper<Scalar>::solveArm(Arm& arm, const SkeletonFrame<Scalar>& frame) {
   }
   arm.result = solveFabrik<Scalar>(arm.chain, target, options_.fabrik, constraints);
   arm.solved = arm.chain;
-  if (options_.algorithm == PicAlgorithm::kFabrik && arm.result.reachable && !arm.result.converged) not_converged_ = true;
+  // FABRIK converges only linearly near full extension: a target within 2 % of the reach is
+  // at the boundary, not a failure.
+  const bool inside = (target - arm.chain.p[0]).norm() < Scalar(0.98) * arm.chain.reach();
+  if (options_.algorithm == PicAlgorithm::kFabrik && inside && !arm.result.converged) not_converged_ = true;
   fitArm(arm);
   return true;
 }
@@ -431,23 +440,25 @@ Status PicMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<Vec
     const int key = arm.pose.key();
     if (options_.transition_frames > 0 && options_.algorithm != PicAlgorithm::kFabrik && arm.has_key &&
         key != arm.key) {
+      // The jump the new constraints cause, spread over the window (decays linearly to 0).
       arm.remaining = options_.transition_frames;
-      for (int c = 0; c < arm.dof; ++c) arm.q_start[static_cast<std::size_t>(c)] = q_out_[arm.q[static_cast<std::size_t>(c)]];
+      for (int c = 0; c < arm.dof; ++c) {
+        const int i = arm.q[static_cast<std::size_t>(c)];
+        arm.q_start[static_cast<std::size_t>(c)] = q_out_[i] - q_solution_[i];
+      }
     }
     arm.key = key;
     arm.has_key = true;
-    if (arm.remaining > 0) {
-      const Scalar w = Scalar(options_.transition_frames - arm.remaining + 1) / Scalar(options_.transition_frames + 1);
-      for (int c = 0; c < arm.dof; ++c) {
-        const int i = arm.q[static_cast<std::size_t>(c)];
-        const Scalar start = arm.q_start[static_cast<std::size_t>(c)];
-        q_out_[i] = start + w * (q_solution_[i] - start);
-        if (clamped_[i] && q_out_[i] != model_->lowerLimits()[i] && q_out_[i] != model_->upperLimits()[i]) clamped_[i] = false;
-      }
-      --arm.remaining;
-    } else {
-      for (int c = 0; c < arm.dof; ++c) q_out_[arm.q[static_cast<std::size_t>(c)]] = q_solution_[arm.q[static_cast<std::size_t>(c)]];
+    const Scalar fade = arm.remaining > 0 ? Scalar(arm.remaining) / Scalar(options_.transition_frames + 1) : Scalar(0);
+    for (int c = 0; c < arm.dof; ++c) {
+      const int i = arm.q[static_cast<std::size_t>(c)];
+      const Scalar wanted = q_solution_[i] + fade * arm.q_start[static_cast<std::size_t>(c)];
+      const Scalar lo = model_->lowerLimits()[i], hi = model_->upperLimits()[i];
+      q_out_[i] = std::min(std::max(wanted, lo), hi);
+      if (wanted < lo || wanted > hi) clamped_[i] = true;
+      if (clamped_[i] && q_out_[i] != lo && q_out_[i] != hi) clamped_[i] = false;
     }
+    if (arm.remaining > 0) --arm.remaining;
   }
   q_out = q_out_;
   Status status;

@@ -95,6 +95,7 @@ inline PicMap yumiPicMap() {
     for (const char* j : {"1", "2", "7", "3", "4"}) arm.fit_joints.push_back("yumi_joint_" + std::string(j) + suffix);
     for (const char* j : {"2", "3", "5"}) arm.points.push_back("yumi_joint_" + std::string(j) + suffix);
     arm.elbow = 1;
+    arm.rest = {0.0, -1.0, 0.0, -0.9, 0.0};  // upper arm lowered, elbow bent 52 deg
     map.arms.push_back(arm);
   }
   return map;

@@ -14,6 +14,7 @@
 /// 4 cm radius when the model has none). Allocates (batch evaluation, not the per-frame path).
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>

@@ -2,8 +2,8 @@
 
 /// @file
 /// Link-vector similarity between a human skeleton and a robot's virtual skeleton (see
-/// mappers/virtual_skeleton.hpp): the whole-body-focused (WBF, seed 000 Eq. 29) and
-/// local-link-focused (LLF, seed 000 Eq. 31) correlation indices, and the cosine pose
+/// mappers/virtual_skeleton.hpp): the whole-body-focused (WBF, seed 000 Eq. 44) and
+/// local-link-focused (LLF, seed 000 Eq. 46) correlation indices, and the cosine pose
 /// similarity of seed 003 (Eq. 1). Per frame (no allocation, no throw) and over a motion.
 ///
 /// Links (both skeletons use the canonical joint names):
@@ -95,8 +95,8 @@ struct FrameSimilarity {
   std::array<bool, kSimilarityLinkCount> llf_valid{};
   std::array<Scalar, kCosineLinkCount> cosine_links{};   ///< Per-link cosines of seed 003 Eq. 1.
   std::array<bool, kCosineLinkCount> cosine_valid{};
-  Scalar wbf = Scalar(0);     ///< R_W (Eq. 29): mean over valid links.
-  Scalar llf = Scalar(0);     ///< R_L (Eq. 31): mean over valid links.
+  Scalar wbf = Scalar(0);     ///< R_W (seed 000, Eq. 44): mean over valid links.
+  Scalar llf = Scalar(0);     ///< R_L (Eq. 46): mean over valid links.
   Scalar cosine = Scalar(0);  ///< sim (seed 003 Eq. 1): mean over valid links.
 };
 
@@ -195,23 +195,18 @@ struct Links {
     set(L::kHead, H::kNeck, H::kHead);
     base = internal::similarity::base(f);
     const TorsoFrames<Scalar> torso = torsoFrames(f);
-    const auto& upper_left = torso.upper_left;
-    const auto& upper_right = torso.upper_right;
-    const auto& lower_left = torso.lower_left;
-    const auto& lower_right = torso.lower_right;
-    const auto& upper = torso.upper;
     auto m = [&](L l) -> OptFrame<Scalar>& { return mother[static_cast<std::size_t>(l)]; };
     auto vec = [&](L l) -> const std::optional<Vector3<Scalar>>& { return v[static_cast<std::size_t>(l)]; };
-    m(L::kLeftUpperArm) = upper_left;
-    m(L::kRightUpperArm) = upper_right;
-    m(L::kLeftLowerArm) = upperArm(upper_left, vec(L::kLeftUpperArm));
-    m(L::kRightLowerArm) = upperArm(upper_right, vec(L::kRightUpperArm));
-    m(L::kLeftThigh) = lower_left;
-    m(L::kRightThigh) = lower_right;
-    m(L::kLeftTibia) = thigh(lower_left, vec(L::kLeftThigh), vec(L::kLeftTibia));
-    m(L::kRightTibia) = thigh(lower_right, vec(L::kRightThigh), vec(L::kRightTibia));
+    m(L::kLeftUpperArm) = torso.upper_left;
+    m(L::kRightUpperArm) = torso.upper_right;
+    m(L::kLeftLowerArm) = upperArm(torso.upper_left, vec(L::kLeftUpperArm));
+    m(L::kRightLowerArm) = upperArm(torso.upper_right, vec(L::kRightUpperArm));
+    m(L::kLeftThigh) = torso.lower_left;
+    m(L::kRightThigh) = torso.lower_right;
+    m(L::kLeftTibia) = thigh(torso.lower_left, vec(L::kLeftThigh), vec(L::kLeftTibia));
+    m(L::kRightTibia) = thigh(torso.lower_right, vec(L::kRightThigh), vec(L::kRightTibia));
     m(L::kTorso) = base;
-    m(L::kHead) = upper;
+    m(L::kHead) = torso.upper;
 
     using C = CosineLink;
     auto c = [&](C l, H a, H b) { cosine[static_cast<std::size_t>(l)] = link(f, a, b); };
@@ -245,16 +240,21 @@ Scalar validMean(const std::array<Scalar, N>& values, const std::array<bool, N>&
 
 }  // namespace internal::similarity
 
-/// WBF (Eq. 29), LLF (Eq. 31) and cosine (seed 003 Eq. 1) similarity of one frame pair:
+/// WBF (seed 000, Eq. 44), LLF (Eq. 46) and cosine (seed 003 Eq. 1) similarity of one frame pair:
 /// `human` (the demonstrator) and `robot` (the robot's virtual skeleton, see VirtualSkeleton),
 /// both canonical frames in metres (see the file doc for links and frames). Never allocates or
 /// throws. Returns kDegenerateInput when some link was invalid (values of valid links are
 /// still filled; means are over valid links, 0 when none).
+/// Joints the source only inferred are treated by `inferred` as the mappers treat them
+/// (InferredJoints::kHold, the default: left out, so a link through an inferred joint is
+/// invalid; kUse: used like tracked ones).
 template <typename Scalar>
 Status frameSimilarity(const SkeletonFrame<Scalar>& human, const SkeletonFrame<Scalar>& robot,
-                       FrameSimilarity<Scalar>& out) {
+                       FrameSimilarity<Scalar>& out, InferredJoints inferred = InferredJoints::kHold) {
   using namespace internal::similarity;
-  const Links<Scalar> h(human);
+  SkeletonFrame<Scalar> observed = human;
+  applyInferredPolicy(observed, inferred);
+  const Links<Scalar> h(observed);
   const Links<Scalar> r(robot);
   Status status;
   for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
@@ -291,7 +291,8 @@ struct MotionSimilarity {
 /// InvalidArgument when the lengths differ (got ..., expected ...). Allocates the series.
 template <typename Scalar>
 MotionSimilarity<Scalar> motionSimilarity(const std::vector<SkeletonFrame<Scalar>>& human,
-                                          const std::vector<SkeletonFrame<Scalar>>& robot) {
+                                          const std::vector<SkeletonFrame<Scalar>>& robot,
+                                          InferredJoints inferred = InferredJoints::kHold) {
   RETARGET_THROW_UNLESS(human.size() == robot.size(), InvalidArgument, "robot frame count (got ", robot.size(),
                         ", expected the human motion's ", human.size(), ")");
   MotionSimilarity<Scalar> out;
@@ -311,7 +312,7 @@ MotionSimilarity<Scalar> motionSimilarity(const std::vector<SkeletonFrame<Scalar
   std::array<Accumulator, kSimilarityLinkCount> wbf_links{}, llf_links{};
   for (std::size_t k = 0; k < human.size(); ++k) {
     auto& f = out.frames[k];
-    if (!frameSimilarity(human[k], robot[k], f).ok()) ++out.degenerate_frames;
+    if (!frameSimilarity(human[k], robot[k], f, inferred).ok()) ++out.degenerate_frames;
     bool any = false;
     internal::similarity::validMean(f.wbf_links, f.wbf_valid, any);
     if (any) wbf.add(f.wbf);

@@ -22,7 +22,10 @@
 ///  - otherwise the solver starts from the previous frame's output (warm start; q_mimic on the
 ///    first frame) and, when its result is collision-free with margin (within
 ///    `feasibility_tolerance`) and within limits, that result is the output with
-///    kCollisionAvoided (plus kNotConverged when the evaluation budget ran out first);
+///    kCollisionAvoided (plus kNotConverged when the evaluation budget ran out first); a result
+///    that stopped with slack (every pair farther than margin + feasibility_tolerance) is first
+///    slid towards q_mimic along the straight line while collision-free (20 bisection steps),
+///    which can only lower the objective;
 ///  - when the solver fails (infeasible result, error), the output is the last collision-free
 ///    output (the `safe_configuration` before the first one) with
 ///    kCollisionAvoided | kNotConverged.
@@ -65,6 +68,10 @@ struct AvoidanceOptions {
   double f_tolerance = 1e-10;
   /// A solution may violate the margin by this much and still count as collision-free (m, >= 0).
   double feasibility_tolerance = 1e-6;
+  /// SLSQP only: the solver first sees the `active_pairs` pairs closest at q_mimic (fewer
+  /// constraints, a smaller QP per iteration); every pair is checked on its result, and when one
+  /// is violated the frame is solved again with all pairs. 0: always all pairs.
+  int active_pairs = 12;
   /// COBYLA's initial step (rad, > 0).
   double cobyla_initial_step = 0.05;
   /// Fallback output before the first collision-free frame (rad, size nq). Empty: the neutral
@@ -73,6 +80,8 @@ struct AvoidanceOptions {
   std::vector<double> safe_configuration{};
 
   void validate() const {
+    RETARGET_THROW_UNLESS(active_pairs >= 0, InvalidArgument, "AvoidanceOptions::active_pairs (got ", active_pairs,
+                          ", expected >= 0)");
     RETARGET_THROW_UNLESS(max_evaluations > 0, InvalidArgument, "AvoidanceOptions::max_evaluations (got ",
                           max_evaluations, ", expected > 0)");
     RETARGET_THROW_UNLESS(std::isfinite(x_tolerance) && x_tolerance > 0, InvalidArgument,
@@ -129,23 +138,20 @@ class CollisionAvoidance {
     }
     x_.resize(static_cast<std::size_t>(nq_));
     mimic_ = Eigen::VectorXd::Zero(nq_);
+    candidate_ = Eigen::VectorXd::Zero(nq_);
     tolerances_.assign(collision.pairs().size(), 0.0);
     safe_ = findSafeConfiguration();
     const nlopt_algorithm algorithm =
         options_.solver == AvoidanceOptions::Solver::kSlsqp ? NLOPT_LD_SLSQP : NLOPT_LN_COBYLA;
-    opt_.reset(nlopt_create(algorithm, static_cast<unsigned>(nq_)));
-    RETARGET_THROW_UNLESS(opt_ != nullptr, Error, "CollisionAvoidance: nlopt_create failed");
-    nlopt_set_min_objective(opt_.get(), &CollisionAvoidance::objective, this);
-    if (!collision.pairs().empty()) {
-      nlopt_add_inequality_mconstraint(opt_.get(), static_cast<unsigned>(collision.pairs().size()),
-                                       &CollisionAvoidance::constraints, this, tolerances_.data());
-    }
-    nlopt_set_lower_bounds(opt_.get(), lower_.data());
-    nlopt_set_upper_bounds(opt_.get(), upper_.data());
-    nlopt_set_xtol_abs1(opt_.get(), options_.x_tolerance);
-    nlopt_set_ftol_rel(opt_.get(), options_.f_tolerance);
-    nlopt_set_maxeval(opt_.get(), options_.max_evaluations);
-    if (algorithm == NLOPT_LN_COBYLA) nlopt_set_initial_step1(opt_.get(), options_.cobyla_initial_step);
+    const int pairs = static_cast<int>(collision.pairs().size());
+    all_.resize(static_cast<std::size_t>(pairs));
+    for (int k = 0; k < pairs; ++k) all_[static_cast<std::size_t>(k)] = k;
+    order_ = all_;
+    int reduced = pairs;
+    if (algorithm == NLOPT_LD_SLSQP && options_.active_pairs > 0) reduced = std::min(options_.active_pairs, pairs);
+    active_.assign(static_cast<std::size_t>(reduced), 0);
+    opt_full_.reset(makeOptimizer(algorithm, static_cast<unsigned>(pairs)));
+    if (reduced < pairs) opt_reduced_.reset(makeOptimizer(algorithm, static_cast<unsigned>(reduced)));
     reset();
   }
   CollisionAvoidance(const SelfCollisionModel<double>&&, AvoidanceOptions = {}) = delete;
@@ -177,18 +183,43 @@ class CollisionAvoidance {
           std::min(std::max(start[i], lower_[static_cast<std::size_t>(i)]), upper_[static_cast<std::size_t>(i)]);
     }
     evaluations_ = 0;
-    double f = 0;
-    const nlopt_result result = nlopt_optimize(opt_.get(), x_.data(), &f);
+    const Eigen::Map<const Eigen::VectorXd> x(x_.data(), nq_);
+    // NLOPT_ROUNDOFF_LIMITED: SLSQP could not improve further in floating point; its iterate
+    // is used when it passes the same feasibility check as any other (on every pair).
+    const auto acceptable = [&](nlopt_result r) {
+      if (!((r > 0 || r == NLOPT_ROUNDOFF_LIMITED) && x.allFinite() && withinLimits(collision_->model(), x, 1e-12))) {
+        return false;
+      }
+      checker_.update(x);
+      return checker_.minDistance() >= margin - options_.feasibility_tolerance;
+    };
+    nlopt_result result = NLOPT_FAILURE;
+    bool good = false;
+    if (opt_reduced_) {  // the pairs closest at q_mimic first (checker_ holds q_mimic)
+      std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(active_.size()), order_.end(),
+                        [this](int a, int b) {
+                          return checker_.result(static_cast<std::size_t>(a)).distance <
+                                 checker_.result(static_cast<std::size_t>(b)).distance;
+                        });
+      std::copy(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(active_.size()), active_.begin());
+      result = solve(opt_reduced_.get(), active_.data());
+      good = acceptable(result);
+      if (!good) {  // a pair left out came too close (or the solve failed): all pairs, same start
+        for (int i = 0; i < nq_; ++i) {
+          x_[static_cast<std::size_t>(i)] =
+              std::min(std::max(start[i], lower_[static_cast<std::size_t>(i)]), upper_[static_cast<std::size_t>(i)]);
+        }
+      }
+    }
+    if (!good) {
+      result = solve(opt_full_.get(), all_.data());
+      good = acceptable(result);
+    }
     stats_.solved = true;
     stats_.evaluations = evaluations_;
     stats_.nlopt_result = static_cast<int>(result);
     Status status = StatusCode::kCollisionAvoided;
-    const Eigen::Map<const Eigen::VectorXd> x(x_.data(), nq_);
-    bool good = result > 0 && x.allFinite() && withinLimits(collision_->model(), x, 1e-12);
-    if (good) {
-      checker_.update(x);
-      good = checker_.minDistance() >= margin - options_.feasibility_tolerance;
-    }
+    if (good) slideTowardsMimic();
     if (good) {
       q_out = x.cwiseMax(collision_->model().lowerLimits()).cwiseMin(collision_->model().upperLimits());
       last_safe_ = q_out;
@@ -199,7 +230,7 @@ class CollisionAvoidance {
     }
     has_previous_ = true;
     stats_.objective = (q_out - q_mimic).squaredNorm();
-    checker_.update(q_out);
+    if (!good) checker_.update(q_out);  // when good, checker_ already holds x = q_out
     stats_.min_distance_out = checker_.minDistance();
     return status;
   }
@@ -223,6 +254,46 @@ class CollisionAvoidance {
     void operator()(nlopt_opt opt) const { nlopt_destroy(opt); }
   };
 
+  // When x_ is collision-free with slack (every pair farther than margin + feasibility
+  // tolerance; the solver stopped inside the feasible set), slides it towards q_mimic along the
+  // straight line while collision-free (bisection): the objective only decreases.
+  void slideTowardsMimic() {
+    const double margin = collision_->margin();
+    const Eigen::Map<const Eigen::VectorXd> x(x_.data(), nq_);
+    // checker_ holds x (apply's feasibility check) and holds x again on return.
+    if (!(checker_.minDistance() > margin + options_.feasibility_tolerance)) return;
+    double lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 20; ++i) {
+      const double t = 0.5 * (lo + hi);
+      candidate_ = x + t * (mimic_ - x);
+      checker_.update(candidate_);
+      (checker_.minDistance() >= margin ? lo : hi) = t;
+    }
+    for (int i = 0; i < nq_; ++i) x_[static_cast<std::size_t>(i)] += lo * (mimic_[i] - x_[static_cast<std::size_t>(i)]);
+    checker_.update(x);
+  }
+
+  nlopt_opt makeOptimizer(nlopt_algorithm algorithm, unsigned m) {
+    nlopt_opt opt = nlopt_create(algorithm, static_cast<unsigned>(nq_));
+    RETARGET_THROW_UNLESS(opt != nullptr, Error, "CollisionAvoidance: nlopt_create failed");
+    nlopt_set_min_objective(opt, &CollisionAvoidance::objective, this);
+    if (m > 0) nlopt_add_inequality_mconstraint(opt, m, &CollisionAvoidance::constraints, this, tolerances_.data());
+    nlopt_set_lower_bounds(opt, lower_.data());
+    nlopt_set_upper_bounds(opt, upper_.data());
+    nlopt_set_xtol_abs1(opt, options_.x_tolerance);
+    nlopt_set_ftol_rel(opt, options_.f_tolerance);
+    nlopt_set_maxeval(opt, options_.max_evaluations);
+    if (algorithm == NLOPT_LN_COBYLA) nlopt_set_initial_step1(opt, options_.cobyla_initial_step);
+    return opt;
+  }
+
+  // Solves from x_ (in place) with constraints on the pairs `pairs` (m of them).
+  nlopt_result solve(nlopt_opt opt, const int* pairs) {
+    constrained_ = pairs;
+    double f = 0;
+    return nlopt_optimize(opt, x_.data(), &f);
+  }
+
   static double objective(unsigned n, const double* x, double* grad, void* data) {
     auto* self = static_cast<CollisionAvoidance*>(data);
     ++self->evaluations_;
@@ -235,13 +306,14 @@ class CollisionAvoidance {
   static void constraints(unsigned m, double* result, unsigned n, const double* x, double* grad, void* data) {
     auto* self = static_cast<CollisionAvoidance*>(data);
     const Eigen::Map<const Eigen::VectorXd> q(x, static_cast<Eigen::Index>(n));
-    self->checker_.update(q);
+    self->checker_.updatePairs(q, self->constrained_, m);
     const double margin = self->collision_->margin();
-    for (unsigned k = 0; k < m; ++k) {
-      result[k] = margin - self->checker_.result(k).distance;
+    for (unsigned i = 0; i < m; ++i) {
+      const auto k = static_cast<std::size_t>(self->constrained_[i]);
+      result[i] = margin - self->checker_.result(k).distance;
       if (grad != nullptr) {
         self->checker_.gradient(k, self->gradient_);
-        for (unsigned j = 0; j < n; ++j) grad[k * n + j] = -self->gradient_(0, static_cast<Eigen::Index>(j));
+        for (unsigned j = 0; j < n; ++j) grad[i * n + j] = -self->gradient_(0, static_cast<Eigen::Index>(j));
       }
     }
   }
@@ -298,11 +370,13 @@ class CollisionAvoidance {
   int nq_;
   Eigen::RowVectorXd gradient_;
   std::vector<double> lower_, upper_, x_, tolerances_;
-  Eigen::VectorXd mimic_, safe_, last_safe_;
+  Eigen::VectorXd mimic_, safe_, last_safe_, candidate_;
   bool has_previous_ = false;
   int evaluations_ = 0;
   AvoidanceStats stats_{};
-  std::unique_ptr<std::remove_pointer_t<nlopt_opt>, Destroy> opt_;
+  std::vector<int> all_, order_, active_;
+  const int* constrained_ = nullptr;
+  std::unique_ptr<std::remove_pointer_t<nlopt_opt>, Destroy> opt_full_, opt_reduced_;
 };
 
 }  // namespace retarget

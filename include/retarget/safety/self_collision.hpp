@@ -162,8 +162,8 @@ class SelfCollisionChecker {
         data_(collision.model()),
         world_(collision.shapes().size()),
         results_(collision.pairs().size()),
-        J_a_(3, collision.model().nq()),
-        J_b_(3, collision.model().nq()) {}
+        axis_W_(collision.model().joints().size()),
+        origin_W_(collision.model().joints().size()) {}
   SelfCollisionChecker(const SelfCollisionModel<Scalar>&&) = delete;
 
   /// Forward kinematics at `q` (size nq, rad) and the signed distance (m) of every pair (Eq. 9:
@@ -171,6 +171,13 @@ class SelfCollisionChecker {
   template <typename Derived>
   void update(const Eigen::MatrixBase<Derived>& q) noexcept {
     forwardKinematics(collision_->model(), data_, q);
+    // Joint axes and origins in W (for gradient): the motion about an axis keeps the axis.
+    const auto& joints = collision_->model().joints();
+    for (std::size_t k = 0; k < joints.size(); ++k) {
+      const Isometry3<Scalar>& X_WP = data_.X_WL[static_cast<std::size_t>(joints[k].parent_link)];
+      axis_W_[k] = X_WP.linear() * (joints[k].X_PJ.linear() * joints[k].axis);
+      origin_W_[k] = X_WP * joints[k].X_PJ.translation();
+    }
     const auto& shapes = collision_->shapes();
     for (std::size_t i = 0; i < shapes.size(); ++i) {
       world_[i] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[i].link)], shapes[i].capsule_L);
@@ -178,6 +185,28 @@ class SelfCollisionChecker {
     const auto& pairs = collision_->pairs();
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       results_[k] = distance(world_[static_cast<std::size_t>(pairs[k].a)], world_[static_cast<std::size_t>(pairs[k].b)]);
+    }
+  }
+
+  /// Like `update`, but computes the distances of the listed pairs only (indices into
+  /// `pairs()`); the others keep their previous values. Never allocates or throws.
+  template <typename Derived>
+  void updatePairs(const Eigen::MatrixBase<Derived>& q, const int* pair_indices, std::size_t count) noexcept {
+    forwardKinematics(collision_->model(), data_, q);
+    const auto& joints = collision_->model().joints();
+    for (std::size_t k = 0; k < joints.size(); ++k) {
+      const Isometry3<Scalar>& X_WP = data_.X_WL[static_cast<std::size_t>(joints[k].parent_link)];
+      axis_W_[k] = X_WP.linear() * (joints[k].X_PJ.linear() * joints[k].axis);
+      origin_W_[k] = X_WP * joints[k].X_PJ.translation();
+    }
+    const auto& shapes = collision_->shapes();
+    const auto& pairs = collision_->pairs();
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto k = static_cast<std::size_t>(pair_indices[i]);
+      const auto a = static_cast<std::size_t>(pairs[k].a), b = static_cast<std::size_t>(pairs[k].b);
+      world_[a] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[a].link)], shapes[a].capsule_L);
+      world_[b] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[b].link)], shapes[b].capsule_L);
+      results_[k] = distance(world_[a], world_[b]);
     }
   }
 
@@ -200,7 +229,9 @@ class SelfCollisionChecker {
 
   /// Gradient of pair k's signed distance with respect to q (1 x nq, m/rad) after `update`:
   /// n^T (J_b(c_b) - J_a(c_a)), with n the unit normal from a to b and c the closest centre
-  /// points (the closest points move along the segments only to second order). Never allocates.
+  /// points (the closest points move along the segments only to second order), from the joint
+  /// axes cached by `update` (the point Jacobians of kinematics/, without recomputing joint
+  /// frames). Never allocates.
   template <typename Derived>
   void gradient(std::size_t k, const Eigen::MatrixBase<Derived>& g_out) noexcept {
     auto& g = const_cast<Eigen::MatrixBase<Derived>&>(g_out);
@@ -211,13 +242,29 @@ class SelfCollisionChecker {
     const DistanceResult<Scalar>& r = results_[k];
     const Vector3<Scalar> c_a = r.p_A - shape_a.capsule_L.radius * r.normal;
     const Vector3<Scalar> c_b = r.p_B + shape_b.capsule_L.radius * r.normal;
-    const Vector3<Scalar> c_a_L = data_.X_WL[static_cast<std::size_t>(shape_a.link)].inverse() * c_a;
-    const Vector3<Scalar> c_b_L = data_.X_WL[static_cast<std::size_t>(shape_b.link)].inverse() * c_b;
-    pointJacobian(model, data_, shape_a.link, c_a_L, J_a_);
-    pointJacobian(model, data_, shape_b.link, c_b_L, J_b_);
-    for (Eigen::Index j = 0; j < J_a_.cols(); ++j) {
-      g(j) = static_cast<typename Derived::Scalar>(r.normal.dot(J_b_.col(j) - J_a_.col(j)));
-    }
+    g.setZero();
+    // d/dq_j of n . (c_b - c_a): each moving joint on a link's support moves its point by
+    // axis_W x (c - origin_W) (revolute) or axis_W (prismatic), times the mimic gain.
+    const auto add = [&](int link, const Vector3<Scalar>& c, Scalar sign) {
+      for (int j : model.links()[static_cast<std::size_t>(link)].support) {
+        const Joint<Scalar>& joint = model.joints()[static_cast<std::size_t>(j)];
+        if (!joint.moves()) continue;
+        int column = joint.q_index;
+        Scalar gain = Scalar(1);
+        if (column < 0) {
+          column = joint.mimic_q_index;
+          gain = joint.mimic_multiplier;
+        }
+        if (column < 0) continue;
+        const Vector3<Scalar>& axis = axis_W_[static_cast<std::size_t>(j)];
+        const Scalar v = joint.type == JointType::kPrismatic
+                             ? r.normal.dot(axis)
+                             : r.normal.dot(axis.cross(c - origin_W_[static_cast<std::size_t>(j)]));
+        g(column) += static_cast<typename Derived::Scalar>(sign * gain * v);
+      }
+    };
+    add(shape_b.link, c_b, Scalar(1));
+    add(shape_a.link, c_a, Scalar(-1));
   }
 
   const SelfCollisionModel<Scalar>& collisionModel() const { return *collision_; }
@@ -229,7 +276,7 @@ class SelfCollisionChecker {
   RobotData<Scalar> data_;
   std::vector<Capsule<Scalar>> world_;
   std::vector<DistanceResult<Scalar>> results_;
-  Matrix3X<Scalar> J_a_, J_b_;
+  std::vector<Vector3<Scalar>> axis_W_, origin_W_;
 };
 
 /// The pairs of `model` that collide (signed distance < 0) in at least `fraction` of `samples`
