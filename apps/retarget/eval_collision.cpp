@@ -17,6 +17,7 @@
 #include <retarget/safety/self_collision.hpp>
 
 #include "cli.hpp"
+#include "eval_common.hpp"
 #include "motion_loading.hpp"
 #include "robot_loading.hpp"
 
@@ -32,12 +33,7 @@ void runCollision(const EvalRequest& request) {
     throw UsageError("eval --metrics collision: robot '" + model.name() + "' has no collision shapes to check");
   }
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
-  const JointTrajectory angles = toRobotOrder(readJointTrajectoryCsv(request.angles_path), model);
-  if (angles.size() != motion.size()) {
-    throw ParseError(request.angles_path, 0,
-                     "expected one row per motion frame (" + std::to_string(motion.size()) + "), got " +
-                         std::to_string(angles.size()));
-  }
+  const JointTrajectory angles = loadAnglesFor(request, model, motion);
   // The direct mapping (q_mimic of seed 001) W compares against.
   std::optional<MappedMotion<double>> direct;
   std::string reference;
@@ -58,12 +54,7 @@ void runCollision(const EvalRequest& request) {
     before = trajectoryClearance(collision, direct->q);
   }
   if (request.json) {
-    nlohmann::ordered_json out;
-    out["metric"] = "collision";
-    out["motion"] = request.motion_path;
-    out["angles"] = request.angles_path;
-    out["robot"] = model.name();
-    out["frames"] = motion.size();
+    nlohmann::ordered_json out = evalJsonHead(request, "collision", model, motion.size());
     out["pairs"] = collision.pairs().size();
     out["margin"] = collision.margin();
     out["reference"] = direct ? nlohmann::ordered_json(reference) : nullptr;

@@ -19,6 +19,7 @@
 #include <retarget/metrics/arm_imitation.hpp>
 
 #include "cli.hpp"
+#include "eval_common.hpp"
 #include "motion_loading.hpp"
 #include "robot_loading.hpp"
 
@@ -41,21 +42,11 @@ void runPose(const EvalRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
   const PicMap map = requirePicMap(model, "eval --metrics pose");
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
-  const JointTrajectory angles = toRobotOrder(readJointTrajectoryCsv(request.angles_path), model);
-  if (angles.size() != motion.size()) {
-    throw ParseError(request.angles_path, 0,
-                     "expected one row per motion frame (" + std::to_string(motion.size()) + "), got " +
-                         std::to_string(angles.size()));
-  }
+  const JointTrajectory angles = loadAnglesFor(request, model, motion);
   const WorkArea area = defaultWorkArea(map);
   const ArmImitation e = evaluateArmImitation(model, map, motion, angles.positions, area);
   if (request.json) {
-    nlohmann::ordered_json out;
-    out["metric"] = "pose";
-    out["motion"] = request.motion_path;
-    out["angles"] = request.angles_path;
-    out["robot"] = model.name();
-    out["frames"] = motion.size();
+    nlohmann::ordered_json out = evalJsonHead(request, "pose", model, motion.size());
     out["counted_frames"] = e.counted_frames;
     out["pacc"] = e.pacc;
     out["po"] = e.po;

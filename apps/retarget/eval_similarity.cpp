@@ -17,6 +17,7 @@
 #include <retarget/metrics/link_similarity.hpp>
 
 #include "cli.hpp"
+#include "eval_common.hpp"
 #include "motion_loading.hpp"
 #include "robot_loading.hpp"
 
@@ -31,12 +32,7 @@ void runSimilarity(const EvalRequest& request) {
                      "' (built-in GA-LVVJ maps: NAO, Pepper)");
   }
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
-  const JointTrajectory angles = toRobotOrder(readJointTrajectoryCsv(request.angles_path), model);
-  if (angles.size() != motion.size()) {
-    throw ParseError(request.angles_path, 0,
-                     "expected one row per motion frame (" + std::to_string(motion.size()) + "), got " +
-                         std::to_string(angles.size()));
-  }
+  const JointTrajectory angles = loadAnglesFor(request, model, motion);
   std::vector<int> limited;
   for (int i = 0; i < kGaLvvjJointCount; ++i) {
     const auto& b = map->joints[static_cast<std::size_t>(i)];
@@ -59,12 +55,7 @@ void runSimilarity(const EvalRequest& request) {
   const MotionSimilarity<double> s = motionSimilarity(motion.frames, robot);
 
   if (request.json) {
-    nlohmann::ordered_json out;
-    out["metric"] = "similarity";
-    out["motion"] = request.motion_path;
-    out["angles"] = request.angles_path;
-    out["robot"] = model.name();
-    out["frames"] = motion.size();
+    nlohmann::ordered_json out = evalJsonHead(request, "similarity", model, motion.size());
     out["on_limit_frames"] = on_limit_frames;
     out["degenerate_frames"] = s.degenerate_frames;
     nlohmann::ordered_json wbf_links = nlohmann::ordered_json::object(), llf_links = nlohmann::ordered_json::object();

@@ -88,7 +88,7 @@ void checkAvoidance(const RobotModel<double>& model, Mapper& mapper, const SelfC
     const TrajectoryClearance clear_before = trajectoryClearance(collision, before);
     const TrajectoryClearance clear_after = trajectoryClearance(collision, after);
     const JointSimilaritySummary w = jointSimilarity(model, before, after);
-    MESSAGE(model.name() << " / " << m.name << " (" << toString(solver) << "): " << rows.size() << " frames, in collision "
+    MESSAGE(model.name() << " / " << m.name << " (" << std::string(toString(solver)) << "): " << rows.size() << " frames, in collision "
                          << clear_before.collision_frames << " -> " << clear_after.collision_frames << " (FCL "
                          << fcl_before << " -> " << fcl_after << "), below margin " << clear_before.margin_frames
                          << " -> " << clear_after.margin_frames << ", solved " << solved << " (mean "
@@ -181,7 +181,7 @@ TEST_CASE("avoidance: allocation - none for collision-free frames, NLopt's own p
       cxx = allocationCount() - start_cxx;
       CHECK(scope.allocations() == cxx);
     }
-    MESSAGE(toString(solver) << ": one colliding-frame solve: " << count << " C heap blocks (NLopt's work arrays), "
+    MESSAGE(std::string(toString(solver)) << ": one colliding-frame solve: " << count << " C heap blocks (NLopt's work arrays), "
                              << cxx << " operator new / Eigen");
     CHECK(count > 0);  // the counter sees NLopt
     CHECK(count < 50);

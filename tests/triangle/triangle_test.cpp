@@ -118,7 +118,7 @@ TEST_CASE("triangle: round trip robot angles -> FK -> skeleton -> same angles (1
         break;
       }
     }
-    MESSAGE(rc.name << ": round trip over " << in_limits << " configurations, worst error " << worst << " rad");
+    MESSAGE(std::string(rc.name) << ": round trip over " << in_limits << " configurations, worst error " << worst << " rad");
     CHECK(in_limits > n / 4);
   }
 }

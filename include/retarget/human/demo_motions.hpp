@@ -125,7 +125,7 @@ struct BodyPose {
   bool plant_right_foot = true;
 };
 
-namespace internal {
+namespace internal::demo {
 
 inline Eigen::Matrix3d rotX(double a) { return Eigen::AngleAxisd(a, Eigen::Vector3d::UnitX()).toRotationMatrix(); }
 inline Eigen::Matrix3d rotY(double a) { return Eigen::AngleAxisd(a, Eigen::Vector3d::UnitY()).toRotationMatrix(); }
@@ -141,14 +141,14 @@ inline double smoothStep(double x) {
 /// 0 at phase 0, rising to 1 at half a period and back: (1 - cos(2 pi t / T)) / 2.
 inline double raiseLower(double t, double period) { return 0.5 * (1 - std::cos(2 * kPi<double> * t / period)); }
 
-}  // namespace internal
+}  // namespace internal::demo
 
 /// Positions of all 25 canonical joints of `model` in `pose` (m, frame W). All joints are
 /// tracked; hand states are left unknown; time 0. Never allocates, never throws.
 inline SkeletonFrame<double> bodyPoseFrame(const HumanBodyModel& model, const BodyPose& pose) noexcept {
-  using internal::rotX;
-  using internal::rotY;
-  using internal::rotZ;
+  using internal::demo::rotX;
+  using internal::demo::rotY;
+  using internal::demo::rotZ;
   using V = Eigen::Vector3d;
   using J = HumanJoint;
   SkeletonFrame<double> frame;
@@ -250,19 +250,19 @@ inline BodyPose relaxedRestPose() {
 /// The pose of demo motion `name` at time t (s) and whether its hands are closed. Throws
 /// InvalidArgument for an unknown name (listing the known ones).
 inline BodyPose demoMotionPose(std::string_view name, double t, bool* hands_closed = nullptr) {
-  using internal::raiseLower;
-  using internal::smoothStep;
+  using internal::demo::raiseLower;
+  using internal::demo::smoothStep;
   constexpr double kDeg = kPi<double> / 180;
   const double two_pi = 2 * kPi<double>;
   BodyPose pose;
   bool closed = false;
   if (name == "wave") {
-    // Right upper arm forward and out (30 deg flexion, 60 deg abduction), externally rotated by
+    // Right upper arm forward and out (30 deg flexion, 70 deg abduction), externally rotated by
     // 25 deg so that the bent forearm points up and forward beside the head; the forearm then
     // swings (elbow 55 ... 85 deg) at 1.5 Hz.
     const double r = smoothStep(t / 1.0);
     pose.right_arm.flexion = 30 * kDeg * r;
-    pose.right_arm.abduction = 60 * kDeg * r;
+    pose.right_arm.abduction = 70 * kDeg * r;
     pose.right_arm.internal_rotation = -25 * kDeg * r;
     pose.right_arm.elbow_flexion = r * (70 + 15 * std::sin(two_pi * 1.5 * std::max(0.0, t - 1.0))) * kDeg;
   } else if (name == "arms-raise") {

@@ -13,21 +13,14 @@
 #include <cmath>
 
 #include <retarget/core/error.hpp>
+#include <retarget/filters/exponential_smoothing.hpp>
 #include <retarget/human/skeleton.hpp>
 
 namespace retarget {
 
-/// Options of `SkeletonSmoothing` (a validated aggregate).
-struct SkeletonSmoothingOptions {
-  /// Weight of the new sample, in (0, 1] (unitless); 1 passes the input through.
-  double alpha = 0.5;
-
-  /// Throws InvalidArgument naming the field and value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(alpha) && alpha > 0.0 && alpha <= 1.0, InvalidArgument,
-                          "SkeletonSmoothingOptions::alpha (got ", alpha, ", expected 0 < alpha <= 1)");
-  }
-};
+/// Options of `SkeletonSmoothing`: the same parameter convention as every exponential
+/// smoother of the library (alpha = weight of the new sample, in (0, 1]).
+using SkeletonSmoothingOptions = ExponentialSmoothingOptions;
 
 /// Exponential smoothing of every joint position of a skeleton stream (see the file doc).
 template <typename Scalar = double>

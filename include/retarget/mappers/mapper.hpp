@@ -67,8 +67,8 @@
 /// with a counting allocator). One stage composed after mappers allocates per call:
 /// `CollisionAvoidance::apply()` (retarget/safety/collision_avoidance.hpp, optional target
 /// retarget::avoidance) calls NLopt's `nlopt_optimize`, which mallocs its work arrays on every
-/// solve and frees them before returning: measured 1 block per solve with SLSQP and 7 with COBYLA
-/// on Tangy (tests/safety, counting malloc). Frames that are already collision-free never call
+/// solve and frees them before returning: measured 1 block per SLSQP solve (2 when the solve on the nearest pairs is retried
+/// with all pairs) and 7 per COBYLA solve on Tangy (tests/safety, counting malloc). Frames that are already collision-free never call
 /// NLopt and allocate nothing; our own code around the solver allocates nothing.
 ///
 /// ## Threads
