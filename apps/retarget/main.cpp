@@ -6,6 +6,7 @@
 #include <retarget/version.hpp>
 
 #include "cli.hpp"
+#include "motion_loading.hpp"
 
 namespace retarget::cli {
 
@@ -71,6 +72,12 @@ int main(int argc, char** argv) {
   CLI::App app{"retarget: map human motion onto humanoid robots and measure the imitation"};
   app.set_version_flag("--version", std::string("retarget ") + retarget::kVersionString);
   app.require_subcommand(1);
+  // Anywhere on the line (before or after the subcommand): a schema for BVH rigs.
+  app.fallthrough();
+  app.add_option("--schema", "skeleton schema file for BVH motions (overrides the built-in rigs and the automatic "
+                             "binding; `retarget schema suggest file.bvh > my.schema` writes one to edit)")
+      ->check(CLI::ExistingFile)
+      ->each([](const std::string& path) { setBvhSchemaFile(path); });
   try {
     for (const auto& [name, command] : commands()) {
       CLI::App* sub = app.add_subcommand(name, command.description);

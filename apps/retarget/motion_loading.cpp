@@ -9,6 +9,7 @@
 
 #include <retarget/core/error.hpp>
 #include <retarget/io/bvh.hpp>
+#include <retarget/human/schema.hpp>
 #include <retarget/io/bvh_skeleton.hpp>
 #include <retarget/io/keypoints_csv.hpp>
 #include <retarget/io/kinect.hpp>
@@ -59,9 +60,20 @@ MotionFileKind detectMotionFile(const std::string& path) {
   return MotionFileKind::kUnknown;
 }
 
+namespace {
+std::string& bvhSchemaFile() {
+  static std::string path;
+  return path;
+}
+}  // namespace
+
+void setBvhSchemaFile(const std::string& path) { bvhSchemaFile() = path; }
+
 retarget::SkeletonMotion<double> loadMotion(const std::string& path) {
   switch (detectMotionFile(path)) {
-    case MotionFileKind::kBvh: return bvhToSkeleton(readBvh(path));
+    case MotionFileKind::kBvh:
+      if (!bvhSchemaFile().empty()) return bvhToSkeleton(readBvh(path), readSchema(bvhSchemaFile()));
+      return bvhToSkeleton(readBvh(path));
     case MotionFileKind::kKinectLabanCsv: return readKinectLabanCsv(path);
     case MotionFileKind::kKinectKeraalTxt: return readKinectKeraalTxt(path);
     case MotionFileKind::kNtuSkeleton: return readNtuSkeleton(path);

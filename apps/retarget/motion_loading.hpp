@@ -30,8 +30,14 @@ const char* describe(MotionFileKind kind);
 MotionFileKind detectMotionFile(const std::string& path);
 
 /// Loads any supported human motion into the canonical frame (metres; x forward, y left,
-/// z up). Throws retarget::ParseError (file, line, what) for malformed or unrecognised files
-/// and retarget::InvalidArgument when a BVH rig matches no built-in schema.
+/// z up). A BVH file uses the schema file given with `setBvhSchemaFile` when there is one,
+/// else its built-in schema, else the automatic rig binding. Throws retarget::ParseError (file,
+/// line, what) for malformed or unrecognised files and retarget::InvalidArgument when a BVH rig
+/// cannot be bound (naming what is missing).
 retarget::SkeletonMotion<double> loadMotion(const std::string& path);
+
+/// The schema file (human/schema.hpp text format, e.g. edited from `retarget schema suggest`)
+/// that `loadMotion` applies to BVH files; empty: none (the global `--schema` option).
+void setBvhSchemaFile(const std::string& path);
 
 }  // namespace retarget::cli

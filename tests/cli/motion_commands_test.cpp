@@ -2,13 +2,16 @@
 // files, stdout, exit codes 0/1/2, and error messages that name the file and line.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 #include <retarget/human/demo_motions.hpp>
+#include <retarget/io/bvh.hpp>
 #include <retarget/io/kinect.hpp>
 #include <retarget/io/skeleton_csv.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "rig/rig_corpus.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -206,4 +209,53 @@ TEST_CASE("cli info and convert: MediaPipe keypoint CSV") {
   REQUIRE(motion.size() == 4);
   // Image axes to canonical: (x, y, z) = (0.1, -0.2, 0.05) -> forward -z, left +x, up -y.
   CHECK((motion.frames[0].position(HumanJoint::kElbowLeft) - Vector3<double>(-0.05, 0.1, 0.2)).norm() < 1e-12);
+}
+
+TEST_CASE("cli: a rig no built-in schema knows is bound automatically; schema suggest + --schema reproduce it") {
+  // A Biovision-style rig (Chest, LeftCollar, LeftShoulder = upper arm, ...) in inches, Z-up,
+  // A-pose: none of the built-in schemas matches it.
+  const RigFamily* biovision = nullptr;
+  for (const RigFamily& family : rigFamilies()) {
+    if (family.name == "biovision") biovision = &family;
+  }
+  REQUIRE(biovision != nullptr);
+  RigVariant variant;
+  variant.family = biovision;
+  variant.metres_per_unit = 0.0254;
+  variant.R_WS = rigFrames()[1].second;
+  variant.a_pose = true;
+  const fs::path bvh = tempDir() / "biovision_like.bvh";
+  writeBvh(rigVariantMotion(variant, rigKnownMotion(20, 5)), bvh.string());
+
+  // `schema suggest` writes the binding as a schema file ...
+  const Run suggest = run("schema suggest " + ("'" + bvh.string() + "'"));
+  REQUIRE_MESSAGE(suggest.code == 0, suggest.err);
+  const fs::path schema = tempDir() / "biovision_like.schema";
+  write(schema, suggest.out);
+  // ... which, given back with --schema (before or after the subcommand), gives the same motion.
+  const fs::path automatic = tempDir() / "biovision_auto.csv", explicit_schema = tempDir() / "biovision_schema.csv";
+  const Run a = run("convert '" + bvh.string() + "' -o '" + automatic.string() + "'");
+  REQUIRE_MESSAGE(a.code == 0, a.err);
+  const Run b = run("--schema '" + schema.string() + "' convert '" + bvh.string() + "' -o '" + explicit_schema.string() + "'");
+  REQUIRE_MESSAGE(b.code == 0, b.err);
+  const auto from_binding = readSkeletonCsv(automatic.string());
+  const auto from_schema = readSkeletonCsv(explicit_schema.string());
+  REQUIRE(from_binding.size() == 20);
+  REQUIRE(from_schema.size() == from_binding.size());
+  double worst = 0;
+  for (std::size_t k = 0; k < from_binding.size(); ++k) {
+    for (std::size_t j = 0; j < kHumanJointCount; ++j) {
+      if (!from_binding.frames[k].usable(static_cast<HumanJoint>(j))) continue;
+      worst = std::max(worst, (from_binding.frames[k].p_W[j] - from_schema.frames[k].p_W[j]).norm());
+    }
+  }
+  CHECK(worst < 1e-6);
+  // Both mappers run on it from the command line.
+  CHECK(run("map '" + bvh.string() + "' --robot nao --method ga-lvvj -o '" + (tempDir() / "biovision_nao.csv").string() + "'").code == 0);
+  const Run euler = run("map '" + bvh.string() + "' --robot inmoov --method euler -o '" + (tempDir() / "biovision_inmoov.csv").string() + "'");
+  CHECK_MESSAGE(euler.code == 0, euler.err);
+  // A schema file that does not exist is a usage error naming it.
+  const Run missing = run("--schema /nonexistent.schema convert '" + bvh.string() + "' -o /dev/null");
+  CHECK(missing.code == 2);
+  CHECK(contains(missing.err, "nonexistent.schema"));
 }

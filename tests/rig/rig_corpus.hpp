@@ -283,7 +283,7 @@ inline std::array<Eigen::Vector3d, kBodyCount> rigKnownPositions(const RigKnownM
 /// family names are joints with rotation channels (their rotation follows the motion); unnamed tips
 /// are End Sites. `body_of` receives the abstract joint of each BVH joint.
 inline BvhMotion rigVariantMotion(const RigVariant& v, const RigKnownMotion& m, std::vector<int>* body_of = nullptr) {
-  const Eigen::Matrix3d R_SW = v.R_WS.transpose();
+  const Eigen::Matrix3d R_SW = v.R_WS.transpose().eval();  // eval: GCC -O1 -Wmaybe-uninitialized false positive in Eigen's aliasing check
   const double inv = 1.0 / v.metres_per_unit;
   const auto& parents = rigBodyParents();
   std::vector<BvhChannel> rot;

@@ -183,8 +183,12 @@ TEST_CASE("avoidance: allocation - none for collision-free frames, NLopt's own p
     }
     MESSAGE(std::string(toString(solver)) << ": one colliding-frame solve: " << count << " C heap blocks (NLopt's work arrays), "
                              << cxx << " operator new / Eigen");
-    CHECK(count > 0);  // the counter sees NLopt
-    CHECK(count < 50);
+    if (cAllocationCounting()) {
+      CHECK(count > 0);  // the counter sees NLopt
+      CHECK(count < 50);
+    } else {
+      MESSAGE("C heap blocks not counted under AddressSanitizer (it owns malloc); the test preset counts them");
+    }
     CHECK(cxx == 0);
   }
 }
