@@ -11,7 +11,12 @@
 ///   "hip_yaw_pitch": 0,                // rad
 ///   "singular_tolerance": 0.001,       // unitless, in (0, 0.5]
 ///   "rest": [],                        // rad, robot q order, nq values; [] = neutral pose
-///   "limit_aware_shoulder": true }
+///   "limit_aware_shoulder": true,
+///   "continuity_weight": 10,           // 1/rad^2, >= 0
+///   "continuity_gain": 3,              // unitless, >= 0
+///   "discontinuity_step": 0.35,        // rad, > 0
+///   "clamp_tolerance": 0.035,          // rad, >= 0
+///   "inferred_joints": "hold" }        // or "use"
 /// ```
 /// "smoothing" is an error: smoothing is a filter now (`--smooth ALPHA` on the command line,
 /// or an `ExponentialSmoothing` after the mapper).
@@ -62,6 +67,11 @@ inline nlohmann::ordered_json toJson(const GaLvvjOptions& options) {
   j["singular_tolerance"] = options.singular_tolerance;
   j["rest"] = options.rest;
   j["limit_aware_shoulder"] = options.limit_aware_shoulder;
+  j["continuity_weight"] = options.continuity_weight;
+  j["continuity_gain"] = options.continuity_gain;
+  j["discontinuity_step"] = options.discontinuity_step;
+  j["clamp_tolerance"] = options.clamp_tolerance;
+  j["inferred_joints"] = options.inferred_joints == InferredJoints::kUse ? "use" : "hold";
   return j;
 }
 
@@ -107,7 +117,9 @@ inline constexpr const char* kGaLvvjSmoothingMoved =
 
 inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& pointer, JsonTag<GaLvvjOptions>) {
   const JsonObjectReader j(value, pointer, "GA-LVVJ options",
-                           {"hip_yaw_pitch_mode", "hip_yaw_pitch", "singular_tolerance", "rest", "limit_aware_shoulder"},
+                           {"hip_yaw_pitch_mode", "hip_yaw_pitch", "singular_tolerance", "rest", "limit_aware_shoulder",
+                            "continuity_weight", "continuity_gain", "discontinuity_step", "clamp_tolerance",
+                            "inferred_joints"},
                            {{"smoothing", kGaLvvjSmoothingMoved}});
   GaLvvjOptions options;
   if (j.has("hip_yaw_pitch_mode")) {
@@ -130,6 +142,21 @@ inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& 
   }
   j.read("rest", options.rest);
   j.read("limit_aware_shoulder", options.limit_aware_shoulder);
+  j.read("continuity_weight", options.continuity_weight, "a finite number >= 0 (1/rad^2)");
+  j.read("continuity_gain", options.continuity_gain, "a finite number >= 0");
+  j.read("discontinuity_step", options.discontinuity_step, "a finite number > 0 (rad)");
+  j.read("clamp_tolerance", options.clamp_tolerance, "a finite number >= 0 (rad)");
+  if (j.has("inferred_joints")) {
+    const std::string expected = "\"hold\" or \"use\"";
+    const std::string policy = readJsonString(j.at("inferred_joints"), j.pointer("inferred_joints"), expected);
+    if (policy == "hold") {
+      options.inferred_joints = InferredJoints::kHold;
+    } else if (policy == "use") {
+      options.inferred_joints = InferredJoints::kUse;
+    } else {
+      jsonFail(j.pointer("inferred_joints"), "got '" + policy + "', expected " + expected);
+    }
+  }
   validateJsonDecoded([&] { options.validate(); }, value, pointer);
   return options;
 }
