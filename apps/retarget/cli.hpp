@@ -14,6 +14,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <retarget/fwd.hpp>
+
 namespace retarget::cli {
 
 inline constexpr int kExitOk = 0;
@@ -89,14 +91,16 @@ struct EvalRequest {
   std::string config_path;
   std::vector<std::string> metrics;  // empty: the evaluator's defaults
   bool json = false;
+  std::string wbf_base = "torso";  // --wbf-base: "torso" or "support-foot" (similarity metrics)
 };
 /// A family of metrics for `retarget eval --metrics <name>`; `is_default` evaluators run when
-/// no --metrics is given.
+/// no --metrics is given and `applies` (when set) accepts the robot.
 struct EvalMetrics {
   std::string name;
   std::string description;
   bool is_default = false;
   std::function<void(const EvalRequest& request)> run;
+  std::function<bool(const RobotModel<double>& model)> applies{};
 };
 bool registerEvalMetrics(EvalMetrics metrics);
 const std::map<std::string, EvalMetrics>& evalMetrics();

@@ -24,11 +24,17 @@
 namespace retarget::cli {
 namespace {
 
-void runCollision(const EvalRequest& request) {
-  const RobotModel<double> model = loadRobot(request.robot);
+// Tangy's pairs as seed 001 models them; any other robot: every pair of its collision shapes
+// except those found touching in every one of 1000 seeded random configurations.
+SelfCollisionModel<double> collisionModelFor(const RobotModel<double>& model) {
   SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
   if (model.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
-  const SelfCollisionModel<double> collision(model, options);
+  return SelfCollisionModel<double>(model, options);
+}
+
+void runCollision(const EvalRequest& request) {
+  const RobotModel<double> model = loadRobot(request.robot);
+  const SelfCollisionModel<double> collision = collisionModelFor(model);
   if (collision.pairs().empty()) {
     throw UsageError("eval --metrics collision: robot '" + model.name() + "' has no collision shapes to check");
   }
@@ -79,8 +85,8 @@ void runCollision(const EvalRequest& request) {
 
 const bool kRegistered = registerEvalMetrics(EvalMetrics{
     "collision",
-    "self-collision: W (seed 001 Eq. 12) vs the direct mapping, minimum clearance, frames in collision", false,
-    runCollision});
+    "self-collision: W (seed 001 Eq. 12) vs the direct mapping, minimum clearance, frames in collision", true,
+    runCollision, [](const RobotModel<double>& model) { return !collisionModelFor(model).pairs().empty(); }});
 
 }  // namespace
 }  // namespace retarget::cli

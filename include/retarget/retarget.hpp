@@ -88,6 +88,11 @@
 #include <retarget/metrics/occlusion.hpp>
 #include <retarget/metrics/pose_accuracy.hpp>
 #include <retarget/metrics/joint_similarity.hpp>
+#include <retarget/metrics/best_reachable.hpp>
+#include <retarget/metrics/position_error.hpp>
+#include <retarget/metrics/joint_smoothness.hpp>
+#include <retarget/metrics/self_penetration.hpp>
+#include <retarget/metrics/foot_contact.hpp>
 
 // safety (Eigen-only; the NLopt-based avoidance, retarget/safety/collision_avoidance.hpp, is
 // the optional target retarget::avoidance)

@@ -149,6 +149,9 @@ TEST_CASE("joint trajectory CSV: malformed input names file, line and what was e
       {"t,a,b\n0,1,2\n", 1, "start with 'time'"},
       {"time,a,,b\n", 1, "header column 3"},
       {"time,a,a\n", 1, "appears twice"},
+      // Found by fuzz/joint_trajectory_csv.cpp: a second 'time' column was read as a joint, which
+      // breaks JointTrajectory::validate() (the writer then refused what the reader accepted).
+      {"time,a,time\n0,1,2\n", 1, "header column 3, got 'time'"},
       {"time,a,b\n0,1,2\n0.1,1\n", 3, "expected 3 values (one per header column), got 2"},
       {"time,a,b\n0,1,2,3\n", 2, "expected 3 values"},
       {"time,a,b\n0,1,2,\n", 2, "expected 3 values"},

@@ -122,6 +122,61 @@ TEST_CASE("avoidance: triangle on Tangy with COBYLA (the paper's solver), fold-a
   checkAvoidance(tangy, mapper, collision, inputs, AvoidanceOptions::Solver::kCobyla, 3);
 }
 
+TEST_CASE("avoidance: SLSQP with gradients ends no higher than COBYLA on every colliding fold-arms frame") {
+  // Both solvers from a cold start (q_mimic) on the same problems, as the bench compares them.
+  const auto tangy = makeTangy<double>();
+  const SelfCollisionModel<double> collision(tangy, tangySelfCollisionOptions());
+  TriangleMapper<double> mapper(tangy, tangyTriangleMap());
+  const MappedMotion<double> mapped = mapMotion(mapper, demoMotion("fold-arms"));
+  AvoidanceOptions cobyla_options;
+  cobyla_options.solver = AvoidanceOptions::Solver::kCobyla;
+  CollisionAvoidance slsqp(collision), cobyla(collision, cobyla_options);
+  SelfCollisionChecker<double> checker(collision);
+  Eigen::VectorXd q_s(tangy.nq()), q_c(tangy.nq());
+  int frames = 0, higher = 0;
+  double sum_s = 0, sum_c = 0, worst = 0;
+  for (Eigen::Index k = 0; k < mapped.q.rows(); ++k) {
+    const Eigen::VectorXd q_mimic = mapped.q.row(k).transpose();
+    checker.update(q_mimic);
+    if (!(checker.minDistance() < collision.margin())) continue;
+    ++frames;
+    slsqp.reset();
+    cobyla.reset();
+    (void)slsqp.apply(q_mimic, q_s);
+    (void)cobyla.apply(q_mimic, q_c);
+    for (const Eigen::VectorXd* q : {&q_s, &q_c}) {
+      checker.update(*q);
+      CHECK(checker.minDistance() >= collision.margin() - slsqp.options().feasibility_tolerance);
+    }
+    const double e_s = slsqp.stats().objective, e_c = cobyla.stats().objective;
+    sum_s += e_s;
+    sum_c += e_c;
+    worst = std::max(worst, e_s - e_c);
+    if (e_s > e_c + 1e-9) {
+      ++higher;
+      MESSAGE("frame " << k << ": SLSQP objective " << e_s << " rad^2 above COBYLA's " << e_c);
+    }
+  }
+  MESSAGE(frames << " colliding frames: mean objective SLSQP " << sum_s / frames << " vs COBYLA " << sum_c / frames
+                 << " rad^2; largest excess of SLSQP " << worst << " rad^2");
+  CHECK(frames > 100);
+  CHECK(higher == 0);
+  CHECK(sum_s <= sum_c + 1e-9);
+}
+
+TEST_CASE("avoidance: options are validated") {
+  const auto tangy = makeTangy<double>();
+  const SelfCollisionModel<double> collision(tangy, tangySelfCollisionOptions());
+  AvoidanceOptions options;
+  options.constraint_tolerance = 1e-3;  // looser than the feasibility check
+  CHECK_THROWS_WITH_AS(CollisionAvoidance(collision, options), doctest::Contains("constraint_tolerance"), InvalidArgument);
+  options.constraint_tolerance = -1;
+  CHECK_THROWS_AS(CollisionAvoidance(collision, options), InvalidArgument);
+  options = AvoidanceOptions{};
+  options.max_evaluations = 0;
+  CHECK_THROWS_WITH_AS(CollisionAvoidance(collision, options), doctest::Contains("max_evaluations"), InvalidArgument);
+}
+
 TEST_CASE("avoidance: GA-LVVJ on NAO composes the same way") {
   const auto nao = makeNao<double>();
   SelfCollisionOptions options;

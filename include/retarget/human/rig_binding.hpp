@@ -340,8 +340,8 @@ class RigBinder {
     findChains();
     upAndUnits();
     bindSpine();
-    for (int s = 0; s < 2; ++s) bindArm(arm_chain_[s], s);
-    for (int s = 0; s < 2; ++s) bindLeg(leg_chain_[s], s);
+    for (int s = 0; s < 2; ++s) bindArm(arm_chain_[static_cast<std::size_t>(s)], s);
+    for (int s = 0; s < 2; ++s) bindLeg(leg_chain_[static_cast<std::size_t>(s)], s);
     sidesAndFacing();
     makeSchema();
     return std::move(out_);

@@ -110,7 +110,8 @@ inline JointTrajectory readJointTrajectoryCsv(std::istream& in, const std::strin
   JointTrajectory trajectory;
   for (std::size_t c = 1; c < fields.size(); ++c) {
     const std::string_view name = fields[c];
-    if (name.empty() || !internal::isPrintableAscii(name) || name.find('"') != std::string_view::npos) {
+    if (name.empty() || !internal::isPrintableAscii(name) || name.find('"') != std::string_view::npos ||
+        name == "time") {
       reader.fail("expected a joint name in header column " + std::to_string(c + 1) + ", got " +
                   internal::quoted(name));
     }

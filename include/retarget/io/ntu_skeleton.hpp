@@ -124,7 +124,9 @@ inline SkeletonMotion<double> readNtuSkeleton(std::istream& in, const std::strin
       if (!internal::parseUnsigned(fields[5], right) || right > 4) {
         reader.fail("expected a hand state 0..4 in column 6 (handRightState), got " + internal::quoted(fields[5]));
       }
-      for (std::size_t c : {1, 2, 4, 6, 7, 8, 9}) internal::parseFiniteOrFail(reader, fields[c], c + 1);
+      for (std::size_t c : std::initializer_list<std::size_t>{1, 2, 4, 6, 7, 8, 9}) {
+        internal::parseFiniteOrFail(reader, fields[c], c + 1);
+      }
       body.id = id;
       body.left_hand = internal::ntuHandState(left);
       body.right_hand = internal::ntuHandState(right);

@@ -5,10 +5,20 @@
 /// canonical `SkeletonFrame`, by forward kinematics and the virtual-skeleton points of a
 /// `GaLvvjMap`. Used for round trips (robot angles -> skeleton -> GA-LVVJ -> same angles), for
 /// the similarity metrics (the robot's link vectors) and by `retarget synth`.
+///
+/// Where the robot stands (`WbfBase`, the base frame of the WBF similarity, seed 000 Section
+/// 6.1): with kTorso the root link (NAO: torso) is placed at `setBasePose`, so the robot's
+/// torso is always upright and only the joint angles are compared; with kSupportFoot the robot
+/// stands on its support foot, flat on the ground as in the model's neutral configuration, and
+/// the torso tilts as the legs command it (the robot of the paper's experiments, standing on
+/// its feet).
 
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
+#include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
@@ -17,11 +27,31 @@
 
 namespace retarget {
 
+/// How the robot's virtual skeleton is placed in its world frame W, which the WBF similarity
+/// takes as the ground reference (z up). See the file doc.
+enum class WbfBase : std::uint8_t {
+  /// The root link at `setBasePose` (default): the robot torso is upright whatever the legs do.
+  /// The default because GA-LVVJ commands joint angles only, not the torso's pose in the
+  /// world: this base measures what the mapper controls, it exists for robots without feet
+  /// (Pepper) and for seated recordings, and it is the frame every earlier number was given in.
+  kTorso = 0,
+  /// The support foot flat on the ground (its orientation relative to the root link at the
+  /// model's neutral configuration, the same heading), the root placed above it by the legs'
+  /// forward kinematics; the support foot is the one above which the other foot stands higher
+  /// (ties: the left). Needs the map's FootLeft and FootRight points (their links are the feet).
+  kSupportFoot = 1,
+};
+
+/// Name of a WbfBase as written on the command line and in JSON: "torso", "support-foot".
+inline const char* wbfBaseName(WbfBase base) noexcept { return base == WbfBase::kSupportFoot ? "support-foot" : "torso"; }
+
 /// Robot configuration -> virtual skeleton frame (description + workspace in one object).
 ///
-/// Positions are metres in the robot's world frame W, which is the model root frame placed at
-/// `setBasePose` (identity by default: for NAO, W is the torso frame, x forward, y left, z up,
-/// the canonical frame). Points the map defines are `kTracked`; the others `kNotTracked`. Hand
+/// Positions are metres in the robot's world frame W. With WbfBase::kTorso (default) W is the
+/// model root frame placed at `setBasePose` (identity by default: for NAO, W is the torso frame,
+/// x forward, y left, z up, the canonical frame). With WbfBase::kSupportFoot the support foot
+/// stands flat in the frame given by `setBasePose` (see WbfBase), at the place it has relative
+/// to the root in the neutral configuration, so at the neutral configuration both bases agree. Points the map defines are `kTracked`; the others `kNotTracked`. Hand
 /// states are read from the bound hand joints (open when at or above the midpoint of the
 /// binding's canonical 0..1 range). `head` is filled with the robot's HeadYaw / HeadPitch
 /// (canonical values) when both are bound, so a round trip through GA-LVVJ uses them as a face
@@ -31,23 +61,44 @@ class VirtualSkeleton {
  public:
   /// Resolves `map` against `model` (throws InvalidArgument as `resolveVirtualSkeleton` and
   /// `resolveGaLvvjBindings` do). Keeps a reference to `model`: it must outlive this object.
-  VirtualSkeleton(const RobotModel<Scalar>& model, const GaLvvjMap& map)
+  /// With WbfBase::kSupportFoot also throws InvalidArgument when the map has no FootLeft or
+  /// FootRight point (the feet are the links those points sit on).
+  VirtualSkeleton(const RobotModel<Scalar>& model, const GaLvvjMap& map, WbfBase base = WbfBase::kTorso)
       : model_(&model),
         data_(model),
         bindings_(resolveGaLvvjBindings(map, model)),
-        points_(resolveVirtualSkeleton(map, model)) {}
+        points_(resolveVirtualSkeleton(map, model)),
+        base_(base) {
+    if (base_ != WbfBase::kSupportFoot) return;
+    for (const auto& point : points_) {
+      if (point.joint == static_cast<int>(HumanJoint::kFootLeft)) foot_link_[0] = point.link;
+      if (point.joint == static_cast<int>(HumanJoint::kFootRight)) foot_link_[1] = point.link;
+    }
+    RETARGET_THROW_UNLESS(foot_link_[0] >= 0 && foot_link_[1] >= 0, InvalidArgument, "VirtualSkeleton: GaLvvjMap '",
+                          map.robot, "' (got no FootLeft or FootRight point, expected both for the support-foot base)");
+    forwardKinematics(model, data_, model.neutralConfiguration());
+    for (std::size_t f = 0; f < 2; ++f) X_BF_neutral_[f] = data_.X_WL[static_cast<std::size_t>(foot_link_[f])];
+  }
 
   /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
-  VirtualSkeleton(const RobotModel<Scalar>&&, const GaLvvjMap&) = delete;
+  VirtualSkeleton(const RobotModel<Scalar>&&, const GaLvvjMap&, WbfBase = WbfBase::kTorso) = delete;
 
-  /// Pose of the model's root link in W (m, rad); the default is the identity.
-  void setBasePose(const Isometry3<Scalar>& X_WB) { data_.X_WB = X_WB; }
+  /// kTorso: pose of the model's root link in W; kSupportFoot: pose of the ground frame (where
+  /// the support foot stands) in W (m, rad). The default is the identity.
+  void setBasePose(const Isometry3<Scalar>& X_WB) { X_WG_ = X_WB; }
+
+  /// The base placement in use.
+  WbfBase base() const noexcept { return base_; }
+  /// With kSupportFoot: the support foot of the last `compute` (0 left, 1 right); -1 otherwise.
+  int supportFoot() const noexcept { return support_foot_; }
 
   /// Fills `out` (positions, states, hands, head; `time` is left unchanged) for configuration
   /// `q` (size nq, rad). Never allocates or throws. Returns kInvalidInput (and leaves `out`
   /// unchanged) when q has the wrong size or a non-finite entry.
   Status compute(const Eigen::Ref<const VectorX<Scalar>>& q, SkeletonFrame<Scalar>& out) {
     if (q.size() != model_->nq() || !q.allFinite()) return StatusCode::kInvalidInput;
+    data_.X_WB = X_WG_;
+    if (base_ == WbfBase::kSupportFoot) placeOnSupportFoot(q);
     forwardKinematics(*model_, data_, q);
     out.state.fill(TrackingState::kNotTracked);
     out.has_orientations = false;
@@ -91,10 +142,33 @@ class VirtualSkeleton {
     return canonical(q, b) >= Scalar(0.5) ? HandState::kOpen : HandState::kClosed;
   }
 
+  // Support-foot base: forward kinematics with the root at the identity gives each foot's pose
+  // X_BF in the root frame B; with foot f flat where it stands at the neutral configuration,
+  // X_GB = X_BF_neutral X_BF^-1. The support foot is the one over which the other stands higher.
+  void placeOnSupportFoot(const Eigen::Ref<const VectorX<Scalar>>& q) {
+    data_.X_WB.setIdentity();
+    forwardKinematics(*model_, data_, q);
+    std::array<Isometry3<Scalar>, 2> X_GB;
+    std::array<Scalar, 2> other_height{};
+    for (std::size_t f = 0; f < 2; ++f) {
+      const Isometry3<Scalar>& X_BF = data_.X_WL[static_cast<std::size_t>(foot_link_[f])];
+      const Isometry3<Scalar>& X_BO = data_.X_WL[static_cast<std::size_t>(foot_link_[1 - f])];
+      X_GB[f] = X_BF_neutral_[f] * X_BF.inverse(Eigen::Isometry);
+      other_height[f] = (X_GB[f] * X_BO.translation() - X_GB[f] * X_BF.translation())[2];
+    }
+    support_foot_ = other_height[1] > other_height[0] + Scalar(1e-9) ? 1 : 0;
+    data_.X_WB = X_WG_ * X_GB[static_cast<std::size_t>(support_foot_)];
+  }
+
   const RobotModel<Scalar>* model_;
   RobotData<Scalar> data_;
   std::array<internal::ResolvedBinding, kGaLvvjJointCount> bindings_;
   std::vector<internal::ResolvedVirtualPoint> points_;
+  WbfBase base_ = WbfBase::kTorso;
+  Isometry3<Scalar> X_WG_ = Isometry3<Scalar>::Identity();  // setBasePose
+  std::array<int, 2> foot_link_{-1, -1};                     // left, right (kSupportFoot)
+  std::array<Isometry3<Scalar>, 2> X_BF_neutral_{Isometry3<Scalar>::Identity(), Isometry3<Scalar>::Identity()};
+  int support_foot_ = -1;
 };
 
 }  // namespace retarget

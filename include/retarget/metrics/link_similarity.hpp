@@ -21,7 +21,12 @@
 ///    human"): z is the world vertical (+z of W, the ground reference), y the hip line
 ///    HipRight->HipLeft (shoulder line if a hip is missing) projected on the ground, x = y x z
 ///    forward. So WBF is invariant to a rotation of either skeleton about the vertical and to
-///    translations, not to tilts (the ground is the reference).
+///    translations, not to tilts (the ground is the reference). For the robot, "the ground" is
+///    the world frame of its virtual skeleton, which `WbfBase` chooses
+///    (mappers/virtual_skeleton.hpp): kTorso (default) keeps the robot torso upright, so WBF
+///    compares the commanded joint angles only; kSupportFoot stands the robot on its support
+///    foot (seed 000 Section 6.1), so a torso tilt the legs command counts. The best value any
+///    configuration within the robot's limits reaches, per link, is in best_reachable.hpp.
 ///  - LLF: each link vector is expressed in its mother link's frame: upper arm in the upper
 ///    torso frame of its side, lower arm in the upper-arm frame (x along the upper arm, z along
 ///    upper arm x shoulder line, the shoulder-roll axis), thigh in the lower torso frame of its
@@ -224,6 +229,29 @@ struct Links {
   }
 };
 
+// WBF and LLF cosines of link i between human links h and robot links r (the per-link values
+// of frameSimilarity; false when invalid). Used by the best-reachable search.
+template <typename Scalar>
+void linkCosines(const Links<Scalar>& h, const Links<Scalar>& r, std::size_t i, Scalar& wbf, bool& wbf_valid,
+                 Scalar& llf, bool& llf_valid) {
+  wbf_valid = cosineIn(h.base, h.v[i], r.base, r.v[i], wbf);
+  llf_valid = cosineIn(h.mother[i], h.v[i], r.mother[i], r.v[i], llf);
+}
+
+// Unit vector of link i expressed in its WBF frame (which == 0: the base B) or its LLF frame
+// (which == 1: the mother link's frame); false when invalid. The cosines above are dot
+// products of these (the best-reachable search fits them by least squares).
+template <typename Scalar>
+bool linkDirection(const Links<Scalar>& s, std::size_t i, int which, Vector3<Scalar>& out) {
+  const OptFrame<Scalar>& R = which == 0 ? s.base : s.mother[i];
+  if (!R || !s.v[i]) return false;
+  out = R->transpose() * *s.v[i];
+  const Scalar norm = out.norm();
+  if (!(norm > Scalar(0)) || !std::isfinite(norm)) return false;
+  out /= norm;
+  return true;
+}
+
 template <typename Scalar, std::size_t N>
 Scalar validMean(const std::array<Scalar, N>& values, const std::array<bool, N>& valid, bool& any) {
   Scalar sum = Scalar(0);
@@ -258,8 +286,7 @@ Status frameSimilarity(const SkeletonFrame<Scalar>& human, const SkeletonFrame<S
   const Links<Scalar> r(robot);
   Status status;
   for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
-    out.wbf_valid[i] = cosineIn(h.base, h.v[i], r.base, r.v[i], out.wbf_links[i]);
-    out.llf_valid[i] = cosineIn(h.mother[i], h.v[i], r.mother[i], r.v[i], out.llf_links[i]);
+    linkCosines(h, r, i, out.wbf_links[i], out.wbf_valid[i], out.llf_links[i], out.llf_valid[i]);
     if (!out.wbf_valid[i] || !out.llf_valid[i]) status |= StatusCode::kDegenerateInput;
   }
   for (std::size_t i = 0; i < static_cast<std::size_t>(kCosineLinkCount); ++i) {

@@ -1,6 +1,7 @@
 // A downstream program: builds a two-joint arm, runs forward kinematics, and checks the tip.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include <retarget/retarget.hpp>
 
@@ -19,5 +20,12 @@ int main() {
   retarget::forwardKinematics(model, data, q);
   const Eigen::Vector3d tip = data.X_WL[model.linkIndex("link2")].translation();
   std::printf("retarget %s: tip at (%.3f, %.3f, %.3f)\n", retarget::kVersionString, tip.x(), tip.y(), tip.z());
+#ifdef RETARGET_CONSUMER_EXPECT_VERSION
+  // The headers' version is the CMake package's (tests/package: one version in version.hpp).
+  if (std::strcmp(retarget::kVersionString, RETARGET_CONSUMER_EXPECT_VERSION) != 0) {
+    std::printf("retarget headers say %s, expected %s\n", retarget::kVersionString, RETARGET_CONSUMER_EXPECT_VERSION);
+    return 1;
+  }
+#endif
   return (tip - Eigen::Vector3d(0.3, 0.2, 0.0)).norm() < 1e-12 ? 0 : 1;
 }

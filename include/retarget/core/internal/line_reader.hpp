@@ -65,7 +65,14 @@ class LineReader {
   void setRemainingBytesHint(std::size_t bytes) { remaining_hint_ = bytes; }
 
  private:
+  // Bytes read from a stream at a time (the buffer doubles for a longer line). The fuzz targets
+  // define a tiny block (fuzz/CMakeLists.txt): faster per input, and the refill and growth paths
+  // run on every input.
+#ifdef RETARGET_LINE_READER_BLOCK_SIZE
+  static constexpr std::size_t kBlockSize = RETARGET_LINE_READER_BLOCK_SIZE;
+#else
   static constexpr std::size_t kBlockSize = std::size_t(1) << 20;
+#endif
 
   bool nextInText() {
     if (pos_ >= text_.size()) return false;

@@ -1,0 +1,143 @@
+#include "batch_mapping.hpp"
+
+#include <chrono>
+
+#include <retarget/io/bvh.hpp>
+#include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/json/euler_map.hpp>
+#include <retarget/json/ga_lvvj.hpp>
+#include <retarget/mappers/euler_inmoov_maps.hpp>
+#include <retarget/mappers/euler_mapper.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/pic.hpp>
+#include <retarget/mappers/triangle.hpp>
+#include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/metrics/link_similarity.hpp>
+#include <retarget/metrics/self_penetration.hpp>
+
+#include "cli.hpp"
+#include "motion_loading.hpp"
+
+namespace retarget::cli {
+
+PicOptions picCliOptions(PicAlgorithm algorithm, int softening);  // map_pic.cpp
+
+const std::vector<std::string>& batchMethods() {
+  static const std::vector<std::string> methods = {"ga-lvvj", "euler", "triangle", "fabrik", "pic", "pics"};
+  return methods;
+}
+
+namespace {
+
+PicAlgorithm picAlgorithm(const std::string& method) {
+  if (method == "fabrik") return PicAlgorithm::kFabrik;
+  if (method == "pic") return PicAlgorithm::kPic;
+  return PicAlgorithm::kPics;
+}
+
+bool isPic(const std::string& method) { return method == "fabrik" || method == "pic" || method == "pics"; }
+
+template <typename Mapper, typename Motion>
+MappedMotion<double> timedMap(Mapper& mapper, const Motion& motion, double& seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  MappedMotion<double> mapped = mapMotion(mapper, motion);
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return mapped;
+}
+
+}  // namespace
+
+void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& model) {
+  const std::string& m = setup.method;
+  if (m == "ga-lvvj") {
+    if (!gaLvvjMapFor(model)) {
+      throw UsageError("--method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() + "' (NAO, Pepper)");
+    }
+  } else if (m == "triangle") {
+    if (!triangleMapFor(model)) {
+      throw UsageError("--method triangle: no triangle map fits robot '" + model.name() + "' (Tangy, NAO, Pepper)");
+    }
+  } else if (isPic(m)) {
+    if (!picMapFor(model)) {
+      throw UsageError("--method " + m + ": no PIC map fits robot '" + model.name() + "' (baxter, yumi, nao, pepper)");
+    }
+  } else if (m == "euler") {
+    if (setup.config_path.empty() && model.name() != "inmoov") {
+      throw UsageError("--method euler: built-in configurations exist for the InMoov only (got robot '" + model.name() +
+                       "'); pass --config <file.json>");
+    }
+  } else {
+    std::string known;
+    for (const auto& name : batchMethods()) known += (known.empty() ? "" : ", ") + name;
+    throw UsageError("unknown method '" + m + "' (known: " + known + ")");
+  }
+}
+
+std::optional<SelfCollisionModel<double>> cliCollisionModel(const RobotModel<double>& model) {
+  SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
+  if (model.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
+  SelfCollisionModel<double> collision(model, options);
+  if (collision.pairs().empty()) return std::nullopt;
+  return collision;
+}
+
+namespace {
+
+void physicalMetrics(MappedFile& out, const RobotModel<double>& model, const SelfCollisionModel<double>* collision) {
+  out.smoothness = jointSmoothness(model, out.mapped.time, out.mapped.q);
+  if (collision != nullptr) out.penetration_max = selfPenetration(*collision, out.mapped.q).max_depth;
+}
+
+}  // namespace
+
+MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, const std::string& path,
+                   bool similarity, const SelfCollisionModel<double>* collision) {
+  MappedFile out;
+  out.format = describe(detectMotionFile(path));
+  if (setup.method == "euler") {
+    const BvhMotion motion = readBvh(path);
+    const EulerMap map = setup.config_path.empty() ? inmoovEulerMap(motion) : loadEulerMap(setup.config_path);
+    EulerMapper<double> mapper(model, motion, map);
+    out.mapped = timedMap(mapper, motion, out.seconds);
+    physicalMetrics(out, model, collision);
+    return out;
+  }
+  const SkeletonMotion<double> motion = loadMotion(path);
+  if (setup.method == "ga-lvvj") {
+    const GaLvvjOptions options =
+        setup.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(setup.config_path);
+    GaLvvjMapper<double> mapper(model, *gaLvvjMapFor(model), options);
+    out.mapped = timedMap(mapper, motion, out.seconds);
+  } else if (setup.method == "triangle") {
+    TriangleMapper<double> mapper(model, *triangleMapFor(model));
+    out.mapped = timedMap(mapper, motion, out.seconds);
+  } else if (isPic(setup.method)) {
+    PicMapper<double> mapper(model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening));
+    out.mapped = timedMap(mapper, motion, out.seconds);
+  } else {
+    checkMethodApplies(setup, model);  // throws for an unknown method
+  }
+  physicalMetrics(out, model, collision);
+  if (similarity) {
+    if (const auto map = gaLvvjMapFor(model)) {
+      VirtualSkeleton<double> view(model, *map);
+      std::vector<SkeletonFrame<double>> robot(motion.size());
+      for (std::size_t k = 0; k < motion.size(); ++k) {
+        (void)view.compute(out.mapped.q.row(static_cast<Eigen::Index>(k)).transpose(), robot[k]);
+      }
+      const MotionSimilarity<double> s = motionSimilarity(motion.frames, robot);
+      out.wbf_mean = s.wbf_mean;
+      out.llf_mean = s.llf_mean;
+    }
+  }
+  return out;
+}
+
+void writeMappedCsv(const RobotModel<double>& model, const MappedMotion<double>& mapped, const std::string& path) {
+  JointTrajectory trajectory = makeJointTrajectory(model);
+  trajectory.positions = mapped.q;
+  trajectory.times = mapped.time;
+  writeJointTrajectoryCsv(trajectory, path);
+}
+
+}  // namespace retarget::cli

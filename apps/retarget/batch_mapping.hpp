@@ -1,0 +1,59 @@
+#pragma once
+
+// One motion file through one mapping method, without printing anything: what `retarget batch`
+// runs per file (on worker threads) and `retarget compare` per method. The methods are those of
+// `retarget map` (ga-lvvj, euler, triangle, fabrik, pic, pics), built the same way (same maps,
+// same options, same input pipeline), so a batch CSV is byte-identical to `retarget map`'s.
+
+#include <optional>
+#include <string>
+
+#include <retarget/kinematics/robot_model.hpp>
+#include <retarget/mappers/mapper.hpp>
+#include <retarget/metrics/joint_smoothness.hpp>
+#include <retarget/safety/self_collision.hpp>
+
+namespace retarget::cli {
+
+/// What a method needs besides the robot and the file.
+struct MethodSetup {
+  std::string method;       // ga-lvvj | euler | triangle | fabrik | pic | pics
+  std::string config_path;  // optional --config (ga-lvvj: GaLvvjOptions JSON; euler: EulerMap JSON)
+  int softening = 1;        // PICs K
+};
+
+/// The methods batch and compare know, in a fixed order.
+const std::vector<std::string>& batchMethods();
+
+/// Throws UsageError when `setup.method` is unknown or does not apply to `model` (no map for it),
+/// naming the method, the robot and the robots it applies to. Call once before a batch.
+void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& model);
+
+/// A mapped file: the motion's format, the mapped motion, and the similarity means against the
+/// robot's virtual skeleton when the robot has one (GA-LVVJ map: NAO, Pepper) and the input is
+/// a skeleton motion.
+struct MappedFile {
+  std::string format;  // describe(MotionFileKind)
+  MappedMotion<double> mapped;
+  std::optional<double> wbf_mean, llf_mean;
+  double seconds = 0;  // wall time of the mapping alone (s)
+  JointSmoothness smoothness;                // metrics/joint_smoothness.hpp on the mapped angles
+  std::optional<double> penetration_max;     // m, metrics/self_penetration.hpp (robots with shapes)
+};
+
+/// The self-collision model the command line uses for `robot`: Tangy's pairs as seed 001 models
+/// them; any other robot every pair of its collision shapes except those touching in every one
+/// of 1000 seeded random configurations (as `retarget eval --metrics collision`). Nullopt when
+/// the robot has no checked pair.
+std::optional<SelfCollisionModel<double>> cliCollisionModel(const RobotModel<double>& model);
+
+/// Loads `path` and maps it with `setup` onto `model`. Thread-safe (every workspace is local;
+/// the model is only read). Throws retarget::Error for a bad file (naming it) and UsageError
+/// for a method that does not apply.
+MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, const std::string& path,
+                   bool similarity = true, const SelfCollisionModel<double>* collision = nullptr);
+
+/// Writes `mapped` as the joint-trajectory CSV of `retarget map` (time,<robot joint names>).
+void writeMappedCsv(const RobotModel<double>& model, const MappedMotion<double>& mapped, const std::string& path);
+
+}  // namespace retarget::cli

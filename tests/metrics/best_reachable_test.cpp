@@ -1,0 +1,180 @@
+// Best reachable similarity (metrics/best_reachable.hpp): never below the achieved value,
+// reached by a configuration within the limits, 1 on the robot's own poses, and at least as
+// good as an independent dense grid search over each link's free joints.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/metrics/best_reachable.hpp>
+#include <retarget/metrics/link_similarity.hpp>
+#include <retarget/robots/nao.hpp>
+
+using namespace retarget;
+
+namespace {
+
+// WBF and LLF of link i, through the public API only (VirtualSkeleton + frameSimilarity).
+std::pair<double, double> linkValues(VirtualSkeleton<double>& skeleton, const SkeletonFramed& human,
+                                     const Eigen::VectorXd& q, std::size_t i) {
+  SkeletonFramed robot;
+  REQUIRE(skeleton.compute(q, robot).ok());
+  FrameSimilarity<double> s;
+  (void)frameSimilarity(human, robot, s);
+  return {s.wbf_valid[i] ? s.wbf_links[i] : -2.0, s.llf_valid[i] ? s.llf_links[i] : -2.0};
+}
+
+// The best of a dense grid (cell centres, `points` per free joint) over the free joints of link i,
+// every other coordinate at q: the independent reference.
+std::pair<double, double> gridBest(VirtualSkeleton<double>& skeleton, const RobotModel<double>& model,
+                                   const SkeletonFramed& human, const Eigen::VectorXd& q, const std::vector<int>& free,
+                                   std::size_t i, int points) {
+  std::pair<double, double> best{-2.0, -2.0};
+  long cells = 1;
+  for (std::size_t k = 0; k < free.size(); ++k) cells *= points;
+  Eigen::VectorXd x = q;
+  for (long c = 0; c < cells; ++c) {
+    long rest = c;
+    for (const int j : free) {
+      const long step = rest % points;
+      rest /= points;
+      x[j] = model.lowerLimits()[j] +
+             (model.upperLimits()[j] - model.lowerLimits()[j]) * (static_cast<double>(step) + 0.5) / points;
+    }
+    const auto v = linkValues(skeleton, human, x, i);
+    best.first = std::max(best.first, v.first);
+    best.second = std::max(best.second, v.second);
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("best reachable: free joints of NAO's links are the limb chains") {
+  const auto nao = makeNao<double>();
+  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  auto names = [&](SimilarityLink link) {
+    std::string out;
+    for (const int q : best.freeJoints(link)) out += std::string(out.empty() ? "" : " ") + nao.qName(q);
+    return out;
+  };
+  CHECK(names(SimilarityLink::kLeftUpperArm) == "LShoulderPitch LShoulderRoll");
+  CHECK(names(SimilarityLink::kRightLowerArm) == "RShoulderPitch RShoulderRoll RElbowYaw RElbowRoll");
+  CHECK(names(SimilarityLink::kLeftThigh) == "LHipYawPitch LHipRoll LHipPitch");
+  CHECK(names(SimilarityLink::kRightTibia) == "LHipYawPitch RHipRoll RHipPitch RKneePitch");  // RHipYawPitch mimics L
+  CHECK(names(SimilarityLink::kHead) == "HeadYaw HeadPitch");
+  CHECK(names(SimilarityLink::kTorso).empty());
+  BestReachableOptions bad;
+  bad.grid_points = 1;
+  CHECK_THROWS_AS(BestReachableSimilarity<double>(nao, naoGaLvvjMap(), bad), InvalidArgument);
+}
+
+TEST_CASE("best reachable: the robot's own poses reach 1 and best >= achieved (property)") {
+  const auto nao = makeNao<double>();
+  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    Eigen::VectorXd q(nao.nq());
+    for (int i = 0; i < nao.nq(); ++i) {
+      q[i] = std::uniform_real_distribution<double>(nao.lowerLimits()[i], nao.upperLimits()[i])(rng);
+    }
+    SkeletonFramed human;
+    REQUIRE(skeleton.compute(q, human).ok());
+    // The achieved configuration: a different random one.
+    Eigen::VectorXd q_other(nao.nq());
+    for (int i = 0; i < nao.nq(); ++i) {
+      q_other[i] = std::uniform_real_distribution<double>(nao.lowerLimits()[i], nao.upperLimits()[i])(rng);
+    }
+    FrameBestReachable<double> out;
+    (void)best.compute(human, q_other, out);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
+      CAPTURE(kSimilarityLinkNames[i]);
+      REQUIRE(out.wbf_valid[i]);
+      CHECK(out.wbf_best[i] >= out.wbf_achieved[i]);
+      CHECK(out.llf_best[i] >= out.llf_achieved[i]);
+      CHECK(out.wbf_best[i] <= 1.0);
+      // The human is a robot pose: every link is reachable exactly (torso: fixed, always 1).
+      CHECK(out.wbf_best[i] > 1.0 - 1e-6);
+      CHECK(out.llf_best[i] > 1.0 - 1e-6);
+      // The configurations found are within the limits and give the values claimed.
+      CHECK(withinLimits(nao, out.wbf_q[i]));
+      CHECK(withinLimits(nao, out.llf_q[i]));
+      CHECK(linkValues(skeleton, human, out.wbf_q[i], i).first == doctest::Approx(out.wbf_best[i]).epsilon(1e-12));
+      CHECK(linkValues(skeleton, human, out.llf_q[i], i).second == doctest::Approx(out.llf_best[i]).epsilon(1e-12));
+    }
+  }
+}
+
+TEST_CASE("best reachable: at least as good as a dense grid search over each limb (cross-check)") {
+  const auto nao = makeNao<double>();
+  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
+  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  std::mt19937 rng(11);
+  // Demo frames (one per motion, mid-motion) and the same frames with 4 cm of random jitter
+  // (poses the robot cannot take exactly), achieved by the GA-LVVJ mapper.
+  int compared = 0, beaten_by_grid = 0;
+  for (const std::string& name : demoMotionNames()) {
+    const SkeletonMotiond motion = demoMotion(name, DemoMotionOptions{10.0, 3.0, 1.75});
+    for (const bool jitter : {false, true}) {
+      SkeletonFramed human = motion.frames[motion.size() / 2];
+      std::uniform_real_distribution<double> d(-0.04, 0.04);
+      if (jitter) {
+        for (auto& p : human.p_W) p += Eigen::Vector3d(d(rng), d(rng), d(rng));
+      }
+      Eigen::VectorXd q(nao.nq());
+      mapper.reset();
+      (void)mapper.map(human, q);
+      FrameBestReachable<double> out;
+      best.reset();
+      (void)best.compute(human, q, out);
+      for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
+        const auto& free = best.freeJoints(static_cast<SimilarityLink>(i));
+        if (free.empty() || !out.wbf_valid[i]) continue;
+        const int points = free.size() <= 2 ? 121 : free.size() == 3 ? 31 : 15;
+        const auto grid = gridBest(skeleton, nao, human, q, free, i, points);
+        CAPTURE(name);
+        CAPTURE(jitter);
+        CAPTURE(kSimilarityLinkNames[i]);
+        CHECK(out.wbf_best[i] >= out.wbf_achieved[i]);
+        CHECK(out.llf_best[i] >= out.llf_achieved[i]);
+        CHECK(out.wbf_best[i] >= grid.first - 1e-9);
+        CHECK(out.llf_best[i] >= grid.second - 1e-9);
+        CHECK(linkValues(skeleton, human, out.wbf_q[i], i).first == doctest::Approx(out.wbf_best[i]).epsilon(1e-12));
+        CHECK(linkValues(skeleton, human, out.llf_q[i], i).second == doctest::Approx(out.llf_best[i]).epsilon(1e-12));
+        beaten_by_grid += (out.wbf_best[i] < grid.first - 1e-9 || out.llf_best[i] < grid.second - 1e-9) ? 1 : 0;
+        ++compared;
+      }
+    }
+  }
+  MESSAGE("best reachable vs dense grid: ", compared, " link searches, ", beaten_by_grid, " beaten by the grid");
+  CHECK(compared > 50);
+}
+
+TEST_CASE("best reachable: the motion helper agrees with frameSimilarity's achieved values") {
+  const auto nao = makeNao<double>();
+  const SkeletonMotiond motion = demoMotion("wave", DemoMotionOptions{10.0, 2.0, 1.75});
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
+  const MappedMotion<double> mapped = mapMotion(mapper, motion);
+  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  std::vector<SkeletonFramed> robot(motion.size());
+  for (std::size_t k = 0; k < motion.size(); ++k) {
+    REQUIRE(skeleton.compute(mapped.q.row(static_cast<Eigen::Index>(k)).transpose(), robot[k]).ok());
+  }
+  const MotionSimilarity<double> s = motionSimilarity(motion.frames, robot);
+  const MotionBestReachable<double> b = motionBestReachable(nao, naoGaLvvjMap(), motion.frames, mapped.q);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
+    CAPTURE(kSimilarityLinkNames[i]);
+    CHECK(b.wbf_achieved_mean[i] == doctest::Approx(s.wbf_link_mean[i]).epsilon(1e-12));
+    CHECK(b.llf_achieved_mean[i] == doctest::Approx(s.llf_link_mean[i]).epsilon(1e-12));
+    CHECK(b.wbf_best_mean[i] >= b.wbf_achieved_mean[i]);
+    CHECK(b.llf_best_mean[i] >= b.llf_achieved_mean[i]);
+  }
+  CHECK_THROWS_AS(motionBestReachable(nao, naoGaLvvjMap(), motion.frames, Eigen::MatrixXd(mapped.q.topRows(2))),
+                  InvalidArgument);
+}
