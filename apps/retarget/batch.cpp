@@ -204,6 +204,7 @@ std::string processEntry(const BatchRequest& request, const RobotModel<double>& 
                          long long& frames, bool& ok, std::string& error) {
   nlohmann::ordered_json line;
   line["path"] = entry.rel;
+  ok = false;
   try {
     const MappedFile f = mapFile(request.setup, model, entry.path.string(), true, collision);
     const std::string rel_out = outputRel(entry.rel);
@@ -239,20 +240,15 @@ std::string processEntry(const BatchRequest& request, const RobotModel<double>& 
     ok = true;
   } catch (const std::exception& e) {
     error = oneLine(e.what());
-    line["status"] = "error";
-    line["robot"] = model.name();
-    line["method"] = request.setup.method;
-    line["error"] = error;
-    frames = 0;
-    ok = false;
   } catch (...) {
     error = "unknown error";
+  }
+  if (!ok) {
     line["status"] = "error";
     line["robot"] = model.name();
     line["method"] = request.setup.method;
     line["error"] = error;
     frames = 0;
-    ok = false;
   }
   return line.dump();
 }
