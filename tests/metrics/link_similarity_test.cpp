@@ -15,23 +15,14 @@
 
 #include "support/allocation.hpp"
 #include "support/test_support.hpp"
+#include "metrics/random_nao.hpp"
 
 using namespace retarget;
+using retarget::test::randomNao;
 
 namespace {
 
 Eigen::Matrix3d rot(double angle, const Eigen::Vector3d& axis) { return Eigen::AngleAxisd(angle, axis).toRotationMatrix(); }
-
-// Random NAO configuration within limits, hip yaw-pitch 0 (the virtual skeleton's torso frames
-// then coincide with NAO's torso frame).
-Eigen::VectorXd randomNao(const RobotModel<double>& nao, std::mt19937& rng) {
-  Eigen::VectorXd q(nao.nq());
-  for (int i = 0; i < nao.nq(); ++i) {
-    q[i] = std::uniform_real_distribution<double>(nao.lowerLimits()[i], nao.upperLimits()[i])(rng);
-  }
-  q[nao.qIndex("LHipYawPitch")] = 0.0;
-  return q;
-}
 
 // Closed forms from the joint angles (NAO kinematics; see mappers/ga_lvvj_map.hpp):
 // direction of each link in its mother's frame and in the torso frame.

@@ -12,18 +12,12 @@
 #include <retarget/metrics/position_error.hpp>
 #include <retarget/robots/nao.hpp>
 
+#include "metrics/random_nao.hpp"
+
 using namespace retarget;
+using retarget::test::randomNao;
 
 namespace {
-
-Eigen::VectorXd randomNao(const RobotModel<double>& nao, std::mt19937& rng) {
-  Eigen::VectorXd q(nao.nq());
-  for (int i = 0; i < nao.nq(); ++i) {
-    q[i] = std::uniform_real_distribution<double>(nao.lowerLimits()[i], nao.upperLimits()[i])(rng);
-  }
-  q[nao.qIndex("LHipYawPitch")] = 0.0;
-  return q;
-}
 
 // The skeleton scaled by `scale`, turned by `yaw` about the vertical and moved by `offset`.
 SkeletonFramed transformed(const SkeletonFramed& f, double scale, double yaw, const Eigen::Vector3d& offset) {
