@@ -26,8 +26,6 @@ using namespace retarget::test;
 
 namespace {
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-
 // The files under `dir` (relative, '/' separators) with their bytes, summaries excluded.
 std::map<std::string, std::string> outputs(const fs::path& dir) {
   std::map<std::string, std::string> files;

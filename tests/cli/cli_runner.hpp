@@ -58,6 +58,9 @@ inline Run run(const std::string& arguments) {
   return result;
 }
 
+/// `path` in single quotes, for a shell command line.
+inline std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 inline void write(const fs::path& path, const std::string& text) {

@@ -18,10 +18,6 @@
 using namespace retarget;
 using namespace retarget::test;
 
-namespace {
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-}  // namespace
-
 TEST_CASE("cli eval prints per link achieved and best reachable similarity; --wbf-base") {
   const auto nao = makeNao<double>();
   const fs::path motion_path = tempDir() / "best_reachable_squat.csv";

@@ -30,8 +30,6 @@ using namespace retarget::test;
 
 namespace {
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-
 // Writes a demo motion with the library and returns its path.
 fs::path writeDemo(const std::string& name, double duration) {
   const fs::path path = tempDir() / (name + ".csv");

@@ -28,8 +28,6 @@ using namespace retarget::test;
 
 namespace {
 
-std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
-
 fs::path writeFoldArms() {
   const fs::path path = tempDir() / "fold_arms.csv";
   DemoMotionOptions options;

@@ -101,6 +101,8 @@ TEST_CASE("FABRIK reaches reachable targets within tolerance, as KDL's LMA does 
   // FABRIK converges on every reachable random target, at least as often as KDL.
   CHECK(fabrik_ok == sweeps);
   CHECK(fabrik_ok >= kdl_ok);
+  // ... and on every target KDL reaches (not only as many).
+  CHECK(both == kdl_ok);
 }
 
 TEST_CASE("FABRIK stretches towards unreachable targets: finite, on the line, reported") {

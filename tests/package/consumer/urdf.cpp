@@ -2,7 +2,6 @@
 #include <cstdio>
 
 #include <retarget/io/urdf.hpp>
-#include <retarget/retarget.hpp>
 
 int main() {
   const char* const text = R"(<robot name="arm">

@@ -1,0 +1,329 @@
+#include "comparison.hpp"
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <retarget/core/error.hpp>
+#include <retarget/io/bvh.hpp>
+#include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/mappers/pic.hpp>
+
+#include "metric_families.hpp"
+#include "motion_loading.hpp"
+#include "robot_loading.hpp"
+
+namespace retarget::cli {
+
+// map_safety.cpp: the self-collision avoidance stage of `retarget map` (in place, frame by frame).
+std::string applyCollisionAvoidance(const MapRequest& request, const RobotModel<double>& model,
+                                    MappedMotion<double>& mapped);
+
+std::size_t ComparedMotion::frames() const {
+  if (skeleton) return skeleton->size();
+  return bvh ? static_cast<std::size_t>(bvh->frame_count) : 0;
+}
+
+ComparedMotion loadComparedMotion(const std::string& path) {
+  ComparedMotion out;
+  out.path = path;
+  if (detectMotionFile(path) == MotionFileKind::kBvh) {
+    out.bvh = readBvh(path);
+    try {
+      out.skeleton = loadMotion(path);
+    } catch (const Error&) {
+      // A rig that cannot be bound: only the BVH-based parts (euler, dtw) apply.
+    }
+  } else {
+    out.skeleton = loadMotion(path);
+  }
+  return out;
+}
+
+ComparedRobot::ComparedRobot(const std::string& name_or_path)
+    : model(loadRobot(name_or_path)), collision(cliCollisionModel(model)) {}
+
+MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults) {
+  MethodSetup setup = defaults;
+  std::size_t start = 0;
+  std::size_t colon = spec.find(':');
+  setup.method = spec.substr(0, colon);
+  while (colon != std::string::npos) {
+    start = colon + 1;
+    colon = spec.find(':', start);
+    const std::string option = spec.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    const std::size_t equals = option.find('=');
+    const std::string key = option.substr(0, equals);
+    const std::string value = equals == std::string::npos ? std::string() : option.substr(equals + 1);
+    if (key == "config" && !value.empty()) {
+      setup.config_path = value;
+    } else if (key == "softening" && (value == "0" || value == "1" || value == "2" || value == "3")) {
+      setup.softening = value[0] - '0';
+    } else {
+      throw UsageError("--method '" + spec + "': expected name[:config=<file>][:softening=<0..3>] (got option '" +
+                       option + "')");
+    }
+  }
+  if (setup.method.empty()) throw UsageError("--method: empty method name in '" + spec + "'");
+  return setup;
+}
+
+namespace {
+
+// Largest joint speed per frame: max_i |q_k,i - q_k-1,i| / (t_k - t_k-1) (rad/s); NaN for the
+// first frame and for a repeated time stamp.
+std::vector<double> jointSpeedCurve(const Eigen::MatrixXd& q, const std::vector<double>& time) {
+  std::vector<double> out(time.size(), std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t k = 1; k < time.size(); ++k) {
+    const double dt = time[k] - time[k - 1];
+    if (dt > 0) {
+      const auto r = static_cast<Eigen::Index>(k);
+      out[k] = (q.row(r) - q.row(r - 1)).cwiseAbs().maxCoeff() / dt;
+    }
+  }
+  return out;
+}
+
+ComparedRow evaluateRow(const ComparedRobot& robot, const ComparedMotion& motion, const Eigen::MatrixXd& q,
+                        const std::vector<double>& time, const std::string& method, const std::string& label,
+                        const std::string& euler_config, WbfBase wbf_base, const std::string& source,
+                        const nlohmann::ordered_json* mapping) {
+  const RobotModel<double>& model = robot.model;
+  const SkeletonMotion<double>* skeleton = motion.skeleton ? &*motion.skeleton : nullptr;
+  if (static_cast<std::size_t>(q.rows()) != motion.frames() || time.size() != motion.frames()) {
+    throw ParseError(source, 0,
+                     "expected one row per motion frame (" + std::to_string(motion.frames()) + "), got " +
+                         std::to_string(q.rows()));
+  }
+  ComparedRow row;
+  row.robot = model.name();
+  row.method = method;
+  row.label = label;
+  row.time = time;
+  row.q = q;
+  nlohmann::ordered_json& out = row.json;
+  out["robot"] = model.name();
+  out["method"] = method;
+  out["label"] = label;
+  out["frames"] = q.rows();
+  if (mapping != nullptr) out["mapping"] = *mapping;
+  const auto nan = std::numeric_limits<double>::quiet_NaN();
+
+  if (const auto map = gaLvvjMapFor(model); map && skeleton != nullptr) {
+    const SimilarityEvaluation e = evaluateSimilarity(model, *map, *skeleton, q, wbf_base, source);
+    out["similarity"] = similarityJson(e);
+    std::vector<double> wbf, llf, cosine;
+    for (const auto& f : e.similarity.frames) {
+      wbf.push_back(f.wbf);
+      llf.push_back(f.llf);
+      cosine.push_back(f.cosine);
+    }
+    row.curves.emplace_back("WBF", std::move(wbf));
+    row.curves.emplace_back("LLF", std::move(llf));
+    row.curves.emplace_back("cosine", std::move(cosine));
+  }
+  if (robot.collision && skeleton != nullptr) {
+    const CollisionEvaluation e = evaluateCollision(model, *robot.collision, *skeleton, q);
+    out["collision"] = collisionJson(e);
+    if (e.w) row.curves.emplace_back("W", e.w->per_frame);
+    row.curves.emplace_back("clearance (m)", e.clearance.min_distance);
+  }
+  if (const auto map = picMapFor(model); map && skeleton != nullptr) {
+    const ArmImitation e = evaluateArmImitation(model, *map, *skeleton, q, defaultWorkArea(*map));
+    out["pose"] = poseJson(e);
+    row.curves.emplace_back("pose MSE (rad²)", e.mse);
+  }
+  if (motion.bvh) {
+    if (const auto config = dtwEulerMap(model, *motion.bvh, euler_config)) {
+      JointTrajectory angles = makeJointTrajectory(model);
+      angles.positions = q;
+      angles.times = time;
+      out["dtw"] = dtwJson(evaluateDtw(model, *motion.bvh, *config, angles, source));
+    }
+  }
+  const PhysicalEvaluation e =
+      evaluatePhysical(model, skeleton, q, time, robot.collision ? &*robot.collision : nullptr);
+  out["physical"] = physicalJson(e);
+  if (e.position_error) {
+    std::vector<double> mpjpe = e.position_error->frame_mpjpe;
+    row.curves.emplace_back("MPJPE (m)", std::move(mpjpe));
+  }
+  if (e.penetration) row.curves.emplace_back("penetration (m)", e.penetration->depth);
+  row.curves.emplace_back("joint speed peak (rad/s)", jointSpeedCurve(q, time));
+  for (auto& [name, values] : row.curves) {
+    for (double& v : values) v = std::isfinite(v) ? v : nan;
+  }
+  return row;
+}
+
+}  // namespace
+
+ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& motion, const MethodSetup& setup,
+                           const CompareOptions& options, const std::string& label) {
+  MappedFile f = mapFile(setup, robot.model, motion.path, false, nullptr);
+  MappedMotion<double>& m = f.mapped;
+  nlohmann::ordered_json mapping;
+  mapping["us_per_frame"] = f.seconds * 1e6 / static_cast<double>(std::max<std::size_t>(1, m.size()));
+  mapping["clamped_frames"] = m.clamped_frames;
+  mapping["held_frames"] = m.held_frames;
+  mapping["invalid_frames"] = m.invalid_frames;
+  mapping["discontinuity_frames"] = m.frames(StatusCode::kDiscontinuity);
+  mapping["not_converged_frames"] = m.frames(StatusCode::kNotConverged);
+  if (options.avoid_collisions) {
+    MapRequest request;
+    request.avoid_collisions = true;
+    request.solver = options.solver;
+    request.margin = options.margin;
+    (void)applyCollisionAvoidance(request, robot.model, m);
+    mapping["collision_avoided_frames"] = m.frames(StatusCode::kCollisionAvoided);
+  }
+  if (setup.method == "pics") mapping["softening"] = setup.softening;
+  const std::string euler_config = setup.method == "euler" ? setup.config_path : std::string();
+  ComparedRow row = evaluateRow(robot, motion, m.q, m.time, setup.method, label, euler_config, options.wbf_base,
+                                motion.path + " mapped with " + label, &mapping);
+  row.status = m.status;
+  return row;
+}
+
+ComparedRow evaluateAngles(const ComparedRobot& robot, const ComparedMotion& motion, const Eigen::MatrixXd& q,
+                           const std::vector<double>& time, const std::string& method, const std::string& label,
+                           const std::string& euler_config, WbfBase wbf_base, const std::string& source) {
+  return evaluateRow(robot, motion, q, time, method, label, euler_config, wbf_base, source, nullptr);
+}
+
+const std::vector<CompareColumn>& compareColumns() {
+  static const std::vector<CompareColumn> columns = {
+      {"imitation", "/similarity/wbf/mean", "WBF", "", 3},
+      {"imitation", "/similarity/llf/mean", "LLF", "", 3},
+      {"imitation", "/similarity/cosine/mean", "cosine", "", 3},
+      {"imitation", "/similarity/best_reachable/wbf_mean", "WBF best", "", 3},
+      {"imitation", "/similarity/best_reachable/llf_mean", "LLF best", "", 3},
+      {"imitation", "/physical/mpjpe/mean", "MPJPE", "m", 3},
+      {"imitation", "/collision/w/mean", "W", "", 3},
+      {"imitation", "/pose/pacc", "Pacc", "", 3},
+      {"imitation", "/pose/po", "PO", "", 3},
+      {"imitation", "/pose/mean_pose_error", "pose err", "rad", 3},
+      {"imitation", "/dtw/dtw_mean", "DTW", "rad", 2},
+      {"imitation", "/dtw/weighted_dtw", "DTW A_w", "rad", 2},
+      {"physical", "/physical/limit_margin_min", "margin", "rad", 3},
+      {"physical", "/physical/velocity_peak", "vel peak", "rad/s", 2},
+      {"physical", "/physical/velocity_rms", "vel RMS", "rad/s", 2},
+      {"physical", "/physical/acceleration_peak", "acc peak", "rad/s²", 1},
+      {"physical", "/physical/acceleration_rms", "acc RMS", "rad/s²", 1},
+      {"physical", "/physical/jerk_peak", "jerk peak", "rad/s³", 0},
+      {"physical", "/physical/jerk_rms", "jerk RMS", "rad/s³", 0},
+      {"physical", "/physical/velocity_violation_intervals", "vel viol", "intervals", 0},
+      {"physical", "/pose/largest_joint_step", "max step", "rad", 3},
+      {"physical", "/physical/penetration/max", "penetr", "m", 4},
+      {"physical", "/collision/min_clearance", "clearance", "m", 4},
+      {"physical", "/collision/collision_frames", "in coll", "frames", 0},
+      {"physical", "/physical/feet/sliding", "foot slide", "m", 3},
+      {"physical", "/physical/feet/floating_max", "foot float", "m", 3},
+      {"mapping", "/mapping/us_per_frame", "cost", "µs/frame", 1},
+      {"mapping", "/mapping/clamped_frames", "clamped", "frames", 0},
+      {"mapping", "/mapping/held_frames", "held", "frames", 0},
+      {"mapping", "/mapping/not_converged_frames", "not conv", "frames", 0},
+      {"mapping", "/mapping/collision_avoided_frames", "avoided", "frames", 0},
+  };
+  return columns;
+}
+
+nlohmann::ordered_json comparisonJson(const ComparedMotion& motion, const std::vector<ComparedRow>& rows) {
+  nlohmann::ordered_json out;
+  out["motion"] = motion.path;
+  out["frames"] = motion.frames();
+  out["rows"] = nlohmann::ordered_json::array();
+  for (const ComparedRow& row : rows) out["rows"].push_back(row.json);
+  out["columns"] = nlohmann::ordered_json::array();
+  for (const CompareColumn& c : compareColumns()) {
+    out["columns"].push_back({{"group", c.group}, {"pointer", c.pointer}, {"header", c.header}, {"unit", c.unit},
+                              {"decimals", c.decimals}});
+  }
+  return out;
+}
+
+namespace {
+
+// Display width of UTF-8 text: one column per code point.
+std::size_t displayWidth(const std::string& text) {
+  std::size_t n = 0;
+  for (const unsigned char c : text) n += (c & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
+std::string padLeft(const std::string& text, std::size_t width) {
+  const std::size_t w = displayWidth(text);
+  return std::string(width > w ? width - w : 0, ' ') + text;
+}
+
+std::string padRight(const std::string& text, std::size_t width) {
+  const std::size_t w = displayWidth(text);
+  return text + std::string(width > w ? width - w : 0, ' ');
+}
+
+// The cell of `column` in `row`: the number, or "—" where the metric does not apply (absent) or
+// has no value (null, e.g. W without a direct mapping).
+std::string cell(const nlohmann::ordered_json& row, const CompareColumn& column) {
+  const nlohmann::ordered_json::json_pointer pointer(column.pointer);
+  if (!row.contains(pointer) || !row.at(pointer).is_number()) return "—";
+  return fixed(row.at(pointer).get<double>(), column.decimals);
+}
+
+}  // namespace
+
+std::string comparisonTable(const ComparedMotion& motion, const std::vector<ComparedRow>& rows) {
+  std::ostringstream out;
+  out << "comparison on " << motion.path << " (" << motion.frames() << " frames)\n";
+  std::vector<std::string> names;
+  std::size_t name_width = displayWidth("robot / method");
+  for (const ComparedRow& row : rows) {
+    names.push_back(row.robot + " / " + row.label);
+    name_width = std::max(name_width, displayWidth(names.back()));
+  }
+  for (const char* group : {"imitation", "physical", "mapping"}) {
+    std::vector<const CompareColumn*> shown;
+    for (const CompareColumn& c : compareColumns()) {
+      if (std::string(c.group) != group) continue;
+      const nlohmann::ordered_json::json_pointer pointer(c.pointer);
+      bool present = false;
+      for (const ComparedRow& row : rows) present = present || row.json.contains(pointer);
+      if (present) shown.push_back(&c);
+    }
+    if (shown.empty()) continue;
+    std::vector<std::size_t> widths;
+    for (const CompareColumn* c : shown) {
+      std::size_t w = std::max(displayWidth(c->header), displayWidth(c->unit));
+      for (const ComparedRow& row : rows) w = std::max(w, displayWidth(cell(row.json, *c)));
+      widths.push_back(w);
+    }
+    out << "\n" << group << "\n";
+    out << "  " << padRight("robot / method", name_width);
+    for (std::size_t i = 0; i < shown.size(); ++i) out << "  " << padLeft(shown[i]->header, widths[i]);
+    out << "\n  " << padRight("", name_width);
+    for (std::size_t i = 0; i < shown.size(); ++i) out << "  " << padLeft(shown[i]->unit, widths[i]);
+    out << "\n";
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      out << "  " << padRight(names[r], name_width);
+      for (std::size_t i = 0; i < shown.size(); ++i) out << "  " << padLeft(cell(rows[r].json, *shown[i]), widths[i]);
+      out << "\n";
+    }
+  }
+  // Families that apply to no row, and why.
+  const std::vector<std::pair<const char*, const char*>> families = {
+      {"similarity", "WBF/LLF/cosine/best reachable/MPJPE need a robot with a virtual skeleton (NAO, Pepper)"},
+      {"collision", "W, clearance and collision frames need a robot with collision shapes"},
+      {"pose", "Pacc/PO need a robot with a PIC map (Baxter, YuMi, NAO, Pepper)"},
+      {"dtw", "DTW needs a BVH motion and an Euler map (InMoov built-in, or euler with --config)"},
+  };
+  std::string missing;
+  for (const auto& [family, why] : families) {
+    bool any = false;
+    for (const ComparedRow& row : rows) any = any || row.json.contains(family);
+    if (!any) missing += std::string("\n  ") + why;
+  }
+  if (!missing.empty()) out << "\nnot applicable here (—):" << missing << "\n";
+  return out.str();
+}
+
+}  // namespace retarget::cli

@@ -1,0 +1,287 @@
+#include "metric_families.hpp"
+
+#include <cmath>
+
+#include <retarget/core/error.hpp>
+#include <retarget/mappers/euler_inmoov_maps.hpp>
+#include <retarget/json/euler_map.hpp>
+#include <retarget/mappers/euler_mapper.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/triangle.hpp>
+
+#include "cli.hpp"
+
+namespace retarget::cli {
+
+nlohmann::ordered_json finiteOrNull(double value) {
+  return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
+// --- similarity
+
+SimilarityEvaluation evaluateSimilarity(const RobotModel<double>& model, const GaLvvjMap& map,
+                                        const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
+                                        WbfBase base, const std::string& source) {
+  std::vector<int> limited;
+  for (int i = 0; i < kGaLvvjJointCount; ++i) {
+    const auto& b = map.joints[static_cast<std::size_t>(i)];
+    const auto j = static_cast<GaLvvjJoint>(i);
+    if (!b.joint.empty() && j != GaLvvjJoint::kLHand && j != GaLvvjJoint::kRHand) limited.push_back(model.qIndex(b.joint));
+  }
+  SimilarityEvaluation out;
+  out.base = base;
+  VirtualSkeleton<double> skeleton(model, map, base);
+  std::vector<SkeletonFrame<double>> robot(motion.size());
+  for (std::size_t k = 0; k < motion.size(); ++k) {
+    const Eigen::VectorXd q_k = q.row(static_cast<Eigen::Index>(k)).transpose();
+    robot[k].time = motion.frames[k].time;
+    if (!skeleton.compute(q_k, robot[k]).ok()) throw ParseError(source, k + 2, "expected finite joint angles");
+    bool on_limit = false;
+    for (int i : limited) {
+      on_limit = on_limit || std::abs(q_k[i] - model.lowerLimits()[i]) <= 1e-9 ||
+                 std::abs(q_k[i] - model.upperLimits()[i]) <= 1e-9;
+    }
+    out.on_limit_frames += on_limit ? 1 : 0;
+  }
+  out.similarity = motionSimilarity(motion.frames, robot);
+  BestReachableOptions best_options;
+  best_options.wbf_base = base;
+  // Best reachable is a search within the limits: angles a little outside them (rounding in a
+  // CSV) are taken at the limit.
+  Eigen::MatrixXd within = q;
+  for (Eigen::Index k = 0; k < within.rows(); ++k) {
+    within.row(k) = within.row(k).cwiseMax(model.lowerLimits().transpose()).cwiseMin(model.upperLimits().transpose());
+  }
+  out.best = motionBestReachable(model, map, motion.frames, within, best_options);
+  return out;
+}
+
+nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e) {
+  const MotionSimilarity<double>& s = e.similarity;
+  nlohmann::ordered_json out;
+  out["on_limit_frames"] = e.on_limit_frames;
+  out["degenerate_frames"] = s.degenerate_frames;
+  nlohmann::ordered_json wbf_links = nlohmann::ordered_json::object(), llf_links = nlohmann::ordered_json::object();
+  for (int i = 0; i < kSimilarityLinkCount; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    // null: the link never exists on this robot or in this motion (e.g. Pepper's legs).
+    wbf_links[kSimilarityLinkNames[k]] = s.link_frames[k] > 0 ? nlohmann::ordered_json(s.wbf_link_mean[k]) : nullptr;
+    llf_links[kSimilarityLinkNames[k]] = s.link_frames[k] > 0 ? nlohmann::ordered_json(s.llf_link_mean[k]) : nullptr;
+  }
+  out["wbf"] = {{"mean", s.wbf_mean}, {"min", s.wbf_min}, {"links", wbf_links}};
+  out["llf"] = {{"mean", s.llf_mean}, {"min", s.llf_min}, {"links", llf_links}};
+  out["cosine"] = {{"mean", s.cosine_mean}, {"min", s.cosine_min}};
+  out["wbf_base"] = wbfBaseName(e.base);
+  out["best_reachable"] = {{"wbf_mean", bestReachableWbfMean(e.best)}, {"llf_mean", bestReachableLlfMean(e.best)}};
+  // Per link: achieved and best reachable means (over the frames where the link is valid).
+  nlohmann::ordered_json links = nlohmann::ordered_json::object();
+  for (int i = 0; i < kSimilarityLinkCount; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    auto value = [](double v, int frames) { return frames > 0 ? nlohmann::ordered_json(v) : nullptr; };
+    links[kSimilarityLinkNames[k]] = {{"wbf", value(e.best.wbf_achieved_mean[k], e.best.wbf_frames[k])},
+                                      {"wbf_best_reachable", value(e.best.wbf_best_mean[k], e.best.wbf_frames[k])},
+                                      {"llf", value(e.best.llf_achieved_mean[k], e.best.llf_frames[k])},
+                                      {"llf_best_reachable", value(e.best.llf_best_mean[k], e.best.llf_frames[k])}};
+  }
+  out["links"] = links;
+  return out;
+}
+
+namespace {
+
+double frameWeightedMean(const std::array<double, kSimilarityLinkCount>& means,
+                         const std::array<int, kSimilarityLinkCount>& frames) {
+  double sum = 0;
+  long count = 0;
+  for (std::size_t k = 0; k < means.size(); ++k) {
+    sum += means[k] * frames[k];
+    count += frames[k];
+  }
+  return count > 0 ? sum / static_cast<double>(count) : 0.0;
+}
+
+}  // namespace
+
+double bestReachableWbfMean(const MotionBestReachable<double>& best) {
+  return frameWeightedMean(best.wbf_best_mean, best.wbf_frames);
+}
+double bestReachableLlfMean(const MotionBestReachable<double>& best) {
+  return frameWeightedMean(best.llf_best_mean, best.llf_frames);
+}
+
+// --- collision
+
+CollisionEvaluation evaluateCollision(const RobotModel<double>& model, const SelfCollisionModel<double>& collision,
+                                      const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q) {
+  CollisionEvaluation out;
+  out.pairs = collision.pairs().size();
+  out.margin = collision.margin();
+  // The direct mapping (q_mimic of seed 001) W compares against.
+  std::optional<MappedMotion<double>> direct;
+  if (const auto tri = triangleMapFor(model)) {
+    TriangleMapper<double> mapper(model, *tri);
+    direct = mapMotion(mapper, motion);
+    out.reference = "triangle";
+  } else if (const auto ga = gaLvvjMapFor(model)) {
+    GaLvvjMapper<double> mapper(model, *ga);
+    direct = mapMotion(mapper, motion);
+    out.reference = "ga-lvvj";
+  }
+  out.clearance = trajectoryClearance(collision, q);
+  if (direct) {
+    out.w = jointSimilarity(model, direct->q, q);
+    out.before = trajectoryClearance(collision, direct->q);
+  }
+  return out;
+}
+
+nlohmann::ordered_json collisionJson(const CollisionEvaluation& e) {
+  nlohmann::ordered_json out;
+  out["pairs"] = e.pairs;
+  out["margin"] = e.margin;
+  out["reference"] = e.reference ? nlohmann::ordered_json(*e.reference) : nullptr;
+  out["w"] = e.w ? nlohmann::ordered_json{{"mean", e.w->mean}, {"min", e.w->min}} : nlohmann::ordered_json(nullptr);
+  out["min_clearance"] = e.clearance.min;
+  out["collision_frames"] = e.clearance.collision_frames;
+  out["margin_frames"] = e.clearance.margin_frames;
+  out["reference_collision_frames"] = e.before ? nlohmann::ordered_json(e.before->collision_frames) : nullptr;
+  return out;
+}
+
+// --- pose
+
+nlohmann::ordered_json poseJson(const ArmImitation& e) {
+  nlohmann::ordered_json out;
+  out["counted_frames"] = e.counted_frames;
+  out["pacc"] = e.pacc;
+  out["po"] = e.po;
+  out["mean_pose_error"] = e.mean_pose_error;
+  out["largest_joint_step"] = e.largest_joint_step;
+  return out;
+}
+
+// --- dtw
+
+std::optional<EulerMap> dtwEulerMap(const RobotModel<double>& model, const BvhMotion& motion,
+                                    const std::string& config_path) {
+  if (!config_path.empty()) return loadEulerMap(config_path);
+  const std::string skeleton = detectEulerSkeleton(motion);
+  if (model.name() != "inmoov" || skeleton.empty()) return std::nullopt;
+  return inmoovEulerMap(skeleton);
+}
+
+DtwEvaluation evaluateDtw(const RobotModel<double>& model, const BvhMotion& motion, const EulerMap& config,
+                          const JointTrajectory& angles, const std::string& source) {
+  if (angles.empty()) throw ParseError(source, 0, "expected at least one frame, got 0");
+  EulerMapper<double> mapper(model, motion, config);
+  const std::vector<int> joints = mapper.mappedJoints();
+  DtwEvaluation out;
+  out.config = config.name;
+  out.frames_human = motion.frame_count;
+  out.frames_robot = angles.size();
+  for (int i : joints) out.joints.push_back(model.qName(i));
+  // Human trajectories: the mapped angles before limits, one frame per column.
+  Eigen::MatrixXd human(static_cast<Eigen::Index>(joints.size()), motion.frame_count);
+  Eigen::VectorXd q(model.nq());
+  for (int f = 0; f < motion.frame_count; ++f) {
+    (void)mapper.map(motion.frameValues(f), q);
+    for (std::size_t k = 0; k < joints.size(); ++k) human(static_cast<Eigen::Index>(k), f) = mapper.rawOutput()[joints[k]];
+  }
+  // Robot trajectories, by joint name.
+  Eigen::MatrixXd robot(static_cast<Eigen::Index>(joints.size()), static_cast<Eigen::Index>(angles.size()));
+  for (std::size_t k = 0; k < out.joints.size(); ++k) {
+    const int column = angles.findJoint(out.joints[k]);
+    if (column < 0) throw ParseError(source, 1, "expected a column '" + out.joints[k] + "' in the header");
+    robot.row(static_cast<Eigen::Index>(k)) = angles.positions.col(column).transpose();
+  }
+  out.result = weightedJointDtw(human, robot, rangeOfMotionWeights(model, out.joints));
+  return out;
+}
+
+nlohmann::ordered_json dtwJson(const DtwEvaluation& e) {
+  nlohmann::ordered_json out;
+  out["config"] = e.config;
+  out["frames_human"] = e.frames_human;
+  out["frames_robot"] = e.frames_robot;
+  nlohmann::ordered_json per_joint = nlohmann::ordered_json::object();
+  for (std::size_t k = 0; k < e.joints.size(); ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    per_joint[e.joints[k]] = {{"dtw", e.result.joint_distances[i]},
+                              {"weight", e.result.weights[i]},
+                              {"path_length", e.result.path_lengths[i]}};
+  }
+  out["joints"] = per_joint;
+  out["dtw_mean"] = e.joints.empty() ? 0.0 : e.result.joint_distances.mean();
+  out["weighted_dtw"] = e.result.system_distance;
+  return out;
+}
+
+// --- physical
+
+PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const SkeletonMotion<double>* motion,
+                                    const Eigen::MatrixXd& q, const std::vector<double>& time,
+                                    const SelfCollisionModel<double>* collision) {
+  PhysicalEvaluation out;
+  out.smoothness = jointSmoothness(model, time, q);
+  if (collision != nullptr) out.penetration = selfPenetration(*collision, q);
+  if (motion != nullptr) {
+    if (const auto map = gaLvvjMapFor(model)) {
+      VirtualSkeleton<double> view(model, *map);
+      out.position_error = motionPositionError(view, *motion, q);
+    }
+  }
+  bool increasing = true;
+  for (std::size_t k = 1; k < time.size(); ++k) increasing = increasing && time[k] > time[k - 1];
+  if (const auto feet = footLinks(model); feet && increasing && !time.empty()) {
+    for (const auto& [link, joint] : {std::pair<std::string, HumanJoint>{feet->first, HumanJoint::kAnkleLeft},
+                                      {feet->second, HumanJoint::kAnkleRight}}) {
+      const Eigen::Matrix3Xd robot = robotFootTrajectory(model, link, q);
+      std::optional<Eigen::Matrix3Xd> human;
+      if (motion != nullptr && motion->size() == time.size()) human = humanFootTrajectory(*motion, joint);
+      out.feet.push_back(FootEvaluation{link, footContact(time, robot, human ? &*human : nullptr)});
+    }
+  }
+  return out;
+}
+
+nlohmann::ordered_json physicalJson(const PhysicalEvaluation& e) {
+  const JointSmoothness& s = e.smoothness;
+  nlohmann::ordered_json out;
+  if (e.position_error) {
+    out["mpjpe"] = {{"mean", e.position_error->mpjpe}, {"max", e.position_error->max},
+                    {"degenerate_frames", e.position_error->degenerate_frames}};
+  }
+  out["limit_margin_min"] = finiteOrNull(s.limit_margin_min);
+  out["velocity_peak"] = s.velocity_peak_max;
+  out["velocity_rms"] = s.velocity_rms_all;
+  out["acceleration_peak"] = s.acceleration_peak_max;
+  out["acceleration_rms"] = s.acceleration_rms_all;
+  out["jerk_peak"] = s.jerk_peak_max;
+  out["jerk_rms"] = s.jerk_rms_all;
+  out["velocity_violation_intervals"] = s.velocity_violation_intervals;
+  if (e.penetration) {
+    out["penetration"] = {{"max", e.penetration->max_depth},
+                          {"mean", e.penetration->mean_depth},
+                          {"frames", e.penetration->frames_in_penetration},
+                          {"worst_pair", e.penetration->worst_pair}};
+  }
+  if (!e.feet.empty()) {
+    double sliding = 0, floating_max = 0;
+    nlohmann::ordered_json feet = nlohmann::ordered_json::object();
+    for (const FootEvaluation& f : e.feet) {
+      sliding += f.contact.sliding;
+      floating_max = std::max(floating_max, f.contact.floating_max);
+      feet[f.link] = {{"contact_frames", f.contact.contact_frames},
+                      {"sliding", f.contact.sliding},
+                      {"sliding_speed", f.contact.sliding_speed},
+                      {"reference_contact_frames", f.contact.reference_contact_frames},
+                      {"floating_frames", f.contact.floating_frames},
+                      {"floating_mean", f.contact.floating_mean},
+                      {"floating_max", f.contact.floating_max}};
+    }
+    out["feet"] = {{"sliding", sliding}, {"floating_max", floating_max}, {"links", feet}};
+  }
+  return out;
+}
+
+}  // namespace retarget::cli

@@ -1,0 +1,229 @@
+// `retarget compare`, run as a user would on shared recordings: every metric family that applies
+// to a (robot, method) row is present with finite values and equals what `retarget eval` prints
+// for the same angles written by `retarget map` (the same numbers, not just close ones); the
+// families that do not apply are absent from the JSON and shown as "—" in the table; the table
+// lists every method; a method that does not fit the robot is a usage error naming both.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "support/test_support.hpp"
+
+using namespace retarget::test;
+
+namespace {
+
+nlohmann::json parsed(const Run& r) {
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.code == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+// The families each robot's rows must have (docs/metrics.md, "Which metric applies where"), for
+// a skeleton motion that is not BVH.
+const std::map<std::string, std::set<std::string>> kFamilies = {
+    {"nao", {"similarity", "collision", "pose", "physical"}},
+    {"baxter", {"collision", "pose", "physical"}},
+    {"tangy", {"collision", "physical"}},
+};
+
+// Every column of the table whose family the row has must hold a finite number; the others
+// must be absent. Parts of "physical" that need a virtual skeleton (MPJPE) or feet are checked
+// by the caller.
+// `without`: pointers of the row's families that do not apply to this robot (W needs a direct
+// mapping, triangle or GA-LVVJ, which Baxter lacks: `"w": null` as in eval).
+void checkColumns(const nlohmann::json& report, const nlohmann::json& row, const std::set<std::string>& families,
+                  const std::set<std::string>& without = {}) {
+  for (const auto& column : report.at("columns")) {
+    const std::string pointer = column.at("pointer").get<std::string>();
+    const std::string family = pointer.substr(1, pointer.find('/', 1) - 1);
+    const nlohmann::json::json_pointer p(pointer);
+    INFO(row.at("robot").get<std::string>() << " / " << row.at("label").get<std::string>() << ": " << pointer);
+    if (without.count(pointer) > 0 || pointer == "/mapping/collision_avoided_frames") {
+      CHECK_FALSE(row.contains(p));  // not applicable; no --avoid-collisions in these runs
+    } else if (family == "mapping" || (families.count(family) > 0 && pointer.rfind("/physical/mpjpe", 0) != 0 &&
+                                       pointer.rfind("/physical/feet", 0) != 0 &&
+                                       pointer.rfind("/physical/penetration", 0) != 0)) {
+      REQUIRE(row.contains(p));
+      REQUIRE(row.at(p).is_number());
+      CHECK(std::isfinite(row.at(p).get<double>()));
+    } else if (families.count(family) == 0) {
+      CHECK_FALSE(row.contains(p));
+    }
+  }
+  for (const char* family : {"similarity", "collision", "pose", "dtw", "physical"}) {
+    CHECK(row.contains(family) == (families.count(family) > 0));
+  }
+}
+
+// eval's JSON for one family without the head it shares with the other families.
+nlohmann::json evalFamily(const std::string& motion, const fs::path& angles, const std::string& robot,
+                          const std::string& family) {
+  nlohmann::json out = parsed(run("eval " + motion + " " + quoted(angles) + " --robot " + robot + " --metrics " +
+                                  family + " --json"));
+  for (const char* key : {"metric", "motion", "angles", "robot", "frames"}) out.erase(key);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cli compare: NAO, Kinect wave: every applicable family present, finite and equal to eval on the map CSV") {
+  RETARGET_REQUIRE_TEST_DATA(data);
+  const std::string motion = quoted(data / "kinect" / "laban_ges01_wavehand_kinect2.csv");
+  const nlohmann::json report = parsed(run("compare " + motion + " --robot nao --method ga-lvvj,pics --json"));
+  REQUIRE(report.at("rows").size() == 2);
+  CHECK(report.at("frames") == 154);
+  for (const auto& row : report.at("rows")) {
+    checkColumns(report, row, kFamilies.at("nao"));
+    CHECK(row.at("robot") == report.at("rows")[0].at("robot"));
+    CHECK(row.at("frames") == 154);
+    CHECK(row.at("/mapping/us_per_frame"_json_pointer).get<double>() > 0);
+    // NAO has a virtual skeleton, feet and collision shapes: MPJPE, foot and penetration figures.
+    CHECK(std::isfinite(row.at("/physical/mpjpe/mean"_json_pointer).get<double>()));
+    CHECK(row.at("/physical/mpjpe/mean"_json_pointer).get<double>() > 0);
+    CHECK(std::isfinite(row.at("/physical/feet/sliding"_json_pointer).get<double>()));
+    CHECK(row.at("/physical/feet/links"_json_pointer).size() == 2);
+    CHECK(row.at("/physical/penetration/max"_json_pointer).get<double>() >= 0);
+    // Similarities are cosines; the best reachable value is never below the achieved one.
+    const double wbf = row.at("/similarity/wbf/mean"_json_pointer).get<double>();
+    CHECK(wbf > 0);
+    CHECK(wbf <= 1);
+    for (const auto& [link, values] : row.at("/similarity/links"_json_pointer).items()) {
+      if (values.at("wbf").is_null()) continue;
+      CHECK(values.at("wbf_best_reachable").get<double>() >= values.at("wbf").get<double>() - 1e-12);
+    }
+  }
+  CHECK(report.at("rows")[0].at("method") == "ga-lvvj");
+  CHECK(report.at("rows")[1].at("method") == "pics");
+
+  // The same numbers from `retarget map` + `retarget eval`, family by family.
+  const fs::path dir = tempDir() / "compare_nao";
+  fs::create_directories(dir);
+  for (const auto& row : report.at("rows")) {
+    const std::string method = row.at("method").get<std::string>();
+    const fs::path csv = dir / (method + ".csv");
+    const Run m = run("map " + motion + " --robot nao --method " + method + " -o " + quoted(csv));
+    REQUIRE(m.code == 0);
+    for (const std::string family : {"similarity", "collision", "pose", "physical"}) {
+      INFO(method << " / " << family);
+      CHECK(row.at(family) == evalFamily(motion, csv, "nao", family));
+    }
+  }
+}
+
+TEST_CASE("cli compare: Baxter FABRIK, PIC, PICs: seed 004 metrics beside the others, not-applicable ones absent") {
+  RETARGET_REQUIRE_TEST_DATA(data);
+  const std::string motion = quoted(data / "kinect" / "laban_ges03_drawlines_kinect2.csv");
+  const nlohmann::json report =
+      parsed(run("compare " + motion + " --robot baxter --method fabrik,pic,pics --softening 2 --json"));
+  REQUIRE(report.at("rows").size() == 3);
+  std::vector<std::string> methods;
+  for (const auto& row : report.at("rows")) {
+    methods.push_back(row.at("method").get<std::string>());
+    checkColumns(report, row, kFamilies.at("baxter"), {"/collision/w/mean"});
+    CHECK(row.at("/collision/w"_json_pointer).is_null());
+    // No virtual skeleton and no feet on Baxter.
+    CHECK_FALSE(row.contains("/physical/mpjpe"_json_pointer));
+    CHECK_FALSE(row.contains("/physical/feet"_json_pointer));
+    const double pacc = row.at("/pose/pacc"_json_pointer).get<double>();
+    const double po = row.at("/pose/po"_json_pointer).get<double>();
+    CHECK(pacc >= 0);
+    CHECK(pacc <= 1);
+    CHECK(po >= 0);
+    CHECK(po <= 1);
+    CHECK(row.at("/mapping/not_converged_frames"_json_pointer).get<int>() >= 0);
+  }
+  CHECK(methods == std::vector<std::string>{"fabrik", "pic", "pics"});
+  CHECK(report.at("rows")[2].at("/mapping/softening"_json_pointer) == 2);
+
+  // pics on its own with K = 2, through map + eval: the same pose and collision numbers.
+  const fs::path csv = tempDir() / "compare_baxter_pics.csv";
+  REQUIRE(run("map " + motion + " --robot baxter --method pics --softening 2 -o " + quoted(csv)).code == 0);
+  CHECK(report.at("rows")[2].at("pose") == evalFamily(motion, csv, "baxter", "pose"));
+  CHECK(report.at("rows")[2].at("collision") == evalFamily(motion, csv, "baxter", "collision"));
+  CHECK(report.at("rows")[2].at("physical") == evalFamily(motion, csv, "baxter", "physical"));
+
+  // Per-method options: the same method twice with different softening gives two rows.
+  const nlohmann::json k =
+      parsed(run("compare " + motion + " --robot baxter --method pics:softening=0,pics:softening=3 --json"));
+  REQUIRE(k.at("rows").size() == 2);
+  CHECK(k.at("rows")[0].at("label") == "pics:softening=0");
+  CHECK(k.at("rows")[0].at("/mapping/softening"_json_pointer) == 0);
+  CHECK(k.at("rows")[1].at("/mapping/softening"_json_pointer) == 3);
+  // An option in the spec is the same as the command-wide one.
+  const nlohmann::json spec = parsed(run("compare " + motion + " --robot baxter --method pics:softening=2 --json"));
+  CHECK(spec.at("rows")[0].at("pose") == report.at("rows")[2].at("pose"));
+}
+
+TEST_CASE("cli compare: the table lists every (robot, method) with units, and — where a metric does not apply") {
+  RETARGET_REQUIRE_TEST_DATA(data);
+  const std::string motion = quoted(data / "kinect" / "laban_ges04_comehere_kinect2.csv");
+  const Run r = run("compare " + motion + " --robot nao --method ga-lvvj,triangle --robot tangy --method triangle");
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  // Each row appears in each of the three tables (imitation, physical, mapping); rows are named
+  // "<robot model name> / <method>".
+  const auto count = [&](const std::string& part) {
+    std::size_t n = 0;
+    for (std::size_t at = r.out.find(part); at != std::string::npos; at = r.out.find(part, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count(" / ga-lvvj") == 3);
+  CHECK(count(" / triangle") == 6);
+  CHECK(count("tangy / triangle") == 3);
+  for (const std::string header : {"WBF", "MPJPE", "Pacc", "vel peak", "rad/s", "µs/frame", "clamped", "foot slide"}) {
+    CHECK_MESSAGE(contains(r.out, header), header);
+  }
+  // Tangy has no virtual skeleton and no PIC map: its WBF and Pacc cells are "—".
+  const std::size_t tangy = r.out.find("tangy / triangle");
+  const std::string tangy_line = r.out.substr(tangy, r.out.find('\n', tangy) - tangy);
+  CHECK(contains(tangy_line, "—"));
+  CHECK(contains(r.out, "DTW needs a BVH motion"));  // no row has the dtw family
+}
+
+TEST_CASE("cli compare: InMoov euler on a BVH: the dtw family equals eval --metrics dtw") {
+  RETARGET_REQUIRE_TEST_DATA(data);
+  const std::string motion = quoted(data / "bvh" / "xia_cmu_skeleton31_neutral_walk_01_000.bvh");
+  const nlohmann::json report = parsed(run("compare " + motion + " --robot inmoov --method euler --json"));
+  REQUIRE(report.at("rows").size() == 1);
+  const nlohmann::json& row = report.at("rows")[0];
+  REQUIRE(row.contains("dtw"));
+  CHECK(std::isfinite(row.at("/dtw/weighted_dtw"_json_pointer).get<double>()));
+  CHECK_FALSE(row.contains("similarity"));
+  CHECK_FALSE(row.contains("pose"));
+  const fs::path csv = tempDir() / "compare_inmoov_euler.csv";
+  REQUIRE(run("map " + motion + " --robot inmoov --method euler -o " + quoted(csv)).code == 0);
+  CHECK(row.at("dtw") == evalFamily(motion, csv, "inmoov", "dtw"));
+  CHECK(row.at("physical") == evalFamily(motion, csv, "inmoov", "physical"));
+}
+
+TEST_CASE("cli compare: a method that does not fit the robot, an unknown method or robot is a usage error") {
+  const fs::path motion = tempDir() / "compare_wave.csv";
+  REQUIRE(run("demo wave --duration 1 -o " + quoted(motion)).code == 0);
+  const Run tangy = run("compare " + quoted(motion) + " --robot tangy --method triangle,ga-lvvj");
+  CHECK(tangy.code == 2);
+  CHECK(contains(tangy.err, "ga-lvvj"));
+  CHECK(contains(tangy.err, "tangy"));
+  CHECK(tangy.out.empty());  // checked before anything is mapped
+  const Run baxter = run("compare " + quoted(motion) + " --robot nao --method ga-lvvj --robot baxter --method triangle");
+  CHECK(baxter.code == 2);
+  CHECK(contains(baxter.err, "triangle"));
+  CHECK(contains(baxter.err, "baxter"));
+  const Run unknown = run("compare " + quoted(motion) + " --robot nao --method ga-lvvj,warp");
+  CHECK(unknown.code == 2);
+  CHECK(contains(unknown.err, "warp"));
+  const Run bad_option = run("compare " + quoted(motion) + " --robot baxter --method pics:softness=2");
+  CHECK(bad_option.code == 2);
+  CHECK(contains(bad_option.err, "softness"));
+  const Run groups = run("compare " + quoted(motion) + " --robot nao --robot baxter --method ga-lvvj");
+  CHECK(groups.code == 2);
+  CHECK(run("compare " + quoted(motion) + " --robot nao").code == 2);
+  CHECK(run("compare " + quoted(motion) + " --robot robby --method ga-lvvj").code == 2);
+}
