@@ -1,6 +1,7 @@
 #include "metric_families.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include <retarget/core/error.hpp>
 #include <retarget/mappers/euler_inmoov_maps.hpp>
@@ -227,7 +228,12 @@ PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const Skele
   if (motion != nullptr) {
     if (const auto map = gaLvvjMapFor(model)) {
       VirtualSkeleton<double> view(model, *map);
-      out.position_error = motionPositionError(view, *motion, q);
+      MotionPositionError error = motionPositionError(view, *motion, q);
+      // A robot whose virtual skeleton has no root (SpineBase: Pepper has no legs) has no valid
+      // link in any frame: MPJPE does not apply ("—"), it is not a perfect 0.
+      int samples = 0;
+      for (const int frames : error.link_frames) samples += frames;
+      if (samples > 0) out.position_error = std::move(error);
     }
   }
   bool increasing = true;

@@ -118,7 +118,7 @@ struct FootEvaluation {
 
 struct PhysicalEvaluation {
   JointSmoothness smoothness;
-  std::optional<MotionPositionError> position_error;  ///< Robots with a virtual skeleton.
+  std::optional<MotionPositionError> position_error;  ///< Robots with a virtual skeleton rooted at SpineBase.
   std::optional<SelfPenetration> penetration;          ///< Robots with collision shapes.
   std::vector<FootEvaluation> feet;                    ///< Robots with feet: left, right.
 };

@@ -227,3 +227,20 @@ TEST_CASE("cli compare: a method that does not fit the robot, an unknown method 
   CHECK(run("compare " + quoted(motion) + " --robot nao").code == 2);
   CHECK(run("compare " + quoted(motion) + " --robot robby --method ga-lvvj").code == 2);
 }
+
+TEST_CASE("cli compare: MPJPE is absent (not a perfect 0) where the virtual skeleton has no root, present where it has") {
+  RETARGET_REQUIRE_TEST_DATA(data);
+  const std::string motion = quoted(data / "kinect" / "laban_ges01_wavehand_kinect2.csv");
+  const nlohmann::json report =
+      parsed(run("compare " + motion + " --robot pepper --method ga-lvvj --robot nao --method ga-lvvj --json"));
+  REQUIRE(report.at("rows").size() == 2);
+  const nlohmann::json& pepper = report.at("rows").at(0);
+  const nlohmann::json& nao = report.at("rows").at(1);
+  // Pepper has no legs, so no SpineBase: no (frame, link) sample of the position error is valid.
+  REQUIRE(pepper.contains("physical"));
+  CHECK_FALSE(pepper.at("physical").contains("mpjpe"));
+  REQUIRE(nao.at("physical").contains("mpjpe"));
+  const double mpjpe = nao.at("physical").at("mpjpe").at("mean").get<double>();
+  CHECK(std::isfinite(mpjpe));
+  CHECK(mpjpe > 0);
+}
