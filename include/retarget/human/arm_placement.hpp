@@ -23,6 +23,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstddef>
 
 #include <retarget/core/error.hpp>
 #include <retarget/human/skeleton.hpp>
@@ -60,7 +61,7 @@ class ArmPlacement {
   /// Throws InvalidArgument on bad options or lengths.
   ArmPlacement(ArmPlacementOptions options, Scalar left_arm_length, Scalar right_arm_length)
       : options_((options.validate(), options)), robot_length_{left_arm_length, right_arm_length} {
-    for (int s = 0; s < 2; ++s) {
+    for (std::size_t s = 0; s < 2; ++s) {
       RETARGET_THROW_UNLESS(std::isfinite(static_cast<double>(robot_length_[s])) && robot_length_[s] > Scalar(0),
                             InvalidArgument, "ArmPlacement: robot arm length ", s == 0 ? "left" : "right", " (got ",
                             robot_length_[s], ", expected a finite value > 0 m)");
@@ -77,7 +78,7 @@ class ArmPlacement {
     if (!R_WT) return calibrated();
     std::array<Scalar, 2> length{};
     bool any = false;
-    for (int s = 0; s < 2; ++s) {
+    for (std::size_t s = 0; s < 2; ++s) {
       const auto j = armJoints(static_cast<ArmSide>(s));
       if (!frame.usable(j[0]) || !frame.usable(j[1]) || !frame.usable(j[2])) continue;
       length[s] = (frame.position(j[1]) - frame.position(j[0])).norm() +
@@ -89,7 +90,7 @@ class ArmPlacement {
       any = true;
     }
     if (!any) return calibrated();
-    for (int s = 0; s < 2; ++s) {
+    for (std::size_t s = 0; s < 2; ++s) {
       if (length[s] > Scalar(0)) {
         length_sum_[s] += length[s];
         ++length_count_[s];
@@ -100,8 +101,8 @@ class ArmPlacement {
     ++frames_;
     const auto R = frameFromTwoVectors<Scalar>(z_sum_, Axis::kZ, y_sum_, Axis::kY);
     if (R) R_BW_ = R->transpose();
-    for (int s = 0; s < 2; ++s) {
-      const int o = 1 - s;
+    for (std::size_t s = 0; s < 2; ++s) {
+      const std::size_t o = 1 - s;
       const Scalar human = length_count_[s] > 0   ? length_sum_[s] / Scalar(length_count_[s])
                            : length_count_[o] > 0 ? length_sum_[o] / Scalar(length_count_[o])
                                                   : Scalar(0);
@@ -117,7 +118,7 @@ class ArmPlacement {
   /// Rotation from the canonical frame W into the robot base frame B.
   const Matrix3<Scalar>& R_BW() const noexcept { return R_BW_; }
   /// Scale of an arm (robot length / human length, unitless).
-  Scalar scale(ArmSide side) const noexcept { return scale_[static_cast<int>(side)]; }
+  Scalar scale(ArmSide side) const noexcept { return scale_[static_cast<std::size_t>(side)]; }
   /// A human vector v_W (m, canonical) of arm `side` placed in B: s R_BW v_W.
   Vector3<Scalar> placeVector(ArmSide side, const Vector3<Scalar>& v_W) const noexcept {
     return scale(side) * (R_BW_ * v_W);

@@ -6,6 +6,7 @@
 /// None of these functions allocates or throws; sizes are checked with debug asserts only.
 
 #include <cmath>
+#include <cstddef>
 
 #include <retarget/core/types.hpp>
 #include <retarget/kinematics/robot_data.hpp>
@@ -50,8 +51,8 @@ void forwardKinematics(const RobotModel<Scalar>& model, RobotData<Scalar>& data,
     }
     data.joint_values[static_cast<Eigen::Index>(k)] = value;
     // X_WC = X_WP * X_PJ * Motion(value) * X_JC, with the motion applied in place.
-    Isometry3<Scalar>& X_WC = data.X_WL[joint.child_link];
-    X_WC = data.X_WL[joint.parent_link] * joint.X_PJ;
+    Isometry3<Scalar>& X_WC = data.X_WL[static_cast<std::size_t>(joint.child_link)];
+    X_WC = data.X_WL[static_cast<std::size_t>(joint.parent_link)] * joint.X_PJ;
     switch (joint.type) {
       case JointType::kRevolute:
       case JointType::kContinuous:
@@ -70,8 +71,8 @@ void forwardKinematics(const RobotModel<Scalar>& model, RobotData<Scalar>& data,
 /// Pose of the moved frame of joint `k` in W (valid after forwardKinematics).
 template <typename Scalar>
 Isometry3<Scalar> jointFrameInWorld(const RobotModel<Scalar>& model, const RobotData<Scalar>& data, int k) {
-  const Joint<Scalar>& joint = model.joints()[k];
-  return data.X_WL[joint.parent_link] * joint.X_PJ * jointMotion(joint, data.joint_values[k]);
+  const Joint<Scalar>& joint = model.joints()[static_cast<std::size_t>(k)];
+  return data.X_WL[static_cast<std::size_t>(joint.parent_link)] * joint.X_PJ * jointMotion(joint, data.joint_values[k]);
 }
 
 /// Translational Jacobian of a point fixed on link `link` at p_LP (m, link frame), written to
@@ -83,9 +84,10 @@ void pointJacobian(const RobotModel<Scalar>& model, const RobotData<Scalar>& dat
   auto& J = const_cast<Eigen::MatrixBase<JacobianDerived>&>(J_out);
   RETARGET_DEBUG_ASSERT(J.rows() == 3 && J.cols() == model.nq());
   J.setZero();
-  const Vector3<Scalar> p_WP = data.X_WL[link] * p_LP;
-  for (int k : model.links()[link].support) {
-    const Joint<Scalar>& joint = model.joints()[k];
+  const auto link_index = static_cast<std::size_t>(link);
+  const Vector3<Scalar> p_WP = data.X_WL[link_index] * p_LP;
+  for (int k : model.links()[link_index].support) {
+    const Joint<Scalar>& joint = model.joints()[static_cast<std::size_t>(k)];
     if (!joint.moves()) continue;
     int column = joint.q_index;
     Scalar gain = Scalar(1);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -175,11 +176,13 @@ class RobotModel {
   /// Joint index of each configuration coordinate.
   const std::vector<int>& qJoints() const { return q_joints_; }
   /// Name of configuration coordinate `i` (the joint's name).
-  const std::string& qName(int i) const { return joints_[q_joints_[i]].name; }
+  const std::string& qName(int i) const {
+    return joints_[static_cast<std::size_t>(q_joints_[static_cast<std::size_t>(i)])].name;
+  }
   /// Names of all configuration coordinates, in q order.
   std::vector<std::string> qNames() const {
     std::vector<std::string> names;
-    for (int j : q_joints_) names.push_back(joints_[j].name);
+    for (int j : q_joints_) names.push_back(joints_[static_cast<std::size_t>(j)].name);
     return names;
   }
   /// Lower / upper position limits of q (rad or m; -inf/+inf for continuous joints).
@@ -197,7 +200,7 @@ class RobotModel {
   /// Configuration index of the joint named `name`, or -1 (fixed, mimic or unknown joints).
   int findQ(const std::string& name) const {
     const int j = findJoint(name);
-    return j < 0 ? -1 : joints_[j].q_index;
+    return j < 0 ? -1 : joints_[static_cast<std::size_t>(j)].q_index;
   }
   /// Like findLink, but throws InvalidArgument naming the missing link.
   int linkIndex(const std::string& name) const {
@@ -213,11 +216,11 @@ class RobotModel {
   }
   /// Like findQ, but throws InvalidArgument when the joint is missing or has no coordinate.
   int qIndex(const std::string& name) const {
-    const int j = jointIndex(name);
-    RETARGET_THROW_UNLESS(joints_[j].q_index >= 0, InvalidArgument, "joint '", name,
-                          "' of robot '", name_, "' is ", toString(joints_[j].type),
-                          joints_[j].isMimic() ? " (mimic)" : "", " and has no coordinate in q");
-    return joints_[j].q_index;
+    const Joint<Scalar>& joint = joints_[static_cast<std::size_t>(jointIndex(name))];
+    RETARGET_THROW_UNLESS(joint.q_index >= 0, InvalidArgument, "joint '", name,
+                          "' of robot '", name_, "' is ", toString(joint.type),
+                          joint.isMimic() ? " (mimic)" : "", " and has no coordinate in q");
+    return joint.q_index;
   }
 
   /// A configuration with every coordinate at zero, clamped into its limits.
@@ -304,11 +307,11 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
   const std::string& robot = name_;
   RETARGET_THROW_UNLESS(!links_.empty(), InvalidArgument, "robot '", robot, "' has no links");
 
-  std::unordered_map<std::string, int> link_ids;
+  std::unordered_map<std::string, std::size_t> link_ids;
   for (std::size_t i = 0; i < links_.size(); ++i) {
     const auto& l = links_[i];
     RETARGET_THROW_UNLESS(!l.name.empty(), InvalidArgument, "robot '", robot, "': link #", i, " has an empty name");
-    RETARGET_THROW_UNLESS(link_ids.emplace(l.name, static_cast<int>(i)).second, InvalidArgument, "robot '",
+    RETARGET_THROW_UNLESS(link_ids.emplace(l.name, i).second, InvalidArgument, "robot '",
                           robot, "': link name '", l.name, "' is used twice");
     RETARGET_THROW_UNLESS(std::isfinite(l.inertial.mass) && l.inertial.mass >= 0, InvalidArgument, "robot '",
                           robot, "': link '", l.name, "' has invalid mass (got ", l.inertial.mass,
@@ -340,10 +343,11 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
                           "' names unknown child link '", js.child_link, "'");
     RETARGET_THROW_UNLESS(parent->second != child->second, InvalidArgument, "robot '", robot, "': joint '",
                           js.name, "' connects link '", js.parent_link, "' to itself");
-    RETARGET_THROW_UNLESS(parent_joint_of_link[child->second] < 0, InvalidArgument, "robot '", robot,
+    const int other_parent_joint = parent_joint_of_link[child->second];
+    RETARGET_THROW_UNLESS(other_parent_joint < 0, InvalidArgument, "robot '", robot,
                           "': link '", js.child_link, "' is the child of two joints ('",
-                          parent_joint_of_link[child->second] < 0 ? std::string()
-                                                                  : joints_[parent_joint_of_link[child->second]].name,
+                          other_parent_joint < 0 ? std::string()
+                                                 : joints_[static_cast<std::size_t>(other_parent_joint)].name,
                           "' and '", js.name, "')");
     parent_joint_of_link[child->second] = static_cast<int>(j);
     RETARGET_THROW_UNLESS(js.X_PJ.matrix().allFinite() && js.X_JC.matrix().allFinite(), InvalidArgument,
@@ -372,33 +376,33 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
   for (std::size_t i = 0; i < links_.size(); ++i) {
     if (parent_joint_of_link[i] >= 0) continue;
     RETARGET_THROW_UNLESS(root < 0, InvalidArgument, "robot '", robot, "' has more than one root link ('",
-                          links_[root].name, "' and '", links_[i].name, "'); every other link needs a parent joint");
+                          links_[static_cast<std::size_t>(root)].name, "' and '", links_[i].name, "'); every other link needs a parent joint");
     root = static_cast<int>(i);
   }
   RETARGET_THROW_UNLESS(root >= 0, InvalidArgument, "robot '", robot,
                         "' has no root link: the joints form a cycle through every link");
 
   // Breadth-first order from the root; links never reached lie on a cycle.
-  std::vector<std::vector<int>> child_joints(links_.size());
+  std::vector<std::vector<std::size_t>> child_joints(links_.size());
   for (std::size_t j = 0; j < joints_.size(); ++j) {
-    child_joints[link_ids.at(joints_[j].parent_link)].push_back(static_cast<int>(j));
+    child_joints[link_ids.at(joints_[j].parent_link)].push_back(j);
   }
-  std::vector<int> link_order{root};
-  std::vector<int> joint_order;
+  std::vector<std::size_t> link_order{static_cast<std::size_t>(root)};
+  std::vector<std::size_t> joint_order;
   for (std::size_t k = 0; k < link_order.size(); ++k) {
-    for (int j : child_joints[link_order[k]]) {
+    for (std::size_t j : child_joints[link_order[k]]) {
       joint_order.push_back(j);
       link_order.push_back(link_ids.at(joints_[j].child_link));
     }
   }
   if (link_order.size() != links_.size()) {
     std::vector<bool> reached(links_.size(), false);
-    for (int l : link_order) reached[l] = true;
+    for (std::size_t l : link_order) reached[l] = true;
     for (std::size_t j = 0; j < joints_.size(); ++j) {
-      const int c = link_ids.at(joints_[j].child_link);
+      const std::size_t c = link_ids.at(joints_[j].child_link);
       RETARGET_THROW_UNLESS(reached[c], InvalidArgument, "robot '", robot, "': joint '", joints_[j].name,
                             "' lies on a cycle (link '", joints_[j].child_link, "' is not reachable from root '",
-                            links_[root].name, "')");
+                            links_[static_cast<std::size_t>(root)].name, "')");
     }
   }
 
@@ -406,7 +410,7 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
   model.name_ = robot;
   std::vector<int> new_link_index(links_.size());
   for (std::size_t k = 0; k < link_order.size(); ++k) new_link_index[link_order[k]] = static_cast<int>(k);
-  for (int old : link_order) {
+  for (std::size_t old : link_order) {
     Link<Scalar> link;
     link.name = links_[old].name;
     link.inertial = links_[old].inertial;
@@ -429,7 +433,7 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
       joint.limits.lower = -std::numeric_limits<Scalar>::infinity();
       joint.limits.upper = std::numeric_limits<Scalar>::infinity();
     }
-    model.links_[joint.child_link].parent_joint = static_cast<int>(k);
+    model.links_[static_cast<std::size_t>(joint.child_link)].parent_joint = static_cast<int>(k);
     model.joint_index_.emplace(joint.name, static_cast<int>(k));
     model.joints_.push_back(std::move(joint));
   }
@@ -442,7 +446,8 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
       const int j = model.findJoint(name);
       RETARGET_THROW_UNLESS(j >= 0, InvalidArgument, "robot '", robot, "': configuration order names unknown joint '",
                             name, "'");
-      RETARGET_THROW_UNLESS(model.joints_[j].moves() && !joints_[joint_order[j]].mimic, InvalidArgument, "robot '",
+      const auto ju = static_cast<std::size_t>(j);
+      RETARGET_THROW_UNLESS(model.joints_[ju].moves() && !joints_[joint_order[ju]].mimic, InvalidArgument, "robot '",
                             robot, "': configuration order names joint '", name, "', which is fixed or a mimic");
       RETARGET_THROW_UNLESS(std::find(q_joints.begin(), q_joints.end(), j) == q_joints.end(), InvalidArgument,
                             "robot '", robot, "': configuration order names joint '", name, "' twice");
@@ -463,7 +468,7 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
   model.upper_.resize(nq);
   model.velocity_.resize(nq);
   for (int i = 0; i < nq; ++i) {
-    auto& joint = model.joints_[q_joints[i]];
+    auto& joint = model.joints_[static_cast<std::size_t>(q_joints[static_cast<std::size_t>(i)])];
     joint.q_index = i;
     model.lower_[i] = joint.limits.lower;
     model.upper_[i] = joint.limits.upper;
@@ -479,12 +484,13 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
     const int driver = model.findJoint(js.mimic->driver);
     RETARGET_THROW_UNLESS(driver >= 0, InvalidArgument, "robot '", robot, "': mimic joint '", js.name,
                           "' follows unknown joint '", js.mimic->driver, "'");
-    RETARGET_THROW_UNLESS(model.joints_[driver].q_index >= 0, InvalidArgument, "robot '", robot, "': mimic joint '",
+    const int driver_q_index = model.joints_[static_cast<std::size_t>(driver)].q_index;
+    RETARGET_THROW_UNLESS(driver_q_index >= 0, InvalidArgument, "robot '", robot, "': mimic joint '",
                           js.name, "' follows joint '", js.mimic->driver, "', which is fixed or itself a mimic");
     RETARGET_THROW_UNLESS(std::isfinite(js.mimic->multiplier) && std::isfinite(js.mimic->offset), InvalidArgument,
                           "robot '", robot, "': mimic joint '", js.name, "' has a non-finite multiplier or offset");
     auto& joint = model.joints_[k];
-    joint.mimic_q_index = model.joints_[driver].q_index;
+    joint.mimic_q_index = driver_q_index;
     joint.mimic_multiplier = static_cast<Scalar>(js.mimic->multiplier);
     joint.mimic_offset = static_cast<Scalar>(js.mimic->offset);
   }
@@ -493,7 +499,8 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
   for (std::size_t i = 0; i < model.links_.size(); ++i) {
     auto& link = model.links_[i];
     if (link.parent_joint >= 0) {
-      link.support = model.links_[model.joints_[link.parent_joint].parent_link].support;
+      const int parent_link = model.joints_[static_cast<std::size_t>(link.parent_joint)].parent_link;
+      link.support = model.links_[static_cast<std::size_t>(parent_link)].support;
       link.support.push_back(link.parent_joint);
     }
     model.total_mass_ += link.inertial.mass;

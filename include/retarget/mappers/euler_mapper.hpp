@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 #include <vector>
@@ -158,8 +159,8 @@ class EulerMapper {
     Scalar centre = Scalar(0);
     Vector3<Scalar> axis = Vector3<Scalar>::Zero();
     Matrix3<Scalar> R_ref_T = Matrix3<Scalar>::Identity();
-    int first_link = 0, link_count = 0;
-    int leader = 0;  // kEuler: first entry with the same rotation and order (itself if first)
+    std::size_t first_link = 0, link_count = 0;  // links_[first_link, first_link + link_count)
+    std::size_t leader = 0;  // kEuler: first entry with the same rotation and order (itself if first)
   };
   struct Source {
     int joint = -1;
@@ -168,7 +169,7 @@ class EulerMapper {
     int rotation_channels[3] = {0, 0, 0};
   };
   struct Link {
-    int source = -1;
+    std::size_t source = 0;  // index in sources_
     Vector3<Scalar> u = Vector3<Scalar>::UnitX();  // link axis in the joint frame (unit)
   };
 
@@ -203,7 +204,7 @@ class EulerMapper {
         e.R_ref_T = R_ref.transpose().cast<Scalar>();
       }
       // Entries decomposing the same rotation in the same order share one Euler branch choice.
-      e.leader = static_cast<int>(entries_.size());
+      e.leader = entries_.size();
       for (std::size_t k = 0; k < entries_.size() && m.kind == EulerCase::kEuler; ++k) {
         const EulerJointMapping& other = map_.joints[k];
         if (other.kind == EulerCase::kEuler && other.source == m.source && other.order == m.order &&
@@ -253,12 +254,12 @@ class EulerMapper {
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       const EulerJointMapping& m = map_.joints[i];
       Entry& e = entries_[i];
-      e.first_link = static_cast<int>(links_.size());
+      e.first_link = links_.size();
       for (std::size_t k = 0; k < m.source.size(); ++k) {
         const std::string& name = m.source[k];
         Link link;
-        link.source = useJoint(name, m.robot_joint);
-        const int j = sources_[static_cast<std::size_t>(link.source)].joint;
+        link.source = static_cast<std::size_t>(useJoint(name, m.robot_joint));  // always >= 0
+        const int j = sources_[link.source].joint;
         // Link axes: for a finger every segment, otherwise the last joint of the chain.
         const bool needs_axis =
             e.kind == EulerCase::kFingerCurl || (e.kind != EulerCase::kEuler && k + 1 == m.source.size());
@@ -282,7 +283,7 @@ class EulerMapper {
         }
         links_.push_back(link);
       }
-      e.link_count = static_cast<int>(m.source.size());
+      e.link_count = m.source.size();
     }
     rotations_.assign(sources_.size(), Matrix3<Scalar>::Identity());
     valid_.assign(sources_.size(), 1);
@@ -304,10 +305,10 @@ class EulerMapper {
   // A Tait-Bryan rotation has two angle triples: (a, b, c) and (a + pi, pi - b, c + pi). Keep
   // the one whose values for all entries of the leader's group violate the limits least
   // (the principal one on ties), so that e.g. a shoulder raised above 90 deg keeps its branch.
-  Vector3<Scalar> chooseEulerBranch(int leader, const Vector3<Scalar>& principal) const {
+  Vector3<Scalar> chooseEulerBranch(std::size_t leader, const Vector3<Scalar>& principal) const {
     const Vector3<Scalar> other(principal[0] + kPi<Scalar>, kPi<Scalar> - principal[1], principal[2] + kPi<Scalar>);
     Scalar cost_principal = Scalar(0), cost_other = Scalar(0);
-    for (std::size_t k = static_cast<std::size_t>(leader); k < entries_.size(); ++k) {
+    for (std::size_t k = leader; k < entries_.size(); ++k) {
       const Entry& e = entries_[k];
       if (e.kind != EulerCase::kEuler || e.leader != leader) continue;
       const Scalar v1 = eulerValue(e, principal[e.angle]);
@@ -327,7 +328,7 @@ class EulerMapper {
       Scalar x = Scalar(0);
       if (e.kind == EulerCase::kFingerCurl) {
         // Mean bend of the finger's segments, each relative to the reference pose.
-        for (int l = 0; l < e.link_count; ++l) {
+        for (std::size_t l = 0; l < e.link_count; ++l) {
           const Link& link = links_[e.first_link + l];
           ok = ok && valid_[link.source] != 0;
           if (ok) x += angleBetween(link.u, rotations_[link.source] * e.R_ref_T * link.u);
@@ -336,7 +337,7 @@ class EulerMapper {
       } else {
         // Chain product of the sources' local rotations (parent first), relative to the reference.
         Matrix3<Scalar> R = Matrix3<Scalar>::Identity();
-        for (int l = 0; l < e.link_count; ++l) {
+        for (std::size_t l = 0; l < e.link_count; ++l) {
           const Link& link = links_[e.first_link + l];
           ok = ok && valid_[link.source] != 0;
           if (ok) R = R * rotations_[link.source];
@@ -346,7 +347,7 @@ class EulerMapper {
         if (!ok) {
           // held below
         } else if (e.kind == EulerCase::kEuler) {
-          const int me = static_cast<int>(&e - entries_.data());
+          const auto me = static_cast<std::size_t>(&e - entries_.data());
           if (e.leader == me) euler_angles_[me] = chooseEulerBranch(me, rotationToEuler<Scalar>(e.order, R));
           x = euler_angles_[e.leader][e.angle];  // Eq. 2
         } else if (e.kind == EulerCase::kElbowBend) {

@@ -35,6 +35,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 #include <retarget/core/error.hpp>
@@ -114,7 +115,10 @@ struct FabrikChain {
 
   /// Sets every link length from the current points.
   void setLengthsFromPoints() {
-    for (int i = 0; i + 1 < count; ++i) length[static_cast<std::size_t>(i)] = (p[i + 1] - p[i]).norm();
+    for (int i = 0; i + 1 < count; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      length[k] = (p[k + 1] - p[k]).norm();
+    }
   }
   /// Sum of the link lengths (m): the reach of the chain from its root.
   Scalar reach() const {
@@ -174,12 +178,12 @@ FabrikResult<Scalar> solveFabrik(FabrikChain<Scalar>& chain, const Vector3<Scala
   using internal::fabrik::unitOr;
   using V3 = Vector3<Scalar>;
   FabrikResult<Scalar> result;
-  const int n = chain.count;
-  if (n < 2 || n > kFabrikMaxPoints || !target_W.allFinite()) {
+  if (chain.count < 2 || chain.count > kFabrikMaxPoints || !target_W.allFinite()) {
     result.error = std::numeric_limits<Scalar>::infinity();
     result.reachable = false;
     return result;
   }
+  const auto n = static_cast<std::size_t>(chain.count);
   const Scalar tolerance = static_cast<Scalar>(options.tolerance);
   const bool constrained = !constraints.none();
   const V3 root = chain.p[0];
@@ -190,7 +194,7 @@ FabrikResult<Scalar> solveFabrik(FabrikChain<Scalar>& chain, const Vector3<Scala
 
   if (!result.reachable && !constrained) {
     const V3 d = unitOr<Scalar>(target_W - root, V3::UnitX());
-    for (int i = 0; i + 1 < n; ++i) p[i + 1] = p[i] + l[static_cast<std::size_t>(i)] * d;
+    for (std::size_t i = 0; i + 1 < n; ++i) p[i + 1] = p[i] + l[i] * d;
     result.error = (p[n - 1] - target_W).norm();
     result.converged = result.error <= tolerance;
     return result;
@@ -205,29 +209,28 @@ FabrikResult<Scalar> solveFabrik(FabrikChain<Scalar>& chain, const Vector3<Scala
     ++result.iterations;
     // Backward pass: end at the target, IN constraints (direction from joint i+1 back to i).
     p[n - 1] = target_W;
-    for (int i = n - 2; i >= 0; --i) {
+    for (std::size_t i = n - 1; i-- > 0;) {  // i = n - 2, ..., 0
       V3 d = unitOr<Scalar>(p[i] - p[i + 1], unitOr<Scalar>(root - p[i + 1], -V3::UnitX()));
-      d = constrain<Scalar>(d, constraints.in[static_cast<std::size_t>(i)], result.projections);
-      p[i] = p[i + 1] + l[static_cast<std::size_t>(i)] * d;
+      d = constrain<Scalar>(d, constraints.in[i], result.projections);
+      p[i] = p[i + 1] + l[i] * d;
     }
     // Forward pass: root back in place, OUT constraints (direction from joint i to i+1).
     p[0] = root;
-    for (int i = 0; i + 1 < n; ++i) {
+    for (std::size_t i = 0; i + 1 < n; ++i) {
       V3 d = unitOr<Scalar>(p[i + 1] - p[i], unitOr<Scalar>(target_W - p[i], V3::UnitX()));
-      d = constrain<Scalar>(d, constraints.out[static_cast<std::size_t>(i)], result.projections);
-      p[i + 1] = p[i] + l[static_cast<std::size_t>(i)] * d;
+      d = constrain<Scalar>(d, constraints.out[i], result.projections);
+      p[i + 1] = p[i] + l[i] * d;
     }
     result.error = (p[n - 1] - target_W).norm();
     if (result.error <= tolerance) break;
   }
   if (constrained) {
     // Final feasibility pass: every link into OUT ∩ mirror(IN) (OUT alone when empty).
-    for (int i = 0; i + 1 < n; ++i) {
-      const auto k = static_cast<std::size_t>(i);
+    for (std::size_t k = 0; k + 1 < n; ++k) {
       OctantSet allowed = static_cast<OctantSet>(constraints.out[k] & mirroredOctants(constraints.in[k]));
       if (allowed == kNoOctants) allowed = constraints.out[k];
-      const V3 d = constrain<Scalar>(unitOr<Scalar>(p[i + 1] - p[i], V3::UnitX()), allowed, result.projections);
-      p[i + 1] = p[i] + l[k] * d;
+      const V3 d = constrain<Scalar>(unitOr<Scalar>(p[k + 1] - p[k], V3::UnitX()), allowed, result.projections);
+      p[k + 1] = p[k] + l[k] * d;
     }
     result.error = (p[n - 1] - target_W).norm();
   }
