@@ -21,7 +21,6 @@ struct CompareRequest {
   std::vector<std::string> robots;
   std::vector<std::string> methods;  // one comma-separated list per --method
   CompareOptions options;
-  std::string wbf_base = "torso";
   bool json = false;
   std::string report_path;
 };
@@ -39,13 +38,12 @@ std::vector<std::string> splitList(const std::string& list) {
   return items;
 }
 
-void runCompare(CompareRequest& request) {
+void runCompare(const CompareRequest& request) {
   if (request.robots.size() != 1 && request.robots.size() != request.methods.size()) {
     throw UsageError("compare: expected one --method list per --robot, or one --robot (got " +
                      std::to_string(request.robots.size()) + " --robot and " + std::to_string(request.methods.size()) +
                      " --method)");
   }
-  request.options.wbf_base = request.wbf_base == "support-foot" ? WbfBase::kSupportFoot : WbfBase::kTorso;
   // Every (robot, method) pair is checked before anything is mapped.
   std::vector<std::unique_ptr<ComparedRobot>> robots;
   std::vector<std::pair<std::size_t, std::pair<MethodSetup, std::string>>> jobs;  // robot index, setup, label
@@ -96,19 +94,7 @@ const bool kRegistered = registerCommand(Command{
                       "each may carry :config=<file> or :softening=<K> (repeatable)")
           ->required()
           ->allow_extra_args(false);
-      command.add_option("--config", request->options.defaults.config_path,
-                         "method configuration file for ga-lvvj or euler (as `retarget map`)");
-      command.add_option("--softening", request->options.defaults.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
-          ->check(CLI::Range(0, 3));
-      command.add_flag("--avoid-collisions", request->options.avoid_collisions,
-                       "self-collision avoidance after each mapping (as `retarget map`)");
-      command.add_option("--solver", request->options.solver, "avoidance solver: slsqp (default) or cobyla")
-          ->check(CLI::IsMember({"slsqp", "cobyla"}));
-      command.add_option("--margin", request->options.margin, "avoidance clearance margin, m (default 0.01)")
-          ->check(CLI::NonNegativeNumber);
-      command
-          .add_option("--wbf-base", request->wbf_base, "where the robot stands for WBF: torso (default) or support-foot")
-          ->check(CLI::IsMember({"torso", "support-foot"}));
+      addCompareOptions(command, request->options);
       command.add_flag("--json", request->json, "print JSON instead of the table");
       command.add_option("--report", request->report_path, "also write the HTML report (as `retarget report`)");
       command.callback([request] { runCompare(*request); });

@@ -44,6 +44,27 @@ ComparedMotion loadComparedMotion(const std::string& path) {
 ComparedRobot::ComparedRobot(const std::string& name_or_path)
     : model(loadRobot(name_or_path)), collision(cliCollisionModel(model)) {}
 
+void addCompareOptions(CLI::App& command, CompareOptions& options) {
+  command.add_option("--config", options.defaults.config_path,
+                     "method configuration file for ga-lvvj or euler (as `retarget map`)");
+  command.add_option("--softening", options.defaults.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
+      ->check(CLI::Range(0, 3));
+  command.add_flag("--avoid-collisions", options.avoid_collisions,
+                   "self-collision avoidance after each mapping (as `retarget map`)");
+  command.add_option("--solver", options.solver, "avoidance solver: slsqp (default) or cobyla")
+      ->check(CLI::IsMember({"slsqp", "cobyla"}));
+  command.add_option("--margin", options.margin, "avoidance clearance margin, m (default 0.01)")
+      ->check(CLI::NonNegativeNumber);
+  command
+      .add_option_function<std::string>(
+          "--wbf-base",
+          [&options](const std::string& base) {
+            options.wbf_base = base == "support-foot" ? WbfBase::kSupportFoot : WbfBase::kTorso;
+          },
+          "where the robot stands for WBF: torso (default) or support-foot")
+      ->check(CLI::IsMember({"torso", "support-foot"}));
+}
+
 MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults) {
   MethodSetup setup = defaults;
   std::size_t start = 0;

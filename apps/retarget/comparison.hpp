@@ -56,6 +56,11 @@ struct CompareOptions {
   double margin = 0.01;
 };
 
+/// Adds the CompareOptions flags to `command` (--config, --softening, --avoid-collisions,
+/// --solver, --margin, --wbf-base), the same for `retarget compare` and `retarget report`;
+/// parsing fills `options`.
+void addCompareOptions(CLI::App& command, CompareOptions& options);
+
 /// One row: a robot's joint angles for the motion, from a mapping or a CSV, with its metrics.
 struct ComparedRow {
   std::string robot;   // model name

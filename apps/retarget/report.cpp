@@ -129,7 +129,6 @@ struct ReportRequest {
   std::vector<std::string> methods;
   std::vector<std::string> labels;
   CompareOptions options;
-  std::string wbf_base = "torso";
   std::string output;
 };
 
@@ -155,8 +154,7 @@ void runReport(const ReportRequest& request) {
     throw UsageError("report: --label needs one label per angles CSV (got " + std::to_string(request.labels.size()) +
                      " labels for " + std::to_string(request.angles.size()) + " files)");
   }
-  CompareOptions options = request.options;
-  options.wbf_base = request.wbf_base == "support-foot" ? WbfBase::kSupportFoot : WbfBase::kTorso;
+  const CompareOptions& options = request.options;
   const ComparedRobot robot(request.robot);
   std::vector<MethodSetup> setups;
   for (const std::string& spec : request.methods) {
@@ -195,18 +193,7 @@ const bool kRegistered = registerCommand(Command{
           ->delimiter(',');
       command.add_option("--label", request->labels, "labels of the CSVs, in order (default: file names)")
           ->delimiter(',');
-      command.add_option("--config", request->options.defaults.config_path, "method configuration file (ga-lvvj, euler)");
-      command.add_option("--softening", request->options.defaults.softening, "PICs softening factor K, 0..3")
-          ->check(CLI::Range(0, 3));
-      command.add_flag("--avoid-collisions", request->options.avoid_collisions,
-                       "self-collision avoidance after each mapping (as `retarget map`)");
-      command.add_option("--solver", request->options.solver, "avoidance solver: slsqp (default) or cobyla")
-          ->check(CLI::IsMember({"slsqp", "cobyla"}));
-      command.add_option("--margin", request->options.margin, "avoidance clearance margin, m (default 0.01)")
-          ->check(CLI::NonNegativeNumber);
-      command
-          .add_option("--wbf-base", request->wbf_base, "where the robot stands for WBF: torso (default) or support-foot")
-          ->check(CLI::IsMember({"torso", "support-foot"}));
+      addCompareOptions(command, request->options);
       command.add_option("-o,--output", request->output, "HTML file to write")->required();
       command.callback([request] { runReport(*request); });
     }});
