@@ -11,6 +11,7 @@
 // `retarget map` reports, because only the mapper knows the value it wanted.
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -67,14 +68,29 @@ void runSimilarity(const EvalRequest& request) {
   std::cout << "  LLF    mean " << s.llf_mean << "  min " << s.llf_min << "   (seed 000 Eq. 46)\n";
   std::cout << "  cosine mean " << s.cosine_mean << "  min " << s.cosine_min << "   (seed 003 Eq. 1)\n";
   std::cout << "  per link, achieved and best reachable within the robot's limits (WBF base: " << wbfBaseName(base)
-            << "):\n";
-  std::cout << "    link            WBF     best    LLF     best\n";
+            << "),\n  over all frames and over the frames where the human pose is within the robot's reach\n"
+               "  (metrics/best_reachable.hpp: there the mapper, not the robot, decides the value):\n";
+  std::cout << "                    all frames                      within reach\n";
+  std::cout << "    link            WBF     best    LLF     best    frames  WBF     best    frames  LLF     best\n";
   for (int i = 0; i < kSimilarityLinkCount; ++i) {
     const auto k = static_cast<std::size_t>(i);
     std::cout << "    " << std::left << std::setw(14) << kSimilarityLinkNames[k] << std::right;
     if (s.link_frames[k] > 0) {
       std::cout << "  " << best.wbf_achieved_mean[k] << "  " << best.wbf_best_mean[k] << "  "
-                << best.llf_achieved_mean[k] << "  " << best.llf_best_mean[k] << "\n";
+                << best.llf_achieved_mean[k] << "  " << best.llf_best_mean[k];
+      auto within = [](int frames, double achieved, double best_value) {
+        std::ostringstream cell;
+        cell << std::fixed << std::setprecision(4) << std::setw(6) << frames << "  ";
+        if (frames > 0) {
+          cell << achieved << "  " << best_value;
+        } else {
+          cell << "  -       -   ";
+        }
+        return cell.str();
+      };
+      std::cout << "  " << within(best.wbf_within_frames[k], best.wbf_achieved_within_mean[k], best.wbf_best_within_mean[k])
+                << "  " << within(best.llf_within_frames[k], best.llf_achieved_within_mean[k], best.llf_best_within_mean[k])
+                << "\n";
     } else {
       std::cout << "n/a (link missing on the robot or in the motion)\n";
     }

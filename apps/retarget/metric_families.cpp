@@ -82,7 +82,15 @@ nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e) {
     links[kSimilarityLinkNames[k]] = {{"wbf", value(e.best.wbf_achieved_mean[k], e.best.wbf_frames[k])},
                                       {"wbf_best_reachable", value(e.best.wbf_best_mean[k], e.best.wbf_frames[k])},
                                       {"llf", value(e.best.llf_achieved_mean[k], e.best.llf_frames[k])},
-                                      {"llf_best_reachable", value(e.best.llf_best_mean[k], e.best.llf_frames[k])}};
+                                      {"llf_best_reachable", value(e.best.llf_best_mean[k], e.best.llf_frames[k])},
+                                      // The same over the frames where the human pose is within reach.
+                                      {"within_reach",
+                                       {{"wbf_frames", e.best.wbf_within_frames[k]},
+                                        {"wbf", value(e.best.wbf_achieved_within_mean[k], e.best.wbf_within_frames[k])},
+                                        {"wbf_best_reachable", value(e.best.wbf_best_within_mean[k], e.best.wbf_within_frames[k])},
+                                        {"llf_frames", e.best.llf_within_frames[k]},
+                                        {"llf", value(e.best.llf_achieved_within_mean[k], e.best.llf_within_frames[k])},
+                                        {"llf_best_reachable", value(e.best.llf_best_within_mean[k], e.best.llf_within_frames[k])}}}};
   }
   out["links"] = links;
   return out;

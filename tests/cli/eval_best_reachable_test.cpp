@@ -54,18 +54,31 @@ TEST_CASE("cli eval prints per link achieved and best reachable similarity; --wb
       CHECK(link["llf_best_reachable"].get<double>() == doctest::Approx(b.llf_best_mean[i]).epsilon(1e-12));
       CHECK(link["wbf_best_reachable"].get<double>() >= link["wbf"].get<double>());
       CHECK(link["llf_best_reachable"].get<double>() >= link["llf"].get<double>());
+      // Within reach: the library's counts and means over those frames.
+      REQUIRE(link.contains("within_reach"));
+      const auto& within = link["within_reach"];
+      CHECK(within["wbf_frames"].get<int>() == b.wbf_within_frames[i]);
+      CHECK(within["llf_frames"].get<int>() == b.llf_within_frames[i]);
+      if (b.llf_within_frames[i] > 0) {
+        CHECK(within["llf"].get<double>() == doctest::Approx(b.llf_achieved_within_mean[i]).epsilon(1e-12));
+        CHECK(within["llf_best_reachable"].get<double>() == doctest::Approx(b.llf_best_within_mean[i]).epsilon(1e-12));
+      } else {
+        CHECK(within["llf"].is_null());
+      }
       // The per-link achieved WBF is the one of the "wbf" block.
       CHECK(link["wbf"].get<double>() == doctest::Approx(report["wbf"]["links"][kSimilarityLinkNames[i]].get<double>()));
     }
   }
-  // The squat leans the torso: with the torso-aligned base the upright robot torso scores below 1.
+  // The squat leans the trunk (up to 11 deg): with the torso-aligned base the upright robot torso
+  // scores below 1.
   const auto torso = nlohmann::json::parse(run(eval + " --json").out);
   CHECK(torso["wbf_base"].get<std::string>() == "torso");
-  CHECK(torso["links"]["Torso"]["wbf"].get<double>() < 0.99);
+  CHECK(torso["links"]["Torso"]["wbf"].get<double>() < 0.999);
 
   const Run text = run(eval);
   REQUIRE_MESSAGE(text.code == 0, text.err);
   CHECK(contains(text.out, "best reachable"));
+  CHECK(contains(text.out, "within reach"));
   CHECK(contains(text.out, "RightLowerArm"));
   CHECK(run(eval + " --wbf-base hips").code == 2);
   CHECK(run(eval + " --wbf-base support-foot").code == 0);

@@ -11,6 +11,7 @@
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
+#include <retarget/metrics/self_penetration.hpp>
 #include <retarget/robots/nao.hpp>
 
 using namespace retarget;
@@ -204,9 +205,12 @@ TEST_CASE("ga-lvvj statuses: inferred joints are held (default) or used, and the
   CHECK(s.wbf_links[static_cast<std::size_t>(SimilarityLink::kLeftThigh)] < 0.99);
 }
 
-TEST_CASE("ga-lvvj demo motions: NAO follows them (every link >= 0.95), the wave without a clamp or a hold") {
+TEST_CASE("ga-lvvj demo motions: NAO follows them (every link >= 0.95, no self-collision), the wave without a clamp or a hold") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  SelfCollisionOptions collision_options;
+  collision_options.excluded_pairs = alwaysCollidingPairs(nao, collision_options, 1000);
+  const SelfCollisionModel<double> collision(nao, collision_options);
   for (const std::string& name : demoMotionNames()) {
     if (name == "fold-arms") continue;  // the deliberate self-collision case: NAO's elbows stop at 88.5 deg
     CAPTURE(name);
@@ -226,12 +230,14 @@ TEST_CASE("ga-lvvj demo motions: NAO follows them (every link >= 0.95), the wave
         if (f.wbf_valid[link]) wbf = std::min(wbf, f.wbf_links[link]);
         if (f.llf_valid[link]) llf = std::min(llf, f.llf_links[link]);
       }
-      // The squat's trunk lean shows in the torso link of LLF too (its mother frame is B).
-      CHECK(llf >= (name == "squat" && i == static_cast<int>(SimilarityLink::kTorso) ? 0.88 : 0.95));
-      // The squat leans the trunk 27 deg forward; the robot's torso is the WBF base, so every
-      // link's WBF carries that lean (documented in docs/methods/ga_lvvj.md).
-      CHECK(wbf >= (name == "squat" ? 0.88 : 0.95));
+      // The squat's 11 deg trunk lean (NAO's torso cannot lean) costs its links 0.02 at most.
+      CHECK(llf >= 0.95);
+      CHECK(wbf >= 0.95);
     }
+    // Nothing the robot does collides with itself (NAO's capsule model, the pairs that touch in
+    // every configuration left out as the command line does).
+    const SelfPenetration penetration = selfPenetration(collision, mapped.q);
+    CHECK_MESSAGE(penetration.frames_in_penetration == 0, penetration.worst_pair, " ", penetration.max_depth, " m");
     CHECK(mapped.held_frames == 0);
     CHECK(mapped.frames(StatusCode::kDiscontinuity) == 0);
     if (name == "wave") CHECK(mapped.clamped_frames == 0);

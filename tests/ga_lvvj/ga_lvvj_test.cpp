@@ -67,10 +67,11 @@ TEST_CASE("ga-lvvj: HipYawPitch read from the knee planes round-trips with any h
   for (int trial = 0; trial < sweepCount(5000); ++trial) {
     Eigen::VectorXd q = randomRegularNao(nao, rng);
     q[hyp] = std::uniform_real_distribution<double>(nao.lowerLimits()[hyp], nao.upperLimits()[hyp])(rng);
-    // Regular here also means bent knees (the knee plane carries the yaw-pitch).
+    // Regular here also means knees bent past 45 deg, where the knee planes are fully trusted
+    // (the knee plane carries the yaw-pitch).
     for (const char* knee : {"LKneePitch", "RKneePitch"}) {
       const int i = nao.qIndex(knee);
-      q[i] = std::uniform_real_distribution<double>(0.15, nao.upperLimits()[i])(rng);
+      q[i] = std::uniform_real_distribution<double>(0.7854, nao.upperLimits()[i])(rng);
     }
     REQUIRE(skeleton.compute(q, frame).ok());
     mapper.reset();
@@ -79,6 +80,45 @@ TEST_CASE("ga-lvvj: HipYawPitch read from the knee planes round-trips with any h
   }
   MESSAGE("round trip with HipYawPitch from the knees: max |dq| = ", worst, " rad");
   CHECK(worst < 1e-6);
+}
+
+TEST_CASE("ga-lvvj: HipYawPitch from the knees is the fixed value while standing and continuous as a knee bends") {
+  const auto nao = makeNao<double>();
+  const GaLvvjMap map = naoGaLvvjMap();
+  VirtualSkeleton<double> skeleton(nao, map);
+  GaLvvjOptions options;  // kFromKnees is the default
+  REQUIRE(options.hip_yaw_pitch_mode == GaLvvjOptions::HipYawPitchMode::kFromKnees);
+  options.hip_yaw_pitch = -0.1;
+  GaLvvjMapper<double> mapper(nao, map, options);
+  const int hyp = nao.qIndex("LHipYawPitch"), knee = nao.qIndex("LKneePitch");
+  Eigen::VectorXd q = nao.neutralConfiguration();
+  q[hyp] = 0.3;  // the robot the skeleton comes from: hips turned, right knee straight
+  SkeletonFramed frame;
+  Eigen::VectorXd q_out(nao.nq());
+  double previous = 0, largest_step = 0;
+  int straight = 0, bent = 0;
+  const double step = 0.001;  // rad of knee bend between frames
+  for (int k = 0; k * step <= 1.2; ++k) {
+    q[knee] = k * step;
+    REQUIRE(skeleton.compute(q, frame).ok());
+    (void)mapper.map(frame, q_out);
+    const double h = q_out[hyp];
+    if (k > 0) largest_step = std::max(largest_step, std::abs(h - previous));
+    previous = h;
+    const double bend_deg = q[knee] * 180.0 / kPi<double>;
+    if (bend_deg < 19.9) {  // nearly straight: the fixed value, whatever the knee plane says
+      CHECK(h == doctest::Approx(-0.1).epsilon(1e-12));
+      ++straight;
+    } else if (bend_deg > 45.1) {  // bent: the knee plane's value, exactly
+      CHECK(h == doctest::Approx(0.3).epsilon(1e-9));
+      ++bent;
+    }
+  }
+  MESSAGE("HipYawPitch as the left knee bends 0 -> 69 deg in 0.001 rad steps: largest step ", largest_step, " rad");
+  CHECK(straight > 300);
+  CHECK(bent > 300);
+  // The blend over 25 deg of bend moves 0.4 rad: about 0.001 rad per step; no jump.
+  CHECK(largest_step < 0.003);
 }
 
 TEST_CASE("ga-lvvj: head pitch from the Neck->Head vector when no face tracker is given") {
@@ -380,6 +420,7 @@ TEST_CASE("ga-lvvj: hip yaw-pitch option and rest values; smoothing composes aft
   (void)plain.map(b, qb);
 
   GaLvvjOptions options;
+  options.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFixed;
   options.hip_yaw_pitch = -0.2;
   std::vector<double> rest(static_cast<std::size_t>(nao.nq()), 0.0);
   rest[static_cast<std::size_t>(nao.qIndex("LWristYaw"))] = 0.5;
@@ -493,7 +534,11 @@ TEST_CASE("ga-lvvj: limit-aware shoulder trades an infeasible ElbowYaw into Shou
 TEST_CASE("ga-lvvj: each documented singular case keeps its joint and flags it as singular (informational)") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
+  // The paper's fixed HipYawPitch: read from the knee planes, a tibia along the knee axis is a
+  // bent knee in a turned hip, not a singular knee.
+  GaLvvjOptions fixed_hip;
+  fixed_hip.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFixed;
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap(), fixed_hip);
   SkeletonFramed rest;
   REQUIRE(skeleton.compute(nao.neutralConfiguration(), rest).ok());
   rest.head.reset();

@@ -31,6 +31,7 @@ void checkEqual(const GaLvvjOptions& a, const GaLvvjOptions& b) {
   CHECK(a.rest == b.rest);
   CHECK(a.limit_aware_shoulder == b.limit_aware_shoulder);
   CHECK(a.continuity_weight == b.continuity_weight);
+  CHECK(a.jump_cost == b.jump_cost);
   CHECK(a.continuity_gain == b.continuity_gain);
   CHECK(a.discontinuity_step == b.discontinuity_step);
   CHECK(a.clamp_tolerance == b.clamp_tolerance);
@@ -185,6 +186,7 @@ GaLvvjOptions randomGaLvvjOptions(std::mt19937& rng) {
   for (int i = 0; i < n; ++i) o.rest.push_back(wideNumber(rng));
   o.limit_aware_shoulder = uniformInt(rng, 0, 1) == 1;
   o.continuity_weight = uniform(rng, 0.0, 100.0);
+  o.jump_cost = uniform(rng, 1e-6, 10.0);
   o.continuity_gain = uniform(rng, 0.0, 10.0);
   o.discontinuity_step = uniform(rng, 1e-6, 3.0);
   o.clamp_tolerance = uniform(rng, 0.0, 0.2);
@@ -256,7 +258,7 @@ TEST_CASE("json round trip: defaults and built-in values of every struct") {
   checkRoundTrip(unlimited);
   // Documented key orders.
   CHECK(toJson(GaLvvjOptions{}).dump() ==
-        R"({"hip_yaw_pitch_mode":"fixed","hip_yaw_pitch":0.0,"singular_tolerance":0.001,"rest":[],"limit_aware_shoulder":true,"continuity_weight":10.0,"continuity_gain":3.0,"discontinuity_step":0.35,"clamp_tolerance":0.035,"inferred_joints":"hold"})");
+        R"({"hip_yaw_pitch_mode":"from-knees","hip_yaw_pitch":0.0,"singular_tolerance":0.001,"rest":[],"limit_aware_shoulder":true,"continuity_weight":10.0,"jump_cost":0.15,"continuity_gain":3.0,"discontinuity_step":0.35,"clamp_tolerance":0.035,"inferred_joints":"hold"})");
   CHECK(toJson(EulerOptions{}).dump() == "{}");
   CHECK(toJson(EulerCase::kWristTwist) == "wrist_twist");
   CHECK(toJson(parseEulerOrder("ZXY")) == "ZXY");

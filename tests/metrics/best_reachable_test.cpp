@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -66,7 +68,7 @@ TEST_CASE("best reachable: free joints of NAO's links are the limb chains") {
   CHECK(names(SimilarityLink::kRightLowerArm) == "RShoulderPitch RShoulderRoll RElbowYaw RElbowRoll");
   CHECK(names(SimilarityLink::kLeftThigh) == "LHipYawPitch LHipRoll LHipPitch");
   CHECK(names(SimilarityLink::kRightTibia) == "LHipYawPitch RHipRoll RHipPitch RKneePitch");  // RHipYawPitch mimics L
-  CHECK(names(SimilarityLink::kHead) == "HeadYaw HeadPitch");
+  CHECK(names(SimilarityLink::kHead) == "HeadPitch");  // the yaw is the face tracker's
   CHECK(names(SimilarityLink::kTorso).empty());
   BestReachableOptions bad;
   bad.grid_points = 1;
@@ -85,11 +87,13 @@ TEST_CASE("best reachable: the robot's own poses reach 1 and best >= achieved (p
     }
     SkeletonFramed human;
     REQUIRE(skeleton.compute(q, human).ok());
-    // The achieved configuration: a different random one.
+    // The achieved configuration: a different random one, with the same head yaw (the face
+    // tracker's: the head's best searches its pitch only).
     Eigen::VectorXd q_other(nao.nq());
     for (int i = 0; i < nao.nq(); ++i) {
       q_other[i] = std::uniform_real_distribution<double>(nao.lowerLimits()[i], nao.upperLimits()[i])(rng);
     }
+    q_other[nao.qIndex("HeadYaw")] = q[nao.qIndex("HeadYaw")];
     FrameBestReachable<double> out;
     (void)best.compute(human, q_other, out);
     for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
@@ -106,8 +110,111 @@ TEST_CASE("best reachable: the robot's own poses reach 1 and best >= achieved (p
       CHECK(withinLimits(nao, out.llf_q[i]));
       CHECK(linkValues(skeleton, human, out.wbf_q[i], i).first == doctest::Approx(out.wbf_best[i]).epsilon(1e-12));
       CHECK(linkValues(skeleton, human, out.llf_q[i], i).second == doctest::Approx(out.llf_best[i]).epsilon(1e-12));
+      // A robot pose is within the robot's reach as a whole: every link, both indices (the
+      // limbs need the joint fit to find one configuration for both links).
+      CHECK(out.wbf_within_reach[i]);
+      CHECK(out.llf_within_reach[i]);
     }
   }
+}
+
+TEST_CASE("best reachable: a leaning human trunk puts WBF out of reach, not LLF") {
+  const auto nao = makeNao<double>();
+  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  Eigen::VectorXd q = nao.neutralConfiguration();
+  q[nao.qIndex("LShoulderRoll")] = 0.6;
+  q[nao.qIndex("LElbowRoll")] = -0.8;
+  q[nao.qIndex("RShoulderRoll")] = -0.6;
+  q[nao.qIndex("RElbowRoll")] = 0.8;
+  SkeletonFramed upright;
+  REQUIRE(skeleton.compute(q, upright).ok());
+  upright.head.reset();
+  using H = HumanJoint;
+  for (const double lean_deg : {5.0, 20.0}) {
+    CAPTURE(lean_deg);
+    // Everything above the pelvis turns forward about the lateral axis through SpineBase.
+    SkeletonFramed leaning = upright;
+    const Eigen::Vector3d pivot = upright.position(H::kSpineBase);
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(lean_deg * kPi<double> / 180.0, Eigen::Vector3d::UnitY()).toRotationMatrix();
+    for (const H j : {H::kSpineMid, H::kSpineShoulder, H::kNeck, H::kHead, H::kShoulderLeft, H::kElbowLeft, H::kWristLeft,
+                      H::kHandLeft, H::kShoulderRight, H::kElbowRight, H::kWristRight, H::kHandRight}) {
+      leaning.position(j) = pivot + R * (upright.position(j) - pivot);
+    }
+    FrameBestReachable<double> out;
+    (void)best.compute(leaning, q, out);
+    for (const SimilarityLink link : {SimilarityLink::kLeftUpperArm, SimilarityLink::kRightLowerArm, SimilarityLink::kHead}) {
+      const auto i = static_cast<std::size_t>(link);
+      CAPTURE(kSimilarityLinkNames[i]);
+      REQUIRE(out.wbf_valid[i]);
+      // The arm alone could point along the leaning human's (its own best is high) ...
+      CHECK(out.wbf_best[i] > 0.98);
+      // ... but the trunk it hangs from cannot lean: within reach only for a small lean.
+      CHECK(out.wbf_within_reach[i] == (lean_deg < 11.0));
+      // In its own mother frame nothing changed: LLF is within reach either way.
+      CHECK(out.llf_within_reach[i]);
+    }
+    const auto torso = static_cast<std::size_t>(SimilarityLink::kTorso);
+    CHECK(out.wbf_best[torso] == doctest::Approx(std::cos(lean_deg * kPi<double> / 180.0)).epsilon(1e-9));
+    CHECK(out.wbf_within_reach[torso] == (lean_deg < 11.0));
+  }
+}
+
+TEST_CASE("best reachable: limbs the joint fit calls out of reach are out of reach of a dense grid too") {
+  // Each link of the limb alone can be matched in WBF (the lower arm by turning the shoulder),
+  // the two together not (within_reach 0.98): then no grid point over the arm's four joints
+  // brings both links to 0.98 either. (In LLF the lower arm is measured in the upper arm's
+  // frame, so an ElbowYaw beyond its limits already caps the lower arm's own best.)
+  const auto nao = makeNao<double>();
+  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  // A right arm reaching forward (away from the shoulder singularity, where ShoulderPitch would
+  // twist the upper arm), its forearm then turned about the upper arm beyond what ElbowYaw allows.
+  using H = HumanJoint;
+  int checked = 0;
+  for (int trial = 0; trial < 12 && checked < 3; ++trial) {
+    Eigen::VectorXd q = nao.neutralConfiguration();
+    q[nao.qIndex("RShoulderPitch")] = 0.3 + 0.1 * (trial % 3);
+    q[nao.qIndex("RShoulderRoll")] = -0.3;
+    q[nao.qIndex("RElbowYaw")] = 1.0;
+    q[nao.qIndex("RElbowRoll")] = 1.0 + 0.1 * (trial % 4);
+    const double turn_deg = std::array<double, 4>{180.0, 150.0, 160.0, 170.0}[trial % 4];
+    SkeletonFramed human;
+    REQUIRE(skeleton.compute(q, human).ok());
+    human.head.reset();
+    const Eigen::Vector3d elbow = human.position(H::kElbowRight);
+    const Eigen::Vector3d axis = (elbow - human.position(H::kShoulderRight)).normalized();
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(turn_deg * kPi<double> / 180.0, axis).toRotationMatrix();
+    for (const H j : {H::kWristRight, H::kHandRight, H::kHandTipRight, H::kThumbRight}) {
+      human.position(j) = elbow + R * (human.position(j) - elbow);
+    }
+    FrameBestReachable<double> out;
+    (void)best.compute(human, nao.neutralConfiguration(), out);
+    const auto u = static_cast<std::size_t>(SimilarityLink::kRightUpperArm);
+    const auto l = static_cast<std::size_t>(SimilarityLink::kRightLowerArm);
+    if (!(out.wbf_best[u] >= 0.98 && out.wbf_best[l] >= 0.98) || out.wbf_within_reach[l]) continue;
+    CHECK_FALSE(out.wbf_within_reach[u]);
+    // Grid over the right arm's free joints (cell centres), WBF of both links.
+    const std::vector<int>& free = best.freeJoints(SimilarityLink::kRightLowerArm);
+    REQUIRE(free.size() == 4);
+    const int points = 15;
+    Eigen::VectorXd x = nao.neutralConfiguration();
+    double best_min = -2.0;
+    for (long c = 0; c < 15L * 15 * 15 * 15; ++c) {
+      long rest = c;
+      for (const int j : free) {
+        const long step = rest % points;
+        rest /= points;
+        x[j] = nao.lowerLimits()[j] + (nao.upperLimits()[j] - nao.lowerLimits()[j]) * (static_cast<double>(step) + 0.5) / points;
+      }
+      best_min = std::max(best_min, std::min(linkValues(skeleton, human, x, u).first, linkValues(skeleton, human, x, l).first));
+    }
+    MESSAGE("trial ", trial, ", forearm turned ", turn_deg, " deg: WBF of each link alone ", out.wbf_best[u], " / ", out.wbf_best[l],
+            "; best of both together on a 15^4 grid ", best_min);
+    CHECK(best_min < 0.98);
+    ++checked;
+  }
+  CHECK(checked >= 1);
 }
 
 TEST_CASE("best reachable: at least as good as a dense grid search over each limb (cross-check)") {

@@ -16,8 +16,9 @@
 /// They are plausible human motions that the built-in robots can follow: arms that go up go
 /// forward first (about 30 deg of forward flexion), abduction stays at or below 75 deg (away
 /// from the shoulder singularity of an arm straight out sideways), and elbows are never
-/// exactly straight (a relaxed arm keeps 15 deg of flexion). Only "fold-arms" asks for more
-/// than a robot's body allows, on purpose. Every motion starts from the rest pose at t = 0
+/// exactly straight (a relaxed arm keeps 15 deg of flexion and hangs 8 deg out, clear of the
+/// thigh), and the squat keeps the trunk within 11 deg of upright. Only "fold-arms" asks for
+/// more than a robot's body allows, on purpose. Every motion starts from the rest pose at t = 0
 /// (standing, arms hanging relaxed), all 25 joints are tracked, hand states are set (closed
 /// while folded, open otherwise), and the output is a deterministic function of the options.
 
@@ -238,12 +239,17 @@ struct DemoMotionOptions {
 
 /// Elbow flexion of a relaxed arm in the demo motions (deg): elbows are never exactly straight.
 inline constexpr double kRelaxedElbowFlexion = 15.0;
+/// Abduction of a relaxed hanging arm in the demo motions (deg): the hands hang clear of the
+/// thighs (a robot's hand pressed against its thigh is a self-collision; NAO's hand and thigh
+/// shapes overlap by 4 mm with the arms hanging straight down).
+inline constexpr double kRelaxedArmAbduction = 8.0;
 
 /// The rest pose of every demo motion: standing straight, arms hanging relaxed (elbows at
-/// kRelaxedElbowFlexion).
+/// kRelaxedElbowFlexion, upper arms kRelaxedArmAbduction out to the side).
 inline BodyPose relaxedRestPose() {
   BodyPose pose;
   pose.left_arm.elbow_flexion = pose.right_arm.elbow_flexion = kRelaxedElbowFlexion * kPi<double> / 180;
+  pose.left_arm.abduction = pose.right_arm.abduction = kRelaxedArmAbduction * kPi<double> / 180;
   return pose;
 }
 
@@ -275,7 +281,7 @@ inline BodyPose demoMotionPose(std::string_view name, double t, bool* hands_clos
       leg->knee_flexion = knee;
       leg->hip_flexion = 0.5 * knee;  // equal thigh and shank: hips stay above the ankles
     }
-    pose.trunk_pitch = 0.3 * knee;
+    pose.trunk_pitch = 0.12 * knee;  // 11 deg: NAO's torso cannot lean (no hip-hinge squat)
     pose.left_arm.flexion = pose.right_arm.flexion = 0.8 * knee;  // arms forward for balance
   } else if (name == "one-leg-stand") {
     // In 6 s cycles: lift the left knee (1..2 s), hold, lower (4..5 s).
@@ -325,10 +331,12 @@ inline BodyPose demoMotionPose(std::string_view name, double t, bool* hands_clos
     for (const std::string& n : demoMotionNames()) known += (known.empty() ? "" : ", ") + n;
     RETARGET_THROW_UNLESS(false, InvalidArgument, "unknown demo motion '", name, "' (expected one of: ", known, ")");
   }
-  // A relaxed elbow is never exactly straight.
+  // A relaxed elbow is never exactly straight, a relaxed arm hangs clear of the thigh.
   const BodyPose rest = relaxedRestPose();
   pose.left_arm.elbow_flexion = std::max(pose.left_arm.elbow_flexion, rest.left_arm.elbow_flexion);
   pose.right_arm.elbow_flexion = std::max(pose.right_arm.elbow_flexion, rest.right_arm.elbow_flexion);
+  pose.left_arm.abduction = std::max(pose.left_arm.abduction, rest.left_arm.abduction);
+  pose.right_arm.abduction = std::max(pose.right_arm.abduction, rest.right_arm.abduction);
   if (hands_closed != nullptr) *hands_closed = closed;
   return pose;
 }

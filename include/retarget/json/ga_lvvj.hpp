@@ -7,12 +7,13 @@
 ///
 /// GaLvvjOptions format (every key optional; defaults shown; units rad):
 /// ```
-/// { "hip_yaw_pitch_mode": "fixed",     // or "from-knees"
+/// { "hip_yaw_pitch_mode": "from-knees", // or "fixed"
 ///   "hip_yaw_pitch": 0,                // rad
 ///   "singular_tolerance": 0.001,       // unitless, in (0, 0.5]
 ///   "rest": [],                        // rad, robot q order, nq values; [] = neutral pose
 ///   "limit_aware_shoulder": true,
 ///   "continuity_weight": 10,           // 1/rad^2, >= 0
+///   "jump_cost": 0.3,                  // arm-direction error units, > 0 (1e9: no cap)
 ///   "continuity_gain": 3,              // unitless, >= 0
 ///   "discontinuity_step": 0.35,        // rad, > 0
 ///   "clamp_tolerance": 0.035,          // rad, >= 0
@@ -68,6 +69,7 @@ inline nlohmann::ordered_json toJson(const GaLvvjOptions& options) {
   j["rest"] = options.rest;
   j["limit_aware_shoulder"] = options.limit_aware_shoulder;
   j["continuity_weight"] = options.continuity_weight;
+  j["jump_cost"] = options.jump_cost;
   j["continuity_gain"] = options.continuity_gain;
   j["discontinuity_step"] = options.discontinuity_step;
   j["clamp_tolerance"] = options.clamp_tolerance;
@@ -118,7 +120,7 @@ inline constexpr const char* kGaLvvjSmoothingMoved =
 inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& pointer, JsonTag<GaLvvjOptions>) {
   const JsonObjectReader j(value, pointer, "GA-LVVJ options",
                            {"hip_yaw_pitch_mode", "hip_yaw_pitch", "singular_tolerance", "rest", "limit_aware_shoulder",
-                            "continuity_weight", "continuity_gain", "discontinuity_step", "clamp_tolerance",
+                            "continuity_weight", "jump_cost", "continuity_gain", "discontinuity_step", "clamp_tolerance",
                             "inferred_joints"},
                            {{"smoothing", kGaLvvjSmoothingMoved}});
   GaLvvjOptions options;
@@ -143,6 +145,7 @@ inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& 
   j.read("rest", options.rest);
   j.read("limit_aware_shoulder", options.limit_aware_shoulder);
   j.read("continuity_weight", options.continuity_weight, "a finite number >= 0 (1/rad^2)");
+  j.read("jump_cost", options.jump_cost, "a finite number > 0 (arm-direction error units)");
   j.read("continuity_gain", options.continuity_gain, "a finite number >= 0");
   j.read("discontinuity_step", options.discontinuity_step, "a finite number > 0 (rad)");
   j.read("clamp_tolerance", options.clamp_tolerance, "a finite number >= 0 (rad)");

@@ -49,12 +49,17 @@
 ///  - Hands (Section 3.4): open -> 1, closed -> 0 (canonical), unknown -> previous state.
 ///  - HipYawPitch (NAO: one motor for both hips, axis (0, 1, -+1)/sqrt(2) of the left/right
 ///    lower torso frame) is either written as `GaLvvjOptions::hip_yaw_pitch` (kFixed, 0 as in
-///    the paper) or, with HipYawPitchMode::kFromKnees, read from the knee planes: for each leg
-///    with a bent knee (sin KneePitch > 0.1), the angle a about that axis that makes the knee
-///    axis n = t x b orthogonal to x_L, a = atan2(n_x, (k x n)_x) taken in (-pi/2, pi/2]; the
-///    two legs are averaged with weights (sin KneePitch - 0.1); the hip and knee angles of each
-///    leg are then read in L R_k(a). When neither knee is bent the previous value is kept
-///    (not reported as held: standing straight is normal).
+///    the paper) or, with HipYawPitchMode::kFromKnees (default), read from the knee planes:
+///    for each leg, the angle a about that axis that makes the knee axis n = t x b orthogonal
+///    to x_L, a = atan2(n_x, (k x n)_x) taken in (-pi/2, pi/2], with a weight w that grows
+///    from 0 to 1 as the knee bends from 20 to 45 deg (a nearly straight knee's plane is
+///    sensor noise); HipYawPitch = h + sum w (a - h) / max(1, sum w), h = `hip_yaw_pitch`:
+///    the paper's fixed value while standing, the knee planes' mean once a knee is bent (a
+///    seated human's thighs turned outwards), continuous in between. The hip and knee angles of
+///    each leg are then read in L R_k(a). A deviation from the paper (which holds the joint at
+///    0), chosen on the shared seated Keraal recordings: with the joint fixed, NAO's tibias
+///    reached LLF 0.45-0.65 where 1.0 was reachable; with it read from the knees, 0.97-0.99,
+///    and the standing recordings are unchanged (tests/ga_lvvj, best reachable).
 ///  - Joints the method does not map (wrists, ankles, ...) take `GaLvvjOptions::rest` values.
 ///  - Every value is clamped to the robot's limits (Section 3.2, last paragraph). With
 ///    `limit_aware_shoulder` (default on), an arm whose exact solution is outside the limits
@@ -112,9 +117,9 @@ namespace retarget {
 struct GaLvvjOptions {
   /// How HipYawPitch is set (see the file doc).
   enum class HipYawPitchMode { kFixed, kFromKnees };
-  HipYawPitchMode hip_yaw_pitch_mode = HipYawPitchMode::kFixed;
+  HipYawPitchMode hip_yaw_pitch_mode = HipYawPitchMode::kFromKnees;
   /// kFixed: value written to HipYawPitch every frame (rad; the paper holds it at 0).
-  /// kFromKnees: its value until the first frame with a bent knee.
+  /// kFromKnees: its value while both knees are straight (see the file doc).
   double hip_yaw_pitch = 0.0;
   /// Below this sine (or cosine, see the header doc) a mother joint is singular and held.
   /// Unitless, in (0, 0.5].
@@ -139,6 +144,14 @@ struct GaLvvjOptions {
   /// follows a moving human at full accuracy but does not jump (or slide along a singular
   /// valley) while the human's arm barely moves.
   double continuity_weight = 10.0;
+  /// The most the continuity term may cost (in arm-direction error units, > 0; infinity: no
+  /// cap). A continuous solution stuck on a limit (the human's arm went on where the robot's
+  /// cannot follow without swinging round, e.g. over the head in a lateral stretch) is left for
+  /// the jump once it points the arm worse than the jump's solution by more than this, and the
+  /// jump is reported as kDiscontinuity; without a cap the robot would stay stuck for as long as
+  /// the human holds the pose. 0.3 is about one link 45 deg off; the band between jumping
+  /// there and back (twice this) keeps noise from toggling the choice.
+  double jump_cost = 0.15;
   /// The free joint step per radian the human's upper or lower arm turned (unitless, >= 0).
   double continuity_gain = 3.0;
   /// An arm whose chosen solution steps by more than this (rad, > 0) in one frame while a
@@ -168,6 +181,8 @@ struct GaLvvjOptions {
     }
     RETARGET_THROW_UNLESS(std::isfinite(continuity_weight) && continuity_weight >= 0.0, InvalidArgument,
                           "GaLvvjOptions::continuity_weight (got ", continuity_weight, ", expected a finite value >= 0)");
+    RETARGET_THROW_UNLESS(jump_cost > 0.0, InvalidArgument, "GaLvvjOptions::jump_cost (got ", jump_cost,
+                          ", expected a value > 0, or infinity for no cap)");
     RETARGET_THROW_UNLESS(std::isfinite(continuity_gain) && continuity_gain >= 0.0, InvalidArgument,
                           "GaLvvjOptions::continuity_gain (got ", continuity_gain, ", expected a finite value >= 0)");
     RETARGET_THROW_UNLESS(std::isfinite(discontinuity_step) && discontinuity_step > 0.0, InvalidArgument,
@@ -514,8 +529,9 @@ Status GaLvvjMapper<Scalar>::chooseArm(const V3& u_T, const V3& l_T, bool left) 
     candidates[n++] = clamp(continued(armWithPitch(u_T, l_T, left, previous_arm_[side][0], previous_arm_[side][2])));
   }
   const Scalar weight = static_cast<Scalar>(options_.continuity_weight);
+  const Scalar jump_cost = static_cast<Scalar>(options_.jump_cost);
   auto cost = [&](const ArmAngles& c) {
-    return directionError(c) + (continuous ? weight * stepOf(c).second : Scalar(0));
+    return directionError(c) + (continuous ? std::min(jump_cost, weight * stepOf(c).second) : Scalar(0));
   };
   // The local minimum of the cost from a start (projected gradient descent in the limit box,
   // central differences, at most 60 steps): from the previous frame's solution it moves
@@ -652,6 +668,9 @@ void GaLvvjMapper<Scalar>::mapHipYawPitch(const SkeletonFrame<Scalar>& frame, co
                                           const std::optional<M3>& R_WL_right) {
   using H = HumanJoint;
   using std::atan2;
+  // Knee bend (rad) over which a leg's knee plane goes from ignored to fully trusted.
+  const Scalar bend_start = Scalar(20) * kPi<Scalar> / Scalar(180), bend_full = Scalar(45) * kPi<Scalar> / Scalar(180);
+  const auto h = static_cast<Scalar>(options_.hip_yaw_pitch);
   Scalar weighted = Scalar(0), weights = Scalar(0);
   for (const bool left : {true, false}) {
     const auto& R_WL = left ? R_WL_left : R_WL_right;
@@ -660,17 +679,17 @@ void GaLvvjMapper<Scalar>::mapHipYawPitch(const SkeletonFrame<Scalar>& frame, co
     const auto b = unitIn(frame, *R_WL, left ? H::kKneeLeft : H::kKneeRight, left ? H::kAnkleLeft : H::kAnkleRight);
     if (!t || !b) continue;
     const V3 n = t->cross(*b);
-    const Scalar n_norm = n.norm();
-    if (!(n_norm > Scalar(kGaLvvjKneeAxisThreshold))) continue;
+    const Scalar bend = atan2(n.norm(), t->dot(*b));
+    const Scalar w = std::min(Scalar(1), std::max(Scalar(0), (bend - bend_start) / (bend_full - bend_start)));
+    if (!(w > Scalar(0))) continue;
     Scalar a = atan2(n[0], hipYawPitchAxis(left).cross(n)[0]);
     if (a > kPi<Scalar> / 2) a -= kPi<Scalar>;
     if (a <= -kPi<Scalar> / 2) a += kPi<Scalar>;
-    const Scalar w = n_norm - Scalar(kGaLvvjKneeAxisThreshold);
-    weighted += w * a;
+    weighted += w * (a - h);
     weights += w;
   }
-  // Straight knees are normal (standing): the previous value is kept without reporting.
-  if (weights > Scalar(0)) angle(GaLvvjJoint::kLHipYawPitch) = weighted / weights;
+  // Straight knees (standing) give h; the blend is continuous as a knee bends.
+  angle(GaLvvjJoint::kLHipYawPitch) = h + weighted / std::max(Scalar(1), weights);
 }
 
 template <typename Scalar>

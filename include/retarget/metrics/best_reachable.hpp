@@ -11,8 +11,9 @@
 /// the "free joints" of i: the q coordinates (mimic joints count as their driver) of the joints
 /// on the kinematic chains of the links that carry the points of the link and of its LLF mother
 /// link (NAO lower arm: LShoulderPitch, LShoulderRoll, LElbowYaw, LElbowRoll; tibia:
-/// LHipYawPitch, LHipRoll, LHipPitch, LKneePitch; head: HeadYaw, HeadPitch; torso: none). The
-/// best reachable value of i is the maximum of the link's cosine (WBF or LLF, computed by the
+/// LHipYawPitch, LHipRoll, LHipPitch, LKneePitch; torso: none; head: HeadPitch only, as its
+/// yaw is the face tracker's, seed 000 Section 3.3: left free, it would match a sideways head
+/// tilt, which NAO cannot make, by turning the face away and nodding). The best reachable value of i is the maximum of the link's cosine (WBF or LLF, computed by the
 /// code of link_similarity.hpp) over the free joints within their limits, every other
 /// coordinate at its achieved value. With WbfBase::kTorso (default) nothing but the free joints
 /// moves link i or its frames, so this is the maximum over every configuration within limits
@@ -30,12 +31,34 @@
 /// seed and the refinement only accepts improving steps), and it is reached by a configuration within the limits
 /// (`FrameBestReachable::wbf_q` / `llf_q`), so it never overstates what the robot can do. It is
 /// a local search: tests/metrics cross-check it against a dense grid over the free joints.
+///
+/// Within reach. Each link's best is found on its own, so a link can look reachable while the
+/// pose it belongs to is not: NAO can point its forearm along a leaning human's forearm by
+/// twisting the shoulder, but not while also matching the upper arm, and it cannot lean or twist
+/// its torso at all. So a link counts as "within reach" for an index (`wbf_within_reach`,
+/// `llf_within_reach`) only when the human pose around it is: its best value is at least
+/// `BestReachableOptions::within_reach`; one configuration brings every link of its limb to at
+/// least that value (a joint fit of their directions over the union of their free joints,
+/// seeded with the achieved configuration and each link's best): both links of an arm, and the
+/// four links of the legs together, as NAO's hips share one HipYawPitch motor;
+/// and, for WBF (the ground-referenced index), the trunk frame the limb hangs from (the upper
+/// torso frame of its side for the arms, the central one for the head, the lower torso frame of
+/// its side for the legs; human/torso_frames.hpp) does not by itself turn the link away: the
+/// link placed in the robot's trunk frame (at the achieved configuration) as the human's is in
+/// theirs lands within acos(within_reach) of the human's link, both frames taken in their
+/// skeleton's base. A leaning or twisted human trunk that the robot's does not follow puts the
+/// limbs it turns out of reach for WBF; a difference that leaves the link's direction alone (a
+/// pelvis frame turned about a hanging thigh) does not. LLF measures each link in its own
+/// mother frame, so it needs no such root. Where a link is within reach, a good mapper reaches
+/// close to the best (tests/ga_lvvj check GA-LVVJ within 0.02 on the demo motions and the
+/// shared recordings); elsewhere the robot, not the mapper, is the limit.
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <retarget/core/error.hpp>
@@ -63,6 +86,9 @@ struct BestReachableOptions {
   int grid_points = 4;
   /// Ascent iterations per seed (>= 1).
   int max_iterations = 200;
+  /// Cosine at or above which a link (and the pose up to it) counts as within reach (see the
+  /// file doc; 0.98: about 11.5 deg), in (0, 1].
+  double within_reach = 0.98;
 
   /// Throws InvalidArgument naming the field and value when a value is out of range.
   void validate() const {
@@ -70,6 +96,8 @@ struct BestReachableOptions {
                           "BestReachableOptions::grid_points (got ", grid_points, ", expected 2 ... 64)");
     RETARGET_THROW_UNLESS(max_iterations >= 1, InvalidArgument, "BestReachableOptions::max_iterations (got ",
                           max_iterations, ", expected >= 1)");
+    RETARGET_THROW_UNLESS(within_reach > 0.0 && within_reach <= 1.0, InvalidArgument,
+                          "BestReachableOptions::within_reach (got ", within_reach, ", expected a cosine in (0, 1])");
     RETARGET_THROW_UNLESS(wbf_base == WbfBase::kTorso || wbf_base == WbfBase::kSupportFoot, InvalidArgument,
                           "BestReachableOptions::wbf_base (got ", static_cast<int>(wbf_base),
                           ", expected kTorso or kSupportFoot)");
@@ -86,6 +114,9 @@ struct FrameBestReachable {
   std::array<Scalar, kSimilarityLinkCount> wbf_achieved{}, wbf_best{};
   std::array<Scalar, kSimilarityLinkCount> llf_achieved{}, llf_best{};
   std::array<bool, kSimilarityLinkCount> wbf_valid{}, llf_valid{};
+  /// Per link: the human pose up to this link is within the robot's reach for the index (see the
+  /// file doc, "Within reach"); false when the link is invalid.
+  std::array<bool, kSimilarityLinkCount> wbf_within_reach{}, llf_within_reach{};
   /// Per link, a configuration within the limits (rad, size nq) that reaches `wbf_best` /
   /// `llf_best` (the achieved configuration when the link is invalid).
   std::array<VectorX<Scalar>, kSimilarityLinkCount> wbf_q{}, llf_q{};
@@ -136,6 +167,14 @@ class BestReachableSimilarity {
     set(L::kRightTibia, {H::kHipRight, H::kKneeRight, H::kAnkleRight});
     set(L::kTorso, {H::kSpineBase, H::kSpineShoulder});
     set(L::kHead, {H::kNeck, H::kHead});
+    // The head's yaw is not the Neck->Head vector's to decide (the face tracker's, seed 000
+    // Section 3.3): left free, it would match a sideways head tilt, which NAO cannot make, by
+    // turning the face away and nodding. So the head's best is over the other head joints.
+    const std::string& head_yaw = map.binding(GaLvvjJoint::kHeadYaw).joint;
+    if (!head_yaw.empty()) {
+      auto& head = free_[static_cast<std::size_t>(L::kHead)];
+      head.erase(std::remove(head.begin(), head.end(), model.findQ(head_yaw)), head.end());
+    }
     q_work_.resize(model.nq());
     reset();
   }
@@ -185,6 +224,7 @@ class BestReachableSimilarity {
       previous_wbf_[i] = out.wbf_q[i];
       previous_llf_[i] = out.llf_q[i];
     }
+    classifyReach(h, out);
     return status;
   }
 
@@ -199,6 +239,134 @@ class BestReachableSimilarity {
     if (!skeleton_.compute(q, robot_).ok()) return;
     const internal::similarity::Links<Scalar> r(robot_);
     internal::similarity::linkCosines(h, r, i, wbf, wbf_valid, llf, llf_valid);
+  }
+
+  // The within-reach flags of every link (file doc, "Within reach"), from the best values in
+  // `out` and the root frames of the human `h` and of the robot at the achieved configuration.
+  void classifyReach(const internal::similarity::Links<Scalar>& h, FrameBestReachable<Scalar>& out) {
+    using L = SimilarityLink;
+    const Scalar t = static_cast<Scalar>(options_.within_reach);
+    const bool robot_ok = skeleton_.compute(q_achieved_, robot_).ok();
+    const internal::similarity::Links<Scalar> r(robot_);
+    // Link i placed in the robot's root frame as the human's is in theirs lands within acos(t)
+    // of the human's link in the base: the cosine between a (human link, base frame) and
+    // R_Br R_Bh^T a, with R_B* the root frames in each skeleton's base.
+    auto aligned = [&](L root, std::size_t i) {
+      const auto k = static_cast<std::size_t>(root);
+      if (!robot_ok || !h.base || !r.base || !h.mother[k] || !r.mother[k] || !h.v[i]) return false;
+      const Matrix3<Scalar> R_Bh = h.base->transpose() * *h.mother[k];
+      const Matrix3<Scalar> R_Br = r.base->transpose() * *r.mother[k];
+      const Vector3<Scalar> a = (h.base->transpose() * *h.v[i]).normalized();
+      return a.dot(R_Br * (R_Bh.transpose() * a)) >= t;
+    };
+    // The link a link hangs from (itself when none), which is also where its root frame is.
+    auto parent = [](L link) {
+      switch (link) {
+        case L::kLeftLowerArm: return L::kLeftUpperArm;
+        case L::kRightLowerArm: return L::kRightUpperArm;
+        case L::kLeftTibia: return L::kLeftThigh;
+        case L::kRightTibia: return L::kRightThigh;
+        default: return link;
+      }
+    };
+    std::array<bool, kSimilarityLinkCount> root_ok{};
+    for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
+      const L link = static_cast<L>(i);
+      // The torso link is measured in the base itself: no root frame.
+      root_ok[i] = link == L::kTorso || aligned(parent(link), i);
+    }
+    for (int which = 0; which < 2; ++which) {
+      auto& within = which == 0 ? out.wbf_within_reach : out.llf_within_reach;
+      const auto& valid = which == 0 ? out.wbf_valid : out.llf_valid;
+      const auto& best = which == 0 ? out.wbf_best : out.llf_best;
+      for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
+        within[i] = valid[i] && best[i] >= t && (which == 1 || root_ok[i]);
+      }
+      // A limb is within reach only if one configuration reaches all of its links: the two
+      // links of each arm; the four links of the legs together (on NAO both hips turn on one
+      // HipYawPitch motor, so one leg's best may cost the other).
+      using Group = std::vector<std::size_t>;
+      auto i_of = [](L link) { return static_cast<std::size_t>(link); };
+      for (const Group& limb : {Group{i_of(L::kLeftUpperArm), i_of(L::kLeftLowerArm)},
+                                Group{i_of(L::kRightUpperArm), i_of(L::kRightLowerArm)},
+                                Group{i_of(L::kLeftThigh), i_of(L::kLeftTibia), i_of(L::kRightThigh), i_of(L::kRightTibia)}}) {
+        Group members;  // the valid links of the limb
+        for (const std::size_t i : limb) {
+          if (valid[i]) members.push_back(i);
+        }
+        bool any = false, all = !members.empty();
+        for (const std::size_t i : members) {
+          any = any || within[i];
+          all = all && best[i] >= t;
+        }
+        if (!any) continue;
+        const bool together = all && reachTogether(h, members, which, out, t);
+        for (const std::size_t i : members) within[i] = within[i] && together;
+      }
+    }
+  }
+
+  // Whether one configuration brings every link of `links` to a cosine >= t for index `which`:
+  // a joint fit of their unit directions over the union of their free joints, from the achieved
+  // configuration and from each link's own best.
+  bool reachTogether(const internal::similarity::Links<Scalar>& h, const std::vector<std::size_t>& links, int which,
+                     const FrameBestReachable<Scalar>& out, Scalar t) {
+    std::vector<Vector3<Scalar>> a(links.size());
+    for (std::size_t m = 0; m < links.size(); ++m) {
+      if (!internal::similarity::linkDirection(h, links[m], which, a[m])) return false;
+    }
+    std::vector<int> free;
+    for (const std::size_t i : links) free.insert(free.end(), free_[i].begin(), free_[i].end());
+    std::sort(free.begin(), free.end());
+    free.erase(std::unique(free.begin(), free.end()), free.end());
+    const auto n = static_cast<Eigen::Index>(free.size());
+    VectorX<Scalar> lo(n), hi(n);
+    for (Eigen::Index k = 0; k < n; ++k) {
+      const int qi = free[static_cast<std::size_t>(k)];
+      lo[k] = model_->lowerLimits()[qi];
+      hi[k] = model_->upperLimits()[qi];
+      if (!std::isfinite(lo[k]) || !std::isfinite(hi[k])) {
+        lo[k] = q_achieved_[qi] - kPi<Scalar>;
+        hi[k] = q_achieved_[qi] + kPi<Scalar>;
+      }
+    }
+    auto place = [&](const VectorX<Scalar>& y) {
+      q_work_ = q_achieved_;
+      for (Eigen::Index k = 0; k < n; ++k) q_work_[free[static_cast<std::size_t>(k)]] = y[k];
+      return skeleton_.compute(q_work_, robot_).ok();
+    };
+    auto residual = [&](const VectorX<Scalar>& y, VectorX<Scalar>& r) {
+      if (!place(y)) return false;
+      const internal::similarity::Links<Scalar> r_links(robot_);
+      for (std::size_t m = 0; m < links.size(); ++m) {
+        Vector3<Scalar> b;
+        if (!internal::similarity::linkDirection(r_links, links[m], which, b)) return false;
+        r.template segment<3>(static_cast<Eigen::Index>(3 * m)) = b - a[m];
+      }
+      return true;
+    };
+    auto reaches = [&](const VectorX<Scalar>& y) {
+      if (!place(y)) return false;
+      const internal::similarity::Links<Scalar> r_links(robot_);
+      for (const std::size_t i : links) {
+        Scalar wbf = 0, llf = 0;
+        bool wbf_valid = false, llf_valid = false;
+        internal::similarity::linkCosines(h, r_links, i, wbf, wbf_valid, llf, llf_valid);
+        if (!(which == 0 ? wbf_valid && wbf >= t : llf_valid && llf >= t)) return false;
+      }
+      return true;
+    };
+    const auto& best_q = which == 0 ? out.wbf_q : out.llf_q;
+    std::vector<const VectorX<Scalar>*> seeds{&q_achieved_};
+    for (const std::size_t i : links) seeds.push_back(&best_q[i]);
+    for (const VectorX<Scalar>* seed : seeds) {
+      VectorX<Scalar> x(n);
+      for (Eigen::Index k = 0; k < n; ++k) x[k] = (*seed)[free[static_cast<std::size_t>(k)]];
+      x = x.cwiseMax(lo).cwiseMin(hi);
+      fit<Eigen::Dynamic>(residual, static_cast<Eigen::Index>(3 * links.size()), lo, hi, x);
+      if (reaches(x)) return true;
+    }
+    return false;
   }
 
   // Value of index `which` (0 WBF, 1 LLF) of link i at the free coordinates x; an invalid link
@@ -302,37 +470,54 @@ class BestReachableSimilarity {
     return internal::similarity::linkDirection(r, i, which, b);
   }
 
-  // Bounded least squares from x (updated in place): the robot's unit link direction b(x) fitted
-  // to the human's a (|b - a|^2 = 2 - 2 cos, so this maximises the cosine) by Levenberg-Marquardt
-  // with central-difference Jacobians, coordinates on a bound that the gradient pushes outwards
-  // held there (active set), steps projected into the box, only descending steps accepted.
-  // Returns the cosine at the final x, computed by the metric's own code.
+  // The link's cosine at x after fitting the robot's unit link direction b(x) to the human's a
+  // (|b - a|^2 = 2 - 2 cos, so the fit maximises the cosine) from x (updated in place); the
+  // cosine is computed by the metric's own code.
   Scalar ascend(const internal::similarity::Links<Scalar>& h, std::size_t i, int which, const VectorX<Scalar>& lo,
                 const VectorX<Scalar>& hi, VectorX<Scalar>& x) {
-    Vector3<Scalar> a, b;
-    if (!internal::similarity::linkDirection(h, i, which, a) || !direction(i, which, x, b)) {
-      return value(h, i, which, x);
+    Vector3<Scalar> a;
+    if (internal::similarity::linkDirection(h, i, which, a)) {
+      fit<3>(
+          [&](const VectorX<Scalar>& y, Eigen::Matrix<Scalar, 3, 1>& r) {
+            Vector3<Scalar> b;
+            if (!direction(i, which, y, b)) return false;
+            r = b - a;
+            return true;
+          },
+          3, lo, hi, x);
     }
+    return value(h, i, which, x);
+  }
+
+  // Bounded nonlinear least squares |r(x)|^2 from x (updated in place; r has `size` components,
+  // M at compile time or Eigen::Dynamic; false when undefined): Levenberg-Marquardt with central-difference Jacobians, coordinates on a
+  // bound that the gradient pushes outwards held there (active set), steps projected into the
+  // box, only descending steps accepted.
+  template <int M, typename Residual>
+  void fit(Residual residual_at, Eigen::Index size, const VectorX<Scalar>& lo, const VectorX<Scalar>& hi,
+           VectorX<Scalar>& x) {
+    using Residuals = Eigen::Matrix<Scalar, M, 1>;
+    Residuals residual = Residuals::Zero(size), up = Residuals::Zero(size), down = Residuals::Zero(size);
+    Residuals trial_residual = Residuals::Zero(size);
+    if (!residual_at(x, residual)) return;
     const Eigen::Index n = x.size();
-    Scalar cost = (b - a).squaredNorm();
+    Scalar cost = residual.squaredNorm();
     const Scalar d = Scalar(1e-7);
     Scalar lambda = Scalar(1e-3);
-    Eigen::Matrix<Scalar, 3, Eigen::Dynamic> J(3, n);
+    Eigen::Matrix<Scalar, M, Eigen::Dynamic> J(size, n);
     VectorX<Scalar> probe(n), trial(n), step(n);
     for (int iteration = 0; iteration < options_.max_iterations && cost > Scalar(1e-26); ++iteration) {
       for (Eigen::Index k = 0; k < n; ++k) {
-        Vector3<Scalar> up, down;
         probe = x;
         probe[k] = std::min(hi[k], x[k] + d);
         const Scalar step_up = probe[k] - x[k];
-        const bool up_ok = direction(i, which, probe, up);
+        const bool up_ok = residual_at(probe, up);
         probe[k] = std::max(lo[k], x[k] - d);
         const Scalar step_down = x[k] - probe[k];
-        const bool down_ok = direction(i, which, probe, down);
-        J.col(k) = (up_ok && down_ok && step_up + step_down > Scalar(0)) ? Vector3<Scalar>((up - down) / (step_up + step_down))
-                                                                          : Vector3<Scalar>::Zero();
+        const bool down_ok = residual_at(probe, down);
+        J.col(k) = (up_ok && down_ok && step_up + step_down > Scalar(0)) ? Residuals((up - down) / (step_up + step_down))
+                                                                          : Residuals(Residuals::Zero(size));
       }
-      const Vector3<Scalar> residual = b - a;
       const VectorX<Scalar> gradient = J.transpose() * residual;
       std::vector<Eigen::Index> active;
       for (Eigen::Index k = 0; k < n; ++k) {
@@ -357,11 +542,10 @@ class BestReachableSimilarity {
         step.setZero();
         for (Eigen::Index r = 0; r < m; ++r) step[active[static_cast<std::size_t>(r)]] = delta[r];
         trial = (x + step).cwiseMax(lo).cwiseMin(hi);
-        Vector3<Scalar> b_trial;
-        if (step.allFinite() && direction(i, which, trial, b_trial) && (b_trial - a).squaredNorm() < cost) {
+        if (step.allFinite() && residual_at(trial, trial_residual) && trial_residual.squaredNorm() < cost) {
           x = trial;
-          b = b_trial;
-          cost = (b - a).squaredNorm();
+          residual = trial_residual;
+          cost = residual.squaredNorm();
           lambda = std::max(lambda / Scalar(3), Scalar(1e-12));
           accepted = true;
         } else {
@@ -370,7 +554,6 @@ class BestReachableSimilarity {
       }
       if (!accepted) break;
     }
-    return value(h, i, which, x);
   }
 
   static constexpr Scalar kPerfect = Scalar(1) - Scalar(1e-12);
@@ -392,6 +575,11 @@ struct MotionBestReachable {
   std::array<Scalar, kSimilarityLinkCount> wbf_achieved_mean{}, wbf_best_mean{};
   std::array<Scalar, kSimilarityLinkCount> llf_achieved_mean{}, llf_best_mean{};
   std::array<int, kSimilarityLinkCount> wbf_frames{}, llf_frames{};  ///< Frames where valid.
+  /// The same means over the frames where the link is within reach (see the file doc), and
+  /// those frames' counts: where the mapper, not the robot, decides the value.
+  std::array<Scalar, kSimilarityLinkCount> wbf_achieved_within_mean{}, wbf_best_within_mean{};
+  std::array<Scalar, kSimilarityLinkCount> llf_achieved_within_mean{}, llf_best_within_mean{};
+  std::array<int, kSimilarityLinkCount> wbf_within_frames{}, llf_within_frames{};
 };
 
 /// Best reachable similarity of every frame of `human` against the achieved configurations `q`
@@ -407,7 +595,28 @@ MotionBestReachable<Scalar> motionBestReachable(const RobotModel<Scalar>& model,
   BestReachableSimilarity<Scalar> search(model, map, options);
   MotionBestReachable<Scalar> out;
   out.frames.resize(human.size());
-  std::array<Scalar, kSimilarityLinkCount> wa{}, wb{}, la{}, lb{};
+  // Per link: the sums of achieved and best values over a selection of frames, and the count.
+  constexpr auto kLinks = static_cast<std::size_t>(kSimilarityLinkCount);
+  struct Sums {
+    std::array<Scalar, kLinks> achieved{}, best{};
+    std::array<int, kLinks> frames{};
+    void add(std::size_t i, bool counted, Scalar achieved_value, Scalar best_value) {
+      if (!counted) return;
+      achieved[i] += achieved_value;
+      best[i] += best_value;
+      ++frames[i];
+    }
+    void means(std::array<Scalar, kLinks>& achieved_mean, std::array<Scalar, kLinks>& best_mean,
+               std::array<int, kLinks>& counted) const {
+      for (std::size_t i = 0; i < kLinks; ++i) {
+        const Scalar n = static_cast<Scalar>(std::max(1, frames[i]));
+        achieved_mean[i] = achieved[i] / n;
+        best_mean[i] = best[i] / n;
+      }
+      counted = frames;
+    }
+  };
+  Sums wbf, llf, wbf_within, llf_within;
   for (std::size_t k = 0; k < human.size(); ++k) {
     const VectorX<Scalar> q_k = q.row(static_cast<Eigen::Index>(k)).transpose();
     const Status status = search.compute(human[k], q_k, out.frames[k]);
@@ -415,27 +624,17 @@ MotionBestReachable<Scalar> motionBestReachable(const RobotModel<Scalar>& model,
                           "motionBestReachable: configuration of frame ", k,
                           " (got one that is not finite or outside the limits, expected one within them)");
     const auto& f = out.frames[k];
-    for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
-      if (f.wbf_valid[i]) {
-        wa[i] += f.wbf_achieved[i];
-        wb[i] += f.wbf_best[i];
-        ++out.wbf_frames[i];
-      }
-      if (f.llf_valid[i]) {
-        la[i] += f.llf_achieved[i];
-        lb[i] += f.llf_best[i];
-        ++out.llf_frames[i];
-      }
+    for (std::size_t i = 0; i < kLinks; ++i) {
+      wbf.add(i, f.wbf_valid[i], f.wbf_achieved[i], f.wbf_best[i]);
+      llf.add(i, f.llf_valid[i], f.llf_achieved[i], f.llf_best[i]);
+      wbf_within.add(i, f.wbf_within_reach[i], f.wbf_achieved[i], f.wbf_best[i]);
+      llf_within.add(i, f.llf_within_reach[i], f.llf_achieved[i], f.llf_best[i]);
     }
   }
-  for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
-    const Scalar nw = static_cast<Scalar>(std::max(1, out.wbf_frames[i]));
-    const Scalar nl = static_cast<Scalar>(std::max(1, out.llf_frames[i]));
-    out.wbf_achieved_mean[i] = wa[i] / nw;
-    out.wbf_best_mean[i] = wb[i] / nw;
-    out.llf_achieved_mean[i] = la[i] / nl;
-    out.llf_best_mean[i] = lb[i] / nl;
-  }
+  wbf.means(out.wbf_achieved_mean, out.wbf_best_mean, out.wbf_frames);
+  llf.means(out.llf_achieved_mean, out.llf_best_mean, out.llf_frames);
+  wbf_within.means(out.wbf_achieved_within_mean, out.wbf_best_within_mean, out.wbf_within_frames);
+  llf_within.means(out.llf_achieved_within_mean, out.llf_best_within_mean, out.llf_within_frames);
   return out;
 }
 
