@@ -6,6 +6,9 @@
 // KDL solves the arm targets those skeletons imply (elbow and wrist joint positions in the
 // torso frame), warm-started from the previous frame's solution as a streaming IK would be:
 //   BM_GaLvvj_MapFrame              whole body: 2 arms + 2 legs + head + hands (19 joints)
+//   BM_GaLvvj_MapFrameNoisy/leg_fit:0|1  the same skeletons with every point moved by up to
+//                                   1.5 cm (a skeleton no robot pose fits, as a sensor's): the
+//                                   paper's analytic legs (0) beside the leg fit (1)
 //   BM_GaLvvj_Similarity            WBF + LLF + cosine of one frame pair (metrics only)
 //   BM_GaLvvj_VirtualSkeletonAndSimilarity  robot FK -> virtual skeleton, then the metrics
 //   BM_GaLvvj_KdlLmaArmsElbowWrist  per arm: LMA shoulder (2 DOF) -> elbow point, then LMA
@@ -35,6 +38,7 @@ struct Fixture {
   RobotModel<double> nao = makeNao<double>();
   std::vector<Eigen::VectorXd> q;       // ground-truth configurations
   std::vector<SkeletonFramed> frames;   // their virtual skeletons (the human input)
+  std::vector<SkeletonFramed> noisy;    // the same, every point moved by up to 1.5 cm
   // Arm targets in the torso frame: elbow joint and wrist joint positions, per side.
   std::vector<std::array<Eigen::Vector3d, 4>> targets;
 
@@ -69,6 +73,11 @@ struct Fixture {
                          data.X_WL[static_cast<std::size_t>(wrist[1])].translation()});
       q.push_back(qk);
       frames.push_back(frame);
+      SkeletonFramed moved = frame;
+      for (auto& p : moved.p_W) {
+        for (int c = 0; c < 3; ++c) p[c] += std::uniform_real_distribution<double>(-0.015, 0.015)(rng);
+      }
+      noisy.push_back(moved);
     }
   }
 };
@@ -133,6 +142,22 @@ void BM_GaLvvj_MapFrame(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_GaLvvj_MapFrame);
+
+void BM_GaLvvj_MapFrameNoisy(benchmark::State& state) {
+  const Fixture& f = fixture();
+  GaLvvjOptions options;
+  options.leg_fit = state.range(0) != 0;
+  GaLvvjMapper<double> mapper(f.nao, naoGaLvvjMap(), options);
+  Eigen::VectorXd q(f.nao.nq());
+  std::size_t k = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(mapper.map(f.noisy[k], q));
+    benchmark::DoNotOptimize(q.data());
+    k = (k + 1) % f.noisy.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_GaLvvj_MapFrameNoisy)->ArgName("leg_fit")->Arg(0)->Arg(1);
 
 void BM_GaLvvj_Similarity(benchmark::State& state) {
   const Fixture& f = fixture();

@@ -7,7 +7,7 @@
 // every link of its limb (both links of an arm, the four leg links together), and for WBF a
 // trunk frame that does not by itself turn the link away. On the frames where a link is within
 // reach, the mapper's mean must be within kGap = 0.02 of the mean best reachable value, on every
-// link of every file but the findings listed below. Links with frames out of reach are listed
+// link of every file. Links with frames out of reach are listed
 // with their counts: there the robot, not the mapper, is the limit. The table is printed
 // (MESSAGE) per file and link.
 #include <doctest/doctest.h>
@@ -31,33 +31,6 @@ using namespace retarget;
 namespace {
 
 constexpr double kGap = 0.02;
-
-// Findings still open (issue 10): leg links where GA-LVVJ is more than kGap below the best
-// reachable value on frames within reach, as measured when this list was written (gap = mean
-// best - mean achieved there). Each must still exceed kGap (else remove it) and may not grow by
-// more than 0.01. All are WBF of the legs: GA-LVVJ points the thigh exactly and the tibia in the
-// knee plane the hip angles leave it (KneePitch is one axis), with HipYawPitch shared by both
-// hips (the knee planes' weighted mean once the knees bend, 0 while standing), while the joint
-// fit of the four leg links trades a little of each thigh for the tibias.
-struct KnownGap {
-  const char* label;
-  const char* link;
-  bool wbf;
-  double gap;
-};
-const KnownGap kKnownGaps[] = {
-    {"keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", "RightTibia", true, 0.0362},
-    {"keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", "LeftThigh", true, 0.2494},  // one frame
-    {"keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", "RightTibia", true, 0.0331},
-    {"laban_ges04_comehere_kinect2.csv", "LeftTibia", true, 0.0285},
-};
-
-const KnownGap* findKnownGap(const std::string& label, const std::string& link, bool wbf) {
-  for (const auto& k : kKnownGaps) {
-    if (label == k.label && link == k.link && wbf == k.wbf) return &k;
-  }
-  return nullptr;
-}
 
 struct IndexSummary {
   double achieved = 0, best = 0;  // means over the frames within reach
@@ -136,15 +109,8 @@ void checkMotion(const std::string& label, const SkeletonMotiond& motion) {
                     std::to_string(s.within) + " frames within reach, " + std::to_string(s.frames_over_gap) +
                     " frames over the gap\n";
       }
-      const KnownGap* known = findKnownGap(label, kSimilarityLinkNames[i], wbf);
-      CHECK_MESSAGE((gap <= kGap || known != nullptr), label, " ", kSimilarityLinkNames[i], wbf ? " WBF" : " LLF",
-                    ": mapper ", s.achieved, " is more than ", kGap, " below the best reachable ", s.best,
-                    " where the pose is within reach, and the gap is not a listed finding");
-      if (known != nullptr) {
-        CHECK_MESSAGE(gap > kGap, label, " ", kSimilarityLinkNames[i], " is no longer a gap: remove it from kKnownGaps");
-        CHECK_MESSAGE(gap <= known->gap + 0.01, label, " ", kSimilarityLinkNames[i], ": the gap grew from ", known->gap,
-                      " to ", gap);
-      }
+      CHECK_MESSAGE(gap <= kGap, label, " ", kSimilarityLinkNames[i], wbf ? " WBF" : " LLF", ": mapper ", s.achieved,
+                    " is more than ", kGap, " below the best reachable ", s.best, " where the pose is within reach");
     }
   }
   if (!findings.empty()) MESSAGE(findings);

@@ -36,6 +36,7 @@ void checkEqual(const GaLvvjOptions& a, const GaLvvjOptions& b) {
   CHECK(a.discontinuity_step == b.discontinuity_step);
   CHECK(a.clamp_tolerance == b.clamp_tolerance);
   CHECK(a.inferred_joints == b.inferred_joints);
+  CHECK(a.leg_fit == b.leg_fit);
 }
 
 void checkEqual(const GaLvvjMap& a, const GaLvvjMap& b) {
@@ -191,6 +192,7 @@ GaLvvjOptions randomGaLvvjOptions(std::mt19937& rng) {
   o.discontinuity_step = uniform(rng, 1e-6, 3.0);
   o.clamp_tolerance = uniform(rng, 0.0, 0.2);
   o.inferred_joints = uniformInt(rng, 0, 1) ? InferredJoints::kUse : InferredJoints::kHold;
+  o.leg_fit = uniformInt(rng, 0, 1) == 1;
   return o;
 }
 
@@ -258,7 +260,7 @@ TEST_CASE("json round trip: defaults and built-in values of every struct") {
   checkRoundTrip(unlimited);
   // Documented key orders.
   CHECK(toJson(GaLvvjOptions{}).dump() ==
-        R"({"hip_yaw_pitch_mode":"from-knees","hip_yaw_pitch":0.0,"singular_tolerance":0.001,"rest":[],"limit_aware_shoulder":true,"continuity_weight":10.0,"jump_cost":0.15,"continuity_gain":3.0,"discontinuity_step":0.35,"clamp_tolerance":0.035,"inferred_joints":"hold"})");
+        R"({"hip_yaw_pitch_mode":"from-knees","hip_yaw_pitch":0.0,"singular_tolerance":0.001,"rest":[],"limit_aware_shoulder":true,"continuity_weight":10.0,"jump_cost":0.15,"continuity_gain":3.0,"discontinuity_step":0.35,"clamp_tolerance":0.035,"inferred_joints":"hold","leg_fit":true})");
   CHECK(toJson(EulerOptions{}).dump() == "{}");
   CHECK(toJson(EulerCase::kWristTwist) == "wrist_twist");
   CHECK(toJson(parseEulerOrder("ZXY")) == "ZXY");

@@ -10,11 +10,14 @@
 #include <string>
 
 #include <retarget/human/demo_motions.hpp>
+#include <retarget/human/torso_frames.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/best_reachable.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+
+#include "support/test_support.hpp"
 
 using namespace retarget;
 
@@ -158,6 +161,89 @@ TEST_CASE("best reachable: a leaning human trunk puts WBF out of reach, not LLF"
     CHECK(out.wbf_best[torso] == doctest::Approx(std::cos(lean_deg * kPi<double> / 180.0)).epsilon(1e-9));
     CHECK(out.wbf_within_reach[torso] == (lean_deg < 11.0));
   }
+}
+
+TEST_CASE("best reachable: a link whose parent link the trunk turns away is out of reach with it (WBF)") {
+  // Seated NAO skeletons whose pelvis the human tilts (SpineBase -> SpineMid, 0-20 deg in a random
+  // direction) and twists (SpineBase off the hip line): the lower torso frames turn against the
+  // ground base, which turns some thighs away and leaves some tibias (near the turn's axis) alone. The test recomputes the
+  // trunk test of each leg link on its own (base: z up, y the hip line on the ground; root: the
+  // side's lower torso frame) and checks the chain: a tibia is within reach for WBF only if its
+  // thigh passes the trunk test too, and then the thigh is within reach as well.
+  const auto nao = makeNao<double>();
+  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  using H = HumanJoint;
+  using L = SimilarityLink;
+  auto base = [](const SkeletonFramed& f) {
+    Eigen::Vector3d y = f.position(H::kHipLeft) - f.position(H::kHipRight);
+    y.z() = 0;
+    y.normalize();
+    Eigen::Matrix3d R;
+    R.col(0) = y.cross(Eigen::Vector3d::UnitZ());
+    R.col(1) = y;
+    R.col(2) = Eigen::Vector3d::UnitZ();
+    return R;
+  };
+  // Cosine between the human's link and the same link placed in the robot's root frame as the
+  // human's is in theirs (both in their skeleton's base).
+  auto trunkCosine = [&](const SkeletonFramed& human, const SkeletonFramed& robot, H a, H b, bool left) {
+    const auto h = torsoFrames(human), r = torsoFrames(robot);
+    REQUIRE((left ? h.lower_left : h.lower_right));
+    REQUIRE((left ? r.lower_left : r.lower_right));
+    const Eigen::Matrix3d B_h = base(human), B_r = base(robot);
+    const Eigen::Matrix3d R_Bh = B_h.transpose() * *(left ? h.lower_left : h.lower_right);
+    const Eigen::Matrix3d R_Br = B_r.transpose() * *(left ? r.lower_left : r.lower_right);
+    const Eigen::Vector3d v = (B_h.transpose() * (human.position(b) - human.position(a))).normalized();
+    return v.dot(R_Br * (R_Bh.transpose() * v));
+  };
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  int decided_by_chain = 0, tibia_within = 0;
+  const int n = test::sweepCount(120);
+  for (int trial = 0; trial < n; ++trial) {
+    Eigen::VectorXd q = nao.neutralConfiguration();
+    q[nao.qIndex("LHipPitch")] = -1.2 + 0.2 * u(rng);
+    q[nao.qIndex("RHipPitch")] = -1.2 + 0.2 * u(rng);
+    q[nao.qIndex("LKneePitch")] = 1.3 + 0.2 * u(rng);
+    q[nao.qIndex("RKneePitch")] = 1.3 + 0.2 * u(rng);
+    SkeletonFramed robot;
+    REQUIRE(skeleton.compute(q, robot).ok());
+    SkeletonFramed human = robot;
+    human.head.reset();
+    const Eigen::Vector3d axis = Eigen::Vector3d(u(rng), u(rng), u(rng)).normalized();
+    const double angle = (10.0 * (u(rng) + 1.0)) * kPi<double> / 180.0;
+    const Eigen::Vector3d pivot = human.position(H::kSpineBase);
+    human.position(H::kSpineMid) = pivot + Eigen::AngleAxisd(angle, axis) * (human.position(H::kSpineMid) - pivot);
+    // SpineBase off the hip line (forward or back): each side's lower torso frame (SpineBase ->
+    // hip) twists about the vertical, which turns a forward thigh and not a hanging tibia.
+    human.position(H::kSpineBase) += Eigen::Vector3d(0.035 * u(rng), 0, 0);
+    FrameBestReachable<double> out;
+    (void)best.compute(human, q, out);
+    const double t = best.options().within_reach;
+    for (const bool left : {true, false}) {
+      const auto thigh = static_cast<std::size_t>(left ? L::kLeftThigh : L::kRightThigh);
+      const auto tibia = static_cast<std::size_t>(left ? L::kLeftTibia : L::kRightTibia);
+      const double c_thigh = trunkCosine(human, robot, left ? H::kHipLeft : H::kHipRight, left ? H::kKneeLeft : H::kKneeRight, left);
+      const double c_tibia = trunkCosine(human, robot, left ? H::kKneeLeft : H::kKneeRight, left ? H::kAnkleLeft : H::kAnkleRight, left);
+      CAPTURE(trial);
+      CAPTURE(c_thigh);
+      CAPTURE(c_tibia);
+      if (c_thigh < t - 1e-9) CHECK_FALSE(out.wbf_within_reach[tibia]);
+      if (c_tibia < t - 1e-9) CHECK_FALSE(out.wbf_within_reach[tibia]);
+      if (out.wbf_within_reach[tibia]) {
+        CHECK(out.wbf_within_reach[thigh]);
+        ++tibia_within;
+      }
+      if (c_tibia >= t + 1e-9 && c_thigh < t - 1e-9 && out.wbf_best[tibia] >= t) ++decided_by_chain;
+      // LLF has no root: the robot's own legs are within reach there whatever the pelvis does.
+      CHECK(out.llf_within_reach[tibia]);
+    }
+  }
+  MESSAGE(decided_by_chain, " tibias reachable on their own but out of reach with their thigh; ", tibia_within,
+          " tibias within reach");
+  CHECK(decided_by_chain > 0);  // the case the chain decides occurs
+  CHECK(tibia_within > 0);      // and tibias do stay within reach where the trunk allows
 }
 
 TEST_CASE("best reachable: limbs the joint fit calls out of reach are out of reach of a dense grid too") {

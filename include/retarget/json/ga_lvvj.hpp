@@ -17,7 +17,8 @@
 ///   "continuity_gain": 3,              // unitless, >= 0
 ///   "discontinuity_step": 0.35,        // rad, > 0
 ///   "clamp_tolerance": 0.035,          // rad, >= 0
-///   "inferred_joints": "hold" }        // or "use"
+///   "inferred_joints": "hold",         // or "use"
+///   "leg_fit": true }
 /// ```
 /// "smoothing" is an error: smoothing is a filter now (`--smooth ALPHA` on the command line,
 /// or an `ExponentialSmoothing` after the mapper).
@@ -74,6 +75,7 @@ inline nlohmann::ordered_json toJson(const GaLvvjOptions& options) {
   j["discontinuity_step"] = options.discontinuity_step;
   j["clamp_tolerance"] = options.clamp_tolerance;
   j["inferred_joints"] = options.inferred_joints == InferredJoints::kUse ? "use" : "hold";
+  j["leg_fit"] = options.leg_fit;
   return j;
 }
 
@@ -121,7 +123,7 @@ inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& 
   const JsonObjectReader j(value, pointer, "GA-LVVJ options",
                            {"hip_yaw_pitch_mode", "hip_yaw_pitch", "singular_tolerance", "rest", "limit_aware_shoulder",
                             "continuity_weight", "jump_cost", "continuity_gain", "discontinuity_step", "clamp_tolerance",
-                            "inferred_joints"},
+                            "inferred_joints", "leg_fit"},
                            {{"smoothing", kGaLvvjSmoothingMoved}});
   GaLvvjOptions options;
   if (j.has("hip_yaw_pitch_mode")) {
@@ -149,6 +151,7 @@ inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& 
   j.read("continuity_gain", options.continuity_gain, "a finite number >= 0");
   j.read("discontinuity_step", options.discontinuity_step, "a finite number > 0 (rad)");
   j.read("clamp_tolerance", options.clamp_tolerance, "a finite number >= 0 (rad)");
+  j.read("leg_fit", options.leg_fit);
   if (j.has("inferred_joints")) {
     const std::string expected = "\"hold\" or \"use\"";
     const std::string policy = readJsonString(j.at("inferred_joints"), j.pointer("inferred_joints"), expected);

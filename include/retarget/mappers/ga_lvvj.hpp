@@ -60,6 +60,26 @@
 ///    0), chosen on the shared seated Keraal recordings: with the joint fixed, NAO's tibias
 ///    reached LLF 0.45-0.65 where 1.0 was reachable; with it read from the knees, 0.97-0.99,
 ///    and the standing recordings are unchanged (tests/ga_lvvj, best reachable).
+///  - Leg fit (`leg_fit`, default on; a deviation from the paper, see below). The analytic legs
+///    point each thigh exactly and put the tibia in the knee plane the hip angles leave (KneePitch
+///    is one axis, and both hips turn on one HipYawPitch motor), so a tibia out of that plane
+///    (Kinect noise on a nearly straight knee, or two seated knees that want different
+///    HipYawPitch) costs the tibia alone. The fit then moves the seven leg joints (HipYawPitch,
+///    and HipRoll, HipPitch, KneePitch of each side) to the least-squares compromise of the four
+///    unit leg links, each in its side's lower torso frame L:
+///      min  sum over sides |R_a(HYP) R_x(HR) R_y(HP) e - t|^2 + |R_a(HYP) R_x(HR) R_y(HP + KP) e - b|^2
+///           + sum over joints p_k (y_k - y0_k)^2,   e = (0, 0, -1), a = hipYawPitchAxis(side),
+///    within the limits (Levenberg-Marquardt with analytic Jacobians, active set on the bounds,
+///    only descending steps, at most 50 iterations, fixed-size matrices: no allocation). y0 is
+///    the analytic solution clamped to the limits, so an exact solution (a robot pose, the round
+///    trip) is never moved. p_k = kGaLvvjLegFitPrior (0.25 /rad^2) keeps ill-conditioned
+///    directions still: the knee plane of a nearly straight knee turns by at most 1/(2 sqrt p) =
+///    1 rad per rad of tibia noise, so the output moves no more than the input; HipYawPitch
+///    stays exactly the paper's value while neither knee is bent (its prior, 0.01 + (1 - w) / w,
+///    grows without bound as the kFromKnees knee weight w goes to 0, continuously as a knee
+///    bends 20 -> 45 deg; with bent knees it is nearly free, as the knee planes define it well)
+///    and is not free with kFixed. Measured on the shared recordings (tests/ga_lvvj, best reachable): the tibia
+///    WBF gaps of 0.029-0.036 to the best reachable value close (see docs/methods/ga_lvvj.md).
 ///  - Joints the method does not map (wrists, ankles, ...) take `GaLvvjOptions::rest` values.
 ///  - Every value is clamped to the robot's limits (Section 3.2, last paragraph). With
 ///    `limit_aware_shoulder` (default on), an arm whose exact solution is outside the limits
@@ -163,6 +183,9 @@ struct GaLvvjOptions {
   /// NAO's 2 deg ElbowRoll floor under a straight human elbow are not failures. 0 reports
   /// every clamp.
   double clamp_tolerance = 0.035;
+  /// Fit the four leg links together after the analytic legs (see the file doc, "Leg fit").
+  /// Off: the paper's analytic legs alone (each thigh exact, the tibia in its knee plane).
+  bool leg_fit = true;
   /// What to do with joints the source only inferred (see InferredJoints; default kHold: what
   /// depends on them holds and is reported as held).
   InferredJoints inferred_joints = InferredJoints::kHold;
@@ -336,6 +359,8 @@ class GaLvvjMapper {
     const Scalar h = Scalar(0.70710678118654752);
     return V3(Scalar(0), h, left ? -h : h);
   }
+  void fitLegs(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL_left,
+               const std::optional<M3>& R_WL_right);
   void mapHead(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT);
   void mapHand(HandState state, GaLvvjJoint j) {
     if (state == HandState::kOpen) angle(j) = Scalar(1);
@@ -354,6 +379,7 @@ class GaLvvjMapper {
   std::array<bool, 2> has_previous_arm_{};
   std::array<bool, 2> previous_exact_{};  // the previous frame's arm was the exact solution
   std::array<V3, 2> previous_u_{}, previous_l_{};  // the human's arm directions (torso frame)
+  Scalar knee_weight_ = 0;  // sum of the kFromKnees knee weights of this frame (0: standing)
   SkeletonFrame<Scalar> frame_;  // the input after the inferred-joints policy
   Status arm_status_;
   std::array<M3, 2> R_UE_{};  // elbow frame in the upper-arm frame: left, right
@@ -690,6 +716,167 @@ void GaLvvjMapper<Scalar>::mapHipYawPitch(const SkeletonFrame<Scalar>& frame, co
   }
   // Straight knees (standing) give h; the blend is continuous as a knee bends.
   angle(GaLvvjJoint::kLHipYawPitch) = h + weighted / std::max(Scalar(1), weights);
+  knee_weight_ = weights;
+}
+
+/// Leg fit (see the GA-LVVJ file doc, "Leg fit"): prior weight of every leg joint (1/rad^2, in
+/// units of squared unit-vector distance, about rad^2 of link direction).
+inline constexpr double kGaLvvjLegFitPrior = 0.25;
+/// Leg fit: scale of the robust loss (unit-vector distance, about rad): a link further than this
+/// from every pose the other links allow counts less and less (Cauchy loss).
+inline constexpr double kGaLvvjLegFitOutlierScale = 0.35;
+/// Leg fit: prior weight of HipYawPitch once the knees are bent (1/rad^2). It is this plus
+/// (1 - w) / w, with w the kFromKnees knee weight: infinite (HipYawPitch not free) while neither
+/// knee is bent, released continuously as a knee bends. Low, because two bent knees define
+/// HipYawPitch well, and one knee glitching straight for a frame (Keraal ELK frame 125) turns
+/// the analytic value by 1.5 rad while the thighs still say where the hips point.
+inline constexpr double kGaLvvjLegFitHipYawPitchPrior = 0.01;
+
+template <typename Scalar>
+void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL_left,
+                                   const std::optional<M3>& R_WL_right) {
+  using J = GaLvvjJoint;
+  using H = HumanJoint;
+  constexpr int kVars = 7;  // HipYawPitch, then HipRoll, HipPitch, KneePitch of the left and right legs
+  using Vec = Eigen::Matrix<Scalar, kVars, 1>;
+  using Mat = Eigen::Matrix<Scalar, kVars, kVars>;
+  using Residual = Eigen::Matrix<Scalar, 12, 1>;
+  using Jacobian = Eigen::Matrix<Scalar, 12, kVars>;
+  static constexpr std::array<J, kVars> joints = {J::kLHipYawPitch, J::kLHipRoll,  J::kLHipPitch, J::kLKneePitch,
+                                                  J::kRHipRoll,     J::kRHipPitch, J::kRKneePitch};
+  auto is_held = [&](J j) { return held_virtual_[static_cast<std::size_t>(j)]; };
+  // The human's unit thigh t and tibia b of each side in that side's lower torso frame L.
+  std::array<V3, 2> t, b;
+  std::array<bool, 2> use{};
+  for (std::size_t side = 0; side < 2; ++side) {
+    const bool left = side == 0;
+    const auto& R_WL = left ? R_WL_left : R_WL_right;
+    bool ok = static_cast<bool>(R_WL);
+    for (int k = 1; k <= 3; ++k) {
+      const J j = joints[static_cast<std::size_t>(3 * static_cast<int>(side) + k)];
+      ok = ok && bound(j) && !is_held(j);
+    }
+    if (!ok) continue;
+    const auto thigh = unitIn(frame, *R_WL, left ? H::kHipLeft : H::kHipRight, left ? H::kKneeLeft : H::kKneeRight);
+    const auto tibia = unitIn(frame, *R_WL, left ? H::kKneeLeft : H::kKneeRight, left ? H::kAnkleLeft : H::kAnkleRight);
+    if (!thigh || !tibia) continue;
+    t[side] = *thigh;
+    b[side] = *tibia;
+    use[side] = true;
+  }
+  if (!use[0] && !use[1]) return;
+  // Free variables, bounds, the anchor y0 (analytic, clamped) and the prior weights.
+  Vec y0, lo, hi, prior;
+  std::array<bool, kVars> free{};
+  for (std::size_t k = 0; k < kVars; ++k) {
+    y0[static_cast<Eigen::Index>(k)] = clampCanonical(joints[k], angle(joints[k]));
+    lo[static_cast<Eigen::Index>(k)] = canonical_lower_[static_cast<std::size_t>(joints[k])];
+    hi[static_cast<Eigen::Index>(k)] = canonical_upper_[static_cast<std::size_t>(joints[k])];
+    prior[static_cast<Eigen::Index>(k)] = Scalar(kGaLvvjLegFitPrior);
+    free[k] = k == 0 ? use[0] || use[1] : use[(k - 1) / 3];
+  }
+  const Scalar knee_w = std::min(Scalar(1), knee_weight_);
+  free[0] = free[0] && bound(J::kLHipYawPitch) && !is_held(J::kLHipYawPitch) && knee_w > Scalar(0) &&
+            options_.hip_yaw_pitch_mode == GaLvvjOptions::HipYawPitchMode::kFromKnees;
+  if (free[0]) prior[0] = Scalar(kGaLvvjLegFitHipYawPitchPrior) + (Scalar(1) - knee_w) / knee_w;
+  // Residuals (thigh, tibia of each side) and, when asked, their analytic Jacobian; returns the
+  // robust cost: each link's squared distance s enters as c^2 log(1 + s / c^2) (Cauchy), so a
+  // link that no pose near the others can match (a glitched tibia) stops pulling on them.
+  const V3 e(Scalar(0), Scalar(0), Scalar(-1));
+  const Scalar c2 = Scalar(kGaLvvjLegFitOutlierScale * kGaLvvjLegFitOutlierScale);
+  auto robust = [&](const Residual& r) {
+    Scalar total = 0;
+    for (Eigen::Index link = 0; link < 4; ++link) {
+      using std::log1p;
+      total += c2 * log1p(r.template segment<3>(3 * link).squaredNorm() / c2);
+    }
+    return total;
+  };
+  // IRLS weights of the four links at r (the Cauchy loss's derivative).
+  auto weights = [&](const Residual& r) {
+    Eigen::Matrix<Scalar, 12, 1> w;
+    for (Eigen::Index link = 0; link < 4; ++link) {
+      w.template segment<3>(3 * link).setConstant(Scalar(1) / (Scalar(1) + r.template segment<3>(3 * link).squaredNorm() / c2));
+    }
+    return w;
+  };
+  auto evaluate = [&](const Vec& y, Residual& r, Jacobian* jacobian) {
+    r.setZero();
+    if (jacobian) jacobian->setZero();
+    for (std::size_t side = 0; side < 2; ++side) {
+      if (!use[side]) continue;
+      const auto o = static_cast<Eigen::Index>(6 * side);
+      const auto c = static_cast<Eigen::Index>(1 + 3 * side);
+      const V3 axis = hipYawPitchAxis(side == 0);
+      const M3 A = rotation(y[0], axis), X = rotation(y[c], V3::UnitX());
+      const V3 w_t = rotation(y[c + 1], V3::UnitY()) * e;
+      const V3 w_b = rotation(y[c + 1] + y[c + 2], V3::UnitY()) * e;
+      const V3 d_t = A * X * w_t, d_b = A * X * w_b;
+      r.template segment<3>(o) = d_t - t[side];
+      r.template segment<3>(o + 3) = d_b - b[side];
+      if (!jacobian) continue;
+      Jacobian& Jc = *jacobian;
+      Jc.template block<3, 1>(o, 0) = axis.cross(d_t);
+      Jc.template block<3, 1>(o + 3, 0) = axis.cross(d_b);
+      Jc.template block<3, 1>(o, c) = A * V3::UnitX().cross(X * w_t);
+      Jc.template block<3, 1>(o + 3, c) = A * V3::UnitX().cross(X * w_b);
+      Jc.template block<3, 1>(o, c + 1) = A * X * V3::UnitY().cross(w_t);
+      const V3 d_b_pitch = A * X * V3::UnitY().cross(w_b);
+      Jc.template block<3, 1>(o + 3, c + 1) = d_b_pitch;
+      Jc.template block<3, 1>(o + 3, c + 2) = d_b_pitch;
+    }
+    return robust(r) + (prior.array() * (y - y0).array().square()).sum();
+  };
+  Residual r, r_trial;
+  Jacobian jacobian, jacobian_trial;
+  Vec y = y0;
+  Scalar cost = evaluate(y, r, &jacobian);
+  if (!(cost > Scalar(1e-20))) return;  // exact (a robot pose): nothing to trade
+  Scalar lambda = Scalar(1e-3);
+  for (int iteration = 0; iteration < 50; ++iteration) {
+    const Eigen::Matrix<Scalar, 12, 1> w = weights(r);
+    Vec g = jacobian.transpose() * w.asDiagonal() * r + (prior.array() * (y - y0).array()).matrix();
+    Mat H_gn = jacobian.transpose() * w.asDiagonal() * jacobian;
+    H_gn.diagonal() += prior;
+    // Fixed and bound-held coordinates do not move (their rows and columns become identity).
+    for (Eigen::Index k = 0; k < kVars; ++k) {
+      const bool held_at_bound = (y[k] <= lo[k] && g[k] > Scalar(0)) || (y[k] >= hi[k] && g[k] < Scalar(0));
+      if (free[static_cast<std::size_t>(k)] && !held_at_bound) continue;
+      g[k] = Scalar(0);
+      H_gn.row(k).setZero();
+      H_gn.col(k).setZero();
+      H_gn(k, k) = Scalar(1);
+    }
+    if (!(g.squaredNorm() > Scalar(1e-28))) break;
+    bool accepted = false;
+    for (int attempt = 0; attempt < 12 && !accepted; ++attempt) {
+      Mat A = H_gn;
+      A.diagonal() += lambda * H_gn.diagonal();
+      const Vec step = A.ldlt().solve(-g);
+      const Vec trial = (y + step).cwiseMax(lo).cwiseMin(hi);
+      const Scalar trial_cost = evaluate(trial, r_trial, &jacobian_trial);
+      // Near the minimum the cost stops telling steps apart (its rounding is about the square of
+      // the step): a tiny Gauss-Newton step is taken on the gradient's word, so the minimum is
+      // located to 1e-10 rad, not to the rounding of the cost (a mirrored skeleton gives the
+      // mirrored angles to 1e-10).
+      const Scalar step_norm = step.norm();
+      if (step.allFinite() && (trial_cost < cost || step_norm < Scalar(1e-7))) {
+        y = trial;
+        cost = trial_cost;
+        r = r_trial;
+        jacobian = jacobian_trial;
+        lambda = std::max(lambda / Scalar(3), Scalar(1e-9));
+        accepted = step_norm > Scalar(1e-10);
+        if (!accepted) break;
+      } else {
+        lambda *= Scalar(4);
+      }
+    }
+    if (!accepted) break;
+  }
+  for (std::size_t k = 0; k < kVars; ++k) {
+    if (free[k]) angle(joints[k]) = y[static_cast<Eigen::Index>(k)];
+  }
 }
 
 template <typename Scalar>
@@ -737,6 +924,7 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<
     mapHipYawPitch(frame, R_W.lower_left, R_W.lower_right);
   } else {
     angle(J::kLHipYawPitch) = static_cast<Scalar>(options_.hip_yaw_pitch);
+    knee_weight_ = Scalar(0);
   }
   if (angle(J::kLHipYawPitch) != Scalar(0)) {
     if (R_W_hip_left) *R_W_hip_left = *R_W_hip_left * rotation(angle(J::kLHipYawPitch), hipYawPitchAxis(true));
@@ -744,6 +932,12 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<
   }
   mapLeg(frame, R_W_hip_left, true);
   mapLeg(frame, R_W_hip_right, false);
+  // The analytic legs are what the method wanted (the clamp report); the fit trades them.
+  for (const J j : {J::kLHipYawPitch, J::kLHipRoll, J::kLHipPitch, J::kLKneePitch, J::kRHipRoll, J::kRHipPitch,
+                    J::kRKneePitch}) {
+    wanted_virtual_[static_cast<std::size_t>(j)] = angle(j);
+  }
+  if (options_.leg_fit) fitLegs(frame, R_W.lower_left, R_W.lower_right);
   mapHead(frame, R_W.upper);
   mapHand(frame.left_hand, J::kLHand);
   mapHand(frame.right_hand, J::kRHand);
@@ -760,11 +954,13 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<
     if (b.q < 0) continue;
     const Scalar sign = static_cast<Scalar>(b.sign), offset = static_cast<Scalar>(b.offset);
     q_out[b.q] = sign * angle_[v] + offset;
-    // Arms: the exact solution (chooseArm may have traded or clamped it); others: the value.
+    // Arms: the exact solution (chooseArm may have traded or clamped it); legs: the analytic
+    // solution (the leg fit may have traded it); others: the value.
     const bool arm = i >= static_cast<int>(J::kLShoulderPitch) && i <= static_cast<int>(J::kRElbowRoll) &&
                      i != static_cast<int>(J::kLHand);
-    wanted_[b.q] = (arm && options_.limit_aware_shoulder && !held_virtual_[v]) ? sign * wanted_virtual_[v] + offset
-                                                                              : q_out[b.q];
+    const bool leg = i >= static_cast<int>(J::kLHipYawPitch) && i <= static_cast<int>(J::kRKneePitch);
+    const bool traded = (arm && options_.limit_aware_shoulder) || (leg && options_.leg_fit);
+    wanted_[b.q] = (traded && !held_virtual_[v]) ? sign * wanted_virtual_[v] + offset : q_out[b.q];
     held_[b.q] = held_virtual_[v];
     singular_[b.q] = singular_virtual_[v];
     if (held_virtual_[v]) status |= StatusCode::kDegenerateInput;

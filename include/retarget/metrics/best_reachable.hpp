@@ -46,7 +46,9 @@
 /// its side for the legs; human/torso_frames.hpp) does not by itself turn the link away: the
 /// link placed in the robot's trunk frame (at the achieved configuration) as the human's is in
 /// theirs lands within acos(within_reach) of the human's link, both frames taken in their
-/// skeleton's base. A leaning or twisted human trunk that the robot's does not follow puts the
+/// skeleton's base, and likewise for the link it hangs from (a tibia is within reach only if its
+/// thigh passes this test too: the trunk carries both, and the pose up to the tibia includes the
+/// thigh). A leaning or twisted human trunk that the robot's does not follow puts the
 /// limbs it turns out of reach for WBF; a difference that leaves the link's direction alone (a
 /// pelvis frame turned about a hanging thigh) does not. LLF measures each link in its own
 /// mother frame, so it needs no such root. Where a link is within reach, a good mapper reaches
@@ -274,6 +276,12 @@ class BestReachableSimilarity {
       const L link = static_cast<L>(i);
       // The torso link is measured in the base itself: no root frame.
       root_ok[i] = link == L::kTorso || aligned(parent(link), i);
+    }
+    // The pose up to a link includes the link it hangs from: a lower arm or tibia whose upper
+    // arm or thigh the trunk turns away is out of reach with it (the trunk carries both).
+    for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
+      const auto up = static_cast<std::size_t>(parent(static_cast<L>(i)));
+      root_ok[i] = root_ok[i] && root_ok[up];
     }
     for (int which = 0; which < 2; ++which) {
       auto& within = which == 0 ? out.wbf_within_reach : out.llf_within_reach;
