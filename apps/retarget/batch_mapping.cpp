@@ -9,6 +9,7 @@
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/particle_filter.hpp>
 #include <retarget/mappers/pic.hpp>
 #include <retarget/mappers/triangle.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
@@ -23,7 +24,7 @@ namespace retarget::cli {
 PicOptions picCliOptions(PicAlgorithm algorithm, int softening);  // map_pic.cpp
 
 const std::vector<std::string>& batchMethods() {
-  static const std::vector<std::string> methods = {"ga-lvvj", "euler", "triangle", "fabrik", "pic", "pics"};
+  static const std::vector<std::string> methods = {"ga-lvvj", "euler", "triangle", "fabrik", "pic", "pics", "pf"};
   return methods;
 }
 
@@ -60,6 +61,10 @@ void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& mode
   } else if (isPic(m)) {
     if (!picMapFor(model)) {
       throw UsageError("--method " + m + ": no PIC map fits robot '" + model.name() + "' (baxter, yumi, nao, pepper)");
+    }
+  } else if (m == "pf") {
+    if (!gaLvvjMapFor(model)) {
+      throw UsageError("--method pf: no virtual skeleton (GA-LVVJ map) fits robot '" + model.name() + "' (NAO, Pepper)");
     }
   } else if (m == "euler") {
     if (setup.config_path.empty() && model.name() != "inmoov") {
@@ -114,6 +119,9 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
   } else if (isPic(setup.method)) {
     PicMapper<double> mapper(model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening));
     out.mapped = timedMap(mapper, motion, out.seconds);
+  } else if (setup.method == "pf" && gaLvvjMapFor(model)) {
+    JointSpaceParticleFilter<double> filter(model, *gaLvvjMapFor(model), ParticleFilterOptions{});  // fixed seed
+    out.mapped = timedMap(filter, motion, out.seconds);
   } else {
     checkMethodApplies(setup, model);  // throws for an unknown method
   }

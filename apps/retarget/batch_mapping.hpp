@@ -17,7 +17,7 @@ namespace retarget::cli {
 
 /// What a method needs besides the robot and the file.
 struct MethodSetup {
-  std::string method;       // ga-lvvj | euler | triangle | fabrik | pic | pics
+  std::string method;       // ga-lvvj | euler | triangle | fabrik | pic | pics | pf (default options, seed 1)
   std::string config_path;  // optional --config (ga-lvvj: GaLvvjOptions JSON; euler: EulerMap JSON)
   int softening = 1;        // PICs K
 };

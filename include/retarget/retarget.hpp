@@ -42,6 +42,7 @@
 #include <retarget/human/rig_binding.hpp>
 #include <retarget/human/schema.hpp>
 #include <retarget/human/skeleton.hpp>
+#include <retarget/human/skeleton_links.hpp>
 #include <retarget/human/arm_placement.hpp>
 #include <retarget/human/skeleton_smoothing.hpp>
 #include <retarget/human/torso_frames.hpp>
@@ -79,6 +80,7 @@
 #include <retarget/mappers/fabrik.hpp>
 #include <retarget/mappers/pic.hpp>
 #include <retarget/mappers/pic_map.hpp>
+#include <retarget/mappers/particle_filter.hpp>
 
 // metrics
 #include <retarget/metrics/dtw.hpp>

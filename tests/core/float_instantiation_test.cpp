@@ -30,6 +30,7 @@
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/mapper.hpp>
+#include <retarget/mappers/particle_filter.hpp>
 #include <retarget/mappers/pic.hpp>
 #include <retarget/mappers/pic_map.hpp>
 #include <retarget/mappers/triangle.hpp>
@@ -71,6 +72,7 @@
   template class retarget::EulerMapper<Scalar>;              \
   template class retarget::GaLvvjMapper<Scalar>;             \
   template class retarget::PicMapper<Scalar>;                \
+  template class retarget::JointSpaceParticleFilter<Scalar>; \
   template class retarget::TriangleMapper<Scalar>;           \
   template class retarget::TriangleSkeleton<Scalar>;         \
   template class retarget::BestReachableSimilarity<Scalar>;  \

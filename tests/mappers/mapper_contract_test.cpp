@@ -517,3 +517,40 @@ TEST_CASE("contract: FABRIK, PIC and PICs on Baxter and YuMi (double and float)"
     requireContract(checkMapperContract(picCase<float>(yumi_f, options)));
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Joint-space particle filter (seed 003, Section 3) on NAO, 100 particles to keep the run short.
+// Clean inputs are the robot's own virtual skeleton at random configurations (a jump every
+// frame: the filter reports low confidence, never a degenerate or invalid input). Its output
+// is random by design, so float and double are not compared value for value.
+
+#include <retarget/mappers/particle_filter.hpp>
+
+namespace {
+
+template <typename Scalar>
+ContractCase<JointSpaceParticleFilter<Scalar>> particleFilterCase(const RobotModel<Scalar>& model,
+                                                                  const RobotModel<double>& model_d,
+                                                                  ParticleFilterOptions options) {
+  ContractCase<JointSpaceParticleFilter<Scalar>> c;
+  const GaLvvjMap map = naoGaLvvjMap();
+  c.make = [&model, map, options] { return JointSpaceParticleFilter<Scalar>(model, map, options); };
+  for (const auto& f : robotSkeletons(model_d, map, sweepCount(20), 31)) c.clean.push_back(toScalar<Scalar>(f));
+  c.hostile = hostileSkeletons(c.clean.front());
+  c.unusable = unusableSkeletons<Scalar>();
+  for (const auto& f : kinectFrames<Scalar>("laban_ges01_wavehand_kinect2.csv", 7)) c.real.push_back(f);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("contract: joint-space particle filter on NAO (25-D and 12-D arms, double and float)") {
+  const auto nao = makeNao<double>();
+  const auto nao_f = makeNao<float>();
+  ParticleFilterOptions options;
+  options.particles = 100;
+  requireContract(checkMapperContract(particleFilterCase<double>(nao, nao, options)));
+  requireContract(checkMapperContract(particleFilterCase<float>(nao_f, nao, options)));
+  options.joints = naoArmJoints();
+  requireContract(checkMapperContract(particleFilterCase<double>(nao, nao, options)));
+}
