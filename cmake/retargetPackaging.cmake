@@ -14,6 +14,7 @@ include_guard(GLOBAL)
 set(_retarget_pc_requires_urdf "tinyxml2")
 set(_retarget_pc_requires_json "nlohmann_json >= 3")
 set(_retarget_pc_requires_avoidance "nlopt")
+set(_retarget_pc_requires_learning "eigen3")  # LBFGSpp has no pkg-config module (header-only)
 
 set(_retarget_pc_dir "${CMAKE_INSTALL_DATADIR}/pkgconfig")
 if(IS_ABSOLUTE "${_retarget_pc_dir}")

@@ -10,11 +10,13 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <cmath>
 #include <vector>
 
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/human/keypoint_schemas.hpp>
 #include <retarget/io/bvh.hpp>
+#include <retarget/io/gpdm_model.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/io/kinect.hpp>
 #include <retarget/io/serial_frame.hpp>
@@ -133,6 +135,28 @@ int main(int argc, char** argv) {
     writeJointTrajectoryCsv(trajectory, out);
     seed("joint_trajectory_csv", "nao.csv", out.str());
     seed("joint_trajectory_csv", "small.csv", "time,a,b\n0,0.5,-1\n0.1,1e-3,2\r\n");
+  }
+  {
+    // A small untrained GPDM of NAO angles (the seed's initial hyperparameters), with and
+    // without joint names, and a two-sequence model of two columns.
+    const RobotModel<double> nao = makeNao<double>();
+    Eigen::MatrixXd y(12, nao.nq()), x(12, 3);
+    for (Eigen::Index t = 0; t < 12; ++t) {
+      const double s = 0.5 * static_cast<double>(t);
+      y.row(t) = nao.neutralConfiguration().transpose();
+      y(t, nao.findQ("RElbowRoll")) = 0.8 + 0.3 * std::sin(s);
+      y(t, nao.findQ("RShoulderPitch")) = 0.2 * std::cos(s);
+      x.row(t) << std::cos(s), std::sin(s), 0.1 * s;
+    }
+    std::vector<std::string> names;
+    for (int i = 0; i < nao.nq(); ++i) names.push_back(nao.qName(i));
+    std::ostringstream plain, named, two;
+    writeGpdmModel(GpdmModel(y, {}, x), plain);
+    writeGpdmModel(GpdmModel(y, {}, x), named, names);
+    writeGpdmModel(GpdmModel(y.leftCols(2), {5, 7}, x), two);
+    seed("gpdm_model", "nao.gpdm", plain.str());
+    seed("gpdm_model", "nao_named.gpdm", named.str());
+    seed("gpdm_model", "two_sequences.gpdm", two.str());
   }
   {
     std::string stream;

@@ -36,9 +36,10 @@ const bool kRegistered = registerCommand(Command{
           ->check(CLI::NonNegativeNumber);
       command.add_option("--softening", request->softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
           ->check(CLI::Range(0, 3));
-      command.add_option("--particles", request->particles, "pf: number of particles (default 200)")
+      command.add_option("--particles", request->particles, "pf, gpdm-pf: number of particles (default 200; gpdm-pf 30)")
           ->check(CLI::Range(1, 1000000));
-      command.add_option("--seed", request->seed, "pf: random seed (default 1: the same command gives the same file)");
+      command.add_option("--model", request->model_path, "gpdm-pf: learned motion model (.gpdm, from retarget learn gpdm)");
+      command.add_option("--seed", request->seed, "pf, gpdm-pf: random seed (default 1: the same command gives the same file)");
       command.add_option("--pf-noise", request->pf_noise, "pf: random-walk step per joint, rad per frame (default 0.05)")
           ->check(CLI::PositiveNumber);
       command.callback([request] {

@@ -19,6 +19,8 @@
 #include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/robots/nao.hpp>
 
+#include "pf/map_frames.hpp"
+
 namespace {
 
 using namespace retarget;
@@ -54,15 +56,7 @@ const Fixture& fixture() {
 
 template <typename Mapper>
 void mapFrames(benchmark::State& state, Mapper& mapper) {
-  const Fixture& f = fixture();
-  Eigen::VectorXd q(f.nao.nq());
-  std::size_t k = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(mapper.map(f.frames[k], q));
-    benchmark::DoNotOptimize(q.data());
-    k = (k + 1) % f.frames.size();
-  }
-  state.SetItemsProcessed(state.iterations());
+  bench::mapFramesCyclically(state, mapper, fixture().frames);
 }
 
 void BM_Pf_MapFrame(benchmark::State& state) {

@@ -5,6 +5,7 @@
 /// own headers and CMake targets and are not included here:
 ///   retarget/io/urdf.hpp              (tinyxml2, target retarget::urdf)
 ///   retarget/json/json.hpp            (nlohmann-json, target retarget::json)
+///   retarget/learning/gpdm_training.hpp  (LBFGSpp, target retarget::learning)
 
 #include <retarget/version.hpp>
 #include <retarget/fwd.hpp>
@@ -81,6 +82,7 @@
 #include <retarget/mappers/pic.hpp>
 #include <retarget/mappers/pic_map.hpp>
 #include <retarget/mappers/particle_filter.hpp>
+#include <retarget/mappers/gpdm_particle_filter.hpp>
 
 // metrics
 #include <retarget/metrics/dtw.hpp>
@@ -95,6 +97,13 @@
 #include <retarget/metrics/joint_smoothness.hpp>
 #include <retarget/metrics/self_penetration.hpp>
 #include <retarget/metrics/foot_contact.hpp>
+#include <retarget/metrics/trajectory_lag.hpp>
+
+// learning (Eigen-only; the training, retarget/learning/gpdm_training.hpp, needs LBFGSpp and is
+// the optional target retarget::learning)
+#include <retarget/learning/kernel_pca.hpp>
+#include <retarget/learning/gpdm.hpp>
+#include <retarget/io/gpdm_model.hpp>
 
 // safety (Eigen-only; the NLopt-based avoidance, retarget/safety/collision_avoidance.hpp, is
 // the optional target retarget::avoidance)

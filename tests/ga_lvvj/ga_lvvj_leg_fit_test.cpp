@@ -63,15 +63,27 @@ Eigen::VectorXd seatedNao(const RobotModel<double>& nao) {
   return q;
 }
 
+// NAO, its virtual skeleton, and GA-LVVJ with the leg fit (default) and without (the paper's
+// analytic legs).
+struct FitAndAnalytic {
+  RobotModel<double> nao = makeNao<double>();
+  mutable VirtualSkeleton<double> skeleton{nao, naoGaLvvjMap()};
+  mutable GaLvvjMapper<double> fitted{nao, naoGaLvvjMap()};
+  mutable GaLvvjMapper<double> analytic{nao, naoGaLvvjMap(), [] {
+                                          GaLvvjOptions o;
+                                          o.leg_fit = false;
+                                          return o;
+                                        }()};
+};
+
 }  // namespace
 
 TEST_CASE("ga-lvvj leg fit: exact skeletons are untouched; noisy ones get legs closer to the human's") {
-  const auto nao = makeNao<double>();
-  const GaLvvjMap map = naoGaLvvjMap();
-  VirtualSkeleton<double> skeleton(nao, map);
-  GaLvvjOptions analytic_options;
-  analytic_options.leg_fit = false;
-  GaLvvjMapper<double> fitted(nao, map), analytic(nao, map, analytic_options);
+  const FitAndAnalytic f;
+  const auto& nao = f.nao;
+  auto& skeleton = f.skeleton;
+  auto& fitted = f.fitted;
+  auto& analytic = f.analytic;
   std::mt19937 rng(4242);
   SkeletonFramed frame, robot;
   Eigen::VectorXd q_fit(nao.nq()), q_analytic(nao.nq());
@@ -121,12 +133,11 @@ TEST_CASE("ga-lvvj leg fit: exact skeletons are untouched; noisy ones get legs c
 }
 
 TEST_CASE("ga-lvvj leg fit: one glitched ankle does not drag the other leg links") {
-  const auto nao = makeNao<double>();
-  const GaLvvjMap map = naoGaLvvjMap();
-  VirtualSkeleton<double> skeleton(nao, map);
-  GaLvvjOptions analytic_options;
-  analytic_options.leg_fit = false;
-  GaLvvjMapper<double> fitted(nao, map), analytic(nao, map, analytic_options);
+  const FitAndAnalytic f;
+  const auto& nao = f.nao;
+  auto& skeleton = f.skeleton;
+  auto& fitted = f.fitted;
+  auto& analytic = f.analytic;
   const Eigen::VectorXd q = seatedNao(nao);
   SkeletonFramed frame, robot;
   REQUIRE(skeleton.compute(q, frame).ok());

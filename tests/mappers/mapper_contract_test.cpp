@@ -554,3 +554,55 @@ TEST_CASE("contract: joint-space particle filter on NAO (25-D and 12-D arms, dou
   options.joints = naoArmJoints();
   requireContract(checkMapperContract(particleFilterCase<double>(nao, nao, options)));
 }
+
+// ---------------------------------------------------------------------------------------------
+// GPDM particle filter (seed 003, Sections 6-7) on NAO. The motion model is an untrained GPDM
+// (kernel-PCA latent points of the demo wave mapped by GA-LVVJ, the seed's initial
+// hyperparameters): training is the learning area's business, the contract holds for any model.
+
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/learning/kernel_pca.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/gpdm_particle_filter.hpp>
+
+static_assert(isMapper<GpdmParticleFilter<double>>);
+static_assert(isMapper<GpdmParticleFilter<float>>);
+
+namespace {
+
+GpdmModel untrainedWaveGpdm(const RobotModel<double>& nao) {
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
+  const Eigen::MatrixXd y = mapMotion(mapper, demoMotion("wave", DemoMotionOptions{10.0, 6.0, 1.75})).q;
+  KernelPca kpca;
+  kpca.fit(y, KernelPcaOptions{3});
+  return GpdmModel(y, {}, kpca.transform(y));
+}
+
+template <typename Scalar>
+ContractCase<GpdmParticleFilter<Scalar>> gpdmFilterCase(const RobotModel<Scalar>& model, const RobotModel<double>& model_d,
+                                                        const GpdmModel& gpdm, GpdmParticleFilterOptions options) {
+  ContractCase<GpdmParticleFilter<Scalar>> c;
+  GpdmFilterMap map;
+  map.motion_model = gpdm;
+  c.make = [&model, map, options] { return GpdmParticleFilter<Scalar>(model, map, options); };
+  for (const auto& f : robotSkeletons(model_d, naoGaLvvjMap(), sweepCount(20), 37)) c.clean.push_back(toScalar<Scalar>(f));
+  c.hostile = hostileSkeletons(c.clean.front());
+  c.unusable = unusableSkeletons<Scalar>();
+  for (const auto& f : kinectFrames<Scalar>("laban_ges01_wavehand_kinect2.csv", 7)) c.real.push_back(f);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("contract: GPDM particle filter on NAO (latent and joint-space estimate, double and float)") {
+  const auto nao = makeNao<double>();
+  const auto nao_f = makeNao<float>();
+  const GpdmModel gpdm = untrainedWaveGpdm(nao);
+  GpdmParticleFilterOptions options;
+  options.particles = 20;
+  requireContract(checkMapperContract(gpdmFilterCase<double>(nao, nao, gpdm, options)));
+  requireContract(checkMapperContract(gpdmFilterCase<float>(nao_f, nao, gpdm, options)));
+  options.estimate = GpdmEstimate::kJointMean;
+  options.window = 0;
+  requireContract(checkMapperContract(gpdmFilterCase<double>(nao, nao, gpdm, options)));
+}

@@ -69,12 +69,14 @@
 #include <vector>
 
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/portable_random.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
 #include <retarget/human/skeleton_links.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/mappers/internal/pose_likelihood.hpp>
 #include <retarget/mappers/mapper.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
 
@@ -173,18 +175,7 @@ class JointSpaceParticleFilter {
       : model_(&model), options_(std::move(options)), skeleton_(model, map) {
     options_.validate();
     const int nq = model.nq();
-    if (options_.rest.empty()) {
-      rest_ = model.neutralConfiguration();
-    } else {
-      RETARGET_THROW_UNLESS(static_cast<int>(options_.rest.size()) == nq, InvalidArgument,
-                            "ParticleFilterOptions::rest (got ", options_.rest.size(), " values, expected nq = ", nq,
-                            " for robot '", model.name(), "')");
-      rest_.resize(nq);
-      for (int i = 0; i < nq; ++i) rest_[i] = static_cast<Scalar>(options_.rest[static_cast<std::size_t>(i)]);
-      RETARGET_THROW_UNLESS(withinLimits(model, rest_), InvalidArgument,
-                            "ParticleFilterOptions::rest (got a configuration outside the limits of robot '",
-                            model.name(), "', expected values within them)");
-    }
+    rest_ = internal::restConfiguration(model, options_.rest, "ParticleFilterOptions::rest");
     std::vector<int> chosen;
     if (options_.joints.empty()) {
       for (int i = 0; i < nq; ++i) chosen.push_back(i);
@@ -231,9 +222,7 @@ class JointSpaceParticleFilter {
     for (Eigen::Index p = 0; p < particles_.cols(); ++p) particles_.col(p) = rest_;
     last_ = rest_;
     estimate_ = rest_;
-    rng_.seed(options_.seed);
-    has_spare_ = false;
-    spare_ = Scalar(0);
+    random_.reseed(options_.seed);
     best_similarity_ = Scalar(0);
     effective_size_ = Scalar(0);
     clamped_.setConstant(false);
@@ -262,25 +251,6 @@ class JointSpaceParticleFilter {
  private:
   using Links = internal::similarity::Links<Scalar>;
   static constexpr std::size_t kLinks = static_cast<std::size_t>(kCosineLinkCount);
-
-  // Uniform in [0, 1) from the top 53 bits.
-  Scalar uniform() noexcept {
-    return static_cast<Scalar>(static_cast<double>(rng_() >> 11) * (1.0 / 9007199254740992.0));
-  }
-  // Standard normal by Box-Muller (pairs; the second is kept for the next call).
-  Scalar gaussian() noexcept {
-    if (has_spare_) {
-      has_spare_ = false;
-      return spare_;
-    }
-    const double u1 = 1.0 - static_cast<double>(rng_() >> 11) * (1.0 / 9007199254740992.0);  // (0, 1]
-    const double u2 = static_cast<double>(rng_() >> 11) * (1.0 / 9007199254740992.0);
-    const double radius = std::sqrt(-2.0 * std::log(u1));
-    const double angle = 2.0 * kPi<double> * u2;
-    spare_ = static_cast<Scalar>(radius * std::sin(angle));
-    has_spare_ = true;
-    return static_cast<Scalar>(radius * std::cos(angle));
-  }
 
   // Unit direction of every cosine link in the skeleton's base frame; false where undefined.
   static void directions(const Links& links, std::array<Vector3<Scalar>, kLinks>& out, std::array<bool, kLinks>& valid) {
@@ -364,10 +334,9 @@ class JointSpaceParticleFilter {
   VectorX<Scalar> log_weight_, weight_, similarity_;
   VectorX<Scalar> estimate_, last_;
   SkeletonFrame<Scalar> frame_;        // the observation after the inferred-joints policy
+  internal::ObservedLinks<Scalar> observed_;
   SkeletonFrame<Scalar> robot_frame_;  // a particle's virtual skeleton
-  std::mt19937_64 rng_;
-  Scalar spare_ = Scalar(0);
-  bool has_spare_ = false;
+  internal::PortableRandom random_;
   Scalar best_similarity_ = Scalar(0);
   Scalar effective_size_ = Scalar(0);
   JointFlags clamped_;
@@ -379,21 +348,7 @@ static_assert(isMapper<JointSpaceParticleFilter<float>>);
 
 template <typename Scalar>
 void JointSpaceParticleFilter<Scalar>::resample() noexcept {
-  // Systematic resampling: one offset u in [0, 1/Q), particles at cumulative weights u + j/Q.
-  const Eigen::Index count = particles_.cols();
-  const Scalar total = weight_.sum();
-  const Scalar step = Scalar(1) / static_cast<Scalar>(count);
-  const Scalar offset = uniform() * step;
-  Eigen::Index source = 0;
-  Scalar cumulative = weight_[0] / total;
-  for (Eigen::Index j = 0; j < count; ++j) {
-    const Scalar target = offset + static_cast<Scalar>(j) * step;
-    while (target > cumulative && source < count - 1) {
-      ++source;
-      cumulative += weight_[source] / total;
-    }
-    scratch_.col(j) = particles_.col(source);
-  }
+  internal::systematicResample(weight_, random_.uniform(), particles_, scratch_);
   particles_.swap(scratch_);
 }
 
@@ -406,19 +361,13 @@ Status JointSpaceParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame,
   held_.setConstant(false);
   frame_ = frame;
   applyInferredPolicy(frame_, options_.inferred_joints);
-  const Links human(frame_);
-  std::array<bool, kLinks> usable{};
-  int usable_count = 0;
-  for (std::size_t l = 0; l < kLinks; ++l) {
-    usable[l] = static_cast<bool>(human.base) && static_cast<bool>(human.cosine[l]);
-    usable_count += usable[l] ? 1 : 0;
-  }
+  (void)observed_.set(frame_);
   // Which estimated coordinates this frame observes; the others hold.
   Status status;
   bool any_seen = false;
   for (std::size_t k = 0; k < estimated_.size(); ++k) {
     bool seen = false;
-    for (std::size_t l = 0; l < kLinks; ++l) seen = seen || (usable[l] && observes_[k][l]);
+    for (std::size_t l = 0; l < kLinks; ++l) seen = seen || (observed_.usable(l) && observes_[k][l]);
     seen_[k] = seen ? 1 : 0;
     any_seen = any_seen || seen;
     if (!seen) {
@@ -436,37 +385,19 @@ Status JointSpaceParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame,
   const Scalar inverse_two_sigma2 =
       Scalar(1) / (Scalar(2) * static_cast<Scalar>(options_.likelihood_sigma * options_.likelihood_sigma));
   const Eigen::Index count = particles_.cols();
-  Scalar best_log = -std::numeric_limits<Scalar>::infinity();
-  Eigen::Index best = 0;
   for (Eigen::Index p = 0; p < count; ++p) {
     for (std::size_t k = 0; k < estimated_.size(); ++k) {
       if (!seen_[k]) continue;
       const int i = estimated_[k];
-      const Scalar value = particles_(i, p) + noise * gaussian();
+      const Scalar value = particles_(i, p) + noise * static_cast<Scalar>(random_.gaussian());
       particles_(i, p) = std::min(std::max(value, model_->lowerLimits()[i]), model_->upperLimits()[i]);
     }
     (void)skeleton_.compute(particles_.col(p), robot_frame_);
-    const Links robot(robot_frame_);
-    Scalar sum = Scalar(0);
-    for (std::size_t l = 0; l < kLinks; ++l) {
-      if (!usable[l]) continue;
-      Scalar c = Scalar(0);
-      (void)internal::similarity::cosineIn(human.base, human.cosine[l], robot.base, robot.cosine[l], c);
-      sum += c;  // a link the robot cannot show counts as orthogonal
-    }
-    const Scalar sim = sum / static_cast<Scalar>(usable_count);
-    similarity_[p] = sim;
-    const Scalar miss = Scalar(1) - sim;
-    log_weight_[p] = -miss * miss * inverse_two_sigma2;
-    if (log_weight_[p] > best_log) {
-      best_log = log_weight_[p];
-      best = p;
-    }
+    similarity_[p] = observed_.similarity(robot_frame_);
+    log_weight_[p] = internal::logLikelihood(similarity_[p], inverse_two_sigma2);
   }
-  using std::exp;
-  for (Eigen::Index p = 0; p < count; ++p) weight_[p] = exp(log_weight_[p] - best_log);  // best: 1
+  const Eigen::Index best = internal::normaliseWeights(log_weight_, weight_, effective_size_);
   const Scalar total = weight_.sum();
-  effective_size_ = total * total / weight_.squaredNorm();
   best_similarity_ = similarity_[best];
 
   // Estimate (Eq. 4): the weighted mean of the estimated, observed coordinates.

@@ -1,0 +1,144 @@
+// `retarget learn gpdm <angles.csv...> --robot nao -o wave.gpdm [--latent 3] [--iterations N]
+//  [--every K]`: trains a GPDM (seed 003, Sections 4-5; learning/gpdm_training.hpp) on robot
+// joint trajectories, one sequence per file, and saves it in the `.gpdm` format
+// (io/gpdm_model.hpp) for `retarget map --method gpdm-pf --model`. The columns kept are the
+// robot's coordinates, in the robot's q order, and their names are stored in the file. Training
+// needs LBFGSpp (the optional target retarget::learning): without it the command says so.
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <retarget/io/gpdm_model.hpp>
+#include <retarget/io/joint_trajectory_csv.hpp>
+#ifdef RETARGET_CLI_WITH_LEARNING
+#include <retarget/learning/gpdm_training.hpp>
+#endif
+
+#include "cli.hpp"
+#include "robot_loading.hpp"
+
+namespace retarget::cli {
+namespace {
+
+struct LearnGpdmRequest {
+  std::vector<std::string> inputs;
+  std::string robot;
+  std::string output_path;
+  int latent = 3;
+  int iterations = 200;
+  int every = 1;
+};
+
+// The robot's coordinates that appear in `trajectory` (q order), rows every `every` frames.
+Eigen::MatrixXd robotColumns(const JointTrajectory& trajectory, const RobotModel<double>& model,
+                             std::vector<std::string>& names, int every, const std::string& path) {
+  std::vector<int> columns;
+  std::vector<std::string> found;
+  for (int i = 0; i < model.nq(); ++i) {
+    const int c = trajectory.findJoint(model.qName(i));
+    if (c < 0) continue;
+    columns.push_back(c);
+    found.push_back(model.qName(i));
+  }
+  if (columns.empty()) {
+    throw UsageError(path + ": no column names a coordinate of robot '" + model.name() + "'");
+  }
+  if (names.empty()) {
+    names = found;
+  } else if (names != found) {
+    throw UsageError(path + ": its robot columns differ from the first file's (every sequence needs the same joints)");
+  }
+  const Eigen::Index rows = (trajectory.positions.rows() + every - 1) / every;
+  if (rows < 2) throw UsageError(path + ": fewer than 2 frames (after --every " + std::to_string(every) + ")");
+  Eigen::MatrixXd out(rows, static_cast<Eigen::Index>(columns.size()));
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+      out(r, static_cast<Eigen::Index>(k)) = trajectory.positions(r * every, columns[k]);
+    }
+  }
+  return out;
+}
+
+void learnGpdm(const LearnGpdmRequest& request) {
+#ifndef RETARGET_CLI_WITH_LEARNING
+  (void)request;
+  throw UsageError(
+      "learn gpdm: this build has no GPDM training (it needs LBFGSpp: apt install liblbfgspp-dev, then "
+      "reconfigure)");
+#else
+  const RobotModel<double> model = loadRobot(request.robot);
+  std::vector<Eigen::MatrixXd> sequences;
+  std::vector<std::string> names;
+  Eigen::Index frames = 0;
+  for (const std::string& path : request.inputs) {
+    sequences.push_back(robotColumns(readJointTrajectoryCsv(path), model, names, request.every, path));
+    frames += sequences.back().rows();
+  }
+  if (frames > kGpdmMaxFrames) {
+    throw UsageError("learn gpdm: " + std::to_string(frames) + " frames, more than a model holds (" +
+                     std::to_string(kGpdmMaxFrames) + "; training costs O(N^3)): keep fewer with --every K");
+  }
+  GpdmTrainingOptions options;
+  options.latent_dim = request.latent;
+  options.max_iterations = request.iterations;
+  options.report_every = 10;
+  if (request.latent >= frames) {
+    throw UsageError("learn gpdm: --latent " + std::to_string(request.latent) + " needs more than that many frames (got " +
+                     std::to_string(frames) + ")");
+  }
+  std::cerr << "learn gpdm: " << frames << " frames of " << names.size() << " joints in " << sequences.size()
+            << " sequence(s), latent dimension " << request.latent << "\n";
+  const auto start = std::chrono::steady_clock::now();
+  GpdmTrainingReport report;
+  const GpdmModel gpdm = trainGpdm(
+      sequences, options,
+      [&](const GpdmTrainingProgress& p) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::cerr << "  iteration " << p.iteration << "/" << request.iterations << ": -log posterior "
+                  << fixed(p.objective, 2) << ", |gradient| " << fixed(p.gradient_norm, 4) << " (" << fixed(s, 1)
+                  << " s)\n";
+      },
+      &report);
+  saveGpdmModel(gpdm, request.output_path, names);
+  // Reconstruction of the training frames through the decoder (rad, RMS over every value).
+  GpdmWorkspace workspace = gpdm.workspace();
+  Eigen::VectorXd y(gpdm.observationDim());
+  double squared = 0;
+  for (Eigen::Index t = 0; t < gpdm.frames(); ++t) {
+    (void)gpdm.decodeMean(gpdm.latent().row(t).transpose(), workspace, y);
+    squared += (y - gpdm.observations().row(t).transpose()).squaredNorm();
+  }
+  const double rms = std::sqrt(squared / static_cast<double>(gpdm.frames() * gpdm.observationDim()));
+  std::cout << "learn gpdm: wrote " << request.output_path << " (" << gpdm.frames() << " frames, "
+            << gpdm.activeObservationDim() << " of " << names.size() << " joints move, latent " << gpdm.latentDim()
+            << "; " << report.iterations << " iterations, -log posterior " << fixed(report.initial_objective, 1)
+            << " -> " << fixed(report.final_objective, 1) << (report.converged ? ", converged" : "")
+            << "; training reconstruction RMS " << fixed(rms, 5) << " rad)\n";
+#endif
+}
+
+const bool kRegistered = registerCommand(Command{
+    "learn", "Learn a motion model from robot joint trajectories (gpdm: for map --method gpdm-pf)",
+    [](CLI::App& command) {
+      command.require_subcommand(1);
+      auto request = std::make_shared<LearnGpdmRequest>();
+      CLI::App* gpdm = command.add_subcommand(
+          "gpdm", "Train a GPDM (seed 003: kernel PCA, then L-BFGS on the GPDM posterior) and write a .gpdm file");
+      gpdm->add_option("trajectories", request->inputs, "joint-trajectory CSV files (time,<joint names...>), one sequence each")
+          ->required();
+      gpdm->add_option("--robot", request->robot, "built-in robot name or URDF file (its coordinates are the columns kept)")
+          ->required();
+      gpdm->add_option("-o,--output", request->output_path, ".gpdm file to write")->required();
+      gpdm->add_option("--latent", request->latent, "latent dimension (default 3, the paper's)")->check(CLI::Range(1, 20));
+      gpdm->add_option("--iterations", request->iterations, "L-BFGS iterations (default 200)")
+          ->check(CLI::Range(1, 100000));
+      gpdm->add_option("--every", request->every, "keep every K-th frame (default 1; the paper keeps 500 of 1000: 2)")
+          ->check(CLI::Range(1, 1000));
+      gpdm->callback([request] { learnGpdm(*request); });
+    }});
+
+}  // namespace
+}  // namespace retarget::cli

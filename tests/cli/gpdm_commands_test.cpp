@@ -1,0 +1,84 @@
+// `retarget learn gpdm` and `retarget map --method gpdm-pf` (seed 003, Sections 4-7): a model
+// learned from GA-LVVJ angles of the demo wave is written, reads back with the library, and
+// drives the GPDM particle filter to the library's output; the same command gives the same
+// file; missing or broken models are clear errors.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/io/gpdm_model.hpp>
+#include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/io/skeleton_csv.hpp>
+#include <retarget/mappers/gpdm_particle_filter.hpp>
+#include <retarget/robots/nao.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "support/test_support.hpp"
+
+using namespace retarget;
+using namespace retarget::test;
+
+TEST_CASE("cli learn gpdm, then map --method gpdm-pf: the library's model and output, the same file twice") {
+  const auto nao = makeNao();
+  const fs::path train_motion = tempDir() / "gpdm_wave_10hz.csv", test_motion = tempDir() / "gpdm_wave_30hz.csv";
+  writeSkeletonCsv(demoMotion("wave", DemoMotionOptions{10.0, 6.0, 1.75}), train_motion.string());
+  writeSkeletonCsv(demoMotion("wave", DemoMotionOptions{30.0, 2.0, 1.70}), test_motion.string());
+  const fs::path angles = tempDir() / "gpdm_wave_angles.csv", model_path = tempDir() / "gpdm_wave.gpdm";
+  REQUIRE(run("map " + quoted(train_motion) + " --robot nao --method ga-lvvj -o " + quoted(angles)).code == 0);
+
+  const Run learned = run("learn gpdm " + quoted(angles) + " --robot nao --iterations 60 -o " + quoted(model_path));
+  REQUIRE_MESSAGE(learned.code == 0, learned.err);
+  CHECK(contains(learned.err, "iteration 0/60"));  // the progress line
+  CHECK(contains(learned.out, "61 frames"));
+  CHECK(contains(learned.out, "training reconstruction RMS"));
+  const GpdmModelFile file = loadGpdmModel(model_path.string());
+  CHECK(file.model.frames() == 61);
+  CHECK(file.model.latentDim() == 3);
+  REQUIRE(file.joint_names.size() == static_cast<std::size_t>(nao.nq()));
+  for (int i = 0; i < nao.nq(); ++i) CHECK(file.joint_names[static_cast<std::size_t>(i)] == nao.qName(i));
+
+  const std::string map = "map " + quoted(test_motion) + " --robot nao --method gpdm-pf --model " + quoted(model_path) +
+                          " --particles 12 -o ";
+  const fs::path first = tempDir() / "gpdm_pf_1.csv", second = tempDir() / "gpdm_pf_2.csv";
+  const Run r = run(map + quoted(first));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(contains(r.err, "12 particles, seed 1"));
+  REQUIRE(run(map + quoted(second)).code == 0);
+  CHECK(slurp(first) == slurp(second));
+
+  const JointTrajectory written = toRobotOrder(readJointTrajectoryCsv(first.string()), nao);
+  const auto motion = readSkeletonCsv(test_motion.string());
+  GpdmFilterMap filter_map;
+  filter_map.motion_model = file.model;
+  filter_map.joints = file.joint_names;
+  GpdmParticleFilterOptions options;
+  options.particles = 12;
+  GpdmParticleFilter<double> filter(nao, filter_map, options);
+  const MappedMotion<double> expected = mapMotion(filter, motion);
+  REQUIRE(written.positions.rows() == expected.q.rows());
+  for (Eigen::Index k = 0; k < expected.q.rows(); ++k) {
+    const Eigen::VectorXd q = written.positions.row(k).transpose();
+    CHECK(withinLimits(nao, q, 1e-12));
+    CHECK((q - expected.q.row(k).transpose()).cwiseAbs().maxCoeff() <= 1e-12);
+  }
+  const fs::path seeded = tempDir() / "gpdm_pf_seed.csv";
+  REQUIRE(run(map + quoted(seeded) + " --seed 2").code == 0);
+  CHECK(slurp(seeded) != slurp(first));
+
+  // Errors: no model, a broken model (named with its line), a model for other joints.
+  const Run no_model = run("map " + quoted(test_motion) + " --robot nao --method gpdm-pf -o " + quoted(second));
+  CHECK(no_model.code == 2);
+  CHECK(contains(no_model.err, "needs --model"));
+  const fs::path broken = tempDir() / "gpdm_broken.gpdm";
+  write(broken, "retarget-gpdm 1\nframes two\n");
+  const Run bad = run(map.substr(0, map.find("--model")) + "--model " + quoted(broken) + " -o " + quoted(second));
+  CHECK(bad.code != 0);
+  CHECK(contains(bad.err, "gpdm_broken.gpdm:2"));
+  const Run wrong_robot = run("map " + quoted(test_motion) + " --robot pepper --method gpdm-pf --model " +
+                              quoted(model_path) + " -o " + quoted(second));
+  CHECK(wrong_robot.code != 0);
+  CHECK(contains(wrong_robot.err, "joints"));
+  const Run no_columns = run("learn gpdm " + quoted(test_motion) + " --robot nao -o " + quoted(second));
+  CHECK(no_columns.code != 0);
+}
