@@ -1,6 +1,7 @@
 # Conan 2 recipe: `conan create . -o "&:with_urdf=True"` or, from a consumer, `retarget/0.1.0`.
 # Header-only; the version is read from include/retarget/version.hpp (the one place it is written);
-# components mirror the CMake targets: core (retarget::retarget), urdf, json, avoidance.
+# components mirror the CMake targets: core (retarget::retarget), urdf, json, avoidance, learning.
+# with_learning needs an LBFGSpp recipe (lbfgspp/0.3.0) in the configured remotes.
 import os
 import re
 
@@ -16,8 +17,9 @@ class RetargetConan(ConanFile):
     description = "Header-only C++17 library (Eigen) that maps human motion onto humanoid robots and measures the imitation"
     topics = ("robotics", "retargeting", "humanoid", "motion-capture", "header-only")
     settings = "os", "arch", "compiler", "build_type"
-    options = {"with_urdf": [True, False], "with_json": [True, False], "with_avoidance": [True, False]}
-    default_options = {"with_urdf": True, "with_json": True, "with_avoidance": False}
+    options = {"with_urdf": [True, False], "with_json": [True, False], "with_avoidance": [True, False],
+               "with_learning": [True, False]}
+    default_options = {"with_urdf": True, "with_json": True, "with_avoidance": False, "with_learning": False}
     exports_sources = "CMakeLists.txt", "LICENSE", "cmake/*", "include/*"
     no_copy_source = True
 
@@ -37,6 +39,8 @@ class RetargetConan(ConanFile):
             self.requires("nlohmann_json/3.11.3")
         if self.options.with_avoidance:
             self.requires("nlopt/2.7.1")
+        if self.options.with_learning:
+            self.requires("lbfgspp/0.3.0")
 
     def package_id(self):
         self.info.clear()
@@ -51,6 +55,7 @@ class RetargetConan(ConanFile):
         tc.cache_variables["RETARGET_WITH_URDF"] = bool(self.options.with_urdf)
         tc.cache_variables["RETARGET_WITH_JSON"] = bool(self.options.with_json)
         tc.cache_variables["RETARGET_WITH_AVOIDANCE"] = bool(self.options.with_avoidance)
+        tc.cache_variables["RETARGET_WITH_LEARNING"] = bool(self.options.with_learning)
         tc.generate()
 
     def package(self):
@@ -73,7 +78,8 @@ class RetargetConan(ConanFile):
         core.libdirs = []
         for part, dependency, enabled in (("urdf", "tinyxml2::tinyxml2", self.options.with_urdf),
                                           ("json", "nlohmann_json::nlohmann_json", self.options.with_json),
-                                          ("avoidance", "nlopt::nlopt", self.options.with_avoidance)):
+                                          ("avoidance", "nlopt::nlopt", self.options.with_avoidance),
+                                          ("learning", "lbfgspp::lbfgspp", self.options.with_learning)):
             if enabled:
                 component = self.cpp_info.components[part]
                 component.set_property("cmake_target_name", "retarget::" + part)
