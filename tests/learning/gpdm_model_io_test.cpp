@@ -102,6 +102,8 @@ TEST_CASE("gpdm file: malformed files throw ParseError naming file:line") {
                        ParseError);
   CHECK_THROWS_WITH_AS(readText(replaceLine(text, 12, "frame 0.1 0.2 0.3 1 2 3")),
                        doctest::Contains("model.gpdm:12: 'frame' needs 7 values, got 6"), ParseError);
+  CHECK_THROWS_WITH_AS(readText(replaceLine(text, 12, "frame 0.1 0.2 0.3 1 2 1e308 4")),
+                       doctest::Contains("model.gpdm:23: the stored values do not make a GPDM"), ParseError);
   CHECK_THROWS_WITH_AS(readText(replaceLine(text, 7, "log_alpha 0 0 inf 1")),
                        doctest::Contains("model.gpdm:7: expected a finite number"), ParseError);
   CHECK_THROWS_WITH_AS(readText(replaceLine(text, 6, "sequences 2 8 5")),

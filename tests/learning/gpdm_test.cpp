@@ -157,10 +157,20 @@ TEST_CASE("gpdm: construction validates its input, naming the value") {
                        InvalidArgument);
   problem.y(3, 1) = std::numeric_limits<double>::infinity();
   CHECK_THROWS_WITH_AS(GpdmModel(problem.y, {}, problem.x), doctest::Contains("y(3, 1) (got inf"), InvalidArgument);
+  // Finite but huge values would overflow the predictions (found by the gpdm_model fuzzer: a
+  // joint angle of 1e308 decoded to infinity).
+  problem.y(3, 1) = 1e308;
+  CHECK_THROWS_WITH_AS(GpdmModel(problem.y, {}, problem.x), doctest::Contains("y(3, 1) (got 1e+308"), InvalidArgument);
   problem.y(3, 1) = 0.0;
+  Eigen::MatrixXd far = problem.x;
+  far(2, 0) = -3e7;
+  CHECK_THROWS_WITH_AS(GpdmModel(problem.y, {}, far), doctest::Contains("x(2, 0) (got -3e+07"), InvalidArgument);
   GpdmHyperparameters h;
   h.log_beta(1) = std::numeric_limits<double>::quiet_NaN();
   CHECK_THROWS_WITH_AS(GpdmModel(problem.y, {}, problem.x, h), doctest::Contains("log_beta(1) (got nan"),
+                       InvalidArgument);
+  h.log_beta(1) = 700;  // e^700 is finite, its products are not
+  CHECK_THROWS_WITH_AS(GpdmModel(problem.y, {}, problem.x, h), doctest::Contains("log_beta(1) (got 700"),
                        InvalidArgument);
   const GpdmModel model(problem.y, {}, problem.x);
   CHECK_THROWS_AS(model.negativeLogLikelihood(Eigen::VectorXd::Zero(3)), InvalidArgument);

@@ -63,15 +63,20 @@ struct GpdmHyperparameters {
   /// inverse noise variance b3 (1/rad^2)]. Default: the seed's beta = [1, 1, e].
   Eigen::Vector3d log_beta{0.0, 0.0, 1.0};
 
-  /// Throws InvalidArgument naming the first non-finite entry.
+  /// Largest magnitude of a log-hyperparameter (e^100 ~ 2.7e43: products stay finite).
+  static constexpr double kMaxLog = 100.0;
+
+  /// Throws InvalidArgument naming the first entry that is not finite or beyond kMaxLog.
   void validate() const {
     for (Eigen::Index i = 0; i < 4; ++i) {
-      RETARGET_THROW_UNLESS(std::isfinite(log_alpha(i)), InvalidArgument, "GpdmHyperparameters::log_alpha(", i,
-                            ") (got ", log_alpha(i), ", expected a finite value)");
+      RETARGET_THROW_UNLESS(std::isfinite(log_alpha(i)) && std::abs(log_alpha(i)) <= kMaxLog, InvalidArgument,
+                            "GpdmHyperparameters::log_alpha(", i, ") (got ", log_alpha(i), ", expected a value in [-",
+                            kMaxLog, ", ", kMaxLog, "])");
     }
     for (Eigen::Index i = 0; i < 3; ++i) {
-      RETARGET_THROW_UNLESS(std::isfinite(log_beta(i)), InvalidArgument, "GpdmHyperparameters::log_beta(", i,
-                            ") (got ", log_beta(i), ", expected a finite value)");
+      RETARGET_THROW_UNLESS(std::isfinite(log_beta(i)) && std::abs(log_beta(i)) <= kMaxLog, InvalidArgument,
+                            "GpdmHyperparameters::log_beta(", i, ") (got ", log_beta(i), ", expected a value in [-",
+                            kMaxLog, ", ", kMaxLog, "])");
     }
   }
 };
@@ -94,6 +99,9 @@ class GpdmModel {
  public:
   /// Jitter added to both kernel matrices' diagonals for numerical safety (part of the model).
   static constexpr double kJitter = 1e-8;
+  /// Largest magnitude of an observation or latent value: beyond it the kernels' products and
+  /// the predictions could overflow (joint angles are radians; latent points are of order 1).
+  static constexpr double kMaxMagnitude = 1e6;
   /// Observation columns whose range (max - min over the training frames, radians for joint
   /// angles) is at most this value are constant: decoded as their value, outside the likelihood.
   static constexpr double kConstantColumnRange = 1e-9;
@@ -175,6 +183,9 @@ class GpdmModel {
     ky_inverse_ = llt_y.solve(Eigen::MatrixXd::Identity(ky.rows(), ky.cols()));
     dynamics_weights_ = kx_inverse_ * x_out;
     decoder_weights_ = ky_inverse_ * y_centred_;
+    RETARGET_THROW_UNLESS(kx_inverse_.allFinite() && ky_inverse_.allFinite() && dynamics_weights_.allFinite() &&
+                              decoder_weights_.allFinite(),
+                          Error, "GpdmModel: the kernel matrices are too ill-conditioned to predict with (a weight is not finite)");
     alpha_ = a;
     beta_ = b;
   }
@@ -416,8 +427,9 @@ class GpdmModel {
   static void checkFinite(const Eigen::MatrixXd& m, const char* name) {
     for (Eigen::Index c = 0; c < m.cols(); ++c) {
       for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        RETARGET_THROW_UNLESS(std::isfinite(m(r, c)), InvalidArgument, name, "(", r, ", ", c, ") (got ", m(r, c),
-                              ", expected a finite value)");
+        RETARGET_THROW_UNLESS(std::isfinite(m(r, c)) && std::abs(m(r, c)) <= kMaxMagnitude, InvalidArgument, name, "(",
+                              r, ", ", c, ") (got ", m(r, c), ", expected a finite value of magnitude <= ",
+                              kMaxMagnitude, ")");
       }
     }
   }
