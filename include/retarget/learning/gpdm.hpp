@@ -349,15 +349,9 @@ class GpdmModel {
   /// unchanged, when a size is wrong or `x` is not finite. Allocates nothing, never throws.
   Status predictNext(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
                      Eigen::Ref<Eigen::VectorXd> x_next, double& variance) const noexcept {
-    if (x.size() != latentDim() || x_next.size() != latentDim() || workspace.k_dynamics.size() != dynamicsPairs() ||
-        workspace.v_dynamics.size() != dynamicsPairs() || !x.allFinite()) {
-      return StatusCode::kInvalidInput;
-    }
-    for (Eigen::Index i = 0; i < x_in_.rows(); ++i) {
-      const double d2 = (x_in_.row(i).transpose() - x).squaredNorm();
-      workspace.k_dynamics(i) = alpha_(0) * std::exp(-0.5 * alpha_(1) * d2) + alpha_(2) * x_in_.row(i).dot(x);
-    }
-    x_next.noalias() = dynamics_weights_.transpose() * workspace.k_dynamics;
+    if (workspace.v_dynamics.size() != dynamicsPairs()) return StatusCode::kInvalidInput;
+    const Status status = predictNextMean(x, workspace, x_next);  // fills workspace.k_dynamics
+    if (!status.ok()) return status;
     workspace.v_dynamics.noalias() = kx_inverse_ * workspace.k_dynamics;
     const double prior = alpha_(0) + alpha_(2) * x.squaredNorm() + 1.0 / alpha_(3);
     variance = std::max(prior - workspace.k_dynamics.dot(workspace.v_dynamics), 1.0 / alpha_(3));
@@ -403,16 +397,9 @@ class GpdmModel {
   /// finite. Allocates nothing, never throws.
   Status decode(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace, Eigen::Ref<Eigen::VectorXd> y,
                 double& variance) const noexcept {
-    if (x.size() != latentDim() || y.size() != observationDim() || workspace.k_decoder.size() != frames() ||
-        workspace.v_decoder.size() != frames() || !x.allFinite()) {
-      return StatusCode::kInvalidInput;
-    }
-    for (Eigen::Index i = 0; i < x_.rows(); ++i) {
-      const double d2 = (x_.row(i).transpose() - x).squaredNorm();
-      workspace.k_decoder(i) = beta_(0) * std::exp(-0.5 * beta_(1) * d2);
-    }
-    y = y_mean_;
-    y.noalias() += decoder_weights_.transpose() * workspace.k_decoder;
+    if (workspace.v_decoder.size() != frames()) return StatusCode::kInvalidInput;
+    const Status status = decodeMean(x, workspace, y);  // fills workspace.k_decoder
+    if (!status.ok()) return status;
     workspace.v_decoder.noalias() = ky_inverse_ * workspace.k_decoder;
     const double prior = beta_(0) + 1.0 / beta_(2);
     variance = std::max(prior - workspace.k_decoder.dot(workspace.v_decoder), 1.0 / beta_(2));
