@@ -1,3 +1,9 @@
+// `retarget learn gmr <angles.csv...> -o hello.csv [--components K] [--steps 100]
+//  [--reference N] [--std-output FILE]`: learns one gesture from several demonstrations (seed 000,
+// Section 8): DTW alignment to a reference (metrics/dtw_alignment.hpp), resampling, a GMM per
+// joint on (step, angle) by EM with BIC, and GMR (learning/demonstrations.hpp); writes the
+// generalised trajectory as a joint-trajectory CSV. Eigen only: in every build.
+//
 // `retarget learn gpdm <angles.csv...> --robot nao -o wave.gpdm [--latent 3] [--iterations N]
 //  [--every K]`: trains a GPDM (seed 003, Sections 4-5; learning/gpdm_training.hpp) on robot
 // joint trajectories, one sequence per file, and saves it in the `.gpdm` format
@@ -13,6 +19,8 @@
 
 #include <retarget/io/gpdm_model.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/learning/demonstrations.hpp>
+#include <retarget/metrics/dtw_alignment.hpp>
 #ifdef RETARGET_CLI_WITH_LEARNING
 #include <retarget/learning/gpdm_training.hpp>
 #endif
@@ -32,6 +40,7 @@ struct LearnGpdmRequest {
   int every = 1;
 };
 
+#ifdef RETARGET_CLI_WITH_LEARNING
 // The robot's coordinates that appear in `trajectory` (q order), rows every `every` frames.
 Eigen::MatrixXd robotColumns(const JointTrajectory& trajectory, const RobotModel<double>& model,
                              std::vector<std::string>& names, int every, const std::string& path) {
@@ -61,6 +70,7 @@ Eigen::MatrixXd robotColumns(const JointTrajectory& trajectory, const RobotModel
   }
   return out;
 }
+#endif
 
 void learnGpdm(const LearnGpdmRequest& request) {
 #ifndef RETARGET_CLI_WITH_LEARNING
@@ -120,8 +130,88 @@ void learnGpdm(const LearnGpdmRequest& request) {
 #endif
 }
 
+struct LearnGmrRequest {
+  std::vector<std::string> inputs;
+  std::string output_path;
+  std::string std_output_path;
+  int components = 0;
+  int max_components = 16;
+  int steps = 100;
+  int reference = 0;  // 1-based file index; 0 = the medoid
+};
+
+void learnGmr(const LearnGmrRequest& request) {
+  // The first file's joint columns, in its order; every other file must have them all.
+  std::vector<JointTrajectory> files;
+  for (const std::string& path : request.inputs) files.push_back(readJointTrajectoryCsv(path));
+  const std::vector<std::string>& names = files.front().joint_names;
+  std::vector<Eigen::MatrixXd> sequences;  // joints x frames, one frame per column (DTW layout)
+  double duration = 0.0;
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const JointTrajectory& t = files[f];
+    if (t.positions.rows() < 2) throw UsageError(request.inputs[f] + ": fewer than 2 frames");
+    Eigen::MatrixXd columns(static_cast<Eigen::Index>(names.size()), t.positions.rows());
+    for (std::size_t j = 0; j < names.size(); ++j) {
+      const int c = t.findJoint(names[j]);
+      if (c < 0) throw UsageError(request.inputs[f] + ": no column '" + names[j] + "' (the first file has it)");
+      columns.row(static_cast<Eigen::Index>(j)) = t.positions.col(c).transpose();
+    }
+    sequences.push_back(std::move(columns));
+    duration += t.duration();
+  }
+  duration /= static_cast<double>(files.size());
+  if (request.reference > static_cast<int>(files.size())) {
+    throw UsageError("learn gmr: --reference " + std::to_string(request.reference) + ", but only " +
+                     std::to_string(files.size()) + " files are given");
+  }
+  const int reference = request.reference > 0 ? request.reference - 1 : dtwMedoid(sequences);
+  std::vector<Eigen::MatrixXd> aligned;
+  for (const Eigen::MatrixXd& s : sequences) {
+    aligned.push_back(dtwAlignToReference(s, sequences[static_cast<std::size_t>(reference)]).transpose());
+  }
+  DemonstrationLearningOptions options;
+  options.steps = request.steps;
+  options.components = request.components;
+  options.mixture.max_components = request.max_components;
+  const GeneralisedTrajectory learned = learnFromDemonstrations(aligned, options);
+
+  JointTrajectory out;
+  out.joint_names = names;
+  out.positions = learned.mean;
+  for (int s = 0; s < request.steps; ++s) out.times.push_back(duration * s / (request.steps - 1));
+  writeJointTrajectoryCsv(out, request.output_path);
+  if (!request.std_output_path.empty()) {
+    JointTrajectory spread = out;
+    spread.positions = learned.variance.cwiseSqrt();
+    writeJointTrajectoryCsv(spread, request.std_output_path);
+  }
+  std::cout << "learn gmr: " << files.size() << " demonstrations of " << names.size()
+            << " joints aligned by DTW to " << request.inputs[static_cast<std::size_t>(reference)]
+            << (request.reference > 0 ? "" : " (the medoid)") << ", " << request.steps << " steps over "
+            << fixed(duration, 3) << " s\n  GMM components per moving joint"
+            << (request.components > 0 ? "" : " (BIC)") << ":";
+  int still = 0;
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    if (learned.components[j] == 0) {
+      ++still;
+    } else {
+      std::cout << " " << names[j] << " " << learned.components[j];
+    }
+  }
+  if (still > 0) std::cout << "; " << still << " joint(s) never move and keep their value";
+  Eigen::Index worst_step = 0, worst_joint = 0;
+  const double worst = learned.variance.maxCoeff(&worst_step, &worst_joint);
+  std::cout << "\n  GMR standard deviation: mean " << fixed(learned.variance.cwiseSqrt().mean(), 4)
+            << " rad, largest " << fixed(std::sqrt(worst), 4) << " rad (" << names[static_cast<std::size_t>(worst_joint)]
+            << ", step " << worst_step << ")\n  wrote " << request.output_path;
+  if (!request.std_output_path.empty()) std::cout << " and " << request.std_output_path;
+  std::cout << "\n";
+}
+
 const bool kRegistered = registerCommand(Command{
-    "learn", "Learn a motion model from robot joint trajectories (gpdm: for map --method gpdm-pf)",
+    "learn",
+    "Learn from robot joint trajectories (gmr: one gesture from several demonstrations; gpdm: a model for map "
+    "--method gpdm-pf)",
     [](CLI::App& command) {
       command.require_subcommand(1);
       auto request = std::make_shared<LearnGpdmRequest>();
@@ -138,6 +228,29 @@ const bool kRegistered = registerCommand(Command{
       gpdm->add_option("--every", request->every, "keep every K-th frame (default 1; the paper keeps 500 of 1000: 2)")
           ->check(CLI::Range(1, 1000));
       gpdm->callback([request] { learnGpdm(*request); });
+
+      auto gmr_request = std::make_shared<LearnGmrRequest>();
+      CLI::App* gmr = command.add_subcommand(
+          "gmr", "Learn one gesture from several demonstrations (seed 000 Section 8: DTW, GMM by EM with BIC, GMR)");
+      gmr->add_option("trajectories", gmr_request->inputs,
+                      "joint-trajectory CSV files, one demonstration each, with the first file's joint columns")
+          ->required();
+      gmr->add_option("-o,--output", gmr_request->output_path, "joint-trajectory CSV of the generalised gesture")
+          ->required();
+      gmr->add_option("--components", gmr_request->components,
+                      "GMM components per joint (default 0: chosen by BIC among 1 ... --max-components)")
+          ->check(CLI::Range(0, 50));
+      gmr->add_option("--max-components", gmr_request->max_components,
+                      "largest number of components BIC may choose (default 16; a gesture needs about two per swing)")
+          ->check(CLI::Range(1, 50));
+      gmr->add_option("--steps", gmr_request->steps, "steps of the result (default 100, the paper's)")
+          ->check(CLI::Range(2, 100000));
+      gmr->add_option("--reference", gmr_request->reference,
+                      "demonstration the others are aligned to, 1-based (default: the medoid by DTW distance)")
+          ->check(CLI::Range(1, 100000));
+      gmr->add_option("--std-output", gmr_request->std_output_path,
+                      "also write the GMR standard deviation per step and joint (rad) as a CSV");
+      gmr->callback([gmr_request] { learnGmr(*gmr_request); });
     }});
 
 }  // namespace

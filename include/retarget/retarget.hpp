@@ -98,11 +98,15 @@
 #include <retarget/metrics/self_penetration.hpp>
 #include <retarget/metrics/foot_contact.hpp>
 #include <retarget/metrics/trajectory_lag.hpp>
+#include <retarget/metrics/dtw_alignment.hpp>
 
 // learning (Eigen-only; the training, retarget/learning/gpdm_training.hpp, needs LBFGSpp and is
 // the optional target retarget::learning)
 #include <retarget/learning/kernel_pca.hpp>
 #include <retarget/learning/gpdm.hpp>
+#include <retarget/learning/gaussian_mixture.hpp>
+#include <retarget/learning/gaussian_mixture_regression.hpp>
+#include <retarget/learning/demonstrations.hpp>
 #include <retarget/io/gpdm_model.hpp>
 
 // safety (Eigen-only; the NLopt-based avoidance, retarget/safety/collision_avoidance.hpp, is
