@@ -109,6 +109,10 @@
 #include <retarget/learning/demonstrations.hpp>
 #include <retarget/io/gpdm_model.hpp>
 
+// whole-body control (Eigen-only)
+#include <retarget/control/locomotion.hpp>
+#include <retarget/control/support_mode.hpp>
+
 // safety (Eigen-only; the NLopt-based avoidance, retarget/safety/collision_avoidance.hpp, is
 // the optional target retarget::avoidance)
 #include <retarget/safety/self_collision.hpp>
