@@ -171,6 +171,22 @@ TEST_CASE_TEMPLATE("point and centre-of-mass Jacobians match central finite diff
     }
     const double scale = std::max(1.0, J_fd.norm());
     CHECK((J.template cast<double>() - J_fd).norm() / scale < tolerance);
+    // Angular Jacobian: column i is the axis of (R(q + h e_i) R(q - h e_i)^T) / (2 h).
+    Matrix3X<Scalar> J_w(3, model.nq());
+    angularJacobian(model, data, link, J_w);
+    Eigen::Matrix3Xd J_w_fd(3, model.nq());
+    for (int i = 0; i < model.nq(); ++i) {
+      VectorX<double> qp = q, qm = q;
+      qp[i] += h;
+      qm[i] -= h;
+      forwardKinematics(model_d, data_d, qp);
+      const Eigen::Matrix3d Rp = data_d.X_WL[link].linear();
+      forwardKinematics(model_d, data_d, qm);
+      const Eigen::Matrix3d Rm = data_d.X_WL[link].linear();
+      const Eigen::AngleAxisd turn(Rp * Rm.transpose());
+      J_w_fd.col(i) = turn.angle() * turn.axis() / (2 * h);
+    }
+    CHECK((J_w.template cast<double>() - J_w_fd).norm() / std::max(1.0, J_w_fd.norm()) < tolerance);
     CHECK((J_com.template cast<double>() - J_com_fd).norm() / std::max(1.0, J_com_fd.norm()) < tolerance);
   }
 }

@@ -2,7 +2,7 @@
 
 /// @file
 /// Per-frame kinematics on a `RobotModel` + `RobotData`: forward kinematics of every link
-/// frame, point Jacobians, centre of mass and its Jacobian, and clamping to limits.
+/// frame, point and angular Jacobians, centre of mass and its Jacobian, and clamping to limits.
 /// None of these functions allocates or throws; sizes are checked with debug asserts only.
 
 #include <cmath>
@@ -103,6 +103,30 @@ void pointJacobian(const RobotModel<Scalar>& model, const RobotData<Scalar>& dat
     } else {
       J.col(column) += gain * axis_W.cross(p_WP - X_WJ.translation());
     }
+  }
+}
+
+/// Angular Jacobian of link `link`, written to `J` (3 x nq; frame W): the angular velocity w_WL
+/// of the link frame is J * dq/dt (rad/s per rad/s; prismatic joints give 0). Needs
+/// forwardKinematics first. Mimic joints add their multiplier times their column to the
+/// driver's column.
+template <typename Scalar, typename JacobianDerived>
+void angularJacobian(const RobotModel<Scalar>& model, const RobotData<Scalar>& data, int link,
+                     const Eigen::MatrixBase<JacobianDerived>& J_out) {
+  auto& J = const_cast<Eigen::MatrixBase<JacobianDerived>&>(J_out);
+  RETARGET_DEBUG_ASSERT(J.rows() == 3 && J.cols() == model.nq());
+  J.setZero();
+  for (int k : model.links()[static_cast<std::size_t>(link)].support) {
+    const Joint<Scalar>& joint = model.joints()[static_cast<std::size_t>(k)];
+    if (!joint.moves() || joint.type == JointType::kPrismatic) continue;
+    int column = joint.q_index;
+    Scalar gain = Scalar(1);
+    if (column < 0) {
+      column = joint.mimic_q_index;
+      gain = joint.mimic_multiplier;
+    }
+    if (column < 0) continue;
+    J.col(column) += gain * (jointFrameInWorld(model, data, k).linear() * joint.axis);
   }
 }
 
