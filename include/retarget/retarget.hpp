@@ -112,6 +112,9 @@
 // whole-body control (Eigen-only)
 #include <retarget/control/locomotion.hpp>
 #include <retarget/control/support_mode.hpp>
+#include <retarget/control/balance_qp.hpp>
+#include <retarget/control/balance.hpp>
+#include <retarget/control/whole_body.hpp>
 
 // safety (Eigen-only; the NLopt-based avoidance, retarget/safety/collision_avoidance.hpp, is
 // the optional target retarget::avoidance)

@@ -1,0 +1,197 @@
+#pragma once
+
+/// @file
+/// The whole-body imitation loop of seed 000 (Sections 3–5) as one pipeline object: a skeleton
+/// frame in; joint angles, support mode, walk command and statuses out, with the real-time rules
+/// of a mapper (mappers/mapper.hpp: no allocation, no exception, finite output within limits).
+///
+/// Per frame:
+/// 1. support mode and locomotion (control/support_mode.hpp): double, single left/right or
+///    walking, the transitions as events, a walk command at each locomotion loop while walking;
+/// 2. GA-LVVJ (mappers/ga_lvvj.hpp) gives the target angles q_T; in a double-support frame
+///    where an ankle moved fast (Section 4.3) the legs keep their current angles instead;
+/// 3. balance (control/balance.hpp): one QP per control period of the frame's time step
+///    (at least 1 and at most `max_periods_per_frame`, so a gap in the input costs bounded
+///    time), the support mode requested from the balance phases (shift before single support,
+///    landing before double);
+/// 4. while walking, the joint angles hold their values from the moment walking began (the
+///    walking controller owns the legs; the paper keeps the arms still to walk steadily,
+///    Section 3.5); after walking the feet are planted where they are.
+///
+/// The robot starts standing: the first frame's target with the legs at the model's neutral
+/// configuration (straight, feet side by side), planted in double support.
+///
+/// Statuses: the mapper's, plus kNotConverged in a frame where a balance step was not taken
+/// (infeasible constraints, or a step that failed the non-linear check at every halving).
+
+#include <algorithm>
+#include <cmath>
+
+#include <retarget/control/balance.hpp>
+#include <retarget/control/support_mode.hpp>
+#include <retarget/core/status.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+
+namespace retarget {
+
+/// Robot data of `WholeBodyPipeline`: the GA-LVVJ map and the feet.
+struct WholeBodyMap {
+  GaLvvjMap ga_lvvj;
+  BalanceFeet feet;
+};
+
+/// NAO's whole-body map: naoGaLvvjMap() and naoBalanceFeet().
+inline WholeBodyMap naoWholeBodyMap() { return WholeBodyMap{naoGaLvvjMap(), naoBalanceFeet()}; }
+
+/// Options of `WholeBodyPipeline` (a validated aggregate).
+struct WholeBodyOptions {
+  /// The mapper's options (its `inferred_joints` policy also applies to the support modes).
+  GaLvvjOptions ga_lvvj{};
+  SupportModeOptions modes{};
+  BalanceOptions balance{};
+  /// Off: the balance QP is skipped and the target angles go out as they are (for comparison).
+  bool balance_enabled = true;
+  /// Control periods at most per frame, >= 1.
+  int max_periods_per_frame = 10;
+
+  void validate() const {
+    ga_lvvj.validate();
+    modes.validate();
+    balance.validate();
+    RETARGET_THROW_UNLESS(max_periods_per_frame >= 1, InvalidArgument,
+                          "WholeBodyOptions::max_periods_per_frame (got ", max_periods_per_frame, ", expected >= 1)");
+  }
+};
+
+/// Everything one frame produced besides the joint angles.
+struct WholeBodyReport {
+  /// Mode, transition event, walk command, lower-limb suspension (see SupportModeUpdate).
+  SupportModeUpdate modes{};
+  /// The last control period's balance report (phase, CoM margin, correction).
+  BalanceReport balance{};
+  /// Control periods run in this frame (0 while walking or with balance off).
+  int control_periods = 0;
+  /// Some period of the frame had a CoM row active.
+  bool com_limited = false;
+  /// Some period of the frame did not take its step.
+  bool balance_held = false;
+};
+
+/// Skeleton frames to whole-body robot joint angles (see the file doc). It has the mapper
+/// shape of mappers/mapper.hpp, so `mapMotion` and the contract suite take it. One per stream.
+class WholeBodyPipeline {
+ public:
+  using Scalar = double;
+  using Input = SkeletonFrame<double>;
+  using Map = WholeBodyMap;
+  using Options = WholeBodyOptions;
+
+  /// Throws InvalidArgument for invalid options or a map / feet the model does not have.
+  WholeBodyPipeline(const RobotModel<double>& model, WholeBodyMap map, WholeBodyOptions options = {})
+      : model_(&model),
+        options_((options.validate(), options)),
+        mapper_(model, std::move(map.ga_lvvj), options_.ga_lvvj),
+        modes_(options_.modes),
+        balance_(model, std::move(map.feet), options_.balance),
+        q_(model.neutralConfiguration()),
+        target_(model.nq()),
+        legs_(JointFlags::Constant(model.nq(), false)) {
+    // The legs: every coordinate on the chain from the root to a sole.
+    for (const int sole : {model.linkIndex(balance_.feet().left.link), model.linkIndex(balance_.feet().right.link)}) {
+      for (int k : model.links()[static_cast<std::size_t>(sole)].support) {
+        const int q = model.joints()[static_cast<std::size_t>(k)].q_index;
+        if (q >= 0) legs_[q] = true;
+      }
+    }
+  }
+  WholeBodyPipeline(const RobotModel<double>&&, WholeBodyMap, WholeBodyOptions = {}) = delete;
+
+  const RobotModel<double>& model() const noexcept { return *model_; }
+  const WholeBodyOptions& options() const noexcept { return options_; }
+  /// The report of the last `map` call.
+  const WholeBodyReport& report() const noexcept { return report_; }
+  /// GA-LVVJ's per-coordinate flags of the last frame (clamped by the mapper, held).
+  const JointFlags& clamped() const noexcept { return mapper_.clamped(); }
+  const JointFlags& held() const noexcept { return mapper_.held(); }
+  /// The coordinates that belong to the legs.
+  const JointFlags& legs() const noexcept { return legs_; }
+  /// The angles GA-LVVJ asked for in the last frame (rad, q order), before balance.
+  const Eigen::VectorXd& target() const noexcept { return target_; }
+
+  /// Forgets the stream: the next frame starts standing again.
+  void reset() noexcept {
+    mapper_.reset();
+    modes_.reset();
+    started_ = false;
+    walking_ = false;
+    report_ = WholeBodyReport{};
+  }
+
+  /// One frame: see the file doc. `q_out` (size nq) receives the angles (rad).
+  [[nodiscard]] Status map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
+    report_ = WholeBodyReport{};
+    if (q_out.size() != model_->nq()) return Status(StatusCode::kInvalidInput);
+    Status status = mapper_.map(frame, target_);
+    SkeletonFrame<double> seen = frame;  // fixed size: no allocation
+    applyInferredPolicy(seen, options_.ga_lvvj.inferred_joints);
+    report_.modes = modes_.update(seen);
+    const double t = static_cast<double>(frame.time);
+    if (!started_) {
+      // Standing: the first target with straight legs, both feet planted.
+      const Eigen::VectorXd neutral = model_->neutralConfiguration();
+      for (int i = 0; i < model_->nq(); ++i) q_[i] = legs_[i] ? neutral[i] : target_[i];
+      balance_.reset(q_);
+      previous_time_ = t;
+      started_ = true;
+    }
+    const SupportMode mode = report_.modes.mode;
+    if (mode == SupportMode::kWalking) {
+      walking_ = true;  // hold everything while the walking controller has the robot
+    } else {
+      if (walking_) {
+        balance_.replant(q_);
+        walking_ = false;
+      }
+      if (report_.modes.lower_limbs_suspended) {
+        for (int i = 0; i < model_->nq(); ++i) {
+          if (legs_[i]) target_[i] = q_[i];
+        }
+      }
+      if (!options_.balance_enabled) {
+        q_ = target_;
+      } else {
+        balance_.request(mode);
+        const double dt = std::isfinite(t - previous_time_) ? t - previous_time_ : 0.0;
+        const int periods = std::clamp(static_cast<int>(std::lround(dt / options_.balance.control_period)), 1,
+                                       options_.max_periods_per_frame);
+        for (int p = 0; p < periods; ++p) {
+          report_.balance = balance_.step(target_, q_);
+          report_.com_limited |= report_.balance.com_limited;
+          report_.balance_held |= report_.balance.held;
+        }
+        report_.control_periods = periods;
+        if (report_.balance_held) status |= StatusCode::kNotConverged;
+      }
+    }
+    if (std::isfinite(t)) previous_time_ = t;
+    clampToLimits(*model_, q_);
+    q_out = q_;
+    return status;
+  }
+
+ private:
+  const RobotModel<double>* model_;
+  WholeBodyOptions options_;
+  GaLvvjMapper<double> mapper_;
+  SupportModeSwitch<double> modes_;
+  BalanceController balance_;
+  Eigen::VectorXd q_;
+  Eigen::VectorXd target_;
+  JointFlags legs_;
+  WholeBodyReport report_{};
+  bool started_ = false;
+  bool walking_ = false;
+  double previous_time_ = 0.0;
+};
+
+}  // namespace retarget

@@ -1,0 +1,202 @@
+// The whole-body pipeline (seed 000, Sections 3-5) on NAO: on the demo motions and the shared
+// Kinect recordings every output frame has its centre of mass (computed here from the model's
+// link masses, not with the library's function) inside the support polygon shrunk by d_s, the
+// planted feet do not move, the angles are finite and within limits, and the similarity to the
+// human is reported with and without balance; the balance stage and the pipeline allocate
+// nothing per frame; the modes are the ones a person would expect.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <Eigen/Geometry>
+
+#include <retarget/control/whole_body.hpp>
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/io/kinect.hpp>
+#include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/metrics/link_similarity.hpp>
+#include <retarget/robots/nao.hpp>
+
+#include "support/allocation.hpp"
+#include "support/test_support.hpp"
+
+using namespace retarget;
+
+namespace {
+
+struct Checked {
+  int frames = 0;
+  int com_outside = 0;
+  double worst_margin = 1.0;  // smallest CoM margin (m) inside the shrunk polygon
+  double worst_foot_drift = 0.0;
+  int not_finite_or_outside_limits = 0;
+  std::map<BalancePhase, int> phases;
+  std::map<SupportMode, int> modes;
+  double wbf = 0, llf = 0, wbf_off = 0, llf_off = 0;
+  int held_frames = 0;
+};
+
+// Centre of mass from the link masses and centres (m, frame of the model's root).
+Eigen::Vector3d comByHand(const RobotModel<double>& model, const RobotData<double>& data) {
+  Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+  double mass = 0;
+  for (std::size_t i = 0; i < model.links().size(); ++i) {
+    const double m = model.links()[i].inertial.mass;
+    sum += m * (data.X_WL[i].translation() + data.X_WL[i].linear() * model.links()[i].inertial.p_LCm);
+    mass += m;
+  }
+  return sum / mass;
+}
+
+// Signed distance of p inside the convex hull of `points` shrunk by `margin` (negative outside).
+double insideHull(std::vector<Eigen::Vector2d> points, const Eigen::Vector2d& p, double margin) {
+  std::sort(points.begin(), points.end(),
+            [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y()); });
+  // Brute force: the hull's edges are the pairs with every point on one side.
+  double best = INFINITY;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    for (std::size_t j = 0; j < points.size(); ++j) {
+      if (i == j || (points[i] - points[j]).norm() < 1e-12) continue;
+      const Eigen::Vector2d d = points[j] - points[i];
+      const Eigen::Vector2d normal = Eigen::Vector2d(d.y(), -d.x()).normalized();
+      bool edge = true;
+      for (const auto& q : points) edge = edge && normal.dot(q - points[i]) <= 1e-12;
+      if (edge) best = std::min(best, normal.dot(points[i] - p) - margin);
+    }
+  }
+  return best;
+}
+
+std::vector<Eigen::Vector2d> soleCorners(const FootSupport& f, const Isometry3<double>& X_SF) {
+  std::vector<Eigen::Vector2d> out;
+  for (double x : {f.x_min, f.x_max}) {
+    for (double y : {f.y_min, f.y_max}) out.push_back((X_SF * Eigen::Vector3d(x, y, 0)).head<2>());
+  }
+  return out;
+}
+
+Checked runAndCheck(const std::string& label, const SkeletonMotiond& motion, bool check_allocations = false) {
+  const auto nao = makeNao();
+  const BalanceFeet feet = naoBalanceFeet();
+  WholeBodyOptions options;
+  WholeBodyPipeline pipeline(nao, naoWholeBodyMap(), options);
+  WholeBodyOptions off = options;
+  off.balance_enabled = false;
+  WholeBodyPipeline unbalanced(nao, naoWholeBodyMap(), off);
+  RobotData<double> data(nao);
+  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  const int left = nao.linkIndex(feet.left.link), right = nao.linkIndex(feet.right.link);
+  Checked out;
+  std::vector<SkeletonFramed> robot(motion.size()), robot_off(motion.size());
+  Eigen::VectorXd q(nao.nq()), q_off(nao.nq());
+  bool have_planted = false;
+  Isometry3<double> planted = Isometry3<double>::Identity();
+  for (std::size_t k = 0; k < motion.size(); ++k) {
+    Status status;
+    if (check_allocations && k > 5) {
+      test::NoAllocationScope scope;
+      status = pipeline.map(motion.frames[k], q);
+      CHECK(scope.allocations() == 0);
+    } else {
+      status = pipeline.map(motion.frames[k], q);
+    }
+    (void)unbalanced.map(motion.frames[k], q_off);
+    const WholeBodyReport& report = pipeline.report();
+    ++out.frames;
+    ++out.phases[report.balance.phase];
+    ++out.modes[report.modes.mode];
+    out.held_frames += report.balance_held ? 1 : 0;
+    if (!withinLimits(nao, q)) ++out.not_finite_or_outside_limits;
+    forwardKinematics(nao, data, q);
+    const Eigen::Vector3d c = comByHand(nao, data);
+    const Isometry3<double> X_L = data.X_WL[static_cast<std::size_t>(left)];
+    const Isometry3<double> X_R = data.X_WL[static_cast<std::size_t>(right)];
+    const BalancePhase phase = report.balance.phase;
+    const bool both = phase == BalancePhase::kDouble || phase == BalancePhase::kShiftLeft || phase == BalancePhase::kShiftRight;
+    // The actual support polygon: both soles while both are planted, else the support sole.
+    const bool on_right = phase == BalancePhase::kSingleRight || phase == BalancePhase::kLandingRight;
+    const Isometry3<double> X_S = on_right ? X_R : X_L;
+    std::vector<Eigen::Vector2d> corners = soleCorners(on_right ? feet.right : feet.left, Isometry3<double>::Identity());
+    if (both) {
+      const auto other = soleCorners(feet.right, X_L.inverse() * X_R);
+      corners.insert(corners.end(), other.begin(), other.end());
+    }
+    const Eigen::Vector2d c_s = (X_S.inverse() * c).head<2>();
+    const double margin = insideHull(corners, c_s, options.balance.safety_margin);
+    out.worst_margin = std::min(out.worst_margin, margin);
+    if (report.modes.mode != SupportMode::kWalking && margin < -1e-9) ++out.com_outside;
+    // Planted feet: within a run of both-feet phases the right sole keeps its pose in the left's.
+    if (both && report.modes.mode != SupportMode::kWalking) {
+      const Isometry3<double> relation = X_L.inverse() * X_R;
+      if (!have_planted) {
+        planted = relation;
+        have_planted = true;
+      }
+      const double drift = (relation.translation() - planted.translation()).norm() +
+                           Eigen::AngleAxisd(relation.linear() * planted.linear().transpose()).angle() * 0.1;
+      out.worst_foot_drift = std::max(out.worst_foot_drift, drift);
+    } else {
+      have_planted = false;
+    }
+    robot[k].time = robot_off[k].time = motion.frames[k].time;
+    REQUIRE(skeleton.compute(q, robot[k]).ok());
+    REQUIRE(skeleton.compute(q_off, robot_off[k]).ok());
+  }
+  const MotionSimilarity<double> with = motionSimilarity(motion.frames, robot);
+  const MotionSimilarity<double> without = motionSimilarity(motion.frames, robot_off);
+  out.wbf = with.wbf_mean;
+  out.llf = with.llf_mean;
+  out.wbf_off = without.wbf_mean;
+  out.llf_off = without.llf_mean;
+  std::string phases;
+  for (const auto& [phase, count] : out.phases) phases += std::string(balancePhaseName(phase)) + " " + std::to_string(count) + " ";
+  MESSAGE(label << ": " << out.frames << " frames; phases " << phases << "; CoM margin min " << out.worst_margin * 1000
+                << " mm; foot drift max " << out.worst_foot_drift * 1000 << " mm; WBF " << out.wbf << " (no balance "
+                << out.wbf_off << "), LLF " << out.llf << " (no balance " << out.llf_off << "); balance held in "
+                << out.held_frames << " frames");
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("whole body: demo motions keep the CoM inside the shrunk support polygon and the planted feet still") {
+  for (const char* name : {"one-leg-stand", "squat", "walk-in-place", "wave", "arms-raise"}) {
+    const SkeletonMotiond motion = demoMotion(name, DemoMotionOptions{30.0, 12.0, 1.75});
+    const Checked c = runAndCheck(name, motion, std::string(name) == "one-leg-stand");
+    CAPTURE(name);
+    CHECK(c.com_outside == 0);
+    CHECK(c.worst_foot_drift < 1e-3);
+    CHECK(c.not_finite_or_outside_limits == 0);
+    CHECK(c.held_frames == 0);
+    if (std::string(name) == "one-leg-stand") {
+      CHECK(c.phases.count(BalancePhase::kSingleRight) == 1);  // it stands on the right foot
+      CHECK(c.phases.count(BalancePhase::kShiftRight) == 1);
+      CHECK(c.phases.count(BalancePhase::kLandingRight) == 1);
+    }
+    if (std::string(name) == "walk-in-place") CHECK(c.modes.count(SupportMode::kWalking) == 1);
+    if (std::string(name) == "wave" || std::string(name) == "arms-raise") {
+      // Arms only, feet together: balance costs (almost) nothing.
+      CHECK(c.wbf >= c.wbf_off - 0.01);
+      CHECK(c.llf >= c.llf_off - 0.01);
+    }
+  }
+}
+
+static_assert(isMapper<WholeBodyPipeline>, "the whole-body pipeline has the mapper shape");
+
+TEST_CASE("whole body: the shared Kinect recordings") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir / "kinect")) {
+    const SkeletonMotiond motion = readKinect(entry.path().string());
+    const Checked c = runAndCheck(entry.path().filename().string(), motion);
+    CAPTURE(entry.path().filename().string());
+    CHECK(c.com_outside == 0);
+    CHECK(c.worst_foot_drift < 1e-3);
+    CHECK(c.not_finite_or_outside_limits == 0);
+  }
+}
