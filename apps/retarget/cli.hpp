@@ -76,6 +76,9 @@ struct MapRequest {
   std::string solver = "slsqp";    // avoidance solver: slsqp | cobyla
   double margin = 0.01;            // avoidance clearance margin, m
   double max_hand_speed = 0;       // Cartesian speed limit on hands and elbows, m/s, 0 = off
+  bool whole_body = false;         // ga-lvvj: support modes, locomotion and balance (seed 000 Sections 3.5, 4, 5)
+  bool no_balance = false;         // --whole-body without the balance QP (for comparison)
+  std::string events_path;         // --whole-body: JSON lines of mode transitions and walk commands
 };
 /// A mapping method for `retarget map --method <name>`; `robots` lists the robots it ships
 /// maps for (informational).

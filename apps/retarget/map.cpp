@@ -42,12 +42,23 @@ const bool kRegistered = registerCommand(Command{
       command.add_option("--seed", request->seed, "pf, gpdm-pf: random seed (default 1: the same command gives the same file)");
       command.add_option("--pf-noise", request->pf_noise, "pf: random-walk step per joint, rad per frame (default 0.05)")
           ->check(CLI::PositiveNumber);
+      command.add_flag("--whole-body", request->whole_body,
+                       "ga-lvvj on NAO: support modes, walk commands and the balance QP (seed 000 Sections 3.5, 4, 5)");
+      command.add_flag("--no-balance", request->no_balance, "--whole-body without the balance QP (for comparison)");
+      command.add_option("--events", request->events_path,
+                         "--whole-body: write every mode transition and walk command as JSON lines");
       command.callback([request] {
         const auto it = mapMethods().find(request->method);
         if (it == mapMethods().end()) {
           std::string known;
           for (const auto& [name, method] : mapMethods()) known += (known.empty() ? "" : ", ") + name;
           throw UsageError("map: unknown method '" + request->method + "' (known: " + known + ")");
+        }
+        if (request->whole_body && request->method != "ga-lvvj") {
+          throw UsageError("map: --whole-body works with --method ga-lvvj only (got '" + request->method + "')");
+        }
+        if (!request->whole_body && (request->no_balance || !request->events_path.empty())) {
+          throw UsageError("map: --no-balance and --events need --whole-body");
         }
         it->second.run(*request);
       });

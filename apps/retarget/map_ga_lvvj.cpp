@@ -3,8 +3,21 @@
 // a built-in GA-LVVJ map (NAO: whole body; Pepper: arms and head).
 //
 // --config takes a JSON object of GaLvvjOptions (see retarget/json/ga_lvvj.hpp).
+//
+// --whole-body [--no-balance] [--events e.jsonl]: the whole-body pipeline of seed 000
+// (control/whole_body.hpp: support modes, locomotion, balance QP) on a biped with sole frames
+// (NAO). The summary names the support modes entered with their frame counts; the events file
+// has one JSON object per line: {"frame", "time", "event": "mode", "from", "to"} for each
+// transition and {"frame", "time", "event": "walk", "dx", "dy", "dtheta", "duration"} (m, rad, s;
+// robot base frame, x forward, y left) for each walk command.
+#include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <retarget/control/whole_body.hpp>
 
 #include <retarget/json/ga_lvvj.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
@@ -17,6 +30,91 @@
 namespace retarget::cli {
 namespace {
 
+void runWholeBody(const MapRequest& request, const RobotModel<double>& model, const GaLvvjMap& map,
+                  const GaLvvjOptions& mapper_options) {
+  if (model.findLink("l_sole") < 0 || model.findLink("r_sole") < 0) {
+    throw UsageError("map --whole-body: robot '" + model.name() +
+                     "' has no sole frames l_sole / r_sole (the whole-body pipeline knows NAO's feet)");
+  }
+  if (request.smooth > 0 || request.max_joint_speed > 0 || request.avoid_collisions || request.max_hand_speed > 0) {
+    throw UsageError(
+        "map --whole-body: the balance stage comes last; --smooth, --max-joint-speed, --avoid-collisions and "
+        "--max-hand-speed after it would undo what it keeps (centre of mass over the feet)");
+  }
+  WholeBodyOptions options;
+  options.ga_lvvj = mapper_options;
+  options.balance_enabled = !request.no_balance;
+  const SkeletonMotion<double> motion = loadMotion(request.motion_path);
+  WholeBodyPipeline pipeline(model, WholeBodyMap{map, naoBalanceFeet()}, options);
+  std::ofstream events;
+  if (!request.events_path.empty()) {
+    events.open(request.events_path);
+    if (!events) throw Error("cannot write '" + request.events_path + "'");
+  }
+  std::map<SupportMode, int> frames_in;
+  std::map<SupportMode, int> entered;
+  int walk_commands = 0, com_limited = 0, held = 0;
+  double margin_min = INFINITY;
+  MappedMotion<double> mapped = mapMotion(pipeline, motion, [&](std::size_t, const WholeBodyPipeline& p) {
+    const WholeBodyReport& r = p.report();
+    ++frames_in[r.modes.mode];
+    if (r.modes.changed) {
+      ++entered[r.modes.event.to];
+      if (events.is_open()) {
+        events << nlohmann::json{{"frame", r.modes.event.frame},
+                                 {"time", r.modes.event.time},
+                                 {"event", "mode"},
+                                 {"from", supportModeName(r.modes.event.from)},
+                                 {"to", supportModeName(r.modes.event.to)}}
+                      .dump()
+               << "\n";
+      }
+    }
+    if (r.modes.has_walk_command) {
+      ++walk_commands;
+      if (events.is_open()) {
+        const WalkCommand& c = r.modes.command;
+        events << nlohmann::json{{"frame", c.frame},   {"time", c.time},     {"event", "walk"},
+                                 {"dx", c.dx},         {"dy", c.dy},         {"dtheta", c.dtheta},
+                                 {"duration", c.duration}}
+                      .dump()
+               << "\n";
+      }
+    }
+    com_limited += r.com_limited ? 1 : 0;
+    held += r.balance_held ? 1 : 0;
+    // The margin against the polygon the robot stands on (a shift measures it against the
+    // foot it is moving onto, which the centre of mass only reaches at the end).
+    const BalancePhase phase = r.balance.phase;
+    if (r.control_periods > 0 && phase != BalancePhase::kShiftLeft && phase != BalancePhase::kShiftRight) {
+      margin_min = std::min(margin_min, r.balance.com_margin);
+    }
+  });
+  if (events.is_open()) {
+    events.flush();
+    if (!events) throw Error("cannot write '" + request.events_path + "'");
+  }
+  std::string modes;
+  for (const SupportMode m : {SupportMode::kDouble, SupportMode::kSingleLeft, SupportMode::kSingleRight,
+                              SupportMode::kWalking}) {
+    if (frames_in.count(m) == 0) continue;
+    modes += std::string(modes.empty() ? "" : ", ") + supportModeName(m) + " " + std::to_string(frames_in[m]) +
+             " frames";
+    if (entered.count(m) != 0) modes += " (entered " + std::to_string(entered[m]) + "x)";
+  }
+  std::cerr << "retarget: whole body: support modes " << modes << "; " << walk_commands << " walk commands";
+  if (options.balance_enabled) {
+    std::cerr << "; balance: centre of mass held at the margin in " << com_limited << " frames, steps not taken in "
+              << held << " frames, closest approach to the shrunk support polygon "
+              << (std::isfinite(margin_min) ? fixed(margin_min * 1000.0, 1) + " mm inside" : std::string("-"));
+  } else {
+    std::cerr << "; balance off";
+  }
+  if (!request.events_path.empty()) std::cerr << "; events -> " << request.events_path;
+  std::cerr << "\n";
+  finishMap(request, model, mapped, "ga-lvvj whole body (" + map.robot + ")");
+}
+
 void runGaLvvj(const MapRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
   const std::optional<GaLvvjMap> map = gaLvvjMapFor(model);
@@ -26,6 +124,10 @@ void runGaLvvj(const MapRequest& request) {
   }
   const GaLvvjOptions options =
       request.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(request.config_path);
+  if (request.whole_body) {
+    runWholeBody(request, model, *map, options);
+    return;
+  }
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   GaLvvjMapper<double> mapper(model, *map, options);
   MappedMotion<double> mapped = mapMotion(mapper, motion);

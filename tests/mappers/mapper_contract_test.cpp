@@ -12,6 +12,7 @@
 #include <retarget/io/kinect.hpp>
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
+#include <retarget/control/whole_body.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/robots/inmoov.hpp>
@@ -607,3 +608,23 @@ TEST_CASE("contract: GPDM particle filter on NAO (latent and joint-space estimat
   options.window = 0;
   requireContract(checkMapperContract(gpdmFilterCase<double>(nao, nao, gpdm, options)));
 }
+
+TEST_CASE("contract: the whole-body pipeline on NAO (GA-LVVJ, support modes, balance QP)") {
+  const auto nao = makeNao<double>();
+  ContractCase<WholeBodyPipeline> c;
+  c.make = [&nao] { return WholeBodyPipeline(nao, naoWholeBodyMap()); };
+  // The robot's own skeletons at random configurations, in time (the pipeline integrates).
+  int k = 0;
+  for (auto f : robotSkeletons(nao, naoGaLvvjMap(), sweepCount(60), 5)) {
+    f.time = k++ / 30.0;
+    c.clean.push_back(f);
+  }
+  c.hostile = hostileSkeletons(c.clean.front());
+  c.unusable = unusableSkeletons<double>();
+  for (const char* file : {"laban_ges01_wavehand_kinect2.csv", "laban_kinectreader_joints_closerange_kinect2.csv"}) {
+    const auto frames = kinectFrames<double>(file, 7);
+    c.real.insert(c.real.end(), frames.begin(), frames.end());
+  }
+  requireContract(checkMapperContract(c));
+}
+

@@ -268,11 +268,14 @@ class BalanceController {
   }
 
   /// One control period from `q` (in/out: within limits) towards `q_target`; see the file doc.
-  BalanceReport step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q) noexcept {
+  /// Coordinates flagged in `frozen` (size nq, optional) do not move (e.g. what the mapper held).
+  BalanceReport step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q,
+                     const JointFlags* frozen = nullptr) noexcept {
     BalanceReport report;
     report.phase = phase_;
     const int n = model_->nq();
-    if (q_target.size() != n || q.size() != n || !q_target.allFinite() || !q.allFinite()) {
+    if (q_target.size() != n || q.size() != n || !q_target.allFinite() || !q.allFinite() ||
+        (frozen != nullptr && frozen->size() != n)) {
       report.held = true;
       return report;
     }
@@ -287,6 +290,7 @@ class BalanceController {
       qp_.target[i] = q_target[i] - q[i];
       qp_.lower[i] = std::min(0.0, std::max(model_->lowerLimits()[i] - q[i], -speed * dt));
       qp_.upper[i] = std::max(0.0, std::min(model_->upperLimits()[i] - q[i], speed * dt));
+      if (frozen != nullptr && (*frozen)[i]) qp_.lower[i] = qp_.upper[i] = 0.0;
     }
     // Equalities.
     qp_.equality_rows = 0;
@@ -333,6 +337,11 @@ class BalanceController {
       report.com_margin = margin_before;
       report.correction = qp_.target.norm();
       return report;
+    }
+    if (frozen != nullptr) {
+      for (int i = 0; i < n; ++i) {
+        if ((*frozen)[i]) step_[i] = 0.0;  // exactly: the solve meets the bounds to rounding
+      }
     }
     for (int k = 0; k < edges; ++k) report.com_limited |= qp_.h[k] - qp_.G.row(k).dot(step_) < 1e-9;
 

@@ -93,9 +93,11 @@ class WholeBodyPipeline {
         mapper_(model, std::move(map.ga_lvvj), options_.ga_lvvj),
         modes_(options_.modes),
         balance_(model, std::move(map.feet), options_.balance),
+        neutral_(model.neutralConfiguration()),
         q_(model.neutralConfiguration()),
         target_(model.nq()),
-        legs_(JointFlags::Constant(model.nq(), false)) {
+        legs_(JointFlags::Constant(model.nq(), false)),
+        clamped_(JointFlags::Constant(model.nq(), false)) {
     // The legs: every coordinate on the chain from the root to a sole.
     for (const int sole : {model.linkIndex(balance_.feet().left.link), model.linkIndex(balance_.feet().right.link)}) {
       for (int k : model.links()[static_cast<std::size_t>(sole)].support) {
@@ -110,9 +112,12 @@ class WholeBodyPipeline {
   const WholeBodyOptions& options() const noexcept { return options_; }
   /// The report of the last `map` call.
   const WholeBodyReport& report() const noexcept { return report_; }
-  /// GA-LVVJ's per-coordinate flags of the last frame (clamped by the mapper, held).
-  const JointFlags& clamped() const noexcept { return mapper_.clamped(); }
+  /// Per coordinate, last frame: clamped = GA-LVVJ clamped it and the output is on that limit;
+  /// held = GA-LVVJ held it (the balance does not move held coordinates either).
+  const JointFlags& clamped() const noexcept { return clamped_; }
   const JointFlags& held() const noexcept { return mapper_.held(); }
+  /// GA-LVVJ's wanted values of the last frame (before its limits; see mappers/mapper.hpp).
+  const Eigen::VectorXd& wanted() const noexcept { return mapper_.wanted(); }
   /// The coordinates that belong to the legs.
   const JointFlags& legs() const noexcept { return legs_; }
   /// The angles GA-LVVJ asked for in the last frame (rad, q order), before balance.
@@ -131,6 +136,7 @@ class WholeBodyPipeline {
   [[nodiscard]] Status map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
     report_ = WholeBodyReport{};
     if (q_out.size() != model_->nq()) return Status(StatusCode::kInvalidInput);
+    clamped_.setConstant(false);
     Status status = mapper_.map(frame, target_);
     SkeletonFrame<double> seen = frame;  // fixed size: no allocation
     applyInferredPolicy(seen, options_.ga_lvvj.inferred_joints);
@@ -138,8 +144,7 @@ class WholeBodyPipeline {
     const double t = static_cast<double>(frame.time);
     if (!started_) {
       // Standing: the first target with straight legs, both feet planted.
-      const Eigen::VectorXd neutral = model_->neutralConfiguration();
-      for (int i = 0; i < model_->nq(); ++i) q_[i] = legs_[i] ? neutral[i] : target_[i];
+      for (int i = 0; i < model_->nq(); ++i) q_[i] = legs_[i] ? neutral_[i] : target_[i];
       balance_.reset(q_);
       previous_time_ = t;
       started_ = true;
@@ -165,7 +170,7 @@ class WholeBodyPipeline {
         const int periods = std::clamp(static_cast<int>(std::lround(dt / options_.balance.control_period)), 1,
                                        options_.max_periods_per_frame);
         for (int p = 0; p < periods; ++p) {
-          report_.balance = balance_.step(target_, q_);
+          report_.balance = balance_.step(target_, q_, &mapper_.held());
           report_.com_limited |= report_.balance.com_limited;
           report_.balance_held |= report_.balance.held;
         }
@@ -176,7 +181,18 @@ class WholeBodyPipeline {
     if (std::isfinite(t)) previous_time_ = t;
     clampToLimits(*model_, q_);
     q_out = q_;
-    return status;
+    // A clamp is reported where the output sits on the limit GA-LVVJ clamped to.
+    bool any_clamped = false;
+    for (int i = 0; i < model_->nq(); ++i) {
+      clamped_[i] = mapper_.clamped()[i] && (q_[i] == model_->lowerLimits()[i] || q_[i] == model_->upperLimits()[i]);
+      any_clamped |= clamped_[i];
+    }
+    Status out = any_clamped ? Status(StatusCode::kClamped) : Status();
+    for (const StatusCode code : {StatusCode::kDegenerateInput, StatusCode::kCollisionAvoided, StatusCode::kNotConverged,
+                                  StatusCode::kRateLimited, StatusCode::kInvalidInput, StatusCode::kDiscontinuity}) {
+      if (status.has(code)) out |= code;
+    }
+    return out;
   }
 
  private:
@@ -185,9 +201,11 @@ class WholeBodyPipeline {
   GaLvvjMapper<double> mapper_;
   SupportModeSwitch<double> modes_;
   BalanceController balance_;
+  Eigen::VectorXd neutral_;
   Eigen::VectorXd q_;
   Eigen::VectorXd target_;
   JointFlags legs_;
+  JointFlags clamped_;
   WholeBodyReport report_{};
   bool started_ = false;
   bool walking_ = false;

@@ -217,8 +217,15 @@ struct MappedMotion {
 /// statuses and per-joint counts. Works for any mapper (see `isMapper`) and any motion with the
 /// `frameCount` / `frameInput` / `frameTime` overloads. Allocates the result (not for the
 /// real-time path; the per-frame calls themselves are the mapper's).
-template <typename Mapper, typename Motion>
-MappedMotion<typename Mapper::Scalar> mapMotion(Mapper& mapper, const Motion& motion) {
+///
+/// `on_frame(k, mapper)`, when given, is called after frame k with the mapper in its state after
+/// that frame (to read what a pipeline reports beyond the angles).
+struct NoFrameCallback {
+  template <typename Mapper>
+  void operator()(std::size_t, const Mapper&) const noexcept {}
+};
+template <typename Mapper, typename Motion, typename OnFrame = NoFrameCallback>
+MappedMotion<typename Mapper::Scalar> mapMotion(Mapper& mapper, const Motion& motion, OnFrame&& on_frame = {}) {
   static_assert(isMapper<Mapper>, "mapMotion: Mapper does not have the mapper shape (see mappers/mapper.hpp)");
   using Scalar = typename Mapper::Scalar;
   const std::size_t frames = frameCount(motion);
@@ -249,6 +256,7 @@ MappedMotion<typename Mapper::Scalar> mapMotion(Mapper& mapper, const Motion& mo
     out.clamped_frames += status.has(StatusCode::kClamped) ? 1 : 0;
     out.held_frames += status.has(StatusCode::kDegenerateInput) ? 1 : 0;
     out.invalid_frames += status.has(StatusCode::kInvalidInput) ? 1 : 0;
+    on_frame(k, static_cast<const Mapper&>(mapper));
   }
   return out;
 }
