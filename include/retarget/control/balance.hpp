@@ -217,6 +217,8 @@ class BalanceController {
 
   const BalanceOptions& options() const noexcept { return options_; }
   const BalanceFeet& feet() const noexcept { return feet_; }
+  /// The QP of the last `step` (diagnostics and benchmarks).
+  const BalanceQp& lastProgram() const noexcept { return qp_; }
   BalancePhase phase() const noexcept { return phase_; }
 
   /// Starts in double support at configuration `q` (its feet pose becomes the planted one).

@@ -118,6 +118,8 @@ class WholeBodyPipeline {
   const JointFlags& held() const noexcept { return mapper_.held(); }
   /// GA-LVVJ's wanted values of the last frame (before its limits; see mappers/mapper.hpp).
   const Eigen::VectorXd& wanted() const noexcept { return mapper_.wanted(); }
+  /// The balance stage (its phase and last QP).
+  const BalanceController& balance() const noexcept { return balance_; }
   /// The coordinates that belong to the legs.
   const JointFlags& legs() const noexcept { return legs_; }
   /// The angles GA-LVVJ asked for in the last frame (rad, q order), before balance.

@@ -1,0 +1,96 @@
+// `retarget map --whole-body` (seed 000, Sections 3.5, 4, 5): the written angles are the
+// library's pipeline output, the summary names the support modes entered with their frame
+// counts, the events file lists every transition and walk command as JSON lines; flags that
+// do not go with it are usage errors.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <retarget/control/whole_body.hpp>
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/io/skeleton_csv.hpp>
+#include <retarget/robots/nao.hpp>
+
+#include "cli/cli_runner.hpp"
+
+using namespace retarget;
+using namespace retarget::test;
+
+TEST_CASE("cli map --whole-body: the library's angles, the modes in the summary, every event in the file") {
+  const auto nao = makeNao();
+  for (const char* name : {"one-leg-stand", "walk-in-place"}) {
+    const fs::path motion = tempDir() / (std::string("wb_") + name + ".csv");
+    const fs::path angles = tempDir() / (std::string("wb_") + name + "_q.csv");
+    const fs::path events = tempDir() / (std::string("wb_") + name + "_events.jsonl");
+    writeSkeletonCsv(demoMotion(name, DemoMotionOptions{30.0, 12.0, 1.75}), motion.string());
+    const Run r = run("map " + quoted(motion) + " --robot nao --method ga-lvvj --whole-body -o " + quoted(angles) +
+                      " --events " + quoted(events));
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    CAPTURE(name);
+    // The library, on the motion as written (the CSV round trip is what the command reads).
+    WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
+    std::vector<SupportModeEvent> transitions;
+    std::vector<WalkCommand> walks;
+    const MappedMotion<double> expected =
+        mapMotion(pipeline, readSkeletonCsv(motion.string()), [&](std::size_t, const WholeBodyPipeline& p) {
+          if (p.report().modes.changed) transitions.push_back(p.report().modes.event);
+          if (p.report().modes.has_walk_command) walks.push_back(p.report().modes.command);
+        });
+    const JointTrajectory written = toRobotOrder(readJointTrajectoryCsv(angles.string()), nao);
+    REQUIRE(written.positions.rows() == expected.q.rows());
+    CHECK((written.positions - expected.q).cwiseAbs().maxCoeff() <= 1e-12);
+    std::ifstream in(events);
+    std::vector<nlohmann::json> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+    REQUIRE(lines.size() == transitions.size() + walks.size());
+    std::size_t t = 0, w = 0;
+    for (const auto& line : lines) {
+      if (line["event"] == "mode") {
+        REQUIRE(t < transitions.size());
+        CHECK(line["frame"] == transitions[t].frame);
+        CHECK(line["from"] == supportModeName(transitions[t].from));
+        CHECK(line["to"] == supportModeName(transitions[t].to));
+        ++t;
+      } else {
+        CHECK(line["event"] == "walk");
+        REQUIRE(w < walks.size());
+        CHECK(line["frame"] == walks[w].frame);
+        CHECK(line["dx"].get<double>() == doctest::Approx(walks[w].dx));
+        CHECK(line["dtheta"].get<double>() == doctest::Approx(walks[w].dtheta));
+        ++w;
+      }
+    }
+    if (std::string(name) == "one-leg-stand") {
+      CHECK(contains(r.err, "support modes double 171 frames (entered 2x), single-right 190 frames (entered 2x)"));
+      CHECK(contains(r.err, "0 walk commands"));
+      CHECK(walks.empty());
+    } else {
+      CHECK(contains(r.err, "walking"));
+      CHECK(!walks.empty());
+    }
+    CHECK(contains(r.err, "steps not taken in 0 frames"));
+  }
+}
+
+TEST_CASE("cli map --whole-body: what does not go with it") {
+  const fs::path motion = tempDir() / "wb_errors.csv", out = tempDir() / "wb_errors_q.csv";
+  writeSkeletonCsv(demoMotion("wave", DemoMotionOptions{30.0, 1.0, 1.75}), motion.string());
+  const std::string base = "map " + quoted(motion) + " -o " + quoted(out) + " ";
+  const Run pepper = run(base + "--robot pepper --method ga-lvvj --whole-body");
+  CHECK(pepper.code == 2);
+  CHECK(contains(pepper.err, "no sole frames"));
+  const Run pic = run(base + "--robot nao --method pic --whole-body");
+  CHECK(pic.code == 2);
+  CHECK(contains(pic.err, "--whole-body works with --method ga-lvvj only"));
+  const Run events = run(base + "--robot nao --method ga-lvvj --events " + quoted(tempDir() / "e.jsonl"));
+  CHECK(events.code == 2);
+  CHECK(contains(events.err, "need --whole-body"));
+  const Run smooth = run(base + "--robot nao --method ga-lvvj --whole-body --smooth 0.5");
+  CHECK(smooth.code == 2);
+  CHECK(contains(smooth.err, "the balance stage comes last"));
+}
