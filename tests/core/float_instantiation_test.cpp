@@ -38,6 +38,8 @@
 #include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/best_reachable.hpp>
 #include <retarget/metrics/dtw.hpp>
+#include <retarget/metrics/dtw_alignment.hpp>
+#include <retarget/control/support_mode.hpp>
 #include <retarget/metrics/foot_contact.hpp>
 #include <retarget/metrics/joint_similarity.hpp>
 #include <retarget/metrics/joint_smoothness.hpp>
@@ -149,6 +151,8 @@ TEST_CASE_TEMPLATE("float and double: kinematics, robots, filters, human frames"
   CHECK(finite(data.X_WL.back().matrix()));
   Matrix3X<Scalar> J(3, nao.nq());
   pointJacobian(nao, data, nao.linkIndex("l_wrist"), V3(Scalar(0.01), 0, 0), J);
+  CHECK(finite(J));
+  angularJacobian(nao, data, nao.linkIndex("l_wrist"), J);
   CHECK(finite(J));
   CHECK(finite(centerOfMass(nao, data)));
   CHECK(finite(centerOfMassJacobian(nao, data)));
@@ -307,6 +311,8 @@ TEST_CASE_TEMPLATE("float and double: every metric of a short motion is finite",
   const MatrixX<Scalar> trajectory = Q.transpose();  // nq x frames
   CHECK(finite(dtw(trajectory, trajectory).distance));
   CHECK(finite(dtwWithPath(trajectory, trajectory).distance));
+  CHECK(finite(dtwAlignToReference(trajectory, trajectory)));
+  CHECK(dtwMedoid(std::vector<MatrixX<Scalar>>{trajectory, trajectory}) == 0);
   IncrementalDtw<Scalar> incremental(nao.nq());
   CHECK(incremental.appendA(trajectory.col(0)).ok());
   CHECK(incremental.appendB(trajectory.col(1)).ok());
@@ -337,3 +343,17 @@ TEST_CASE_TEMPLATE("float and double: every metric of a short motion is finite",
   CHECK(trajectoryClearance(collision, Q).min_distance.size() == n);
   CHECK_NOTHROW(alwaysCollidingPairs(nao, SelfCollisionOptions{}, 10));
 }
+
+TEST_CASE_TEMPLATE("float and double: support modes and locomotion on a demo motion", Scalar, float, double) {
+  SupportModeSwitch<Scalar> modes;
+  int changes = 0;
+  for (const auto& frame : demoMotion("one-leg-stand", DemoMotionOptions{30.0, 6.0, 1.75}).frames) {
+    SkeletonFrame<Scalar> f;
+    f.time = static_cast<Scalar>(frame.time);
+    for (std::size_t j = 0; j < frame.p_W.size(); ++j) f.p_W[j] = frame.p_W[j].template cast<Scalar>();
+    f.state = frame.state;
+    changes += modes.update(f).changed ? 1 : 0;
+  }
+  CHECK(changes == 2);
+}
+

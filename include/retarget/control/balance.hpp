@@ -374,6 +374,8 @@ class BalanceController {
   }
 
  private:
+  int sole(int side) const noexcept { return sole_[static_cast<std::size_t>(side)]; }
+
   // The support side: 0 left, 1 right (double support uses the left sole as S).
   int supportSide() const noexcept {
     switch (phase_) {
@@ -411,12 +413,12 @@ class BalanceController {
     forwardKinematics(*model_, data_, q);
     const Eigen::Vector3d c = centerOfMass(*model_, data_);
     J_com_ = centerOfMassJacobian(*model_, data_);
-    const Isometry3<double>& X_S = data_.X_WL[static_cast<std::size_t>(sole_[support])];
-    const Isometry3<double>& X_O = data_.X_WL[static_cast<std::size_t>(sole_[other])];
-    pointJacobian(*model_, data_, sole_[support], Eigen::Vector3d::Zero().eval(), Jv_support_);
-    angularJacobian(*model_, data_, sole_[support], Jw_support_);
-    pointJacobian(*model_, data_, sole_[other], Eigen::Vector3d::Zero().eval(), Jv_other_);
-    angularJacobian(*model_, data_, sole_[other], Jw_other_);
+    const Isometry3<double>& X_S = data_.X_WL[static_cast<std::size_t>(sole(support))];
+    const Isometry3<double>& X_O = data_.X_WL[static_cast<std::size_t>(sole(other))];
+    pointJacobian(*model_, data_, sole(support), Eigen::Vector3d::Zero().eval(), Jv_support_);
+    angularJacobian(*model_, data_, sole(support), Jw_support_);
+    pointJacobian(*model_, data_, sole(other), Eigen::Vector3d::Zero().eval(), Jv_other_);
+    angularJacobian(*model_, data_, sole(other), Jw_other_);
     const Eigen::Matrix3d R_T = X_S.linear().transpose();
     // d(R_S^T v) = R_S^T (dv + [v]x w_S dt), v a vector from the support sole origin.
     const auto inSupport = [&](const Eigen::Vector3d& v, const Eigen::Matrix3Xd& Jv, Eigen::Ref<Eigen::Matrix3Xd> out) {
@@ -508,8 +510,8 @@ class BalanceController {
   double checkedMargin(const Eigen::VectorXd& q, int support, int other, int edges, double margin_before) noexcept {
     forwardKinematics(*model_, probe_, q);
     const Eigen::Vector3d c = centerOfMass(*model_, probe_);
-    const Isometry3<double>& X_S = probe_.X_WL[static_cast<std::size_t>(sole_[support])];
-    const Isometry3<double>& X_O = probe_.X_WL[static_cast<std::size_t>(sole_[other])];
+    const Isometry3<double>& X_S = probe_.X_WL[static_cast<std::size_t>(sole(support))];
+    const Isometry3<double>& X_O = probe_.X_WL[static_cast<std::size_t>(sole(other))];
     const Eigen::Matrix3d R_T = X_S.linear().transpose();
     const Eigen::Vector2d c_s = (R_T * (c - X_S.translation())).head<2>();
     const double margin = comMargin(c_s, edges);

@@ -75,18 +75,13 @@ Isometry3<Scalar> jointFrameInWorld(const RobotModel<Scalar>& model, const Robot
   return data.X_WL[static_cast<std::size_t>(joint.parent_link)] * joint.X_PJ * jointMotion(joint, data.joint_values[k]);
 }
 
-/// Translational Jacobian of a point fixed on link `link` at p_LP (m, link frame), written to
-/// `J` (3 x nq; frame W): dp_WP/dq. Needs forwardKinematics first. Mimic joints add their
-/// multiplier times their column to the driver's column.
-template <typename Scalar, typename JacobianDerived>
-void pointJacobian(const RobotModel<Scalar>& model, const RobotData<Scalar>& data, int link,
-                   const Vector3<Scalar>& p_LP, const Eigen::MatrixBase<JacobianDerived>& J_out) {
-  auto& J = const_cast<Eigen::MatrixBase<JacobianDerived>&>(J_out);
-  RETARGET_DEBUG_ASSERT(J.rows() == 3 && J.cols() == model.nq());
-  J.setZero();
-  const auto link_index = static_cast<std::size_t>(link);
-  const Vector3<Scalar> p_WP = data.X_WL[link_index] * p_LP;
-  for (int k : model.links()[link_index].support) {
+/// Calls `visit(k, column, gain)` for every moving joint k on the chain from the root to link
+/// `link` that drives a configuration coordinate: `column` is the joint's coordinate, or its
+/// driver's for a mimic joint, and `gain` is 1 or the mimic multiplier. Joints with neither are
+/// skipped. The building block of every Jacobian (here and in safety/self_collision.hpp).
+template <typename Scalar, typename Visit>
+void forEachDrivingJoint(const RobotModel<Scalar>& model, int link, Visit&& visit) {
+  for (int k : model.links()[static_cast<std::size_t>(link)].support) {
     const Joint<Scalar>& joint = model.joints()[static_cast<std::size_t>(k)];
     if (!joint.moves()) continue;
     int column = joint.q_index;
@@ -96,6 +91,22 @@ void pointJacobian(const RobotModel<Scalar>& model, const RobotData<Scalar>& dat
       gain = joint.mimic_multiplier;
     }
     if (column < 0) continue;
+    visit(k, column, gain);
+  }
+}
+
+/// Translational Jacobian of a point fixed on link `link` at p_LP (m, link frame), written to
+/// `J` (3 x nq; frame W): dp_WP/dq. Needs forwardKinematics first. Mimic joints add their
+/// multiplier times their column to the driver's column.
+template <typename Scalar, typename JacobianDerived>
+void pointJacobian(const RobotModel<Scalar>& model, const RobotData<Scalar>& data, int link,
+                   const Vector3<Scalar>& p_LP, const Eigen::MatrixBase<JacobianDerived>& J_out) {
+  auto& J = const_cast<Eigen::MatrixBase<JacobianDerived>&>(J_out);
+  RETARGET_DEBUG_ASSERT(J.rows() == 3 && J.cols() == model.nq());
+  J.setZero();
+  const Vector3<Scalar> p_WP = data.X_WL[static_cast<std::size_t>(link)] * p_LP;
+  forEachDrivingJoint(model, link, [&](int k, int column, Scalar gain) {
+    const Joint<Scalar>& joint = model.joints()[static_cast<std::size_t>(k)];
     const Isometry3<Scalar> X_WJ = jointFrameInWorld(model, data, k);
     const Vector3<Scalar> axis_W = X_WJ.linear() * joint.axis;
     if (joint.type == JointType::kPrismatic) {
@@ -103,7 +114,7 @@ void pointJacobian(const RobotModel<Scalar>& model, const RobotData<Scalar>& dat
     } else {
       J.col(column) += gain * axis_W.cross(p_WP - X_WJ.translation());
     }
-  }
+  });
 }
 
 /// Angular Jacobian of link `link`, written to `J` (3 x nq; frame W): the angular velocity w_WL
@@ -116,18 +127,11 @@ void angularJacobian(const RobotModel<Scalar>& model, const RobotData<Scalar>& d
   auto& J = const_cast<Eigen::MatrixBase<JacobianDerived>&>(J_out);
   RETARGET_DEBUG_ASSERT(J.rows() == 3 && J.cols() == model.nq());
   J.setZero();
-  for (int k : model.links()[static_cast<std::size_t>(link)].support) {
+  forEachDrivingJoint(model, link, [&](int k, int column, Scalar gain) {
     const Joint<Scalar>& joint = model.joints()[static_cast<std::size_t>(k)];
-    if (!joint.moves() || joint.type == JointType::kPrismatic) continue;
-    int column = joint.q_index;
-    Scalar gain = Scalar(1);
-    if (column < 0) {
-      column = joint.mimic_q_index;
-      gain = joint.mimic_multiplier;
-    }
-    if (column < 0) continue;
+    if (joint.type == JointType::kPrismatic) return;
     J.col(column) += gain * (jointFrameInWorld(model, data, k).linear() * joint.axis);
-  }
+  });
 }
 
 /// Centre of mass of the whole robot, p_WCm (m, frame W), stored in `data.p_WCm` and returned.

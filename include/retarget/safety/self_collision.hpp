@@ -246,22 +246,14 @@ class SelfCollisionChecker {
     // d/dq_j of n . (c_b - c_a): each moving joint on a link's support moves its point by
     // axis_W x (c - origin_W) (revolute) or axis_W (prismatic), times the mimic gain.
     const auto add = [&](int link, const Vector3<Scalar>& c, Scalar sign) {
-      for (int j : model.links()[static_cast<std::size_t>(link)].support) {
+      forEachDrivingJoint(model, link, [&](int j, int column, Scalar gain) {
         const Joint<Scalar>& joint = model.joints()[static_cast<std::size_t>(j)];
-        if (!joint.moves()) continue;
-        int column = joint.q_index;
-        Scalar gain = Scalar(1);
-        if (column < 0) {
-          column = joint.mimic_q_index;
-          gain = joint.mimic_multiplier;
-        }
-        if (column < 0) continue;
         const Vector3<Scalar>& axis = axis_W_[static_cast<std::size_t>(j)];
         const Scalar v = joint.type == JointType::kPrismatic
                              ? r.normal.dot(axis)
                              : r.normal.dot(axis.cross(c - origin_W_[static_cast<std::size_t>(j)]));
         g(column) += static_cast<typename Derived::Scalar>(sign * gain * v);
-      }
+      });
     };
     add(shape_b.link, c_b, Scalar(1));
     add(shape_a.link, c_a, Scalar(-1));
