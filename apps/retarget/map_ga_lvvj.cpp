@@ -4,9 +4,11 @@
 //
 // --config takes a JSON object of GaLvvjOptions (see retarget/json/ga_lvvj.hpp).
 //
-// --whole-body [--no-balance] [--events e.jsonl]: the whole-body pipeline of seed 000
+// --whole-body [--no-balance] [--events e.jsonl] [--config whole_body.json]: the whole-body
+// pipeline of seed 000
 // (control/whole_body.hpp: support modes, locomotion, balance QP) on a biped with sole frames
-// (NAO). The summary names the support modes entered with their frame counts; the events file
+// (NAO); --config is then a WholeBodyOptions object (retarget/json/whole_body.hpp), its
+// "ga_lvvj" key the GA-LVVJ options. The summary names the support modes entered with their frame counts; the events file
 // has one JSON object per line: {"frame", "time", "event": "mode", "from", "to"} for each
 // transition and {"frame", "time", "event": "walk", "dx", "dy", "dtheta", "duration"} (m, rad, s;
 // robot base frame, x forward, y left) for each walk command.
@@ -20,6 +22,7 @@
 #include <retarget/control/whole_body.hpp>
 
 #include <retarget/json/ga_lvvj.hpp>
+#include <retarget/json/whole_body.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 
 #include "cli.hpp"
@@ -30,8 +33,7 @@
 namespace retarget::cli {
 namespace {
 
-void runWholeBody(const MapRequest& request, const RobotModel<double>& model, const GaLvvjMap& map,
-                  const GaLvvjOptions& mapper_options) {
+void runWholeBody(const MapRequest& request, const RobotModel<double>& model, const GaLvvjMap& map) {
   if (model.findLink("l_sole") < 0 || model.findLink("r_sole") < 0) {
     throw UsageError("map --whole-body: robot '" + model.name() +
                      "' has no sole frames l_sole / r_sole (the whole-body pipeline knows NAO's feet)");
@@ -41,9 +43,9 @@ void runWholeBody(const MapRequest& request, const RobotModel<double>& model, co
         "map --whole-body: the balance stage comes last; --smooth, --max-joint-speed, --avoid-collisions and "
         "--max-hand-speed after it would undo what it keeps (centre of mass over the feet)");
   }
-  WholeBodyOptions options;
-  options.ga_lvvj = mapper_options;
-  options.balance_enabled = !request.no_balance;
+  WholeBodyOptions options =
+      request.config_path.empty() ? WholeBodyOptions{} : loadJson<WholeBodyOptions>(request.config_path);
+  if (request.no_balance) options.balance_enabled = false;
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   WholeBodyPipeline pipeline(model, WholeBodyMap{map, naoBalanceFeet()}, options);
   std::ofstream events;
@@ -122,12 +124,12 @@ void runGaLvvj(const MapRequest& request) {
     throw UsageError("map --method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() +
                      "' (built-in maps: NAO whole body, Pepper arms and head)");
   }
-  const GaLvvjOptions options =
-      request.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(request.config_path);
   if (request.whole_body) {
-    runWholeBody(request, model, *map, options);
+    runWholeBody(request, model, *map);
     return;
   }
+  const GaLvvjOptions options =
+      request.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(request.config_path);
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   GaLvvjMapper<double> mapper(model, *map, options);
   MappedMotion<double> mapped = mapMotion(mapper, motion);

@@ -94,3 +94,20 @@ TEST_CASE("cli map --whole-body: what does not go with it") {
   CHECK(smooth.code == 2);
   CHECK(contains(smooth.err, "the balance stage comes last"));
 }
+
+TEST_CASE("cli map --whole-body --config: whole-body options from JSON; a bad value names the pointer") {
+  const fs::path motion = tempDir() / "wb_config.csv", out = tempDir() / "wb_config_q.csv";
+  writeSkeletonCsv(demoMotion("one-leg-stand", DemoMotionOptions{30.0, 6.0, 1.75}), motion.string());
+  const fs::path config = tempDir() / "wb_config.json", bad = tempDir() / "wb_bad.json";
+  write(config, R"({"modes": {"lift_height": 0.5}})");  // no lift is that high: double support only
+  const Run r = run("map " + quoted(motion) + " --robot nao --method ga-lvvj --whole-body --config " + quoted(config) +
+                    " -o " + quoted(out));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(contains(r.err, "support modes double 181 frames;"));
+  write(bad, "{\n  \"balance\": {\"safety_margin\": -0.01}\n}");
+  const Run b = run("map " + quoted(motion) + " --robot nao --method ga-lvvj --whole-body --config " + quoted(bad) +
+                    " -o " + quoted(out));
+  CHECK(b.code != 0);
+  CHECK(contains(b.err, "wb_bad.json:2"));
+  CHECK(contains(b.err, "/balance/safety_margin"));
+}

@@ -9,9 +9,11 @@
 /// Types with a JSON form: EulerMap, EulerJointMapping, EulerCase, EulerOrder, EulerOptions
 /// (euler_map.hpp); GaLvvjOptions, GaLvvjMap, GaLvvjJointBinding, VirtualPointSpec
 /// (ga_lvvj.hpp); ExponentialSmoothingOptions, RateLimiterOptions, OneEuroFilterOptions,
-/// ConsecutiveFramesOptions (filters.hpp).
+/// ConsecutiveFramesOptions (filters.hpp); LocomotionOptions, SupportModeOptions, BalanceOptions,
+/// WholeBodyOptions (whole_body.hpp).
 
 #include <retarget/json/conversion.hpp>
 #include <retarget/json/euler_map.hpp>
 #include <retarget/json/filters.hpp>
 #include <retarget/json/ga_lvvj.hpp>
+#include <retarget/json/whole_body.hpp>

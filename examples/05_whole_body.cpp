@@ -1,0 +1,35 @@
+// NAO standing on one foot as the human does: the whole-body pipeline (seed 000) decides the
+// support mode, maps the pose with GA-LVVJ and keeps the centre of mass over the feet with its
+// balance QP every 20 ms. Mode changes arrive as events; while the human walks, walk commands
+// arrive for the robot's own walking controller.
+#include <iostream>
+
+#include <retarget/retarget.hpp>
+
+int main() {
+  using namespace retarget;
+  const RobotModel<double> nao = makeNao();
+  WholeBodyPipeline pipeline(nao, naoWholeBodyMap());  // allocates here, never per frame
+
+  const SkeletonMotion<double> take = demoMotion("one-leg-stand", DemoMotionOptions{30.0, 6.0, 1.75});
+  Eigen::VectorXd q(nao.nq());
+  double closest = 1.0;  // m: closest approach of the CoM to the edge of the shrunk support
+  for (const SkeletonFrame<double>& frame : take.frames) {
+    const Status status = pipeline.map(frame, q);
+    const WholeBodyReport& r = pipeline.report();
+    if (r.modes.changed) {
+      std::cout << "t = " << r.modes.event.time << " s: " << supportModeName(r.modes.event.from) << " -> "
+                << supportModeName(r.modes.event.to) << "\n";
+    }
+    if (r.modes.has_walk_command) std::cout << "walk " << r.modes.command.dx << " m forward\n";
+    if (r.balance.phase == BalancePhase::kSingleRight || r.balance.phase == BalancePhase::kDouble) {
+      closest = std::min(closest, r.balance.com_margin);
+    }
+    if (status.has(StatusCode::kNotConverged) || !withinLimits(nao, q)) return 1;
+    // send_to_robot(q);
+  }
+  std::cout << take.size() << " frames; the centre of mass stayed at least " << closest * 1000
+            << " mm inside the support polygon shrunk by " << pipeline.options().balance.safety_margin * 1000
+            << " mm\n";
+  return closest >= 0.0 ? 0 : 1;
+}

@@ -1,0 +1,82 @@
+// JSON form of the whole-body options (json/whole_body.hpp): random values round-trip exactly
+// (text and value), missing keys take the defaults, and bad values are ParseErrors naming the
+// file, line and pointer.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+#include <retarget/json/whole_body.hpp>
+
+using namespace retarget;
+
+namespace {
+
+double uniform(std::mt19937& rng, double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); }
+
+WholeBodyOptions randomOptions(std::mt19937& rng) {
+  WholeBodyOptions o;
+  o.ga_lvvj.leg_fit = uniform(rng, 0, 1) < 0.5;
+  o.modes.lift_height = uniform(rng, 0.01, 0.2);
+  o.modes.confirm_frames = static_cast<int>(uniform(rng, 1, 10));
+  o.modes.foot_speed_threshold = uniform(rng, 0.1, 3);
+  o.modes.locomotion.loop_period = uniform(rng, 0.1, 5);
+  o.modes.locomotion.step_threshold = uniform(rng, 0.01, 1);
+  o.modes.locomotion.turn_threshold = uniform(rng, 0.01, 3);
+  o.balance.control_period = uniform(rng, 0.001, 0.1);
+  o.balance.safety_margin = uniform(rng, 0, 0.05);
+  o.balance.linearisation_margin = uniform(rng, 0, 0.01);
+  o.balance.recovery_step = uniform(rng, 1e-4, 0.01);
+  o.balance.max_joint_speed = uniform(rng, 0.1, 10);
+  o.balance.landing_speed = uniform(rng, 0.01, 1);
+  o.balance.landing_turn_speed = uniform(rng, 0.1, 5);
+  o.balance.landing_height = uniform(rng, 1e-4, 0.01);
+  o.balance.landing_tilt = uniform(rng, 1e-3, 0.1);
+  o.balance.max_halvings = static_cast<int>(uniform(rng, 0, 20));
+  o.balance_enabled = uniform(rng, 0, 1) < 0.5;
+  o.max_periods_per_frame = static_cast<int>(uniform(rng, 1, 50));
+  return o;
+}
+
+template <typename T>
+void checkParseError(const std::string& text, std::size_t line, const char* part) {
+  CAPTURE(text);
+  try {
+    (void)parseJson<T>(text, "wb.json");
+    FAIL("no exception");
+  } catch (const ParseError& e) {
+    CHECK(e.file() == "wb.json");
+    CHECK(e.line() == line);
+    CHECK_MESSAGE(std::string(e.what()).find(part) != std::string::npos, e.what());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("json whole body: random options round-trip exactly; missing keys take the defaults") {
+  std::mt19937 rng(77);
+  for (int trial = 0; trial < 50; ++trial) {
+    const WholeBodyOptions value = randomOptions(rng);
+    const std::string text = toJson(value).dump(2);
+    CAPTURE(text);
+    const WholeBodyOptions back = parseJson<WholeBodyOptions>(text, "wb.json");
+    CHECK(toJson(back).dump() == toJson(value).dump());
+    CHECK(back.balance.safety_margin == value.balance.safety_margin);
+    CHECK(back.modes.locomotion.turn_threshold == value.modes.locomotion.turn_threshold);
+    CHECK(back.balance_enabled == value.balance_enabled);
+    CHECK(toJson(fromJson<WholeBodyOptions>(toJson(value))).dump() == toJson(value).dump());
+  }
+  CHECK(toJson(parseJson<WholeBodyOptions>("{}")).dump() == toJson(WholeBodyOptions{}).dump());
+  const auto partial = parseJson<WholeBodyOptions>(R"({"balance": {"safety_margin": 0.02}})");
+  CHECK(partial.balance.safety_margin == 0.02);
+  CHECK(partial.balance.control_period == BalanceOptions{}.control_period);
+}
+
+TEST_CASE("json whole body: bad values name the file, line and pointer") {
+  checkParseError<WholeBodyOptions>("{\n \"balance\": {\"safety_margin\": -1}\n}", 2, "/balance/safety_margin");
+  checkParseError<WholeBodyOptions>("{\"modes\": {\"confirm_frames\": 0}}", 1, "/modes/confirm_frames");
+  checkParseError<WholeBodyOptions>("{\"modes\": {\"locomotion\": {\"turn_threshold\": 4}}}", 1,
+                                    "/modes/locomotion/turn_threshold");
+  checkParseError<WholeBodyOptions>("{\"balanse\": {}}", 1, "unknown key \"balanse\"");
+  checkParseError<WholeBodyOptions>("{\"max_periods_per_frame\": 0}", 1, "/max_periods_per_frame");
+}
