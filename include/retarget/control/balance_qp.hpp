@@ -23,7 +23,7 @@
 /// Why not NLopt's SLSQP (the first choice): it stops at points that are feasible but
 /// not optimal (NLOPT_XTOL_REACHED or FTOL_REACHED, objectives up to 1.7 times the optimum) on
 /// 7 of 150 random 5-variable programs of this form, and on 20 of the 361 programs of the demo
-/// one-leg-stand on NAO (bench/control, BM_BalanceQp_Slsqp, counter `suboptimal`), at 7.6 times
+/// one-leg-stand on NAO (bench/control, BM_BalanceQp_Slsqp, counter `suboptimal`), at 7.7 times
 /// this solver's time. This solver matches an enumeration of active sets to 1e-8 and the KKT
 /// conditions on 25-variable programs (tests/control).
 ///
