@@ -303,9 +303,7 @@ class BalanceController {
       qp_.equality_rows = 6;
     } else if (landing()) {
       // Tilt (x, y of the relative rotation against its own yaw) and height.
-      const double yaw = std::atan2(R_rel_(1, 0), R_rel_(0, 0));
-      const Eigen::Vector3d tilt =
-          rotationError(R_rel_ * Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()).toRotationMatrix().transpose());
+      const Eigen::Vector3d tilt = tiltError(R_rel_);
       qp_.E.row(0) = J_rel_.row(3);
       qp_.E.row(1) = J_rel_.row(4);
       qp_.E.row(2) = J_rel_.row(2);
@@ -367,8 +365,8 @@ class BalanceController {
       report.com_margin = margin_before;
     }
     report.correction = (scale * step_ - qp_.target).norm();
-    // Phase transitions.
-    if (accepted) finishPhase(q, support, other);
+    // Phase transitions, from the check's kinematics at the accepted q (probe_).
+    if (accepted) finishPhase(q, support, other, report.com_margin);
     report.phase = phase_;
     return report;
   }
@@ -527,20 +525,26 @@ class BalanceController {
     return com_ok && feet_ok ? margin : std::numeric_limits<double>::quiet_NaN();
   }
 
-  void finishPhase(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other) noexcept {
+  // Rotation vector taking a sole rotation R (in S) to its own yaw: its x, y are the tilt.
+  static Eigen::Vector3d tiltError(const Eigen::Matrix3d& R) noexcept {
+    const double yaw = std::atan2(R(1, 0), R(0, 0));
+    return rotationError(R * Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()).toRotationMatrix().transpose());
+  }
+
+  // After an accepted step to q: `margin` and probe_ (forward kinematics at q) are the check's.
+  void finishPhase(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other, double margin) noexcept {
     if (phase_ == BalancePhase::kShiftLeft || phase_ == BalancePhase::kShiftRight) {
       // The CoM is over the support foot (shrunk rectangle): lift the other one.
-      linearise(q, support, other);
-      const int edges = polygon(support);
-      if (comMargin(c_s_.head<2>(), edges) >= 0.0) {
+      if (margin >= 0.0) {
         phase_ = phase_ == BalancePhase::kShiftLeft ? BalancePhase::kSingleLeft : BalancePhase::kSingleRight;
       }
     } else if (landing()) {
-      linearise(q, support, other);
-      const double yaw = std::atan2(R_rel_(1, 0), R_rel_(0, 0));
-      const double tilt =
-          rotationError(R_rel_ * Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()).toRotationMatrix().transpose()).norm();
-      if (std::abs(p_rel_.z()) <= options_.landing_height && tilt <= options_.landing_tilt) replant(q);
+      const Isometry3<double>& X_S = probe_.X_WL[static_cast<std::size_t>(sole(support))];
+      const Isometry3<double>& X_O = probe_.X_WL[static_cast<std::size_t>(sole(other))];
+      const Eigen::Matrix3d R_T = X_S.linear().transpose();
+      const double height = (R_T * (X_O.translation() - X_S.translation())).z();
+      const double tilt = tiltError(R_T * X_O.linear()).norm();
+      if (std::abs(height) <= options_.landing_height && tilt <= options_.landing_tilt) replant(q);
     }
   }
 
