@@ -1,7 +1,9 @@
 // Forward kinematics, point Jacobian and centre of mass of a small hand-built arm.
 #include <iostream>
 
-#include <retarget/retarget.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/kinematics/robot_data.hpp>
+#include <retarget/kinematics/robot_model.hpp>
 
 int main() {
   using namespace retarget;

@@ -5,7 +5,14 @@
 #include <filesystem>
 #include <iostream>
 
-#include <retarget/retarget.hpp>
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/io/skeleton_csv.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/mappers/mapper.hpp>
+#include <retarget/robots/nao.hpp>
 
 int main() {
   using namespace retarget;

@@ -4,7 +4,13 @@
 #include <iostream>
 #include <random>
 
-#include <retarget/retarget.hpp>
+#include <retarget/filters/one_euro_filter.hpp>
+#include <retarget/filters/rate_limiter.hpp>
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/robots/nao.hpp>
 
 int main() {
   using namespace retarget;

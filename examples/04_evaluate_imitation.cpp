@@ -3,7 +3,13 @@
 // Eqs. 44 and 46) and the cosine pose similarity (seed 003, Eq. 1), 1 being identical.
 #include <iostream>
 
-#include <retarget/retarget.hpp>
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/mappers/mapper.hpp>
+#include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/metrics/link_similarity.hpp>
+#include <retarget/robots/nao.hpp>
 
 int main() {
   using namespace retarget;

@@ -4,7 +4,10 @@
 // arrive for the robot's own walking controller.
 #include <iostream>
 
-#include <retarget/retarget.hpp>
+#include <retarget/control/whole_body.hpp>
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/robots/nao.hpp>
 
 int main() {
   using namespace retarget;

@@ -388,7 +388,7 @@ void runMerge(const MergeRequest& request) {
             << request.output << "\n";
 }
 
-const bool kRegistered = registerCommand(Command{
+const bool kBatchRegistered = registerCommand(Command{
     "batch",
     "Map every motion file of a folder tree (or list) onto a robot, in parallel, resumable and shardable; "
     "`batch merge` joins the shards' summaries",

@@ -79,7 +79,7 @@ void runCompare(const CompareRequest& request) {
   }
 }
 
-const bool kRegistered = registerCommand(Command{
+const bool kCompareRegistered = registerCommand(Command{
     "compare",
     "Map one motion with several methods (and robots) and compare every applicable metric side by side",
     [](CLI::App& command) {

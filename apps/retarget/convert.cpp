@@ -28,7 +28,7 @@ std::string lowerExtension(const std::string& path) {
   return extension;
 }
 
-const bool kRegistered = registerCommand(Command{
+const bool kConvertRegistered = registerCommand(Command{
     "convert", "Convert a human motion (BVH, Kinect CSV/TXT, NTU .skeleton, keypoint CSV, ...) to skeleton CSV or BVH",
     [](CLI::App& command) {
       auto options = std::make_shared<ConvertOptions>();

@@ -24,7 +24,7 @@ std::string knownNames() {
   return known;
 }
 
-const bool kRegistered = registerCommand(Command{
+const bool kDemoRegistered = registerCommand(Command{
     "demo", "Write a generated demo motion (" + knownNames() + ") as skeleton CSV",
     [](CLI::App& command) {
       auto options = std::make_shared<DemoOptions>();

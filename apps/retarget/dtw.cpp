@@ -121,7 +121,7 @@ void run(const DtwRequest& request) {
   }
 }
 
-const bool kRegistered = registerCommand(Command{
+const bool kDtwRegistered = registerCommand(Command{
     "dtw", "Dynamic time warping distance between two trajectory CSV files (time,<columns...>)",
     [](CLI::App& command) {
       auto request = std::make_shared<DtwRequest>();

@@ -49,7 +49,7 @@ void runMerged(const std::vector<const EvalMetrics*>& selected, const EvalReques
   std::cout << out.dump(2) << "\n";
 }
 
-const bool kRegistered = registerCommand(Command{
+const bool kEvalRegistered = registerCommand(Command{
     "eval", "Measure how well robot joint angles imitate a human motion",
     [](CLI::App& command) {
       auto request = std::make_shared<EvalRequest>();

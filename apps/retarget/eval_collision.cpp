@@ -46,7 +46,7 @@ void runCollision(const EvalRequest& request) {
   }
 }
 
-const bool kRegistered = registerEvalMetrics(EvalMetrics{
+const bool kEvalCollisionRegistered = registerEvalMetrics(EvalMetrics{
     "collision",
     "self-collision: W (seed 001 Eq. 12) vs the direct mapping, minimum clearance, frames in collision", true,
     runCollision, [](const RobotModel<double>& model) { return cliCollisionModel(model).has_value(); }});

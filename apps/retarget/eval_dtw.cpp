@@ -53,7 +53,7 @@ void runDtw(const EvalRequest& request) {
   std::cout << "weighted system DTW A_w: " << result.system_distance << "\n";
 }
 
-const bool kRegistered = registerEvalMetrics(EvalMetrics{
+const bool kEvalDtwRegistered = registerEvalMetrics(EvalMetrics{
     "dtw", "per-joint DTW of human vs robot joint-angle trajectories and the weighted A_w (paper 002; BVH input)",
     false, runDtw});
 

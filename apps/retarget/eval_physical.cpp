@@ -60,7 +60,7 @@ void runPhysical(const EvalRequest& request) {
   }
 }
 
-const bool kRegistered = registerEvalMetrics(EvalMetrics{
+const bool kEvalPhysicalRegistered = registerEvalMetrics(EvalMetrics{
     "physical",
     "MPJPE, joint velocity/acceleration/jerk, velocity-limit violations, limit margin, self-penetration, foot "
     "sliding/floating",

@@ -56,7 +56,7 @@ void runPose(const EvalRequest& request) {
   std::cout << "  largest joint step " << e.largest_joint_step << " rad\n";
 }
 
-const bool kRegistered = registerEvalMetrics(EvalMetrics{
+const bool kEvalPicRegistered = registerEvalMetrics(EvalMetrics{
     "pose", "seed 004: pose accuracy Pacc (Eq. 4), occlusion/obstruction PO (Eq. 5), largest joint step", false,
     runPose});
 

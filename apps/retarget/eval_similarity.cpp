@@ -97,7 +97,7 @@ void runSimilarity(const EvalRequest& request) {
   }
 }
 
-const bool kRegistered = registerEvalMetrics(EvalMetrics{
+const bool kEvalSimilarityRegistered = registerEvalMetrics(EvalMetrics{
     "similarity", "WBF, LLF and cosine link-vector similarity (seed 000 Eqs. 44, 46; seed 003 Eq. 1)", true,
     runSimilarity, [](const RobotModel<double>& model) { return gaLvvjMapFor(model).has_value(); }});
 

@@ -11,7 +11,7 @@ struct InfoOptions {
   std::string robot;
 };
 
-const bool kRegistered = registerCommand(Command{
+const bool kInfoRegistered = registerCommand(Command{
     "info", "Describe a motion file (BVH, Kinect, skeleton CSV, ...), a URDF, or a built-in robot",
     [](CLI::App& command) {
       auto options = std::make_shared<InfoOptions>();

@@ -120,7 +120,7 @@ void describeBvh(const std::string& path) {
   if (binding) describeBinding(motion, *binding);
 }
 
-const bool kRegistered = registerInfoHandler(InfoHandler{
+const bool kInfoBvhRegistered = registerInfoHandler(InfoHandler{
     "BVH motion",
     [](const std::string& path) {
       if (path.rfind("robot:", 0) == 0) return false;

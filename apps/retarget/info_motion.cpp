@@ -81,7 +81,7 @@ std::string lowerExtension(const std::string& path) {
   return extension;
 }
 
-const bool kRegistered = registerInfoHandler(InfoHandler{
+const bool kInfoMotionRegistered = registerInfoHandler(InfoHandler{
     kHandlerKind,
     [](const std::string& path) {
       if (path.rfind("robot:", 0) == 0) return false;

@@ -97,7 +97,7 @@ void describeRobot(const std::string& target) {
   if (shapes == 0) std::cout << "  (none)\n";
 }
 
-const bool kRegistered = registerInfoHandler(InfoHandler{
+const bool kInfoRobotRegistered = registerInfoHandler(InfoHandler{
     "robot",
     [](const std::string& path) {
       if (path.rfind(kRobotPrefix, 0) == 0) return true;

@@ -208,7 +208,7 @@ void learnGmr(const LearnGmrRequest& request) {
   std::cout << "\n";
 }
 
-const bool kRegistered = registerCommand(Command{
+const bool kLearnRegistered = registerCommand(Command{
     "learn",
     "Learn from robot joint trajectories (gmr: one gesture from several demonstrations; gpdm: a model for map "
     "--method gpdm-pf)",

@@ -7,7 +7,7 @@
 namespace retarget::cli {
 namespace {
 
-const bool kRegistered = registerCommand(Command{
+const bool kMapRegistered = registerCommand(Command{
     "map", "Map a human motion onto a robot with one method and write joint angles (CSV)",
     [](CLI::App& command) {
       auto request = std::make_shared<MapRequest>();

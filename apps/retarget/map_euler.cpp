@@ -38,7 +38,7 @@ void runEuler(const MapRequest& request) {
   finishMap(request, model, mapped, "euler (" + map.name + ")");
 }
 
-const bool kRegistered = registerMapMethod(MapMethod{
+const bool kMapEulerRegistered = registerMapMethod(MapMethod{
     "euler", "Euler/BVH joint-angle mapping (paper 002; BVH input; built-in InMoov configs or --config JSON)",
     runEuler});
 

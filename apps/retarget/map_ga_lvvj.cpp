@@ -136,7 +136,7 @@ void runGaLvvj(const MapRequest& request) {
   finishMap(request, model, mapped, "ga-lvvj (" + map->robot + ")");
 }
 
-const bool kRegistered = registerMapMethod(MapMethod{
+const bool kMapGaLvvjRegistered = registerMapMethod(MapMethod{
     "ga-lvvj",
     "GA-LVVJ analytic whole-body mapping (seed 000; any motion; NAO whole body, Pepper arms and head)",
     runGaLvvj});

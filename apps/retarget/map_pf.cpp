@@ -79,7 +79,7 @@ const bool kGpdmRegistered = registerMapMethod(MapMethod{
     "--seed S; NAO, Pepper)",
     runGpdmParticleFilter});
 
-const bool kRegistered = registerMapMethod(MapMethod{
+const bool kMapPfRegistered = registerMapMethod(MapMethod{
     "pf", "joint-space particle filter (seed 003 Section 3; --particles N --seed S --pf-noise RAD; NAO, Pepper)",
     runParticleFilter});
 

@@ -27,7 +27,7 @@ void runTriangle(const MapRequest& request) {
   finishMap(request, model, mapped, "triangle (" + map->robot + ")");
 }
 
-const bool kRegistered = registerMapMethod(MapMethod{
+const bool kMapTriangleRegistered = registerMapMethod(MapMethod{
     "triangle", "Triangle arm mapping (seed 001; any motion; Tangy arms, NAO and Pepper arms)", runTriangle});
 
 }  // namespace

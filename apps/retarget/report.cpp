@@ -180,7 +180,7 @@ void runReport(const ReportRequest& request) {
             << "\n";
 }
 
-const bool kRegistered = registerCommand(Command{
+const bool kReportRegistered = registerCommand(Command{
     "report",
     "Write a self-contained HTML report: 3D human and robot skeletons, joint angles with limits, metric curves "
     "and the compare table",

@@ -66,7 +66,7 @@ void suggest(const SuggestOptions& options) {
   std::cout << formatSchema(binding.schema);
 }
 
-const bool kRegistered = registerCommand(Command{
+const bool kSchemaRegistered = registerCommand(Command{
     "schema", "Skeleton schemas: `schema suggest <file.bvh>` writes the automatic rig binding as a schema file",
     [](CLI::App& command) {
       command.require_subcommand(1);

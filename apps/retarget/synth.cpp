@@ -46,7 +46,7 @@ void runSynth(const SynthRequest& request) {
             << "\n";
 }
 
-const bool kRegistered = registerCommand(Command{
+const bool kSynthRegistered = registerCommand(Command{
     "synth", "Robot joint angles (CSV) -> skeleton CSV of the robot's virtual skeleton (forward kinematics)",
     [](CLI::App& command) {
       auto request = std::make_shared<SynthRequest>();

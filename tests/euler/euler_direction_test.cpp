@@ -43,14 +43,6 @@ constexpr double kHandTwistTolerance = 0.1;  // 5.7 deg
 // example 0.49, Axis Neuron 0.38, others <= 0.11 rad); the upper-arm bound is the same.
 constexpr double kRealForearmTolerance = 0.6;  // 34 deg, 95 % of unclamped arms
 
-const EulerJointMapping& entry(const EulerMap& map, const std::string& robot_joint) {
-  for (const auto& m : map.joints) {
-    if (m.robot_joint == robot_joint) return m;
-  }
-  FAIL("configuration " << map.name << " has no entry " << robot_joint);
-  return map.joints.front();
-}
-
 Eigen::Vector3d toRobot(const Eigen::Vector3d& v_bvh) { return Eigen::Vector3d(v_bvh.z(), v_bvh.x(), v_bvh.y()); }
 
 double angleBetween(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
@@ -73,19 +65,19 @@ BvhMotion syntheticSkeleton(const EulerMap& map) {
   m.joints.push_back(test::bvhJoint("SyntheticHips", -1, Eigen::Vector3d(0, 93, 0), root));
   const int spine = add("SyntheticSpine", 0, {0, 10, 0});
   int parent = spine;
-  for (const auto& name : entry(map, "head_updown").source) parent = add(name, parent, {0, 45.0 / 3, 0});
+  for (const auto& name : test::mappingOf(map, "head_updown").source) parent = add(name, parent, {0, 45.0 / 3, 0});
   add("SyntheticHead_End", parent, {0, 15, 0}, true);
   for (const std::string side : {"left", "right"}) {
     const double x = side == "left" ? 1.0 : -1.0;
     const int clavicle = add("Synthetic" + side + "Clavicle", spine, {x * 4, 35, 0});
-    const int arm = add(entry(map, side + "_shoulder_side").source.front(), clavicle, {x * 13, 0, 0});
-    const int fore = add(entry(map, side + "_bicep").source.front(), arm, {x * 26.5, 0, 0});
-    const int hand = add(entry(map, side + "_hand").source.front(), fore, {x * 26, 0, 0});
+    const int arm = add(test::mappingOf(map, side + "_shoulder_side").source.front(), clavicle, {x * 13, 0, 0});
+    const int fore = add(test::mappingOf(map, side + "_bicep").source.front(), arm, {x * 26.5, 0, 0});
+    const int hand = add(test::mappingOf(map, side + "_hand").source.front(), fore, {x * 26, 0, 0});
     int f = 0;
     for (const char* finger : {"_thumb", "_index", "_middle", "_ring", "_pinky"}) {
       int p = hand;
       Eigen::Vector3d offset(x * 5, 0, 3.0 - 1.5 * f++);
-      for (const auto& name : entry(map, side + finger).source) {
+      for (const auto& name : test::mappingOf(map, side + finger).source) {
         if (added.count(name)) {
           p = m.findJoint(name);
           continue;
@@ -135,9 +127,9 @@ Agreement compareArms(const RobotModel<double>& model, const BvhMotion& motion, 
         inside = inside && mapper.rawOutput()[i] == q[i];
       }
       if (!inside && !all_arms) continue;
-      const int arm = motion.findJoint(entry(map, side + "_shoulder_side").source.front());
-      const int fore = motion.findJoint(entry(map, side + "_bicep").source.front());
-      const int hand = motion.findJoint(entry(map, side + "_hand").source.front());
+      const int arm = motion.findJoint(test::mappingOf(map, side + "_shoulder_side").source.front());
+      const int fore = motion.findJoint(test::mappingOf(map, side + "_bicep").source.front());
+      const int hand = motion.findJoint(test::mappingOf(map, side + "_hand").source.front());
       REQUIRE(arm >= 0);
       REQUIRE(motion.joints[fore].parent == arm);
       REQUIRE(motion.joints[hand].parent == fore);
@@ -169,8 +161,8 @@ void randomArmPoses(BvhMotion& motion, const EulerMap& map, int frames, unsigned
                                     Eigen::AngleAxisd(uniform(-1.2, 1.2), Eigen::Vector3d::UnitY()).matrix() *
                                     Eigen::AngleAxisd(-x * kPi<double> / 2, Eigen::Vector3d::UnitZ()).matrix();
       const Eigen::Matrix3d R_fore = Eigen::AngleAxisd(-x * uniform(0.0, 2.0), Eigen::Vector3d::UnitY()).matrix();
-      test::setLocalRotation(motion, f, motion.findJoint(entry(map, side + "_shoulder_side").source.front()), R_arm);
-      test::setLocalRotation(motion, f, motion.findJoint(entry(map, side + "_bicep").source.front()), R_fore);
+      test::setLocalRotation(motion, f, motion.findJoint(test::mappingOf(map, side + "_shoulder_side").source.front()), R_arm);
+      test::setLocalRotation(motion, f, motion.findJoint(test::mappingOf(map, side + "_bicep").source.front()), R_fore);
     }
   }
 }
@@ -229,8 +221,8 @@ TEST_CASE("inmoov euler, every built-in configuration: the hand turns the way th
       const double omega = std::uniform_real_distribution<double>(0.05, 3.0)(rng);
       for (const std::string side : {"left", "right"}) {
         const double x = side == "left" ? 1.0 : -1.0;
-        const int arm = motion.findJoint(entry(map, side + "_shoulder_side").source.front());
-        const int hand = motion.findJoint(entry(map, side + "_hand").source.front());
+        const int arm = motion.findJoint(test::mappingOf(map, side + "_shoulder_side").source.front());
+        const int hand = motion.findJoint(test::mappingOf(map, side + "_hand").source.front());
         test::setLocalRotation(motion, 0, arm,
                                Eigen::AngleAxisd(-x * kPi<double> / 2, Eigen::Vector3d::UnitZ()).toRotationMatrix());
         const Eigen::Vector3d distal = motion.joints[hand].offset.normalized();
@@ -297,7 +289,7 @@ TEST_CASE("inmoov euler, every built-in configuration: map() allocates nothing (
     // Wrist twists on some frames, a non-finite channel on one, huge angles on another.
     for (int f = 0; f < 50; f += 5) {
       for (const std::string side : {"left", "right"}) {
-        const int hand = motion.findJoint(entry(map, side + "_hand").source.front());
+        const int hand = motion.findJoint(test::mappingOf(map, side + "_hand").source.front());
         test::setLocalRotation(motion, f, hand,
                                Eigen::AngleAxisd(0.1 * f - 2.0, motion.joints[hand].offset.normalized()).toRotationMatrix());
       }
@@ -340,7 +332,7 @@ TEST_CASE("EulerMapper::mappedJoints lists the coordinates the configuration dri
     // A configuration with three entries drives exactly those three coordinates.
     EulerMap part = map;
     part.joints.clear();
-    for (const char* joint : {"left_bicep", "head_updown", "right_hand"}) part.joints.push_back(entry(map, joint));
+    for (const char* joint : {"left_bicep", "head_updown", "right_hand"}) part.joints.push_back(test::mappingOf(map, joint));
     EulerMapper<double> partial(model, motion, part);
     const std::vector<int> expected = {model.qIndex("left_bicep"), model.qIndex("head_updown"),
                                        model.qIndex("right_hand")};

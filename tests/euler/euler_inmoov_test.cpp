@@ -24,14 +24,6 @@ namespace {
 
 EulerMap builtin(const std::string& skeleton) { return inmoovEulerMap(skeleton); }
 
-const EulerJointMapping& entry(const EulerMap& c, const std::string& robot_joint) {
-  for (const auto& m : c.joints) {
-    if (m.robot_joint == robot_joint) return m;
-  }
-  FAIL("no entry " << robot_joint);
-  return c.joints.front();
-}
-
 Eigen::Matrix3d referenceRotation(const EulerJointMapping& m) {
   const double angle = m.reference.norm();
   return angle > 0 ? Eigen::AngleAxisd(angle, m.reference / angle).toRotationMatrix() : Eigen::Matrix3d::Identity();
@@ -111,8 +103,8 @@ TEST_CASE("inmoov euler: random InMoov configurations -> BVH rotations -> mapper
     auto t = [&](const std::string& name) { return target[model.qIndex(name)]; };
     // Neck 3 -> 2 over the chain Neck * Head: split a YXZ rotation with a random roll into two.
     {
-      const auto& yaw = entry(config, "head_leftright");
-      const auto& pitch = entry(config, "head_updown");
+      const auto& yaw = test::mappingOf(config, "head_leftright");
+      const auto& pitch = test::mappingOf(config, "head_updown");
       Eigen::Vector3d a;
       a[yaw.angle] = yaw.sign * (t("head_leftright") - yaw.offset);
       a[pitch.angle] = pitch.sign * (t("head_updown") - pitch.offset);
@@ -128,7 +120,7 @@ TEST_CASE("inmoov euler: random InMoov configurations -> BVH rotations -> mapper
       Eigen::Vector3d a;
       const EulerJointMapping* any = nullptr;
       for (const char* joint : {"_shoulder_side", "_shoulder_up", "_bicep_rotate"}) {
-        const auto& m = entry(config, side + joint);
+        const auto& m = test::mappingOf(config, side + joint);
         a[m.angle] = m.sign * (t(side + joint) - m.offset);
         any = &m;
       }
@@ -140,7 +132,7 @@ TEST_CASE("inmoov euler: random InMoov configurations -> BVH rotations -> mapper
                               Eigen::AngleAxisd(uniform(-3, 3), Eigen::Vector3d::UnitX()))
                                  .toRotationMatrix());
       // Wrist 2 -> 1 (Eq. 10): omega about the forearm axis x, random spin about z.
-      const auto& wrist = entry(config, side + "_hand");
+      const auto& wrist = test::mappingOf(config, side + "_hand");
       test::setLocalRotation(motion, 0, motion.findJoint(human + "Hand"),
                              (Eigen::AngleAxisd(wrist.sign * (t(side + "_hand") - wrist.offset), Eigen::Vector3d::UnitX()) *
                               Eigen::AngleAxisd(uniform(-3, 3), Eigen::Vector3d::UnitZ()))
@@ -208,7 +200,7 @@ TEST_CASE("inmoov euler: every BVH in ../shared/data/bvh maps within limits; per
         const EulerJointMapping* any = nullptr;
         bool inside = true;
         for (const char* joint : {"_shoulder_side", "_shoulder_up", "_bicep_rotate"}) {
-          const auto& m = entry(config, side + joint);
+          const auto& m = test::mappingOf(config, side + joint);
           const int i = model.qIndex(side + joint);
           inside = inside && mapper.rawOutput()[i] == q[i];
           a[m.angle] = m.sign * (q[i] - m.offset);

@@ -4,6 +4,8 @@
 // Neuron conventions: Y up, facing +Z, T-pose, rotation channels Y X Z), a small robot with
 // the joints the test configuration maps, and helpers that set BVH channels from rotations.
 
+#include <doctest/doctest.h>
+
 #include <string>
 #include <vector>
 
@@ -12,6 +14,15 @@
 #include <retarget/mappers/euler_map.hpp>
 
 namespace retarget::test {
+
+/// The mapping of `robot_joint` in `map` (fails the test case when there is none).
+inline const EulerJointMapping& mappingOf(const EulerMap& map, const std::string& robot_joint) {
+  for (const auto& m : map.joints) {
+    if (m.robot_joint == robot_joint) return m;
+  }
+  FAIL("configuration " << map.name << " has no entry " << robot_joint);
+  return map.joints.front();
+}
 
 inline BvhJoint bvhJoint(const std::string& name, int parent, const Eigen::Vector3d& offset,
                          std::vector<BvhChannel> channels) {

@@ -543,7 +543,6 @@ TEST_CASE("ga-lvvj: each documented singular case keeps its joint and flags it a
   REQUIRE(skeleton.compute(nao.neutralConfiguration(), rest).ok());
   rest.head.reset();
   Eigen::VectorXd q(nao.nq()), q_before(nao.nq());
-  using H = HumanJoint;
   auto expectSingular = [&](const SkeletonFramed& singular, const char* joint) {
     mapper.reset();
     (void)mapper.map(rest, q_before);
@@ -566,35 +565,35 @@ TEST_CASE("ga-lvvj: each documented singular case keeps its joint and flags it a
   };
   SUBCASE("thigh horizontal with a straight knee: HipRoll") {
     SkeletonFramed f = rest;
-    const Eigen::Vector3d hip = f.position(H::kHipLeft);
-    f.position(H::kKneeLeft) = hip + Eigen::Vector3d(0.1, 0, 0);
-    f.position(H::kAnkleLeft) = hip + Eigen::Vector3d(0.2, 0, 0);
+    const Eigen::Vector3d hip = f.position(HumanJoint::kHipLeft);
+    f.position(HumanJoint::kKneeLeft) = hip + Eigen::Vector3d(0.1, 0, 0);
+    f.position(HumanJoint::kAnkleLeft) = hip + Eigen::Vector3d(0.2, 0, 0);
     expectSingular(f, "LHipRoll");
   }
   SUBCASE("tibia along the knee axis: KneePitch") {
     SkeletonFramed f = rest;
-    f.position(H::kAnkleLeft) = f.position(H::kKneeLeft) + Eigen::Vector3d(0, 0.1, 0);
+    f.position(HumanJoint::kAnkleLeft) = f.position(HumanJoint::kKneeLeft) + Eigen::Vector3d(0, 0.1, 0);
     expectSingular(f, "LKneePitch");
   }
   SUBCASE("Neck->Head along the shoulder line (no face tracker): HeadPitch") {
     SkeletonFramed f = rest;
-    f.position(H::kHead) = f.position(H::kNeck) + Eigen::Vector3d(0, 0.07, 0);
+    f.position(HumanJoint::kHead) = f.position(HumanJoint::kNeck) + Eigen::Vector3d(0, 0.07, 0);
     expectSingular(f, "HeadPitch");
   }
   SUBCASE("upper arm along the shoulder line: ShoulderPitch") {
     SkeletonFramed f = rest;
-    f.position(H::kElbowRight) = f.position(H::kShoulderRight) + Eigen::Vector3d(0, -0.1, 0);
-    f.position(H::kWristRight) = f.position(H::kElbowRight) + Eigen::Vector3d(0.05, 0, 0);
+    f.position(HumanJoint::kElbowRight) = f.position(HumanJoint::kShoulderRight) + Eigen::Vector3d(0, -0.1, 0);
+    f.position(HumanJoint::kWristRight) = f.position(HumanJoint::kElbowRight) + Eigen::Vector3d(0.05, 0, 0);
     expectSingular(f, "RShoulderPitch");
   }
   SUBCASE("straight elbow: ElbowYaw") {
     SkeletonFramed f = rest;
-    f.position(H::kWristRight) = f.position(H::kElbowRight) + 0.5 * (f.position(H::kElbowRight) - f.position(H::kShoulderRight));
+    f.position(HumanJoint::kWristRight) = f.position(HumanJoint::kElbowRight) + 0.5 * (f.position(HumanJoint::kElbowRight) - f.position(HumanJoint::kShoulderRight));
     expectSingular(f, "RElbowYaw");
   }
   SUBCASE("a collinear torso (shoulder on the spine line): the whole arm") {
     SkeletonFramed f = rest;
-    f.position(H::kShoulderLeft) = f.position(H::kSpineShoulder) + Eigen::Vector3d(0, 0, 0.05);
+    f.position(HumanJoint::kShoulderLeft) = f.position(HumanJoint::kSpineShoulder) + Eigen::Vector3d(0, 0, 0.05);
     expectHeld(f, "LShoulderRoll");
     expectHeld(f, "LElbowRoll");
   }

@@ -35,7 +35,7 @@ JointTrajectory randomTrajectory(std::mt19937& rng, int frames, int joints) {
   return t;
 }
 
-JointTrajectory parse(const std::string& text) {
+JointTrajectory parseTrajectory(const std::string& text) {
   std::istringstream in(text);
   return readJointTrajectoryCsv(in, "traj.csv");
 }
@@ -75,7 +75,7 @@ TEST_CASE("joint trajectory CSV: write -> read is exact on random trajectories")
     const JointTrajectory original = randomTrajectory(rng, size(rng), 1 + size(rng));
     std::ostringstream out;
     writeJointTrajectoryCsv(original, out);
-    const JointTrajectory read = parse(out.str());
+    const JointTrajectory read = parseTrajectory(out.str());
     REQUIRE(read.joint_names == original.joint_names);
     REQUIRE(read.times == original.times);
     REQUIRE(read.positions.rows() == original.positions.rows());
@@ -94,7 +94,7 @@ TEST_CASE("joint trajectory CSV: file round trip, CRLF, spaces, BOM and blank li
   CHECK(read.times == original.times);
   std::filesystem::remove(path);
 
-  const JointTrajectory tolerant = parse("\xEF\xBB\xBFtime , A,B\r\n\r\n0, 1 ,+2\r\n0.5,3,4e-1\r\n\r\n");
+  const JointTrajectory tolerant = parseTrajectory("\xEF\xBB\xBFtime , A,B\r\n\r\n0, 1 ,+2\r\n0.5,3,4e-1\r\n\r\n");
   CHECK(tolerant.joint_names == std::vector<std::string>{"A", "B"});
   CHECK(tolerant.times == std::vector<double>{0.0, 0.5});
   CHECK(tolerant.positions(0, 1) == 2.0);
@@ -167,7 +167,7 @@ TEST_CASE("joint trajectory CSV: malformed input names file, line and what was e
       {"time,a,b\n0,1,\xFF\xFE\n", 2, "\\xFF\\xFE"},
       {"time,\xC3\x28,b\n", 1, "header column 2"},
   };
-  test::checkParseErrors(cases, "traj.csv", parse);
+  test::checkParseErrors(cases, "traj.csv", parseTrajectory);
   CHECK_THROWS_WITH_AS(readJointTrajectoryCsv(std::string("/nonexistent/dir/x.csv")),
                        doctest::Contains("/nonexistent/dir/x.csv"), ParseError);
 }

@@ -162,27 +162,26 @@ TEST_CASE("Kinect: canonical frame sanity on real recordings (body-derived axes)
     const SkeletonMotion<double> motion = readKinect((data_dir / "kinect" / info.file).string());
     std::size_t checked = 0;
     for (const auto& frame : motion.frames) {
-      using J = HumanJoint;
-      if (frame.trackingState(J::kHead) != TrackingState::kTracked ||
-          frame.trackingState(J::kSpineBase) != TrackingState::kTracked ||
-          frame.trackingState(J::kShoulderLeft) != TrackingState::kTracked ||
-          frame.trackingState(J::kShoulderRight) != TrackingState::kTracked) {
+      if (frame.trackingState(HumanJoint::kHead) != TrackingState::kTracked ||
+          frame.trackingState(HumanJoint::kSpineBase) != TrackingState::kTracked ||
+          frame.trackingState(HumanJoint::kShoulderLeft) != TrackingState::kTracked ||
+          frame.trackingState(HumanJoint::kShoulderRight) != TrackingState::kTracked) {
         continue;
       }
       ++checked;
       // Head above the spine base: +z is up.
-      CHECK(p(frame, J::kHead).z() > p(frame, J::kSpineBase).z() + 0.3);
+      CHECK(p(frame, HumanJoint::kHead).z() > p(frame, HumanJoint::kSpineBase).z() + 0.3);
       // Left shoulder on the +y side of the right one (person faces the sensor, forward = +x).
-      CHECK(p(frame, J::kShoulderLeft).y() > p(frame, J::kShoulderRight).y());
+      CHECK(p(frame, HumanJoint::kShoulderLeft).y() > p(frame, HumanJoint::kShoulderRight).y());
       // The body's own forward (left x up, right-handed) points along +x and toward the sensor
       // at the origin; the person stands 1..3.5 m in front of it.
-      const Vector3<double> left = p(frame, J::kShoulderLeft) - p(frame, J::kShoulderRight);
-      const Vector3<double> up = p(frame, J::kSpineShoulder) - p(frame, J::kSpineBase);
+      const Vector3<double> left = p(frame, HumanJoint::kShoulderLeft) - p(frame, HumanJoint::kShoulderRight);
+      const Vector3<double> up = p(frame, HumanJoint::kSpineShoulder) - p(frame, HumanJoint::kSpineBase);
       const Vector3<double> forward = left.cross(up).normalized();
       CHECK(forward.x() > 0.3);
-      CHECK(forward.dot(-p(frame, J::kSpineBase)) > 0);
-      CHECK(-p(frame, J::kSpineBase).x() > 0.5);  // the close-range take is ~0.8 m away
-      CHECK(-p(frame, J::kSpineBase).x() < 3.5);
+      CHECK(forward.dot(-p(frame, HumanJoint::kSpineBase)) > 0);
+      CHECK(-p(frame, HumanJoint::kSpineBase).x() > 0.5);  // the close-range take is ~0.8 m away
+      CHECK(-p(frame, HumanJoint::kSpineBase).x() < 3.5);
     }
     CHECK(checked > info.frames / 2);
   }

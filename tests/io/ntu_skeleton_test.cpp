@@ -59,7 +59,7 @@ std::string ntuText(const std::vector<std::vector<RawBody>>& frames) {
   return out.str();
 }
 
-SkeletonMotion<double> parse(const std::string& text, NtuBodySummary* summary = nullptr) {
+SkeletonMotion<double> parseNtu(const std::string& text, NtuBodySummary* summary = nullptr) {
   std::istringstream in(text);
   return readNtuSkeleton(in, "S001C001P001R001A001.skeleton", 30.0, summary);
 }
@@ -119,7 +119,7 @@ TEST_CASE("NTU: the main body has the most tracked joints, then the most motion"
       frames.push_back(bodies);
     }
     NtuBodySummary summary;
-    const auto motion = parse(ntuText(frames), &summary);
+    const auto motion = parseNtu(ntuText(frames), &summary);
     REQUIRE(summary.body_ids == std::vector<std::uint64_t>{1, 2});
     CHECK(summary.tracked_samples == std::vector<std::size_t>{120, 200});
     CHECK(summary.main_body == 1);
@@ -137,13 +137,13 @@ TEST_CASE("NTU: the main body has the most tracked joints, then the most motion"
         frames.push_back({randomBody(rng, 10, 25, first_moves ? 0.5 : 0.01), randomBody(rng, 20, 25, first_moves ? 0.01 : 0.5)});
       }
       NtuBodySummary summary;
-      parse(ntuText(frames), &summary);
+      parseNtu(ntuText(frames), &summary);
       CHECK(summary.main_body == (first_moves ? 0 : 1));
     }
   }
   SUBCASE("no body at all") {
     NtuBodySummary summary;
-    const auto motion = parse("3\n0\n0\n0\n", &summary);
+    const auto motion = parseNtu("3\n0\n0\n0\n", &summary);
     CHECK(motion.size() == 3);
     CHECK(summary.main_body == -1);
   }
@@ -188,5 +188,5 @@ TEST_CASE("NTU: malformed input names file, line and what was expected") {
       {truncated(29), 29, "expected the body count of frame 2, got end of file"},
       {good + "1\n", 58, "expected the end of the file after 2 frames"},
   };
-  test::checkParseErrors(cases, "S001C001P001R001A001.skeleton", [](const std::string& text) { return parse(text); });
+  test::checkParseErrors(cases, "S001C001P001R001A001.skeleton", [](const std::string& text) { return parseNtu(text); });
 }

@@ -54,7 +54,7 @@ void requireSame(const SkeletonMotion<double>& a, const SkeletonMotion<double>& 
   }
 }
 
-SkeletonMotion<double> parse(const std::string& text) {
+SkeletonMotion<double> parseSkeletonCsv(const std::string& text) {
   std::istringstream in(text);
   return readSkeletonCsv(in, "skel.csv");
 }
@@ -72,7 +72,7 @@ TEST_CASE("skeleton CSV: write -> read is exact (random motions, every option)")
         options.hand_states = hands;
         std::ostringstream out;
         writeSkeletonCsv(motion, out, options);
-        const SkeletonMotion<double> read = parse(out.str());
+        const SkeletonMotion<double> read = parseSkeletonCsv(out.str());
         CHECK(read.format == "skeleton-csv");
         requireSame(motion, read, states, hands);
         if (!states) {
@@ -86,7 +86,7 @@ TEST_CASE("skeleton CSV: write -> read is exact (random motions, every option)")
 }
 
 TEST_CASE("skeleton CSV: columns in any order; missing core joints are not tracked") {
-  const auto motion = parse(
+  const auto motion = parseSkeletonCsv(
       "time,Head.z,Head.x,Head.state,Head.y,Toe.x,Toe.y,Toe.z,HandRight.hand\r\n"
       "10,1.5,0.1,1,0.2,3,4,5,2\r\n"
       "10.5,1.6,0.1,2,0.2,3,4,6,1\r\n");
@@ -144,7 +144,7 @@ TEST_CASE("skeleton CSV: malformed input names file, line and what was expected"
       {header + "x,1,2,3,2\n", 2, "column 1 (time)"},
       {"time,HandLeft.hand\n0,3\n", 2, "hand state 0, 1 or 2 in column 2 (HandLeft.hand), got '3'"},
   };
-  test::checkParseErrors(cases, "skel.csv", parse);
+  test::checkParseErrors(cases, "skel.csv", parseSkeletonCsv);
 }
 
 TEST_CASE("skeleton CSV: the writer refuses broken motions") {
@@ -164,7 +164,7 @@ TEST_CASE("skeleton CSV: the writer refuses broken motions") {
   SUBCASE("non-finite untracked joint is written as zero") {
     motion.frames[1].p_W[3].x() = std::numeric_limits<double>::quiet_NaN();
     writeSkeletonCsv(motion, out);
-    const auto read = parse(out.str());
+    const auto read = parseSkeletonCsv(out.str());
     CHECK(read.frames[1].p_W[3].x() == 0.0);
   }
   SUBCASE("extra joints") {

@@ -1,8 +1,8 @@
-// A downstream program using retarget::json: options to JSON text and back (nlohmann-json comes
+// A downstream program using retarget::json: filter options to JSON text and back (nlohmann-json comes
 // with the target).
 #include <cstdio>
 
-#include <retarget/json/json.hpp>
+#include <retarget/json/filters.hpp>
 
 int main() {
   retarget::OneEuroFilterOptions options;
