@@ -1,7 +1,8 @@
 # Conan 2 recipe: `conan create . -o "&:with_urdf=True"` or, from a consumer, `retarget/0.1.0`.
 # Header-only; the version is read from include/retarget/version.hpp (the one place it is written);
-# components mirror the CMake targets: core (retarget::retarget), urdf, json, avoidance, learning.
-# with_learning needs an LBFGSpp recipe (lbfgspp/0.3.0) in the configured remotes.
+# components mirror the CMake targets: core (retarget::retarget), urdf, json, avoidance, learning,
+# kinect_osc. with_learning needs an LBFGSpp recipe (lbfgspp/0.3.0) and with_kinect_osc a liblo
+# recipe (liblo/0.32) in the configured remotes.
 import os
 import re
 
@@ -18,8 +19,9 @@ class RetargetConan(ConanFile):
     topics = ("robotics", "retargeting", "humanoid", "motion-capture", "header-only")
     settings = "os", "arch", "compiler", "build_type"
     options = {"with_urdf": [True, False], "with_json": [True, False], "with_avoidance": [True, False],
-               "with_learning": [True, False]}
-    default_options = {"with_urdf": True, "with_json": True, "with_avoidance": False, "with_learning": False}
+               "with_learning": [True, False], "with_kinect_osc": [True, False]}
+    default_options = {"with_urdf": True, "with_json": True, "with_avoidance": False, "with_learning": False,
+                       "with_kinect_osc": False}
     exports_sources = "CMakeLists.txt", "LICENSE", "cmake/*", "include/*"
     no_copy_source = True
 
@@ -41,6 +43,8 @@ class RetargetConan(ConanFile):
             self.requires("nlopt/2.7.1")
         if self.options.with_learning:
             self.requires("lbfgspp/0.3.0")
+        if self.options.with_kinect_osc:
+            self.requires("liblo/0.32")
 
     def package_id(self):
         self.info.clear()
@@ -56,6 +60,7 @@ class RetargetConan(ConanFile):
         tc.cache_variables["RETARGET_WITH_JSON"] = bool(self.options.with_json)
         tc.cache_variables["RETARGET_WITH_AVOIDANCE"] = bool(self.options.with_avoidance)
         tc.cache_variables["RETARGET_WITH_LEARNING"] = bool(self.options.with_learning)
+        tc.cache_variables["RETARGET_WITH_KINECT_OSC"] = bool(self.options.with_kinect_osc)
         tc.generate()
 
     def package(self):
@@ -79,7 +84,8 @@ class RetargetConan(ConanFile):
         for part, dependency, enabled in (("urdf", "tinyxml2::tinyxml2", self.options.with_urdf),
                                           ("json", "nlohmann_json::nlohmann_json", self.options.with_json),
                                           ("avoidance", "nlopt::nlopt", self.options.with_avoidance),
-                                          ("learning", "lbfgspp::lbfgspp", self.options.with_learning)):
+                                          ("learning", "lbfgspp::lbfgspp", self.options.with_learning),
+                                          ("kinect_osc", "liblo::liblo", self.options.with_kinect_osc)):
             if enabled:
                 component = self.cpp_info.components[part]
                 component.set_property("cmake_target_name", "retarget::" + part)

@@ -9,7 +9,8 @@ vcpkg_check_features(OUT_FEATURE_OPTIONS FEATURE_OPTIONS
     urdf RETARGET_WITH_URDF
     json RETARGET_WITH_JSON
     avoidance RETARGET_WITH_AVOIDANCE
-    learning RETARGET_WITH_LEARNING)
+    learning RETARGET_WITH_LEARNING
+    kinect-osc RETARGET_WITH_KINECT_OSC)
 
 vcpkg_cmake_configure(SOURCE_PATH "${SOURCE_PATH}"
   OPTIONS

@@ -42,16 +42,18 @@ def main():
     dependencies = [d if isinstance(d, str) else d["name"] for d in manifest.get("dependencies", [])]
     if "eigen3" not in dependencies:
         fail("vcpkg.json: eigen3 is not a dependency")
-    if sorted(manifest.get("features", {})) != sorted(parts):
-        fail("vcpkg.json: features %s, expected the optional parts %s" % (sorted(manifest.get("features", {})), sorted(parts)))
+    # vcpkg feature names take dashes where the parts have underscores (kinect_osc: kinect-osc).
+    vcpkg_parts = sorted(p.replace("_", "-") for p in parts)
+    if sorted(manifest.get("features", {})) != vcpkg_parts:
+        fail("vcpkg.json: features %s, expected the optional parts %s" % (sorted(manifest.get("features", {})), vcpkg_parts))
     with open(os.path.join(port, "portfile.cmake"), encoding="utf-8") as f:
         portfile = f.read()
     options = set(re.findall(r"-D(RETARGET_[A-Z0-9_]+)=", portfile))
-    features = dict(re.findall(r"^\s+([a-z_]+) (RETARGET_WITH_[A-Z0-9_]+)\s*\)?$", portfile, re.M))
-    if sorted(features) != sorted(parts):
-        fail("portfile.cmake: vcpkg_check_features maps %s, expected %s" % (sorted(features), sorted(parts)))
+    features = dict(re.findall(r"^\s+([a-z_-]+) (RETARGET_WITH_[A-Z0-9_]+)\s*\)?$", portfile, re.M))
+    if sorted(features) != vcpkg_parts:
+        fail("portfile.cmake: vcpkg_check_features maps %s, expected %s" % (sorted(features), vcpkg_parts))
     for part, option in features.items():
-        if option != "RETARGET_WITH_" + part.upper():
+        if option != "RETARGET_WITH_" + part.upper().replace("-", "_"):
             fail("portfile.cmake: feature %s maps to %s" % (part, option))
     for option in sorted(options | set(features.values())):
         if option not in cache:
