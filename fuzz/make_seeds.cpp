@@ -22,6 +22,12 @@
 #include <retarget/io/serial_frame.hpp>
 #include <retarget/io/skeleton_csv.hpp>
 #include <retarget/robots/nao.hpp>
+#ifdef RETARGET_FUZZ_WITH_LIBLO
+#include <lo/lo.h>
+#include <lo/lo_lowlevel.h>
+
+#include <retarget/human/frames.hpp>
+#endif
 #ifdef RETARGET_FUZZ_WITH_JSON
 #include <retarget/json/json.hpp>
 #include <retarget/mappers/euler_inmoov_maps.hpp>
@@ -174,6 +180,40 @@ int main(int argc, char** argv) {
       seed("serial_frame", encoding ? "int16.bin" : "uint8.bin", bytes);
     }
   }
+#ifdef RETARGET_FUZZ_WITH_LIBLO
+  {
+    // Two frames of the wave as a KinectV2-OSC sender sends them (body 7), each datagram with its
+    // 2-byte length (fuzz/kinect_osc.cpp); the first byte: closest body, 3 joints may be missing.
+    std::string bytes(1, '\3');
+    auto datagram = [&](lo_message m, const std::string& path) {
+      std::size_t length = 0;
+      void* data = lo_message_serialise(m, path.c_str(), nullptr, &length);
+      bytes += static_cast<char>(length & 0xFF);
+      bytes += static_cast<char>(length >> 8);
+      bytes.append(static_cast<const char*>(data), length);
+      std::free(data);
+      lo_message_free(m);
+    };
+    const auto wave = demoMotion("wave");
+    for (std::size_t k = 0; k < 2; ++k) {
+      const auto& frame = wave.frames[k];
+      for (int j = 0; j < kHumanJointCount; ++j) {
+        const Eigen::Vector3d p_K = canonicalToKinect(frame.p_W[static_cast<std::size_t>(j)]);
+        lo_message m = lo_message_new();
+        for (int i = 0; i < 3; ++i) lo_message_add_float(m, static_cast<float>(p_K[i]));
+        lo_message_add_string(m, "Tracked");
+        datagram(m, "/bodies/7/joints/" + std::string(name(static_cast<HumanJoint>(j))));
+      }
+      for (const char* side : {"Left", "Right"}) {
+        lo_message m = lo_message_new();
+        lo_message_add_string(m, "Open");
+        lo_message_add_string(m, "High");
+        datagram(m, std::string("/bodies/7/hands/") + side);
+      }
+    }
+    seed("kinect_osc", "wave_two_frames.bin", bytes);
+  }
+#endif
   seed("bvh", "tiny.bvh",
        "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
        "  JOINT Spine\n  {\n    OFFSET 0 10 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"

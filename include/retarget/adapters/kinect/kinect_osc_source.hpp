@@ -26,6 +26,50 @@
 
 namespace retarget {
 
+/// Hands one message liblo decoded (path, type tags, arguments) to `assembler`, time-stamped
+/// `t_arrival` (s). Shared by `KinectOscSource` and the fuzz target; never throws.
+inline void receiveLoMessage(KinectOscAssembler& assembler, const char* path, const char* types, lo_arg** argv,
+                             int argc, double t_arrival) {
+  constexpr int kMaxArguments = 8;
+  if (path == nullptr || types == nullptr || argc < 0 || argc > kMaxArguments) {
+    // More arguments than any KinectV2-OSC message has: the assembler rejects the count.
+    assembler.receive(path != nullptr ? path : "", nullptr, argc, t_arrival);
+    return;
+  }
+  OscArgument args[kMaxArguments];
+  // liblo's arguments are only 4-byte aligned (OSC's alignment), less than the lo_arg union
+  // asks for: read them through their bytes, not through the union's members.
+  for (int i = 0; i < argc; ++i) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(argv[i]);
+    args[i].type = types[i];
+    switch (types[i]) {
+      case LO_FLOAT: {
+        float f = 0.0f;
+        std::memcpy(&f, bytes, sizeof f);
+        args[i].number = static_cast<double>(f);
+        break;
+      }
+      case LO_DOUBLE:
+        std::memcpy(&args[i].number, bytes, sizeof args[i].number);
+        break;
+      case LO_INT32: {
+        std::int32_t n = 0;
+        std::memcpy(&n, bytes, sizeof n);
+        args[i].number = static_cast<double>(n);
+        break;
+      }
+      case LO_STRING:
+      case LO_SYMBOL:
+        args[i].type = 's';
+        args[i].text = reinterpret_cast<const char*>(bytes);
+        break;
+      default:
+        break;
+    }
+  }
+  assembler.receive(path, args, argc, t_arrival);
+}
+
 /// Options of `KinectOscSource`.
 struct KinectOscSourceOptions {
   /// UDP port to listen on ("12345", the sender's default; "0" picks a free port, see
@@ -98,41 +142,7 @@ class KinectOscSource {
   static int onMessage(const char* path, const char* types, lo_arg** argv, int argc, lo_message /*message*/,
                        void* user_data) {
     auto* self = static_cast<KinectOscSource*>(user_data);
-    constexpr int kMaxArguments = 8;
-    OscArgument args[kMaxArguments];
-    const int count = argc < kMaxArguments ? argc : kMaxArguments;
-    // liblo's arguments are only 4-byte aligned (OSC's alignment), less than the lo_arg union
-    // asks for: read them through their bytes, not through the union's members.
-    for (int i = 0; i < count; ++i) {
-      const auto* bytes = reinterpret_cast<const unsigned char*>(argv[i]);
-      args[i].type = types[i];
-      switch (types[i]) {
-        case LO_FLOAT: {
-          float f = 0.0f;
-          std::memcpy(&f, bytes, sizeof f);
-          args[i].number = static_cast<double>(f);
-          break;
-        }
-        case LO_DOUBLE:
-          std::memcpy(&args[i].number, bytes, sizeof args[i].number);
-          break;
-        case LO_INT32: {
-          std::int32_t n = 0;
-          std::memcpy(&n, bytes, sizeof n);
-          args[i].number = static_cast<double>(n);
-          break;
-        }
-        case LO_STRING:
-        case LO_SYMBOL:
-          args[i].type = 's';
-          args[i].text = reinterpret_cast<const char*>(bytes);
-          break;
-        default:
-          break;
-      }
-    }
-    // More arguments than any KinectV2-OSC message has: the assembler rejects the count.
-    self->assembler_.receive(path, argc <= kMaxArguments ? args : nullptr, argc, self->now());
+    receiveLoMessage(self->assembler_, path, types, argv, argc, self->now());
     return 0;
   }
 
