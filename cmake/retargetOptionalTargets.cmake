@@ -3,7 +3,7 @@
 #
 #   retarget_add_optional_target(<name> PACKAGE <pkg> [VERSION <v>] TARGETS <imported targets...>
 #                                [FIND_ARGS <more find_package arguments...>]
-#                                [HEADERS <regex...>])
+#                                [FINDER <cmake file>] [HEADERS <regex...>])
 #
 # declares the option RETARGET_WITH_<NAME> (default ON) and, when it is ON and
 # `find_package(<pkg> [<v>] [FIND_ARGS] QUIET)` provides every target in TARGETS (the find is
@@ -11,6 +11,9 @@
 # retarget_<name>, its ALIAS retarget::<name> and EXPORT_NAME <name>, linking retarget and
 # TARGETS. Otherwise it prints a STATUS line saying why retarget::<name> is not available,
 # and everything that needs it (command line, examples, test areas) is skipped with a message.
+# FINDER names a module in cmake/ (e.g. retargetFindLiblo.cmake) that defines TARGETS for a
+# dependency without a CMake package: it is included before the check, installed beside the
+# package configuration, and included by retargetConfig.cmake before it looks for the part.
 # HEADERS are regular expressions on public header paths relative to include/ (e.g.
 # "^retarget/io/urdf\\.hpp$"): the headers of this part, compiled by the header check only
 # when the part is available.
@@ -23,11 +26,14 @@
 #   RETARGET_AVAILABLE_PARTS           the parts whose target exists (the export list)
 #   RETARGET_OPTIONAL_<name>_FIND      find_package arguments: <pkg> [<v>] [FIND_ARGS]
 #   RETARGET_OPTIONAL_<name>_HEADERS   HEADERS
+#   RETARGET_OPTIONAL_<name>_FINDER    FINDER (file name in cmake/, empty when none)
 #   RETARGET_OPTIONAL_<name>_REASON    why the part is not available (empty when it is)
 include_guard(GLOBAL)
+# The finder modules (FINDER) sit beside this file; CMAKE_CURRENT_FUNCTION_LIST_DIR needs 3.17.
+set(RETARGET_OPTIONAL_TARGETS_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 function(retarget_add_optional_target name)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "PACKAGE;VERSION" "TARGETS;FIND_ARGS;HEADERS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "PACKAGE;VERSION;FINDER" "TARGETS;FIND_ARGS;HEADERS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "retarget_add_optional_target(${name}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -50,11 +56,15 @@ function(retarget_add_optional_target name)
   set_property(GLOBAL APPEND PROPERTY RETARGET_OPTIONAL_PARTS ${name})
   set_property(GLOBAL PROPERTY RETARGET_OPTIONAL_${name}_FIND "${_find}")
   set_property(GLOBAL PROPERTY RETARGET_OPTIONAL_${name}_HEADERS "${ARG_HEADERS}")
+  set_property(GLOBAL PROPERTY RETARGET_OPTIONAL_${name}_FINDER "${ARG_FINDER}")
 
   set(_reason "")
   if(NOT RETARGET_WITH_${_upper})
     set(_reason "RETARGET_WITH_${_upper} is OFF")
   else()
+    if(ARG_FINDER)
+      include(${RETARGET_OPTIONAL_TARGETS_DIR}/${ARG_FINDER})
+    endif()
     set(_have_all ON)
     foreach(_target IN LISTS ARG_TARGETS)
       if(NOT TARGET ${_target})
@@ -108,6 +118,10 @@ function(retarget_install_optional_targets)
     install(TARGETS retarget_${_name} EXPORT retarget-${_name}-targets ${_component})
     install(EXPORT retarget-${_name}-targets NAMESPACE retarget:: FILE retarget-${_name}-targets.cmake
             DESTINATION ${ARG_DESTINATION} ${_component})
+    get_property(_finder GLOBAL PROPERTY RETARGET_OPTIONAL_${_name}_FINDER)
+    if(_finder)
+      install(FILES ${RETARGET_OPTIONAL_TARGETS_DIR}/${_finder} DESTINATION ${ARG_DESTINATION} ${_component})
+    endif()
   endforeach()
 endfunction()
 
@@ -121,7 +135,9 @@ function(retarget_optional_parts_config out)
   foreach(_name IN LISTS _declared)
     get_property(_find GLOBAL PROPERTY RETARGET_OPTIONAL_${_name}_FIND)
     get_property(_reason GLOBAL PROPERTY RETARGET_OPTIONAL_${_name}_REASON)
+    get_property(_finder GLOBAL PROPERTY RETARGET_OPTIONAL_${_name}_FINDER)
     string(APPEND _code "set(_retarget_${_name}_find \"${_find}\")\n")
+    string(APPEND _code "set(_retarget_${_name}_finder \"${_finder}\")\n")
     string(REPLACE "\"" "\\\"" _reason "${_reason}")
     string(APPEND _code "set(_retarget_${_name}_build_reason \"${_reason}\")\n")
   endforeach()
