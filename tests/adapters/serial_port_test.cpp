@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -23,12 +25,23 @@ using namespace retarget;
 
 namespace {
 
-// A pseudo-terminal whose slave is reachable through a fixed symbolic link (like a udev link
-// under /dev/serial/by-id/); `replug` makes a new one behind the same link.
+// A pseudo-terminal whose slave is reachable through a fixed symbolic link `path()` (like a
+// udev link under /dev/serial/by-id/) in a scratch folder of its own, removed with it; `plug`
+// after `unplug` makes a new one behind the same link.
 class FakeDevice {
  public:
-  explicit FakeDevice(std::filesystem::path link) : link_(std::move(link)) { plug(); }
-  ~FakeDevice() { unplug(); }
+  explicit FakeDevice(const std::string& name)
+      : dir_(std::filesystem::temp_directory_path() / ("retarget_serial_" + std::to_string(getpid()) + "_" + name)),
+        link_(dir_ / name) {
+    std::filesystem::create_directories(dir_);
+    plug();
+  }
+  ~FakeDevice() {
+    unplug();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  const std::filesystem::path& path() const { return link_; }
   FakeDevice(const FakeDevice&) = delete;
   FakeDevice& operator=(const FakeDevice&) = delete;
 
@@ -61,15 +74,10 @@ class FakeDevice {
   }
 
  private:
+  std::filesystem::path dir_;
   std::filesystem::path link_;
   int master_ = -1;
 };
-
-std::filesystem::path scratchDir() {
-  const auto dir = std::filesystem::temp_directory_path() / ("retarget_serial_" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 SerialFrame randomFrame(std::mt19937& rng, const SerialFrameFormat& format) {
   std::uniform_int_distribution<int> value(0, 180), stamp(0, 65535);
@@ -83,11 +91,9 @@ SerialFrame randomFrame(std::mt19937& rng, const SerialFrameFormat& format) {
 }  // namespace
 
 TEST_CASE("serial port: frames through a pseudo-terminal decode identically; unplug and replug resume") {
-  const auto dir = scratchDir();
-  const auto link = dir / "ttyInMoov";
-  FakeDevice device(link);
+  FakeDevice device("ttyInMoov");
   SerialPortOptions options;
-  options.device = link.string();
+  options.device = device.path().string();
   options.reconnect_interval = 0.05;
   SerialPort port(options);
   REQUIRE(port.connected());
@@ -146,15 +152,12 @@ TEST_CASE("serial port: frames through a pseudo-terminal decode identically; unp
   }
   REQUIRE(resumed.size() == after.size());
   for (std::size_t i = 0; i < after.size(); ++i) CHECK(resumed[i].positions == after[i].positions);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("serial port: a peer that stops reading drops frames instead of blocking; the rest arrive intact") {
-  const auto dir = scratchDir();
-  const auto link = dir / "ttySlow";
-  FakeDevice device(link);
+  FakeDevice device("ttySlow");
   SerialPortOptions options;
-  options.device = link.string();
+  options.device = device.path().string();
   SerialPort port(options);
   const SerialFrameFormat format;
   std::vector<std::uint8_t> bytes(format.frameSize());
@@ -181,7 +184,6 @@ TEST_CASE("serial port: a peer that stops reading drops frames instead of blocki
   REQUIRE(received.size() + 1 >= accepted.size());
   for (std::size_t i = 0; i < received.size(); ++i) CHECK(received[i].positions == accepted[i].positions);
   CHECK(decoder.stats().bad_frames == 0);
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("serial port: options are validated, naming the field; an absent device is not an error") {

@@ -95,7 +95,7 @@ class KinectOscSource {
   /// Opens the port. Throws InvalidArgument on bad options, Error naming the port when it
   /// cannot be bound (in use, no permission).
   explicit KinectOscSource(const KinectOscSourceOptions& options)
-      : options_((options.validate(), options)), assembler_(options.assembly), start_(Clock::now()) {
+      : assembler_((options.validate(), options.assembly)), start_(Clock::now()) {
     // liblo picks a free port for a null port (it would take "0" literally).
     const char* port = options.port == "0" ? nullptr : options.port.c_str();
     server_.reset(lo_server_new_with_proto(port, LO_UDP, &KinectOscSource::onError));
@@ -153,7 +153,6 @@ class KinectOscSource {
 
   static inline thread_local KinectOscSource* current_ = nullptr;
 
-  KinectOscSourceOptions options_;
   KinectOscAssembler assembler_;
   Clock::time_point start_;
   std::unique_ptr<std::remove_pointer_t<lo_server>, ServerDeleter> server_;

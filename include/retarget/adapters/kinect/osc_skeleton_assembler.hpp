@@ -346,11 +346,7 @@ class KinectOscAssembler {
       ++counters_.frames;
       follow(body);
     }
-    const HandState left = frame.left_hand;
-    const HandState right = frame.right_hand;
-    body.received.reset();
-    frame.left_hand = left;  // hand states persist until the sender says otherwise
-    frame.right_hand = right;
+    body.received.reset();  // the hand states stay in `partial` until the sender says otherwise
   }
 
   // Decides whether `body`'s new frame is one the caller gets.

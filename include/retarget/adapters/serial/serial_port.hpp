@@ -4,8 +4,8 @@
 /// A serial port for the InMoov frame protocol (io/serial_frame.hpp) on POSIX systems: termios
 /// raw mode, 8 data bits, no parity, one stop bit, the chosen baud rate, non-blocking writes,
 /// and reconnection when the device goes away (USB adapter unplugged, pseudo-terminal closed)
-/// and comes back under the same path. Header-only, POSIX only (CMake target
-/// `retarget::serial`); never included by retarget/retarget.hpp.
+/// and comes back under the same path. Header-only, POSIX only, no dependency beyond the C
+/// library (part of `retarget::retarget`); never included by retarget/retarget.hpp.
 ///
 /// Never blocks the control loop: `write` queues at most one frame; a frame offered while the
 /// previous one is still going out is dropped and counted (`busy`), so a slow link loses
