@@ -1,7 +1,7 @@
 # Conan 2 recipe: `conan create . -o "&:with_urdf=True"` or, from a consumer, `retarget/0.1.0`.
 # Header-only; the version is read from include/retarget/version.hpp (the one place it is written);
 # components mirror the CMake targets: core (retarget::retarget), urdf, json, avoidance, learning,
-# kinect_osc. with_learning needs an LBFGSpp recipe (lbfgspp/0.3.0) and with_kinect_osc a liblo
+# kinect_osc, noitom, nao. with_learning needs an LBFGSpp recipe (lbfgspp/0.3.0) and with_kinect_osc a liblo
 # recipe (liblo/0.32) in the configured remotes.
 import os
 import re
@@ -19,9 +19,10 @@ class RetargetConan(ConanFile):
     topics = ("robotics", "retargeting", "humanoid", "motion-capture", "header-only")
     settings = "os", "arch", "compiler", "build_type"
     options = {"with_urdf": [True, False], "with_json": [True, False], "with_avoidance": [True, False],
-               "with_learning": [True, False], "with_kinect_osc": [True, False]}
+               "with_learning": [True, False], "with_kinect_osc": [True, False],
+               "with_noitom": [True, False], "with_nao": [True, False]}
     default_options = {"with_urdf": True, "with_json": True, "with_avoidance": False, "with_learning": False,
-                       "with_kinect_osc": False}
+                       "with_kinect_osc": False, "with_noitom": False, "with_nao": False}
     exports_sources = "CMakeLists.txt", "LICENSE", "cmake/*", "include/*"
     no_copy_source = True
 
@@ -45,6 +46,8 @@ class RetargetConan(ConanFile):
             self.requires("lbfgspp/0.3.0")
         if self.options.with_kinect_osc:
             self.requires("liblo/0.32")
+        if self.options.with_noitom or self.options.with_nao:
+            self.requires("asio/1.28.1")
 
     def package_id(self):
         self.info.clear()
@@ -61,6 +64,8 @@ class RetargetConan(ConanFile):
         tc.cache_variables["RETARGET_WITH_AVOIDANCE"] = bool(self.options.with_avoidance)
         tc.cache_variables["RETARGET_WITH_LEARNING"] = bool(self.options.with_learning)
         tc.cache_variables["RETARGET_WITH_KINECT_OSC"] = bool(self.options.with_kinect_osc)
+        tc.cache_variables["RETARGET_WITH_NOITOM"] = bool(self.options.with_noitom)
+        tc.cache_variables["RETARGET_WITH_NAO"] = bool(self.options.with_nao)
         tc.generate()
 
     def package(self):
@@ -85,7 +90,9 @@ class RetargetConan(ConanFile):
                                           ("json", "nlohmann_json::nlohmann_json", self.options.with_json),
                                           ("avoidance", "nlopt::nlopt", self.options.with_avoidance),
                                           ("learning", "lbfgspp::lbfgspp", self.options.with_learning),
-                                          ("kinect_osc", "liblo::liblo", self.options.with_kinect_osc)):
+                                          ("kinect_osc", "liblo::liblo", self.options.with_kinect_osc),
+                                          ("noitom", "asio::asio", self.options.with_noitom),
+                                          ("nao", "asio::asio", self.options.with_nao)):
             if enabled:
                 component = self.cpp_info.components[part]
                 component.set_property("cmake_target_name", "retarget::" + part)

@@ -141,6 +141,49 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
   return out;
 }
 
+namespace {
+
+template <typename Mapper>
+FrameMapper skeletonFrameMapper(std::shared_ptr<Mapper> mapper) {
+  FrameMapper out;
+  out.map_skeleton = [m = mapper.get()](const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q) {
+    return m->map(frame, q);
+  };
+  out.owner = std::move(mapper);
+  return out;
+}
+
+}  // namespace
+
+FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& model, const BvhMotion* hierarchy) {
+  checkMethodApplies(setup, model);
+  if (setup.method == "euler") {
+    if (hierarchy == nullptr) throw UsageError("--method euler needs a BVH source");
+    const EulerMap map = setup.config_path.empty() ? inmoovEulerMap(*hierarchy) : loadEulerMap(setup.config_path);
+    auto mapper = std::make_shared<EulerMapper<double>>(model, *hierarchy, map);
+    FrameMapper out;
+    out.map_channels = [m = mapper.get()](const Eigen::VectorXd& values, Eigen::Ref<Eigen::VectorXd> q) {
+      return m->map(values, q);
+    };
+    out.owner = std::move(mapper);
+    return out;
+  }
+  if (setup.method == "ga-lvvj") {
+    const GaLvvjOptions options =
+        setup.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(setup.config_path);
+    return skeletonFrameMapper(std::make_shared<GaLvvjMapper<double>>(model, *gaLvvjMapFor(model), options));
+  }
+  if (setup.method == "triangle") {
+    return skeletonFrameMapper(std::make_shared<TriangleMapper<double>>(model, *triangleMapFor(model)));
+  }
+  if (isPic(setup.method)) {
+    return skeletonFrameMapper(std::make_shared<PicMapper<double>>(
+        model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening)));
+  }
+  return skeletonFrameMapper(
+      std::make_shared<JointSpaceParticleFilter<double>>(model, *gaLvvjMapFor(model), ParticleFilterOptions{}));
+}
+
 void writeMappedCsv(const RobotModel<double>& model, const MappedMotion<double>& mapped, const std::string& path) {
   JointTrajectory trajectory = makeJointTrajectory(model);
   trajectory.positions = mapped.q;

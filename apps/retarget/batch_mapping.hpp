@@ -5,8 +5,16 @@
 // `retarget map` (ga-lvvj, euler, triangle, fabrik, pic, pics), built the same way (same maps,
 // same options, same input pipeline), so a batch CSV is byte-identical to `retarget map`'s.
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+
+#include <Eigen/Core>
+
+#include <retarget/core/status.hpp>
+#include <retarget/human/bvh_motion.hpp>
+#include <retarget/human/skeleton.hpp>
 
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/mapper.hpp>
@@ -52,6 +60,19 @@ std::optional<SelfCollisionModel<double>> cliCollisionModel(const RobotModel<dou
 /// for a method that does not apply.
 MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, const std::string& path,
                    bool similarity = true, const SelfCollisionModel<double>* collision = nullptr);
+
+/// One method's mapper, frame by frame (for `retarget live`): the mapper `mapFile` builds, with
+/// the same map and options. Exactly one of the two functions is set: `map_channels` for the
+/// Euler mapper (BVH channel values of `hierarchy`), `map_skeleton` for the others.
+struct FrameMapper {
+  std::function<Status(const SkeletonFrame<double>&, Eigen::Ref<Eigen::VectorXd>)> map_skeleton;
+  std::function<Status(const Eigen::VectorXd&, Eigen::Ref<Eigen::VectorXd>)> map_channels;
+  std::shared_ptr<void> owner;  // keeps the mapper alive
+};
+
+/// Builds the per-frame mapper. `hierarchy` is needed (and only used) by the Euler method.
+/// Throws UsageError when the method does not apply.
+FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& model, const BvhMotion* hierarchy);
 
 /// Writes `mapped` as the joint-trajectory CSV of `retarget map` (time,<robot joint names>).
 void writeMappedCsv(const RobotModel<double>& model, const MappedMotion<double>& mapped, const std::string& path);

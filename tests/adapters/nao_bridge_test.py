@@ -4,7 +4,8 @@
 
 The recording is mapped onto NAO with `retarget map --method ga-lvvj`; that joint trajectory is sent as
 JSON lines over 127.0.0.1; the angles ALMotion.setAngles receives must equal the CSV's values
-exactly (JSON keeps every double). Bad lines are refused and counted without stopping the
+exactly (JSON keeps every double). Then `retarget live` replays the recording through its nao sink:
+what the bridge applies must be the same rows, in order. Bad lines are refused and counted without stopping the
 bridge; loss of input, a disconnect and SIGTERM each send the robot to rest. Every wait is
 bounded; the bridge is killed on failure.
 """
@@ -124,6 +125,31 @@ def main():
         # Disconnect: rest at once (well before the timeout).
         client.close()
         wait_for(log_path, lambda c: c[-1]["call"] == "rest", "rest on disconnect")
+        # `retarget live` replays the recording through its nao sink: every command it sends is
+        # the mapper's row (the same numbers as `retarget map`), in order; when the replay ends
+        # it disconnects and the robot rests.
+        before = len(calls(log_path))
+        live = subprocess.run([cli, "live", "--source", "replay:" + recording, "--replay-speed", "4", "--robot", "nao",
+                               "--method", "ga-lvvj", "--sink", "nao:127.0.0.1:%d" % port, "--nao-rate", "1000",
+                               "--nao-speed", "0.25", "--status-interval", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        if live.returncode != 0:
+            fail("retarget live failed: " + live.stdout.decode(errors="replace"))
+        wait_for(log_path, lambda c: len(c) > before and c[-1]["call"] == "rest", "rest after retarget live ended")
+        received = [x["args"] for x in calls(log_path)[before:] if x["call"] == "setAngles"]
+        k = 0
+        for args in received:
+            while k < len(rows) and args[1] != rows[k]:
+                k += 1
+            if k == len(rows):
+                fail("retarget live sent angles that are not the mapper's rows in order")
+            if args[0] != names or args[2] != 0.25:
+                fail("retarget live sent other names or speed %r" % args[2])
+            k += 1
+        if len(received) < 0.95 * len(rows):
+            fail("retarget live: %d of %d commands arrived" % (len(received), len(rows)))
+        print("retarget live: %d of %d commands applied, each equal to the mapper's row; %s" % (
+            len(received), len(rows), live.stdout.decode(errors="replace").strip().splitlines()[-1]))
         # A second client is served; then SIGTERM: rest and a clean exit.
         client = connect(port)
         client.sendall((json.dumps({"names": names, "angles": rows[-1], "speed": 0.1}) + "\n").encode())

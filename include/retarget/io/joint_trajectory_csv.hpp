@@ -143,6 +143,20 @@ inline JointTrajectory readJointTrajectoryCsv(const std::string& path) {
   return readJointTrajectoryCsv(in, path);
 }
 
+namespace internal {
+
+/// Appends one row (time in s, then the positions; no line end) in the shortest exact decimals.
+/// Does not allocate when `line` has room for the row.
+inline void appendJointTrajectoryRow(std::string& line, double time, const Eigen::Ref<const Eigen::VectorXd>& q) {
+  appendNumber(line, time);
+  for (Eigen::Index j = 0; j < q.size(); ++j) {
+    line += ',';
+    appendNumber(line, q[j]);
+  }
+}
+
+}  // namespace internal
+
 /// Writes `trajectory` as joint-trajectory CSV to a stream (LF, shortest exact decimals).
 /// Throws InvalidArgument when the trajectory breaks its invariants (see `validate()`).
 inline void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostream& out) {
@@ -153,11 +167,8 @@ inline void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostr
   out << line;
   for (Eigen::Index i = 0; i < trajectory.positions.rows(); ++i) {
     line.clear();
-    internal::appendNumber(line, trajectory.times[static_cast<std::size_t>(i)]);
-    for (Eigen::Index j = 0; j < trajectory.positions.cols(); ++j) {
-      line += ',';
-      internal::appendNumber(line, trajectory.positions(i, j));
-    }
+    internal::appendJointTrajectoryRow(line, trajectory.times[static_cast<std::size_t>(i)],
+                                       trajectory.positions.row(i).transpose());
     line += '\n';
     out << line;
   }

@@ -57,6 +57,43 @@ struct SkeletonCsvWriteOptions {
 
 namespace internal {
 
+/// Appends the header of the core columns (time, positions, states, hands; no extra joints,
+/// no line end) as `options` selects them.
+inline void appendSkeletonCsvHeader(std::string& line, const SkeletonCsvWriteOptions& options) {
+  line += "time";
+  for (int j = 0; j < kHumanJointCount; ++j) {
+    const std::string_view joint_name = name(static_cast<HumanJoint>(j));
+    for (const char* axis : {".x", ".y", ".z"}) line.append(",").append(joint_name).append(axis);
+    if (options.tracking_states) line.append(",").append(joint_name).append(".state");
+  }
+  if (options.hand_states) line += ",HandLeft.hand,HandRight.hand";
+}
+
+/// Appends one frame's core columns (no extra joints, no line end); positions that are not
+/// finite are written as 0 (the caller checks that only untracked joints have them). Does not
+/// allocate when `line` has room for the row.
+inline void appendSkeletonCsvRow(std::string& line, const SkeletonFrame<double>& frame,
+                                 const SkeletonCsvWriteOptions& options) {
+  appendNumber(line, frame.time);
+  for (int j = 0; j < kHumanJointCount; ++j) {
+    const auto J = static_cast<std::size_t>(j);
+    for (int k = 0; k < 3; ++k) {
+      line += ',';
+      appendNumber(line, std::isfinite(frame.p_W[J][k]) ? frame.p_W[J][k] : 0.0);
+    }
+    if (options.tracking_states) {
+      line += ',';
+      line += static_cast<char>('0' + static_cast<int>(frame.state[J]));
+    }
+  }
+  if (options.hand_states) {
+    line += ',';
+    line += static_cast<char>('0' + static_cast<int>(frame.left_hand));
+    line += ',';
+    line += static_cast<char>('0' + static_cast<int>(frame.right_hand));
+  }
+}
+
 /// Parses a tracking state field (Kinect numbering) (0, 1 or 2) or fails naming the joint.
 inline TrackingState parseTrackingStateOrFail(const LineReader& reader, std::string_view field, std::size_t column,
                                               HumanJoint joint) {
@@ -239,13 +276,8 @@ inline void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::ostream&
                             internal::quoted(extra), ")");
     }
   }
-  std::string line = "time";
-  for (int j = 0; j < kHumanJointCount; ++j) {
-    const std::string joint_name(name(static_cast<HumanJoint>(j)));
-    line += "," + joint_name + ".x," + joint_name + ".y," + joint_name + ".z";
-    if (options.tracking_states) line += "," + joint_name + ".state";
-  }
-  if (options.hand_states) line += ",HandLeft.hand,HandRight.hand";
+  std::string line;
+  internal::appendSkeletonCsvHeader(line, options);
   if (extras) {
     for (const std::string& extra : motion.extra_joint_names) line += "," + extra + ".x," + extra + ".y," + extra + ".z";
   }
@@ -255,28 +287,14 @@ inline void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::ostream&
     const SkeletonFrame<double>& frame = motion.frames[i];
     RETARGET_THROW_UNLESS(std::isfinite(frame.time) && (i == 0 || frame.time > motion.frames[i - 1].time), InvalidArgument,
                           "frame times must be finite and increase (frame ", i, " at ", frame.time, " s)");
-    line.clear();
-    internal::appendNumber(line, frame.time);
     for (int j = 0; j < kHumanJointCount; ++j) {
       const auto J = static_cast<std::size_t>(j);
-      const bool usable = frame.state[J] != TrackingState::kNotTracked;
-      RETARGET_THROW_UNLESS(!usable || frame.p_W[J].allFinite(), InvalidArgument, "frame ", i, ": joint ",
-                            name(static_cast<HumanJoint>(j)), " is tracked but its position is not finite");
-      for (int k = 0; k < 3; ++k) {
-        line += ',';
-        internal::appendNumber(line, std::isfinite(frame.p_W[J][k]) ? frame.p_W[J][k] : 0.0);
-      }
-      if (options.tracking_states) {
-        line += ',';
-        line += static_cast<char>('0' + static_cast<int>(frame.state[J]));
-      }
+      RETARGET_THROW_UNLESS(frame.state[J] == TrackingState::kNotTracked || frame.p_W[J].allFinite(), InvalidArgument,
+                            "frame ", i, ": joint ", name(static_cast<HumanJoint>(j)),
+                            " is tracked but its position is not finite");
     }
-    if (options.hand_states) {
-      line += ',';
-      line += static_cast<char>('0' + static_cast<int>(frame.left_hand));
-      line += ',';
-      line += static_cast<char>('0' + static_cast<int>(frame.right_hand));
-    }
+    line.clear();
+    internal::appendSkeletonCsvRow(line, frame, options);
     if (extras) {
       const Matrix3X<double>& extra = motion.extra_p_W[i];
       RETARGET_THROW_UNLESS(extra.cols() == extra_count && extra.allFinite(), InvalidArgument, "frame ", i,

@@ -21,6 +21,7 @@
 #include <string>
 #include <type_traits>
 
+#include <retarget/adapters/internal/port_text.hpp>
 #include <retarget/adapters/kinect/osc_skeleton_assembler.hpp>
 #include <retarget/core/error.hpp>
 
@@ -80,10 +81,7 @@ struct KinectOscSourceOptions {
 
   /// Throws InvalidArgument naming the field when the port is not a number 0..65535.
   void validate() const {
-    bool digits = !port.empty() && port.size() <= 5;
-    for (const char c : port) digits = digits && c >= '0' && c <= '9';
-    RETARGET_THROW_UNLESS(digits && std::stol(port) <= 65535, InvalidArgument,
-                          "KinectOscSourceOptions.port is invalid (got '", port, "', expected 0..65535)");
+    internal::validatePortText(port, "KinectOscSourceOptions.port");
     assembly.validate();
   }
 };
@@ -125,6 +123,8 @@ class KinectOscSource {
     }
   }
 
+  /// The instant frame times count from (`SkeletonFrame::time` is seconds since it).
+  std::chrono::steady_clock::time_point epoch() const { return start_; }
   /// Messages, frames and drops of the assembler.
   const KinectOscCounters& counters() const { return assembler_.counters(); }
   /// Datagrams liblo could not decode (not OSC, truncated).

@@ -1,0 +1,222 @@
+// NaoCommandSink on loopback (127.0.0.1 only, every wait bounded): the JSON lines the bridge
+// reads carry the angles exactly; a bridge that is not there, stops reading, goes away and
+// comes back costs dropped commands (counted), never a blocked loop.
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <asio.hpp>
+#include <nlohmann/json.hpp>
+
+#include <retarget/adapters/nao/nao_command_sink.hpp>
+#include <retarget/robots/nao.hpp>
+
+#include "support/allocation.hpp"
+
+using namespace retarget;
+using asio::ip::tcp;
+
+namespace {
+
+// The bridge's side: accepts one connection and reads JSON lines (bounded waits).
+class FakeBridge {
+ public:
+  explicit FakeBridge(unsigned short port = 0) : acceptor_(context_) {
+    acceptor_.open(tcp::v4());
+    acceptor_.set_option(tcp::acceptor::reuse_address(true));
+    acceptor_.bind(tcp::endpoint(asio::ip::address_v4::loopback(), port));
+    acceptor_.listen();
+  }
+  unsigned short port() const { return acceptor_.local_endpoint().port(); }
+  void accept() {
+    socket_ = std::make_unique<tcp::socket>(context_);
+    acceptor_.accept(*socket_);
+  }
+  // Reads lines until `count` arrived or `timeout_ms` passed.
+  std::vector<nlohmann::json> readLines(std::size_t count, int timeout_ms) {
+    std::vector<nlohmann::json> lines;
+    socket_->non_blocking(true);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (lines.size() < count && std::chrono::steady_clock::now() < deadline) {
+      char chunk[4096];
+      asio::error_code ec;
+      const std::size_t n = socket_->read_some(asio::buffer(chunk), ec);
+      if (ec == asio::error::would_block) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        continue;
+      }
+      if (ec) break;
+      pending_.append(chunk, n);
+      for (std::size_t end = pending_.find('\n'); end != std::string::npos; end = pending_.find('\n')) {
+        lines.push_back(nlohmann::json::parse(pending_.substr(0, end)));
+        pending_.erase(0, end + 1);
+      }
+    }
+    return lines;
+  }
+  void disconnect() {
+    asio::error_code ec;
+    socket_->close(ec);
+  }
+
+ private:
+  asio::io_context context_;
+  tcp::acceptor acceptor_;
+  std::unique_ptr<tcp::socket> socket_;
+  std::string pending_;
+};
+
+// Lets the last command leave (the loop's service() calls do this in real use).
+void finishWriting(NaoCommandSink& sink) {
+  for (int k = 0; k < 1000 && sink.writing(); ++k) {
+    sink.service();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+NaoCommandSinkOptions optionsFor(unsigned short port, double rate = 1000) {
+  NaoCommandSinkOptions options;
+  options.port = std::to_string(port);
+  options.max_rate = rate;
+  options.reconnect_interval = 0.05;
+  options.speed = 0.3;
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("NaoCommandSink: the bridge reads names, exact angles and the speed fraction") {
+  const RobotModel<double> nao = makeNao<double>();
+  FakeBridge bridge;
+  NaoCommandSink sink(nao.qNames(), optionsFor(bridge.port()));
+  std::thread accept([&] { bridge.accept(); });
+  const bool connected = sink.waitConnected(2000);
+  accept.join();
+  REQUIRE(connected);
+  std::mt19937 rng(4);
+  std::vector<Eigen::VectorXd> sent;
+  Eigen::VectorXd q(nao.nq());
+  for (int k = 0; k < 100; ++k) {
+    for (Eigen::Index i = 0; i < q.size(); ++i) q[i] = std::uniform_real_distribution<double>(-2, 2)(rng);
+    if (sink.send(q)) sent.push_back(q);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the previous line leaves first
+  }
+  finishWriting(sink);
+  const std::vector<nlohmann::json> lines = bridge.readLines(sent.size(), 5000);
+  REQUIRE(lines.size() == sent.size());
+  CHECK(sent.size() >= 50);  // the fake bridge reads only afterwards: the small send buffer fills
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    REQUIRE(lines[k]["names"].size() == static_cast<std::size_t>(nao.nq()));
+    CHECK(lines[k]["names"][0] == "HeadYaw");
+    CHECK(lines[k]["speed"].get<double>() == 0.3);
+    for (Eigen::Index i = 0; i < q.size(); ++i) CHECK(lines[k]["angles"][static_cast<std::size_t>(i)].get<double>() == sent[k][i]);
+  }
+  CHECK(sink.counters().sent == sent.size());
+  CHECK(sink.counters().dropped() == 100 - sent.size());
+  // Not finite or the wrong size: refused.
+  q[0] = std::nan("");
+  CHECK_FALSE(sink.send(q));
+  CHECK_FALSE(sink.send(Eigen::VectorXd::Zero(3)));
+  CHECK(sink.counters().invalid == 2);
+}
+
+TEST_CASE("NaoCommandSink: rate limit, a bridge that stops reading, goes away and comes back") {
+  const RobotModel<double> nao = makeNao<double>();
+  auto bridge = std::make_unique<FakeBridge>();
+  const unsigned short port = bridge->port();
+  NaoCommandSink sink(nao.qNames(), optionsFor(port, 50));
+  std::thread accept([&] { bridge->accept(); });
+  REQUIRE(sink.waitConnected(2000));
+  accept.join();
+  const Eigen::VectorXd q = nao.neutralConfiguration();
+  // 50 Hz: of 200 sends in a tight loop (well under 1 s) only the first goes out.
+  int accepted = 0;
+  for (int k = 0; k < 200; ++k) accepted += sink.send(q) ? 1 : 0;
+  CHECK(accepted >= 1);
+  CHECK(accepted <= 3);
+  CHECK(sink.counters().rate >= 197);
+  // The bridge stops reading: the socket buffers fill, then commands are dropped as busy, and
+  // no send blocks (1500 sends of ~700 bytes, far more than the 8 KB send buffer holds).
+  NaoCommandSink fast(nao.qNames(), optionsFor(port, 1000));
+  FakeBridge* silent = bridge.get();
+  std::thread accept2([&] { silent->accept(); });
+  REQUIRE(fast.waitConnected(2000));
+  accept2.join();
+  const auto start = std::chrono::steady_clock::now();
+  double slowest = 0;
+  for (int k = 0; k < 1500; ++k) {
+    const auto before = std::chrono::steady_clock::now();
+    (void)fast.send(q);
+    slowest = std::max(slowest, std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count());
+    std::this_thread::sleep_for(std::chrono::microseconds(1100));
+  }
+  CHECK(fast.counters().busy > 0);
+  CHECK(fast.counters().sent + fast.counters().dropped() == 1500);
+  MESSAGE("1500 sends to a bridge that does not read: " << fast.counters().sent << " sent, " << fast.counters().busy
+                                                        << " busy; slowest send " << slowest * 1e3 << " ms; "
+                                                        << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s");
+  // The bridge goes away: counted, later commands dropped as disconnected.
+  bridge.reset();
+  for (int k = 0; k < 200 && fast.connected(); ++k) {
+    (void)fast.send(q);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  CHECK_FALSE(fast.connected());
+  CHECK(fast.counters().disconnects == 1);
+  const std::uint64_t disconnected_before = fast.counters().disconnected;
+  CHECK_FALSE(fast.send(q));
+  CHECK(fast.counters().disconnected == disconnected_before + 1);
+  // It comes back on the same port: the sink reconnects and the next command arrives.
+  FakeBridge back(port);
+  std::thread accept3([&] { back.accept(); });
+  REQUIRE(fast.waitConnected(3000));
+  accept3.join();
+  CHECK(fast.counters().connects == 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  REQUIRE(fast.send(q));
+  finishWriting(fast);
+  const std::vector<nlohmann::json> lines = back.readLines(1, 2000);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0]["angles"][0].get<double>() == q[0]);
+}
+
+TEST_CASE("NaoCommandSink: formatting a command allocates nothing") {
+  const RobotModel<double> nao = makeNao<double>();
+  FakeBridge bridge;
+  NaoCommandSink sink(nao.qNames(), optionsFor(bridge.port()));
+  std::thread accept([&] { bridge.accept(); });
+  REQUIRE(sink.waitConnected(2000));
+  accept.join();
+  const Eigen::VectorXd q = Eigen::VectorXd::Constant(nao.nq(), -1.2345678901234567);
+  for (int k = 0; k < 5; ++k) {  // asio's operation memory is recycled after the first writes
+    (void)sink.send(q);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  std::size_t allocations = 0;
+  for (int k = 0; k < 50; ++k) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    test::NoAllocationScope scope;
+    (void)sink.send(q);
+    allocations += scope.allocations();
+  }
+  CHECK(allocations == 0);
+  finishWriting(sink);
+  CHECK(bridge.readLines(55, 2000).size() == sink.counters().sent);
+}
+
+TEST_CASE("NaoCommandSink: bad options and names are refused with the field") {
+  NaoCommandSinkOptions options;
+  options.speed = 1.5;
+  CHECK_THROWS_WITH_AS(NaoCommandSink({"HeadYaw"}, options), doctest::Contains("NaoCommandSinkOptions.speed"), InvalidArgument);
+  options = {};
+  CHECK_THROWS_WITH_AS(NaoCommandSink({"Head\"Yaw"}, options), doctest::Contains("quote"), InvalidArgument);
+  options.port = "x";
+  CHECK_THROWS_WITH_AS(NaoCommandSink({"HeadYaw"}, options), doctest::Contains("NaoCommandSinkOptions.port"), InvalidArgument);
+}

@@ -1,0 +1,172 @@
+// `retarget live`: a replayed recording gives exactly `retarget map`'s file (GA-LVVJ from a
+// Kinect CSV, Euler from a BVH, triangle with collision avoidance); a session recorded with
+// the skeleton-csv sink replays to the same angles; a Noitom UDP stream sent over 127.0.0.1
+// maps to the mapper's angles for the frames sent; Ctrl-C stops cleanly with the files
+// complete; wrong combinations are usage errors.
+
+#include <doctest/doctest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include <retarget/adapters/noitom/bvh_broadcast_encoder.hpp>
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/io/bvh.hpp>
+#include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/io/skeleton_csv.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "support/test_support.hpp"
+
+using namespace retarget;
+using namespace retarget::test;
+
+namespace {
+
+// A UDP port free at the moment of asking (bound, read, released).
+int freeUdpPort() {
+  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  socklen_t size = sizeof address;
+  REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+Eigen::MatrixXd anglesOf(const fs::path& path) { return readJointTrajectoryCsv(path.string()).positions; }
+
+}  // namespace
+
+TEST_CASE("cli live: replays equal retarget map, and a recorded session replays to the same angles") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const fs::path kinect = data_dir / "kinect" / "laban_ges01_wavehand_kinect2.csv";
+  const fs::path dir = tempDir();
+  Run r = run("map " + quoted(kinect) + " --robot nao --method ga-lvvj -o " + quoted(dir / "map.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  r = run("live --source replay:" + quoted(kinect) + " --replay-speed 0 --robot nao --method ga-lvvj --sink csv:" +
+          quoted(dir / "live.csv") + " --sink skeleton-csv:" + quoted(dir / "session.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(contains(r.out, "154 frames"));
+  CHECK(slurp(dir / "live.csv") == slurp(dir / "map.csv"));
+  // The recorded session, replayed: the same angles (its times start at 0).
+  r = run("live --source replay:" + quoted(dir / "session.csv") + " --replay-speed 0 --robot nao --method ga-lvvj --sink csv:" +
+          quoted(dir / "again.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(anglesOf(dir / "again.csv") == anglesOf(dir / "map.csv"));
+
+  // Euler from a BVH on InMoov.
+  const fs::path bvh = data_dir / "bvh" / "noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh";
+  r = run("map " + quoted(bvh) + " --robot inmoov --method euler -o " + quoted(dir / "euler_map.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  r = run("live --source replay:" + quoted(bvh) + " --replay-speed 0 --robot inmoov --method euler --sink csv:" +
+          quoted(dir / "euler_live.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(slurp(dir / "euler_live.csv") == slurp(dir / "euler_map.csv"));
+}
+
+TEST_CASE("cli live: triangle with collision avoidance on Tangy equals retarget map --avoid-collisions") {
+  const fs::path dir = tempDir();
+  DemoMotionOptions options;
+  options.duration = 2.0;
+  writeSkeletonCsv(demoMotion("fold-arms", options), (dir / "fold.csv").string());
+  Run r = run("map " + quoted(dir / "fold.csv") + " --robot tangy --method triangle --avoid-collisions -o " +
+              quoted(dir / "fold_map.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  r = run("live --source replay:" + quoted(dir / "fold.csv") +
+          " --replay-speed 0 --robot tangy --method triangle --avoid-collisions --sink csv:" + quoted(dir / "fold_live.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(contains(r.out, "collisions avoided"));
+  const Eigen::MatrixXd live = anglesOf(dir / "fold_live.csv");
+  const Eigen::MatrixXd map = anglesOf(dir / "fold_map.csv");
+  REQUIRE(live.rows() == map.rows());
+  CHECK((live - map).cwiseAbs().maxCoeff() <= 1e-12);
+}
+
+TEST_CASE("cli live: a Noitom UDP stream over 127.0.0.1 maps to the Euler mapper's angles") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const fs::path bvh = data_dir / "bvh" / "noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh";
+  const BvhMotion motion = readBvh(bvh.string());
+  const fs::path dir = tempDir();
+  Run r = run("map " + quoted(bvh) + " --robot inmoov --method euler -o " + quoted(dir / "udp_map.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const int port = freeUdpPort();
+  Run live;
+  std::thread loop([&] {
+    live = run("live --source noitom-udp:" + std::to_string(port) + " --hierarchy " + quoted(bvh) +
+               " --robot inmoov --method euler --duration 2.5 --status-interval 0.5 --sink csv:" + quoted(dir / "udp_live.csv"));
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));  // the program opens its port
+  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(static_cast<std::uint16_t>(port));
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  constexpr int kFrames = 120;
+  for (int f = 0; f < kFrames; ++f) {
+    const std::string text = noitomTextFrame(noitomWireValues(motion, motion.frameValues(f), {false, false}));
+    CHECK(sendto(fd, text.data(), text.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof to) ==
+          static_cast<ssize_t>(text.size()));
+    if (f == 60) {
+      const char junk[] = "not a frame";
+      (void)sendto(fd, junk, sizeof junk - 1, 0, reinterpret_cast<sockaddr*>(&to), sizeof to);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(4));
+  }
+  close(fd);
+  loop.join();
+  REQUIRE_MESSAGE(live.code == 0, live.err);
+  CHECK(contains(live.out, "source dropped 1 (malformed 1)"));
+  CHECK(contains(live.err, "Hz  latency"));
+  const Eigen::MatrixXd got = anglesOf(dir / "udp_live.csv");
+  const Eigen::MatrixXd expected = anglesOf(dir / "udp_map.csv");
+  REQUIRE(got.rows() == kFrames);
+  CHECK(got == expected.topRows(kFrames));  // text values parse to the file's doubles: exact
+}
+
+TEST_CASE("cli live: Ctrl-C stops cleanly with the files complete; wrong combinations are usage errors") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const fs::path kinect = data_dir / "kinect" / "laban_ges01_wavehand_kinect2.csv";
+  const fs::path bvh = data_dir / "bvh" / "noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh";
+  const fs::path dir = tempDir();
+  // SIGINT after 1 s of a looping replay (coreutils timeout sends it; --preserve-status gives
+  // the program's own exit code).
+  const std::string cli = std::string("'") + RETARGET_CLI_PATH + "'";
+  const std::string command = "timeout --preserve-status -s INT 1 " + cli + " live --source replay:" + quoted(kinect) +
+                              " --loop --robot nao --method ga-lvvj --duration 20 --sink csv:" + quoted(dir / "int.csv") +
+                              " > " + quoted(dir / "int_out.txt") + " 2>&1";
+  const auto start = std::chrono::steady_clock::now();
+  const int status = std::system(command.c_str());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(seconds < 10);
+  CHECK(contains(slurp(dir / "int_out.txt"), "stopped by signal"));
+  const JointTrajectory recorded = readJointTrajectoryCsv((dir / "int.csv").string());  // complete rows only
+  CHECK(recorded.positions.rows() >= 20);  // about 30 per second of replay
+
+  const std::string base = " --robot nao --method ga-lvvj";
+  Run r = run("live --source kinect-osc:12345 --robot inmoov --method euler");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "--method euler needs a BVH source"));
+  r = run("live --source noitom-udp:7002 --robot inmoov --method euler");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "--hierarchy"));
+  r = run("live --source replay:" + quoted(kinect) + base + " --sink printer:lp0");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "unknown sink 'printer'"));
+  r = run("live --source replay:" + quoted(bvh) + " --robot inmoov --method euler --sink skeleton-csv:x.csv");
+  CHECK(r.code == 2);
+  r = run("live --source tape:x" + base);
+  CHECK(r.code == 2);
+  r = run("live --source replay:" + quoted(dir / "missing.csv") + base);
+  CHECK(r.code == 1);
+  CHECK(contains(r.err, "missing.csv"));
+}
