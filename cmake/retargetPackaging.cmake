@@ -65,7 +65,7 @@ if(RETARGET_IS_TOP_LEVEL)
   set(CPACK_SOURCE_IGNORE_FILES "/build/" "/\\\\.git/" "/\\\\.cache/")
   # Debian: the library needs Eigen's headers; the optional parts' dependencies are
   # recommended (a consumer needs them only for retarget::urdf / json / avoidance); the command
-  # line's shared libraries (tinyxml2, NLopt, libstdc++) come from dpkg-shlibdeps when it is
+  # line's shared libraries (tinyxml2, NLopt, liblo, libstdc++) come from dpkg-shlibdeps when it is
   # installed (package dpkg-dev), else from the fallback list below (Debian 12 names).
   set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
   set(CPACK_DEBIAN_PACKAGE_SECTION libdevel)
@@ -80,6 +80,9 @@ if(RETARGET_IS_TOP_LEVEL)
       string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libc6, libstdc++6, libtinyxml2-9")
       if(TARGET retarget::avoidance)
         string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libnlopt0")
+      endif()
+      if(TARGET retarget::kinect_osc)  # `retarget live --source kinect-osc`
+        string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", liblo7")
       endif()
     endif()
   else()

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <vector>
 
+#include <retarget/adapters/noitom/bvh_broadcast_encoder.hpp>
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/human/keypoint_schemas.hpp>
 #include <retarget/io/bvh.hpp>
@@ -214,6 +215,29 @@ int main(int argc, char** argv) {
     seed("kinect_osc", "wave_two_frames.bin", bytes);
   }
 #endif
+  {
+    // Noitom broadcasts of the four-joint chain of fuzz/noitom_broadcast.cpp: a text stream
+    // (mode byte 4: chunks of 3 bytes) and binary datagrams (mode byte 1, 2-byte lengths).
+    const BvhMotion chain = parseBvh(
+        "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Yrotation Xrotation Zrotation\n"
+        " JOINT Spine\n {\n  OFFSET 0 10 0\n  CHANNELS 6 Xposition Yposition Zposition Yrotation Xrotation Zrotation\n"
+        "  JOINT Neck\n  {\n   OFFSET 0 20 0\n   CHANNELS 3 Yrotation Xrotation Zrotation\n"
+        "   JOINT Head\n   {\n    OFFSET 0 8 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+        "    End Site\n    {\n     OFFSET 0 5 0\n    }\n   }\n  }\n }\n}\nMOTION\nFrames: 0\nFrame Time: 0.01\n");
+    std::string text(1, '\4'), binary(1, '\1');
+    const NoitomLayout layouts[] = {{true, false}, {false, false}, {true, true}, {false, true}};
+    for (int f = 0; f < 4; ++f) {
+      Eigen::VectorXd channels = Eigen::VectorXd::LinSpaced(chain.channel_count, -20.0 + f, 30.5 - f);
+      const std::vector<double> values = noitomWireValues(chain, channels, layouts[f]);
+      text += noitomTextFrame(values);
+      const std::vector<std::uint8_t> bytes = noitomBinaryFrame(values, layouts[f], 0, static_cast<std::uint32_t>(f));
+      binary += static_cast<char>(bytes.size() & 0xFF);
+      binary += static_cast<char>(bytes.size() >> 8);
+      binary.append(bytes.begin(), bytes.end());
+    }
+    seed("noitom_broadcast", "text_stream.bin", text);
+    seed("noitom_broadcast", "binary_datagrams.bin", binary);
+  }
   seed("bvh", "tiny.bvh",
        "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
        "  JOINT Spine\n  {\n    OFFSET 0 10 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"

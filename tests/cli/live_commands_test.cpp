@@ -7,10 +7,14 @@
 #include <doctest/doctest.h>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <termios.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -18,7 +22,10 @@
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/io/serial_frame.hpp>
 #include <retarget/io/skeleton_csv.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/robots/inmoov.hpp>
 
 #include "cli/cli_runner.hpp"
 #include "support/test_support.hpp"
@@ -125,10 +132,13 @@ TEST_CASE("cli live: a Noitom UDP stream over 127.0.0.1 maps to the Euler mapper
   REQUIRE_MESSAGE(live.code == 0, live.err);
   CHECK(contains(live.out, "source dropped 1 (malformed 1)"));
   CHECK(contains(live.err, "Hz  latency"));
+  CHECK(contains(live.err, "(holding)"));  // the sender stopped a second before the end
   const Eigen::MatrixXd got = anglesOf(dir / "udp_live.csv");
   const Eigen::MatrixXd expected = anglesOf(dir / "udp_map.csv");
   REQUIRE(got.rows() == kFrames);
   CHECK(got == expected.topRows(kFrames));  // text values parse to the file's doubles: exact
+  const RobotModel<double> inmoov = makeInMoov<double>();
+  for (Eigen::Index k = 0; k < got.rows(); ++k) CHECK(withinLimits(inmoov, got.row(k).transpose(), 1e-12));
 }
 
 TEST_CASE("cli live: Ctrl-C stops cleanly with the files complete; wrong combinations are usage errors") {
@@ -169,4 +179,59 @@ TEST_CASE("cli live: Ctrl-C stops cleanly with the files complete; wrong combina
   r = run("live --source replay:" + quoted(dir / "missing.csv") + base);
   CHECK(r.code == 1);
   CHECK(contains(r.err, "missing.csv"));
+}
+
+TEST_CASE("cli live: the serial sink's frames, read from a pseudo-terminal, decode to the mapper's angles") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const fs::path kinect = data_dir / "kinect" / "laban_ges01_wavehand_kinect2.csv";
+  const fs::path dir = tempDir();
+  Run r = run("map " + quoted(kinect) + " --robot nao --method ga-lvvj -o " + quoted(dir / "serial_map.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const Eigen::MatrixXd angles = anglesOf(dir / "serial_map.csv");
+  const int master = posix_openpt(O_RDWR | O_NOCTTY);
+  REQUIRE(master >= 0);
+  REQUIRE(grantpt(master) == 0);
+  REQUIRE(unlockpt(master) == 0);
+  const std::string device = ptsname(master);
+  termios raw{};
+  REQUIRE(tcgetattr(master, &raw) == 0);
+  cfmakeraw(&raw);
+  REQUIRE(tcsetattr(master, TCSANOW, &raw) == 0);
+  Run live;
+  std::atomic<bool> ended{false};
+  std::thread loop([&] {
+    live = run("live --source replay:" + quoted(kinect) + " --replay-speed 4 --robot nao --method ga-lvvj --sink serial:" +
+               device + " --status-interval 0");
+    ended.store(true);
+  });
+  // One signed 16-bit value per NAO coordinate, hundredths of a degree (docs/adapters.md).
+  SerialFrameFormat format;
+  format.joint_count = static_cast<std::size_t>(angles.cols());
+  format.encoding = SerialJointEncoding::kInt16;
+  SerialFrameDecoder decoder(format);
+  std::vector<Eigen::VectorXi> frames;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (frames.size() < static_cast<std::size_t>(angles.rows()) && std::chrono::steady_clock::now() < deadline) {
+    pollfd p{master, POLLIN, 0};
+    if (poll(&p, 1, 100) <= 0) {
+      if (ended.load()) break;  // the program ended
+      continue;
+    }
+    std::uint8_t chunk[4096];
+    const ssize_t n = read(master, chunk, sizeof chunk);
+    if (n <= 0) break;
+    decoder.feed(chunk, static_cast<std::size_t>(n), [&](const SerialFrame& frame) { frames.push_back(frame.positions); });
+  }
+  loop.join();
+  close(master);
+  REQUIRE_MESSAGE(live.code == 0, live.err);
+  CHECK(frames.size() >= static_cast<std::size_t>(0.95 * static_cast<double>(angles.rows())));
+  // In order, each frame one of the mapper's rows, within the encoding's 0.005 degree.
+  Eigen::Index k = 0;
+  for (const Eigen::VectorXi& positions : frames) {
+    const Eigen::VectorXd degrees = positions.cast<double>() / 100.0;
+    while (k < angles.rows() && (degrees - angles.row(k).transpose() * 180.0 / M_PI).cwiseAbs().maxCoeff() > 0.005 + 1e-9) ++k;
+    REQUIRE_MESSAGE(k < angles.rows(), "a serial frame is not one of the mapper's rows in order");
+    ++k;
+  }
 }

@@ -39,9 +39,9 @@ namespace retarget {
 
 /// Options of `NaoCommandSink`.
 struct NaoCommandSinkOptions {
-  /// Host and port of the bridge (the robot's address; the bridge's default port 9559 + 1).
+  /// Host and port of the bridge (the robot's address; the bridge's default port).
   std::string host = "127.0.0.1";
-  std::string port = "9560";
+  std::string port = "9600";
   /// Fraction of the joints' maximum speed in every command, (0, 1] (the bridge caps it with
   /// its own --max-speed).
   double speed = 0.2;
