@@ -147,6 +147,12 @@ void runLive(const LiveRequest& request) {
     if (request.status_interval > 0 && seconds(after - last_status) >= request.status_interval) {
       const double span = seconds(after - last_status);
       const auto [median, p99] = window.medianP99();
+      if (totals.frames == 0) {
+        std::cerr << "live: " << fixed(seconds(after - start), 1) << " s  waiting for the first frame  dropped "
+                  << source->dropped() << (source->state().empty() ? "" : "  [" + source->state() + "]") << "\n";
+        last_status = after;
+        continue;
+      }
       std::cerr << "live: " << fixed(seconds(after - start), 1) << " s  "
                 << fixed(static_cast<double>(totals.frames - at_status.frames) / span, 1) << " Hz  latency "
                 << fixed(median * 1e3, 2) << " / " << fixed(p99 * 1e3, 2) << " ms (median / p99)  dropped "
@@ -183,7 +189,7 @@ const bool kLiveRegistered = registerCommand(Command{
                       "kinect-osc:[0.0.0.0:]PORT | noitom-tcp:HOST:PORT | noitom-udp:PORT | replay:FILE")
           ->required();
       command.add_option("--hierarchy", request->source.hierarchy_path,
-                         "Noitom sources: the BVH hierarchy the sender exports (Axis Neuron: File > Export)");
+                         "Noitom sources: axis-neuron or axis-studio (built-in 59-joint templates) or the BVH file the sender exports");
       command.add_option("--robot", request->robot, "built-in robot name or URDF file")->required();
       command.add_option("--method", request->method.method, "ga-lvvj | euler | triangle | fabrik | pic | pics | pf")
           ->required();

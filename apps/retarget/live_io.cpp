@@ -7,6 +7,7 @@
 
 #include <retarget/adapters/replay/replay_clock.hpp>
 #include <retarget/adapters/serial/serial_port.hpp>
+#include <retarget/human/bvh_templates.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/csv_recorders.hpp>
 #include <retarget/io/serial_frame.hpp>
@@ -318,10 +319,12 @@ std::unique_ptr<LiveSource> openLiveSource(const LiveSourceRequest& request) {
   if (kind == "noitom-tcp" || kind == "noitom-udp") {
     if (!request.channels) throw UsageError("live: " + kind + " gives BVH channels; use --method euler");
     if (request.hierarchy_path.empty()) {
-      throw UsageError("live: " + kind + " needs --hierarchy FILE.bvh (the hierarchy Axis Neuron exports)");
+      throw UsageError("live: " + kind + " needs --hierarchy axis-neuron | axis-studio | FILE.bvh (the hierarchy the sender exports)");
     }
 #ifdef RETARGET_CLI_WITH_NOITOM
-    BvhMotion hierarchy = readBvh(request.hierarchy_path);
+    BvhMotion hierarchy = request.hierarchy_path == "axis-neuron"   ? axisNeuronTemplate()
+                          : request.hierarchy_path == "axis-studio" ? axisStudioTemplate()
+                                                                    : readBvh(request.hierarchy_path);
     if (kind == "noitom-tcp") {
       NoitomTcpSourceOptions options;
       std::tie(options.host, options.port) = hostPort(where, request.spec);

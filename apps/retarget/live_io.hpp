@@ -55,7 +55,7 @@ class LiveSource {
 /// What the source specification asks for (see `retarget live --help`).
 struct LiveSourceRequest {
   std::string spec;            // kinect-osc:[HOST:]PORT | noitom-tcp:HOST:PORT | noitom-udp:PORT | replay:FILE
-  std::string hierarchy_path;  // --hierarchy (Noitom sources; BVH)
+  std::string hierarchy_path;  // --hierarchy (Noitom sources): axis-neuron | axis-studio | a BVH file
   bool channels = false;       // the method reads BVH channels (euler)
   double replay_speed = 1.0;   // --replay-speed
   bool loop = false;           // --loop

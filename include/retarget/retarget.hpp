@@ -36,6 +36,7 @@
 // human side
 #include <retarget/human/bvh_motion.hpp>
 #include <retarget/human/bvh_schemas.hpp>
+#include <retarget/human/bvh_templates.hpp>
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/human/frames.hpp>
 #include <retarget/human/keypoint_schemas.hpp>
@@ -61,6 +62,7 @@
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/bvh_skeleton.hpp>
 #include <retarget/io/crc16.hpp>
+#include <retarget/io/csv_recorders.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/io/keypoints_csv.hpp>
 #include <retarget/io/kinect.hpp>

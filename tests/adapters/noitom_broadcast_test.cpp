@@ -349,3 +349,52 @@ TEST_CASE("Noitom broadcast: decoding allocates nothing once the frame has its s
   CHECK(scope.allocations() == 0);
   CHECK(frames == 100);
 }
+
+TEST_CASE("Noitom broadcast: a stream gives the same frames however it is cut (mixed frames and garbage)") {
+  // Text and binary frames of a small hierarchy with runs of '|', 0xFF, 0xDD and random bytes
+  // between them; decoded whole and in random chunks (1..64 bytes), the frames must agree.
+  const BvhMotion chain = parseBvh(
+      "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Yrotation Xrotation Zrotation\n"
+      " JOINT Spine\n {\n  OFFSET 0 10 0\n  CHANNELS 3 Yrotation Xrotation Zrotation\n"
+      "  JOINT Neck\n  {\n   OFFSET 0 20 0\n   CHANNELS 3 Yrotation Xrotation Zrotation\n"
+      "   JOINT Head\n   {\n    OFFSET 0 8 0\n    CHANNELS 3 Yrotation Xrotation Zrotation\n"
+      "    End Site\n    {\n     OFFSET 0 5 0\n    }\n   }\n  }\n }\n}\nMOTION\nFrames: 0\nFrame Time: 0.01\n");
+  std::mt19937 rng(23);
+  auto decode = [&](const std::vector<std::uint8_t>& stream, std::size_t max_chunk) {
+    NoitomBroadcastDecoder decoder(chain);
+    NoitomFrame frame;
+    std::vector<Eigen::VectorXd> frames;
+    std::uniform_int_distribution<std::size_t> chunk(1, max_chunk);
+    for (std::size_t at = 0; at < stream.size();) {
+      const std::size_t n = std::min(chunk(rng), stream.size() - at);
+      decoder.feed(stream.data() + at, n);
+      at += n;
+      while (decoder.next(0, frame)) frames.push_back(frame.channels);
+    }
+    return frames;
+  };
+  const std::uint8_t specials[] = {'|', '|', 0xFF, 0xDD, 0xEE, ' ', '\n', '7'};
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<std::uint8_t> stream;
+    const bool binary = trial % 2 == 1;
+    for (int f = 0; f < 8; ++f) {
+      const std::vector<double> values =
+          noitomWireValues(chain, Eigen::VectorXd::Constant(chain.channel_count, 1.5 * f - 3), {f % 2 == 0, f % 3 == 0});
+      const std::vector<std::uint8_t> bytes =
+          binary ? noitomBinaryFrame(values, {f % 2 == 0, f % 3 == 0}, 0, static_cast<std::uint32_t>(f)) : bytesOf(noitomTextFrame(values));
+      stream.insert(stream.end(), bytes.begin(), bytes.end());
+      const int garbage = std::uniform_int_distribution<int>(0, 6)(rng);
+      for (int g = 0; g < garbage; ++g) {
+        stream.push_back(std::uniform_int_distribution<int>(0, 2)(rng) == 0
+                             ? static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 255)(rng))
+                             : specials[std::uniform_int_distribution<std::size_t>(0, 7)(rng)]);
+      }
+    }
+    const std::vector<Eigen::VectorXd> whole = decode(stream, stream.size());
+    for (const std::size_t max_chunk : {1, 3, 64}) {
+      CAPTURE(trial);
+      CAPTURE(max_chunk);
+      CHECK(decode(stream, max_chunk) == whole);
+    }
+  }
+}

@@ -162,6 +162,13 @@ TEST_CASE("cli live: Ctrl-C stops cleanly with the files complete; wrong combina
   const JointTrajectory recorded = readJointTrajectoryCsv((dir / "int.csv").string());  // complete rows only
   CHECK(recorded.positions.rows() >= 20);  // about 30 per second of replay
 
+  // A built-in hierarchy, nobody sending: the loop waits, says so, and ends after --duration.
+  Run r0 = run("live --source noitom-udp:0 --hierarchy axis-studio --robot inmoov --method euler --duration 0.6 "
+               "--status-interval 0.2");
+  CHECK(r0.code == 0);
+  CHECK(contains(r0.err, "waiting for the first frame"));
+  CHECK(contains(r0.out, "0 frames"));
+
   const std::string base = " --robot nao --method ga-lvvj";
   Run r = run("live --source kinect-osc:12345 --robot inmoov --method euler");
   CHECK(r.code == 2);

@@ -376,7 +376,13 @@ class NoitomBroadcastDecoder {
         return true;
       }
     }
-    begin_ = end_ = 0;
+    // Nothing yet; keep a last byte that may begin a start token or a "||" with the next bytes.
+    const std::uint8_t last = held > 0 ? p[held - 1] : 0;
+    if (held > 0 && (last == 0xFF || (!binary_seen_ && last == '|'))) {
+      begin_ = end_ - 1;
+    } else {
+      begin_ = end_ = 0;
+    }
     return false;
   }
 
