@@ -29,23 +29,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::uint64_t decoded = 0;
   double t = 0.0, last_time = -1.0;
   SkeletonFrame<double> frame;
-  while (size >= 2) {
-    const std::size_t length = static_cast<std::size_t>(data[0]) | (static_cast<std::size_t>(data[1]) << 8);
-    data += 2;
-    size -= 2;
-    const std::size_t take = length < size ? length : size;
+  fuzz::forEachDatagram(data, size, [&](const std::uint8_t* datagram, std::size_t take) {
     t += 0.01;
     int result = 0;
-    lo_message message = lo_message_deserialise(const_cast<std::uint8_t*>(data), take, &result);
+    lo_message message = lo_message_deserialise(const_cast<std::uint8_t*>(datagram), take, &result);
     if (message != nullptr) {
       ++decoded;
-      const char* path = lo_get_path(const_cast<std::uint8_t*>(data), static_cast<ssize_t>(take));
+      const char* path = lo_get_path(const_cast<std::uint8_t*>(datagram), static_cast<ssize_t>(take));
       receiveLoMessage(assembler, path, lo_message_get_types(message), lo_message_get_argv(message),
                        lo_message_get_argc(message), t);
       lo_message_free(message);
     }
-    data += take;
-    size -= take;
     if (assembler.poll(frame, t)) {
       for (std::size_t j = 0; j < frame.p_W.size(); ++j) {
         if (!frame.p_W[j].allFinite()) fuzz::fail("a non-finite joint position was handed out", std::to_string(j));
@@ -58,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (frame.time != t || !(frame.time > last_time)) fuzz::fail("a frame with another time", std::to_string(frame.time));
       last_time = frame.time;
     }
-  }
+  });
   if (assembler.counters().messages != decoded) fuzz::fail("messages counted differ from messages decoded", "");
   return 0;
 }

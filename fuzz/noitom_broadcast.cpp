@@ -77,19 +77,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     NoitomFrame frame;
     std::uint64_t emitted = 0;
     double t = 0;
-    while (size >= 2) {
-      const std::size_t length = static_cast<std::size_t>(data[0]) | (static_cast<std::size_t>(data[1]) << 8);
-      data += 2;
-      size -= 2;
-      const std::size_t take = length < size ? length : size;
+    fuzz::forEachDatagram(data, size, [&](const std::uint8_t* datagram, std::size_t take) {
       t += 0.01;
-      if (decoder.decodeDatagram(data, take, t, frame)) {
+      if (decoder.decodeDatagram(datagram, take, t, frame)) {
         checkFrame(frame, t, "datagram");
         ++emitted;
       }
-      data += take;
-      size -= take;
-    }
+    });
     checkCounters(decoder, emitted);
     return 0;
   }

@@ -57,6 +57,15 @@ struct Samples {
     std::sort(v.begin(), v.end());
     return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
   }
+  // One frame: arrival (the source's epoch + the frame's time), mapper start and end, sink end.
+  void add(benchmark::State& state, Clock::time_point arrival, Clock::time_point t0, Clock::time_point t1,
+           Clock::time_point t2) {
+    const double total = seconds(t2 - arrival);
+    state.SetIterationTime(total);
+    latency.push_back(total);
+    map.push_back(seconds(t1 - t0));
+    overhead.push_back(total - seconds(t1 - t0));
+  }
   void report(benchmark::State& state) const {
     state.counters["p50_us"] = quantile(latency, 0.5) * 1e6;
     state.counters["p99_us"] = quantile(latency, 0.99) * 1e6;
@@ -153,12 +162,8 @@ void BM_LiveKinectOscGaLvvjNao(benchmark::State& state) {
     const auto t1 = Clock::now();
     sink->send(q);
     const auto t2 = Clock::now();
-    const double latency = seconds(t2 - (source.epoch() + std::chrono::duration_cast<Clock::duration>(
-                                                                std::chrono::duration<double>(frame.time))));
-    state.SetIterationTime(latency);
-    samples.latency.push_back(latency);
-    samples.map.push_back(seconds(t1 - t0));
-    samples.overhead.push_back(latency - seconds(t1 - t0));
+    samples.add(state, source.epoch() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(frame.time)),
+                t0, t1, t2);
   }
   samples.report(state);
   sink.reset();  // the bridge's reader ends
@@ -208,12 +213,8 @@ void BM_LiveNoitomUdpEulerCsv(benchmark::State& state) {
     const auto t1 = Clock::now();
     recorder.record(frame.time, q);
     const auto t2 = Clock::now();
-    const double latency = seconds(t2 - (source.epoch() + std::chrono::duration_cast<Clock::duration>(
-                                                                std::chrono::duration<double>(frame.time))));
-    state.SetIterationTime(latency);
-    samples.latency.push_back(latency);
-    samples.map.push_back(seconds(t1 - t0));
-    samples.overhead.push_back(latency - seconds(t1 - t0));
+    samples.add(state, source.epoch() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(frame.time)),
+                t0, t1, t2);
   }
   samples.report(state);
 }

@@ -46,6 +46,22 @@ void expectRetargetErrorsOnly(const std::string& file, Read&& read) {
   }
 }
 
+/// Splits an input into datagrams, each a 2-byte little-endian length and that many bytes (the
+/// last one cut short when the input ends), and calls `on_datagram(bytes, size)` for each: the
+/// input of the datagram-level targets (kinect_osc, noitom_broadcast).
+template <typename OnDatagram>
+void forEachDatagram(const std::uint8_t* data, std::size_t size, OnDatagram&& on_datagram) {
+  while (size >= 2) {
+    const std::size_t length = static_cast<std::size_t>(data[0]) | (static_cast<std::size_t>(data[1]) << 8);
+    data += 2;
+    size -= 2;
+    const std::size_t take = length < size ? length : size;
+    on_datagram(data, take);
+    data += take;
+    size -= take;
+  }
+}
+
 /// The fuzz input as text.
 inline std::string_view asText(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};
