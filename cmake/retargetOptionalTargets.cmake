@@ -27,6 +27,7 @@
 #   RETARGET_OPTIONAL_<name>_FIND      find_package arguments: <pkg> [<v>] [FIND_ARGS]
 #   RETARGET_OPTIONAL_<name>_HEADERS   HEADERS
 #   RETARGET_OPTIONAL_<name>_FINDER    FINDER (file name in cmake/, empty when none)
+#   RETARGET_OPTIONAL_<name>_TARGETS   TARGETS (the imported targets the part links)
 #   RETARGET_OPTIONAL_<name>_REASON    why the part is not available (empty when it is)
 include_guard(GLOBAL)
 # The finder modules (FINDER) sit beside this file; CMAKE_CURRENT_FUNCTION_LIST_DIR needs 3.17.
@@ -57,6 +58,7 @@ function(retarget_add_optional_target name)
   set_property(GLOBAL PROPERTY RETARGET_OPTIONAL_${name}_FIND "${_find}")
   set_property(GLOBAL PROPERTY RETARGET_OPTIONAL_${name}_HEADERS "${ARG_HEADERS}")
   set_property(GLOBAL PROPERTY RETARGET_OPTIONAL_${name}_FINDER "${ARG_FINDER}")
+  set_property(GLOBAL PROPERTY RETARGET_OPTIONAL_${name}_TARGETS "${ARG_TARGETS}")
 
   set(_reason "")
   if(NOT RETARGET_WITH_${_upper})
@@ -136,7 +138,9 @@ function(retarget_optional_parts_config out)
     get_property(_find GLOBAL PROPERTY RETARGET_OPTIONAL_${_name}_FIND)
     get_property(_reason GLOBAL PROPERTY RETARGET_OPTIONAL_${_name}_REASON)
     get_property(_finder GLOBAL PROPERTY RETARGET_OPTIONAL_${_name}_FINDER)
+    get_property(_targets GLOBAL PROPERTY RETARGET_OPTIONAL_${_name}_TARGETS)
     string(APPEND _code "set(_retarget_${_name}_find \"${_find}\")\n")
+    string(APPEND _code "set(_retarget_${_name}_targets \"${_targets}\")\n")
     string(APPEND _code "set(_retarget_${_name}_finder \"${_finder}\")\n")
     string(REPLACE "\"" "\\\"" _reason "${_reason}")
     string(APPEND _code "set(_retarget_${_name}_build_reason \"${_reason}\")\n")

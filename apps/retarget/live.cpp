@@ -214,6 +214,9 @@ const bool kLiveRegistered = registerCommand(Command{
           ->check(CLI::Range(0.001, 1.0));
       command.add_option("--nao-rate", request->sink_options.nao_rate, "nao sink: most commands per second")
           ->check(CLI::Range(1.0, 1000.0));
+      command.add_flag("--nao-legs", request->sink_options.nao_legs,
+                       "nao sink: send the leg joints too (off: the robot's own balance keeps its legs; the live loop "
+                       "has no balance stage)");
       command.add_option("--baud", request->sink_options.baud, "serial sink: baud rate")
           ->check(CLI::IsMember({9600, 19200, 38400, 57600, 115200, 230400}));
       command.callback([request] { runLive(*request); });

@@ -269,22 +269,48 @@ class SerialSink final : public LiveSink {
 };
 
 #ifdef RETARGET_CLI_WITH_NAO
+// Leg joints (NAOqi names) stay out of the commands unless asked for: GA-LVVJ's leg angles
+// without the balance stage could topple a standing robot; NAO's own balance keeps its legs.
+bool isLegJoint(const std::string& name) {
+  for (const char* part : {"Hip", "Knee", "Ankle"}) {
+    if (name.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
 class NaoSink final : public LiveSink {
  public:
-  NaoSink(const std::vector<std::string>& names, const NaoCommandSinkOptions& options) : sink_(names, options) {}
-  bool write(const LiveFrame&, const Eigen::VectorXd& q) override { return sink_.send(q); }
+  NaoSink(const std::vector<std::string>& q_names, bool legs, const NaoCommandSinkOptions& options)
+      : sink_(selectedNames(q_names, legs, indices_), options), selected_(static_cast<Eigen::Index>(indices_.size())) {}
+  bool write(const LiveFrame&, const Eigen::VectorXd& q) override {
+    for (std::size_t i = 0; i < indices_.size(); ++i) selected_[static_cast<Eigen::Index>(i)] = q[indices_[i]];
+    return sink_.send(selected_);
+  }
   void service() override { sink_.service(); }
   void close() override { sink_.close(); }
   std::uint64_t dropped() const override { return sink_.counters().dropped(); }
   std::string account() const override {
     const NaoSinkCounters& c = sink_.counters();
-    return "nao: sent " + std::to_string(c.sent) + ", busy " + std::to_string(c.busy) + ", rate " +
-           std::to_string(c.rate) + ", disconnected " + std::to_string(c.disconnected) + ", connects " +
-           std::to_string(c.connects);
+    return "nao (" + std::to_string(indices_.size()) + " joints): sent " + std::to_string(c.sent) + ", busy " +
+           std::to_string(c.busy) + ", rate " + std::to_string(c.rate) + ", disconnected " +
+           std::to_string(c.disconnected) + ", connects " + std::to_string(c.connects);
   }
 
  private:
+  static std::vector<std::string> selectedNames(const std::vector<std::string>& q_names, bool legs,
+                                                std::vector<Eigen::Index>& indices) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < q_names.size(); ++i) {
+      if (legs || !isLegJoint(q_names[i])) {
+        names.push_back(q_names[i]);
+        indices.push_back(static_cast<Eigen::Index>(i));
+      }
+    }
+    return names;
+  }
+  std::vector<Eigen::Index> indices_;  // before sink_: filled while sink_ is built
   NaoCommandSink sink_;
+  Eigen::VectorXd selected_;
 };
 #endif
 
@@ -355,7 +381,7 @@ std::unique_ptr<LiveSink> openLiveSink(const LiveSinkRequest& request, const Rob
     std::tie(options.host, options.port) = hostPort(where, request.spec);
     options.speed = request.nao_speed;
     options.max_rate = request.nao_rate;
-    return std::make_unique<NaoSink>(model.qNames(), options);
+    return std::make_unique<NaoSink>(model.qNames(), request.nao_legs, options);
 #else
     throw UsageError("live: this build has no NAO sink (needs asio: apt install libasio-dev)");
 #endif

@@ -85,6 +85,7 @@ struct LiveSinkRequest {
   std::string spec;            // nao:HOST:PORT | serial:DEVICE | csv:PATH | skeleton-csv:PATH
   double nao_speed = 0.2;      // --nao-speed
   double nao_rate = 50;        // --nao-rate
+  bool nao_legs = false;       // --nao-legs: send the leg joints too
   int baud = 115200;           // --baud
 };
 
