@@ -206,6 +206,8 @@ const bool kLiveRegistered = registerCommand(Command{
                          "replay: 1 = the file's own rate, 2 = twice as fast, 0 = as fast as the loop goes")
           ->check(CLI::Range(0.0, 1000.0));
       command.add_flag("--loop", request->source.loop, "replay: start again after the last frame");
+      command.add_option("--body", request->source.body, "kinect-osc: tracking id of the body to follow (0: the closest)")
+          ->check(CLI::NonNegativeNumber);
       command.add_option("--status-interval", request->status_interval, "s between status lines (0: none)")
           ->check(CLI::NonNegativeNumber);
       command.add_option("--input-timeout", request->input_timeout, "s without frames before the input counts as lost")

@@ -337,6 +337,7 @@ std::unique_ptr<LiveSource> openLiveSource(const LiveSourceRequest& request) {
       throw UsageError("live: kinect-osc listens on every interface; give PORT or 0.0.0.0:PORT (got '" + where + "')");
     }
     options.port = colon == std::string::npos ? where : where.substr(colon + 1);
+    options.assembly.body_id = static_cast<std::uint64_t>(request.body);
     return std::make_unique<KinectOscLive>(options);
 #else
     throw UsageError("live: this build has no Kinect OSC source (needs liblo: apt install liblo-dev)");

@@ -59,6 +59,7 @@ struct LiveSourceRequest {
   bool channels = false;       // the method reads BVH channels (euler)
   double replay_speed = 1.0;   // --replay-speed
   bool loop = false;           // --loop
+  long long body = 0;          // --body: kinect-osc tracking id to follow, 0 = the closest body
 };
 
 /// Opens the source. Throws UsageError for a bad specification or a source this build lacks,

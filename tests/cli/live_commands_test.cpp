@@ -169,6 +169,11 @@ TEST_CASE("cli live: Ctrl-C stops cleanly with the files complete; wrong combina
   CHECK(contains(r0.err, "waiting for the first frame"));
   CHECK(contains(r0.out, "0 frames"));
 
+  // Kinect over OSC following one tracking id, nobody sending (the source itself: tests/adapters).
+  Run r1 = run("live --source kinect-osc:0 --body 72057594037929000 --robot nao --method ga-lvvj --duration 0.3");
+  CHECK(r1.code == 0);
+  CHECK(contains(r1.out, "0 frames"));
+
   const std::string base = " --robot nao --method ga-lvvj";
   Run r = run("live --source kinect-osc:12345 --robot inmoov --method euler");
   CHECK(r.code == 2);
