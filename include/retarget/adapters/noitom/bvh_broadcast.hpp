@@ -176,10 +176,6 @@ class NoitomBvhBinding {
     double offset = 0;   // the joint's OFFSET along this axis (position channels)
   };
 
-  static bool isRotation(BvhChannel channel) {
-    return channel == BvhChannel::kXrotation || channel == BvhChannel::kYrotation || channel == BvhChannel::kZrotation;
-  }
-
   int channel_count_ = 0;
   int joint_count_ = 0;
   std::vector<Slot> slots_;
@@ -253,14 +249,7 @@ class NoitomBroadcastDecoder {
                                                                                                    : NoitomDrop::kMalformed);
       return finishBinary(data, t_arrival, frame);
     }
-    std::size_t end = size;
-    for (std::size_t i = 0; i + 1 < size; ++i) {
-      if (data[i] == '|' && data[i + 1] == '|') {
-        end = i;
-        break;
-      }
-    }
-    return finishText(reinterpret_cast<const char*>(data), end, t_arrival, frame);
+    return finishText(reinterpret_cast<const char*>(data), findBars(data, size), t_arrival, frame);
   }
 
   /// Appends stream bytes (any cut). Bytes that do not fit the buffer even after the frames

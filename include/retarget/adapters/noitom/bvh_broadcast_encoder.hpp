@@ -45,7 +45,7 @@ inline std::vector<double> noitomWireValues(const BvhMotion& hierarchy, const Ei
     for (std::size_t c = 0; c < joint.channels.size(); ++c) {
       const double value = channels[joint.first_channel + static_cast<int>(c)];
       const BvhChannel channel = joint.channels[c];
-      if (channel == BvhChannel::kXrotation || channel == BvhChannel::kYrotation || channel == BvhChannel::kZrotation) {
+      if (isRotation(channel)) {
         rotations[r++] = value;
       } else {
         translation[bvhChannelAxis(channel)] = value;
