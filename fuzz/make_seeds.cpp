@@ -142,6 +142,8 @@ int main(int argc, char** argv) {
     writeJointTrajectoryCsv(trajectory, out);
     seed("joint_trajectory_csv", "nao.csv", out.str());
     seed("joint_trajectory_csv", "small.csv", "time,a,b\n0,0.5,-1\n0.1,1e-3,2\r\n");
+    // Times and no joint column: the writer once formed rows of the 0-column matrix (UBSan).
+    seed("joint_trajectory_csv", "times_only.csv", "time\n0\n0.5\n");
   }
   {
     // A small untrained GPDM of NAO angles (the seed's initial hyperparameters), with and

@@ -167,8 +167,12 @@ inline void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostr
   out << line;
   for (Eigen::Index i = 0; i < trajectory.positions.rows(); ++i) {
     line.clear();
-    internal::appendJointTrajectoryRow(line, trajectory.times[static_cast<std::size_t>(i)],
-                                       trajectory.positions.row(i).transpose());
+    const double time = trajectory.times[static_cast<std::size_t>(i)];
+    if (trajectory.jointCount() == 0) {
+      internal::appendNumber(line, time);  // a row of a 0-column matrix has no storage to point at
+    } else {
+      internal::appendJointTrajectoryRow(line, time, trajectory.positions.row(i).transpose());
+    }
     line += '\n';
     out << line;
   }
