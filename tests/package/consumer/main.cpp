@@ -2,16 +2,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
-// The umbrella header in one consumer (package_find_package); the others include what they use,
-// which compiles in a quarter of the time (the packaging tests build this file ten times).
-#ifdef RETARGET_CONSUMER_UMBRELLA
-#include <retarget/retarget.hpp>
-#else
+// The headers it uses, not the umbrella: the packaging tests build this file ten times.
 #include <retarget/kinematics/denavit_hartenberg.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/version.hpp>
-#endif
 
 int main() {
   using retarget::DhRow;
