@@ -129,8 +129,10 @@ std::vector<SkeletonFrame<Scalar>> hostileSkeletons(const SkeletonFrame<Scalar>&
     SkeletonFrame<Scalar> inferred = good;  // inferred joints are usable
     inferred.trackingState(joint) = TrackingState::kInferred;
     out.push_back(inferred);
-    // Zero-length links: the joint moved onto every other joint in turn.
-    for (int k = 0; k < kHumanJointCount; k += 3) {
+    // Zero-length links: the joint moved onto every fifth joint in order (spine base, left
+    // elbow, right wrist, left foot, spine shoulder), which makes the upper arm, forearm, hand,
+    // foot, clavicle, hip and spine links of zero length in turn.
+    for (int k = 0; k < kHumanJointCount; k += 5) {
       SkeletonFrame<Scalar> same = good;
       same.position(joint) = good.position(static_cast<HumanJoint>(k));
       out.push_back(same);
