@@ -141,6 +141,14 @@ TEST_CASE("joint trajectory CSV: makeJointTrajectory and appendFrame") {
   CHECK_THROWS_AS(appendFrame(t, 0.5, Eigen::Vector3d(0, 0, 0)), InvalidArgument);
   CHECK_THROWS_AS(appendFrame(t, 1.0, Eigen::Vector2d(0, 0)), InvalidArgument);
   t.validate();
+
+  // No joint columns (a robot with nq = 0): frames are times alone.
+  JointTrajectory times_only;
+  times_only.positions.resize(0, 0);
+  for (int i = 0; i < 3; ++i) appendFrame(times_only, 0.1 * i, Eigen::VectorXd());
+  CHECK(times_only.times == std::vector<double>{0.0, 0.1, 0.2});
+  CHECK(times_only.positions.rows() == 3);
+  times_only.validate();
 }
 
 TEST_CASE("joint trajectory CSV: malformed input names file, line and what was expected") {

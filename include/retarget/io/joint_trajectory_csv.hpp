@@ -207,7 +207,7 @@ inline void appendFrame(JointTrajectory& trajectory, double time, const Eigen::R
                         InvalidArgument, "time must be finite and increase (got ", time, ")");
   const Eigen::Index row = trajectory.positions.rows();
   trajectory.positions.conservativeResize(row + 1, trajectory.jointCount());
-  trajectory.positions.row(row) = q.transpose();
+  if (q.size() > 0) trajectory.positions.row(row) = q.transpose();  // a 0-column matrix has no storage
   trajectory.times.push_back(time);
 }
 
