@@ -30,6 +30,21 @@
 #   RETARGET_OPTIONAL_<name>_TARGETS   TARGETS (the imported targets the part links)
 #   RETARGET_OPTIONAL_<name>_REASON    why the part is not available (empty when it is)
 include_guard(GLOBAL)
+
+# retarget_skip(<text>): something is left out of this build because what it needs is missing
+# (an optional part's library, a test tool). A STATUS line normally; with RETARGET_REQUIRE_ALL
+# (the check presets turn it on) a configure error naming it, so that CI cannot pass with a part
+# of the build or of the suite silently gone. SEND_ERROR goes on configuring, so one run lists
+# every missing thing, then fails.
+function(retarget_skip text)
+  if(RETARGET_REQUIRE_ALL)
+    message(SEND_ERROR "retarget: ${text} (RETARGET_REQUIRE_ALL is ON: install what is named, "
+                       "or configure with -DRETARGET_REQUIRE_ALL=OFF)")
+  else()
+    message(STATUS "retarget: ${text}")
+  endif()
+endfunction()
+
 # The finder modules (FINDER) sit beside this file; CMAKE_CURRENT_FUNCTION_LIST_DIR needs 3.17.
 set(RETARGET_OPTIONAL_TARGETS_DIR ${CMAKE_CURRENT_LIST_DIR})
 
@@ -90,7 +105,7 @@ function(retarget_add_optional_target name)
   endif()
   set_property(GLOBAL PROPERTY RETARGET_OPTIONAL_${name}_REASON "${_reason}")
   if(_reason)
-    message(STATUS "retarget: retarget::${name} is not available (${_reason})")
+    retarget_skip("retarget::${name} is not available (${_reason})")
     return()
   endif()
 

@@ -35,6 +35,13 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The usage error for a feature whose optional part this build lacks (exit code 2): names the
+/// feature, the part and the Debian package that brings it, e.g. "live --source noitom-tcp:
+/// built without retarget::noitom; install libasio-dev and rebuild".
+inline UsageError missingPart(const std::string& feature, const char* part, const char* package) {
+  return UsageError(feature + ": built without retarget::" + part + "; install " + package + " and rebuild");
+}
+
 /// A subcommand: `setup` adds its options to `command` and sets its callback.
 struct Command {
   std::string name;

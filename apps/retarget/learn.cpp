@@ -75,9 +75,7 @@ Eigen::MatrixXd robotColumns(const JointTrajectory& trajectory, const RobotModel
 void learnGpdm(const LearnGpdmRequest& request) {
 #ifndef RETARGET_CLI_WITH_LEARNING
   (void)request;
-  throw UsageError(
-      "learn gpdm: this build has no GPDM training (it needs LBFGSpp: apt install liblbfgspp-dev, then "
-      "reconfigure)");
+  throw missingPart("learn gpdm", "learning", "liblbfgspp-dev");
 #else
   const RobotModel<double> model = loadRobot(request.robot);
   std::vector<Eigen::MatrixXd> sequences;

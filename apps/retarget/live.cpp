@@ -85,7 +85,7 @@ void runLive(const LiveRequest& request) {
     avoidance = std::make_unique<CollisionAvoidance>(*collision, AvoidanceOptions{});
   }
 #else
-  if (request.avoid_collisions) throw UsageError("live --avoid-collisions: this build has no self-collision avoidance (needs NLopt)");
+  if (request.avoid_collisions) throw missingPart("live --avoid-collisions", "avoidance", "libnlopt-dev");
 #endif
 
   std::vector<std::unique_ptr<LiveSink>> sinks;

@@ -36,8 +36,8 @@ std::pair<std::string, std::string> splitSpec(const std::string& spec, const cha
   return {spec.substr(0, colon), spec.substr(colon + 1)};
 }
 
-// "HOST:PORT" -> host, port (the port after the last colon).
-std::pair<std::string, std::string> hostPort(const std::string& text, const std::string& spec) {
+// "HOST:PORT" -> host, port (the port after the last colon). Unused in a build without asio.
+[[maybe_unused]] std::pair<std::string, std::string> hostPort(const std::string& text, const std::string& spec) {
   const std::size_t colon = text.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) {
     throw UsageError("live: '" + spec + "' needs HOST:PORT");
@@ -340,7 +340,7 @@ std::unique_ptr<LiveSource> openLiveSource(const LiveSourceRequest& request) {
     options.assembly.body_id = static_cast<std::uint64_t>(request.body);
     return std::make_unique<KinectOscLive>(options);
 #else
-    throw UsageError("live: this build has no Kinect OSC source (needs liblo: apt install liblo-dev)");
+    throw missingPart("live --source kinect-osc", "kinect_osc", "liblo-dev");
 #endif
   }
   if (kind == "noitom-tcp" || kind == "noitom-udp") {
@@ -361,7 +361,7 @@ std::unique_ptr<LiveSource> openLiveSource(const LiveSourceRequest& request) {
     options.port = where;
     return std::make_unique<NoitomLive<NoitomUdpSource, NoitomUdpSourceOptions>>(std::move(hierarchy), options);
 #else
-    throw UsageError("live: this build has no Noitom source (needs asio: apt install libasio-dev)");
+    throw missingPart("live --source " + kind, "noitom", "libasio-dev");
 #endif
   }
   throw UsageError("live: unknown source '" + kind + "' (known: kinect-osc, noitom-tcp, noitom-udp, replay)");
@@ -384,7 +384,7 @@ std::unique_ptr<LiveSink> openLiveSink(const LiveSinkRequest& request, const Rob
     options.max_rate = request.nao_rate;
     return std::make_unique<NaoSink>(model.qNames(), request.nao_legs, options);
 #else
-    throw UsageError("live: this build has no NAO sink (needs asio: apt install libasio-dev)");
+    throw missingPart("live --sink nao", "nao", "libasio-dev");
 #endif
   }
   throw UsageError("live: unknown sink '" + kind + "' (known: nao, serial, csv, skeleton-csv)");

@@ -46,7 +46,7 @@ std::string applyCollisionAvoidance(const MapRequest& request, const RobotModel<
   (void)model;
   (void)mapped;
   (void)request;
-  throw UsageError("map --avoid-collisions: this build has no self-collision avoidance (needs NLopt)");
+  throw missingPart("map --avoid-collisions", "avoidance", "libnlopt-dev");
 #endif
 }
 

@@ -71,8 +71,9 @@ def connect(port):
 def main():
     script, fake_dir, cli, recording = sys.argv[1:5]
     if not os.path.exists(recording):
-        if os.environ.get("RETARGET_REQUIRE_DATA"):
-            fail("no test data at %s but RETARGET_REQUIRE_DATA is set" % recording)
+        for flag in ("RETARGET_REQUIRE_DATA", "RETARGET_REQUIRE_ALL"):
+            if os.environ.get(flag, "0") not in ("", "0"):
+                fail("no test data at %s but %s is set" % (recording, flag))
         print("skipped: no test data at %s" % recording)
         return 77
     scratch = tempfile.mkdtemp(prefix="retarget_nao_bridge_")

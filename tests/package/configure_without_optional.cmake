@@ -3,7 +3,7 @@
 #       -P configure_without_optional.cmake
 # retarget itself on a machine without its optional dependencies: configures with tests, command
 # line and examples on, checks that everything needing urdf/json is skipped with a STATUS
-# message (not a configure error), then builds TARGETS.
+# message (not a configure error), then builds TARGETS with warnings as errors.
 foreach(_var SOURCE BINARY GENERATOR HIDE)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "configure_without_optional.cmake: ${_var} is not set")
@@ -17,6 +17,7 @@ execute_process(
   COMMAND "${CMAKE_COMMAND}" -C "${HIDE}" -S "${SOURCE}" -B "${BINARY}" -G "${GENERATOR}"
           -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DRETARGET_BUILD_TESTS=ON -DRETARGET_BUILD_CLI=ON
           -DRETARGET_BUILD_EXAMPLES=ON -DRETARGET_BUILD_BENCHMARKS=OFF
+          -DRETARGET_WARNINGS_AS_ERRORS=ON -DRETARGET_REQUIRE_ALL=OFF
   RESULT_VARIABLE _result OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
 message("${_out}")
 if(NOT _result EQUAL 0)

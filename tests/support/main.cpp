@@ -24,7 +24,8 @@
 //    passed), and when $RETARGET_SKIP_REPORT_DIR is set (ctest sets it) the skips are written to
 //    <dir>/<binary>.txt; ctest's last test, "skipped-test-cases", lists them and is itself
 //    reported "Skipped" when there are any, so the ctest summary always shows skips.
-// With RETARGET_REQUIRE_DATA set, RETARGET_REQUIRE_TEST_DATA fails instead of skipping.
+// With RETARGET_REQUIRE_DATA set, RETARGET_REQUIRE_TEST_DATA fails instead of skipping; with
+// RETARGET_REQUIRE_ALL set (the check presets), any recorded skip makes the run fail.
 
 namespace {
 double g_sweep_scale = 1.0;
@@ -89,8 +90,7 @@ int main(int argc, char** argv) {
     summary += (summary.empty() ? "" : "; ") + std::to_string(count) + " " + reason;
   }
   std::string line = "retarget: " + std::to_string(g_skipped.size()) + " of " + std::to_string(g_selected) +
-                     " test cases skipped (" + summary +
-                     ": set RETARGET_TEST_DATA or place ../shared/data; RETARGET_REQUIRE_DATA=1 makes this a failure)";
+                     " test cases skipped (" + summary + "; RETARGET_REQUIRE_ALL=1 makes this a failure)";
   std::printf("%s\n", line.c_str());
   for (const auto& [name, reason] : g_skipped) std::printf("  skipped: %s (%s)\n", name.c_str(), reason.c_str());
   std::fflush(stdout);
@@ -102,5 +102,10 @@ int main(int argc, char** argv) {
     for (const auto& [name, reason] : g_skipped) out << "  " << name << " (" << reason << ")\n";
   }
   if (result != 0) return result;
+  if (retarget::test::everythingRequired()) {
+    std::printf("retarget: RETARGET_REQUIRE_ALL is set, so the %zu skipped test cases above fail this run\n",
+                g_skipped.size());
+    return 1;
+  }
   return g_skipped.size() >= g_selected ? retarget::test::kAllSkippedExitCode : 0;
 }

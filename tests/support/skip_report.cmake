@@ -12,8 +12,8 @@ foreach(_report IN LISTS _reports)
   endif()
 endforeach()
 if(_total GREATER 0)
-  message("${_text}retarget: ${_total} test cases skipped in total (no ../shared/data: set RETARGET_TEST_DATA, "
-          "or RETARGET_REQUIRE_DATA=1 to make this a failure)")
+  message("${_text}retarget: ${_total} test cases skipped in total (missing data or tools, listed above; "
+          "RETARGET_REQUIRE_ALL=1 makes this a failure)")
 else()
   message("retarget: no test case skipped")
 endif()

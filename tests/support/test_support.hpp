@@ -33,13 +33,20 @@ inline std::optional<std::filesystem::path> testDataDir() {
   return std::nullopt;
 }
 
-/// True when the environment variable RETARGET_REQUIRE_DATA is set to anything but "" or "0":
-/// a test that needs ../shared/data then FAILS when it is missing instead of being skipped.
-/// The `test` and `asan` presets set it (the README's test command and CI have the data).
-inline bool testDataRequired() {
-  const char* env = std::getenv("RETARGET_REQUIRE_DATA");
+/// True when the environment variable `name` is set to anything but "" or "0".
+inline bool environmentFlag(const char* name) {
+  const char* env = std::getenv(name);
   return env != nullptr && env[0] != '\0' && std::string(env) != "0";
 }
+
+/// True when RETARGET_REQUIRE_ALL is set: every skip (missing data, a missing tool such as
+/// Chromium) fails the run. ctest sets it for every test when the build's RETARGET_REQUIRE_ALL
+/// option is on, as in the `test` and `asan` presets.
+inline bool everythingRequired() { return environmentFlag("RETARGET_REQUIRE_ALL"); }
+
+/// True when RETARGET_REQUIRE_DATA (or RETARGET_REQUIRE_ALL) is set: a test that needs
+/// ../shared/data then FAILS when it is missing instead of being skipped.
+inline bool testDataRequired() { return environmentFlag("RETARGET_REQUIRE_DATA") || everythingRequired(); }
 
 /// Exit code of a test binary whose every selected test case was skipped (and none failed);
 /// ctest maps it to "Skipped" (SKIP_RETURN_CODE, tests/CMakeLists.txt).
@@ -62,7 +69,7 @@ int skippedTestCaseCount();
   if (!data_dir##_optional) {                                                                             \
     if (::retarget::test::testDataRequired()) {                                                           \
       FAIL("no test data (RETARGET_TEST_DATA unset and ../shared/data missing) but RETARGET_REQUIRE_DATA " \
-           "is set");                                                                                     \
+           "or RETARGET_REQUIRE_ALL is set");                                                             \
     }                                                                                                     \
     ::retarget::test::recordSkip("no test data");                                                         \
     MESSAGE("skipped: no test data (set RETARGET_TEST_DATA or place ../shared/data)");                    \

@@ -43,6 +43,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <Eigen/Geometry>
@@ -455,8 +456,13 @@ class BalanceController {
       X_SO.translation() = plantedPosition(support);
       corners(support == 0 ? feet_.right : feet_.left, X_SO);
     }
-    // Convex hull, counterclockwise (monotone chain).
-    std::sort(points.begin(), points.begin() + count, [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+    // Convex hull, counterclockwise (monotone chain). The unused entries are set to +inf so that
+    // the whole array sorts (they go last): a sort over a fixed 8 points leaves GCC's -O3 bounds
+    // analysis nothing to guess (over the first `count` it reported a false -Warray-bounds).
+    for (std::size_t i = static_cast<std::size_t>(count); i < points.size(); ++i) {
+      points[i].setConstant(std::numeric_limits<double>::infinity());
+    }
+    std::sort(points.begin(), points.end(), [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
       return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
     });
     std::array<Eigen::Vector2d, 17> hull;
