@@ -161,7 +161,9 @@ Eigen::Matrix3Xd robotFootTrajectory(const RobotModel<Scalar>& model, const std:
   Eigen::Matrix3Xd p(3, q.rows());
   VectorX<Scalar> qk(model.nq());
   for (Eigen::Index k = 0; k < q.rows(); ++k) {
-    qk = q.row(k).transpose().template cast<Scalar>();
+    // Into a block of qk (its size never changes): a whole-vector assignment goes through Eigen's
+    // resize path, where GCC 12 at -O3 reports a false -Wuse-after-free.
+    qk.head(model.nq()) = q.row(k).transpose().template cast<Scalar>();
     forwardKinematics(model, data, qk);
     p.col(k) = data.X_WL[static_cast<std::size_t>(l)].translation().template cast<double>();
   }
