@@ -1,6 +1,8 @@
 #include "comparison.hpp"
 
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -90,6 +92,55 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
   return setup;
 }
 
+std::string methodFromFileName(const std::string& path) {
+  const std::string stem = std::filesystem::path(path).stem().string();
+  const auto boundary = [&](std::size_t i) {
+    return i >= stem.size() || !std::isalnum(static_cast<unsigned char>(stem[i]));
+  };
+  for (const std::string& method : batchMethods()) {
+    for (std::size_t at = stem.find(method); at != std::string::npos; at = stem.find(method, at + 1)) {
+      if ((at == 0 || boundary(at - 1)) && boundary(at + method.size())) return method;
+    }
+  }
+  return "csv";
+}
+
+std::optional<MethodSetup> plainMappingSetup(const std::string& method, const RobotModel<double>& model,
+                                             bool bvh_motion, const std::string& euler_config) {
+  const auto setupFor = [&](const std::string& name) -> std::optional<MethodSetup> {
+    MethodSetup setup;
+    setup.method = name;
+    if (name == "euler") setup.config_path = euler_config;
+    // euler reads BVH channels; every other method a skeleton motion (a BVH is bound to one).
+    if (name == "euler" && !bvh_motion) return std::nullopt;
+    try {
+      checkMethodApplies(setup, model);
+    } catch (const UsageError&) {
+      return std::nullopt;
+    }
+    return setup;
+  };
+  if (const auto named = setupFor(method)) return named;
+  std::optional<MethodSetup> only;
+  for (const std::string& name : batchMethods()) {
+    if (const auto setup = setupFor(name)) {
+      if (only) return std::nullopt;  // several apply: the angles could come from any of them
+      only = setup;
+    }
+  }
+  return only;
+}
+
+std::optional<PlainMapping> plainMapping(const MethodSetup& setup, const RobotModel<double>& model,
+                                         const std::string& motion_path) {
+  try {
+    MappedFile f = mapFile(setup, model, motion_path, false, nullptr);
+    return PlainMapping{setup.method, std::move(f.mapped.q)};
+  } catch (const Error&) {
+    return std::nullopt;  // e.g. a BVH rig no built-in Euler map knows: W is left out, not guessed
+  }
+}
+
 namespace {
 
 // Largest joint speed per frame: max_i |q_k,i - q_k-1,i| / (t_k - t_k-1) (rad/s); NaN for the
@@ -109,7 +160,7 @@ std::vector<double> jointSpeedCurve(const Eigen::MatrixXd& q, const std::vector<
 ComparedRow evaluateRow(const ComparedRobot& robot, const ComparedMotion& motion, const Eigen::MatrixXd& q,
                         const std::vector<double>& time, const std::string& method, const std::string& label,
                         const std::string& euler_config, WbfBase wbf_base, const std::string& source,
-                        const nlohmann::ordered_json* mapping) {
+                        const nlohmann::ordered_json* mapping, const PlainMapping* plain) {
   const RobotModel<double>& model = robot.model;
   const SkeletonMotion<double>* skeleton = motion.skeleton ? &*motion.skeleton : nullptr;
   if (static_cast<std::size_t>(q.rows()) != motion.frames() || time.size() != motion.frames()) {
@@ -145,7 +196,7 @@ ComparedRow evaluateRow(const ComparedRobot& robot, const ComparedMotion& motion
     row.curves.emplace_back("cosine", std::move(cosine));
   }
   if (robot.collision && skeleton != nullptr) {
-    const CollisionEvaluation e = evaluateCollision(model, *robot.collision, *skeleton, q);
+    const CollisionEvaluation e = evaluateCollision(model, *robot.collision, q, plain);
     out["collision"] = collisionJson(e);
     if (e.w) row.curves.emplace_back("W", e.w->per_frame);
     row.curves.emplace_back("clearance (m)", e.clearance.min_distance);
@@ -184,6 +235,7 @@ ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& mot
                            const CompareOptions& options, const std::string& label) {
   MappedFile f = mapFile(setup, robot.model, motion.path, false, nullptr);
   MappedMotion<double>& m = f.mapped;
+  const PlainMapping plain{label, m.q};  // before the avoidance stage
   nlohmann::ordered_json mapping;
   mapping["us_per_frame"] = f.seconds * 1e6 / static_cast<double>(std::max<std::size_t>(1, m.size()));
   mapping["clamped_frames"] = m.clamped_frames;
@@ -202,7 +254,7 @@ ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& mot
   if (setup.method == "pics") mapping["softening"] = setup.softening;
   const std::string euler_config = setup.method == "euler" ? setup.config_path : std::string();
   ComparedRow row = evaluateRow(robot, motion, m.q, m.time, setup.method, label, euler_config, options.wbf_base,
-                                motion.path + " mapped with " + label, &mapping);
+                                motion.path + " mapped with " + label, &mapping, &plain);
   row.status = m.status;
   return row;
 }
@@ -210,24 +262,45 @@ ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& mot
 ComparedRow evaluateAngles(const ComparedRobot& robot, const ComparedMotion& motion, const Eigen::MatrixXd& q,
                            const std::vector<double>& time, const std::string& method, const std::string& label,
                            const std::string& euler_config, WbfBase wbf_base, const std::string& source) {
-  return evaluateRow(robot, motion, q, time, method, label, euler_config, wbf_base, source, nullptr);
+  std::optional<PlainMapping> plain;
+  if (robot.collision && motion.skeleton) {
+    if (const auto setup = plainMappingSetup(method, robot.model, motion.bvh.has_value(), euler_config)) {
+      plain = plainMapping(*setup, robot.model, motion.path);
+      if (plain && plain->q.rows() != q.rows()) plain.reset();  // the frame count is checked by evaluateRow
+    }
+  }
+  return evaluateRow(robot, motion, q, time, method, label, euler_config, wbf_base, source, nullptr,
+                     plain ? &*plain : nullptr);
 }
 
 const std::vector<CompareColumn>& compareColumns() {
   static const std::vector<CompareColumn> columns = {
-      {"imitation", "/similarity/wbf/mean", "WBF", "", 3},
-      {"imitation", "/similarity/llf/mean", "LLF", "", 3},
-      {"imitation", "/similarity/cosine/mean", "cosine", "", 3},
-      {"imitation", "/similarity/best_reachable/wbf_mean", "WBF best", "", 3},
-      {"imitation", "/similarity/best_reachable/llf_mean", "LLF best", "", 3},
-      {"imitation", "/physical/mpjpe/mean", "MPJPE", "m", 3},
-      {"imitation", "/collision/w/mean", "W", "", 3},
-      {"imitation", "/pose/pacc", "Pacc", "", 3},
-      {"imitation", "/pose/po", "PO", "", 3},
+      {"imitation", "/similarity/wbf/mean", "WBF", "", 3,
+       "whole-body focused similarity (seed 000 Eq. 44): mean cosine between each robot link of the virtual "
+       "skeleton and the human's, both bodies turned to face the same way with z up; 1 = every link points as the "
+       "human's"},
+      {"imitation", "/similarity/llf/mean", "LLF", "", 3,
+       "local-link focused similarity (seed 000 Eq. 46): each link measured in its parent link's frame, so a lean "
+       "of the whole body does not count; 1 = every joint bends as the human's"},
+      {"imitation", "/similarity/cosine/mean", "cosine", "", 3,
+       "pose cosine similarity (seed 003 Eq. 1) over 11 links, in the WBF frame"},
+      {"imitation", "/similarity/best_reachable/wbf_mean", "WBF best", "", 3,
+       "the highest WBF any pose within the robot's joint limits reaches, link by link: below 1 the robot's body "
+       "is the limit; above WBF the mapping could do better"},
+      {"imitation", "/similarity/best_reachable/llf_mean", "LLF best", "", 3, "the same for LLF"},
+      {"imitation", "/physical/mpjpe/mean", "MPJPE", "m", 3,
+       "mean distance between the human's joints and the robot's, both rooted at SpineBase and turned to face the "
+       "same way, after scaling the whole robot by one factor (the human's summed link lengths over the robot's, "
+       "\"size_ratio\" in the JSON); metres at the human's size. Differences in body proportions count, so a robot "
+       "not shaped like a person scores above 0 even when every link points right",
+       "/physical/mpjpe/size_ratio", "size ratio"},
+      {"imitation", "/pose/pacc", "Pacc", "", 3, "pose accuracy of the arms (seed 004 Eq. 4)"},
+      {"imitation", "/pose/po", "PO", "", 3, "occlusion / obstruction measure (seed 004 Eq. 5)"},
       {"imitation", "/pose/mean_pose_error", "pose err", "rad", 3},
       {"imitation", "/dtw/dtw_mean", "DTW", "rad", 2},
       {"imitation", "/dtw/weighted_dtw", "DTW A_w", "rad", 2},
-      {"physical", "/physical/limit_margin_min", "margin", "rad", 3},
+      {"physical", "/physical/limit_margin_min", "margin", "rad", 3,
+       "smallest distance of any joint to its position limit over the motion"},
       {"physical", "/physical/velocity_peak", "vel peak", "rad/s", 2},
       {"physical", "/physical/velocity_rms", "vel RMS", "rad/s", 2},
       {"physical", "/physical/acceleration_peak", "acc peak", "rad/s²", 1},
@@ -237,15 +310,24 @@ const std::vector<CompareColumn>& compareColumns() {
       {"physical", "/physical/velocity_violation_intervals", "vel viol", "intervals", 0},
       {"physical", "/pose/largest_joint_step", "max step", "rad", 3},
       {"physical", "/physical/penetration/max", "penetr", "m", 4},
-      {"physical", "/collision/min_clearance", "clearance", "m", 4},
+      {"physical", "/collision/min_clearance", "clearance", "m", 4,
+       "smallest distance between two collision shapes of the robot that may touch"},
       {"physical", "/collision/collision_frames", "in coll", "frames", 0},
       {"physical", "/physical/feet/sliding", "foot slide", "m", 3},
       {"physical", "/physical/feet/floating_max", "foot float", "m", 3},
       {"mapping", "/mapping/us_per_frame", "cost", "µs/frame", 1},
-      {"mapping", "/mapping/clamped_frames", "clamped", "frames", 0},
-      {"mapping", "/mapping/held_frames", "held", "frames", 0},
+      {"mapping", "/mapping/clamped_frames", "clamped", "frames", 0,
+       "frames where the mapper had to clamp some joint to its limit"},
+      {"mapping", "/mapping/held_frames", "held", "frames", 0,
+       "frames where the input was degenerate and some joint kept its last good angle"},
       {"mapping", "/mapping/not_converged_frames", "not conv", "frames", 0},
       {"mapping", "/mapping/collision_avoided_frames", "avoided", "frames", 0},
+      {"mapping", "/collision/w/mean", "W", "", 3,
+       "joint-space similarity W (seed 001 Eq. 12) of the angles to the plain mapping of the motion by the same "
+       "method, before smoothing, speed limits or collision avoidance: 1 = nothing changed them; a joint moved by "
+       "its whole range alone gives 0.5. Not an imitation score; — where the method that produced a CSV is "
+       "unknown (name it in the file name, e.g. wave_ga-lvvj.csv)",
+       "/collision/reference", "compared with the plain mapping of"},
   };
   return columns;
 }
@@ -258,8 +340,14 @@ nlohmann::ordered_json comparisonJson(const ComparedMotion& motion, const std::v
   for (const ComparedRow& row : rows) out["rows"].push_back(row.json);
   out["columns"] = nlohmann::ordered_json::array();
   for (const CompareColumn& c : compareColumns()) {
-    out["columns"].push_back({{"group", c.group}, {"pointer", c.pointer}, {"header", c.header}, {"unit", c.unit},
-                              {"decimals", c.decimals}});
+    nlohmann::ordered_json column = {
+        {"group", c.group}, {"pointer", c.pointer}, {"header", c.header}, {"unit", c.unit}, {"decimals", c.decimals}};
+    if (c.note != nullptr) column["note"] = c.note;
+    if (c.detail != nullptr) {
+      column["detail"] = c.detail;
+      column["detail_name"] = c.detail_name;
+    }
+    out["columns"].push_back(std::move(column));
   }
   return out;
 }

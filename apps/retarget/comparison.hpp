@@ -20,6 +20,7 @@
 
 #include "batch_mapping.hpp"
 #include "cli.hpp"
+#include "metric_families.hpp"
 
 namespace retarget::cli {
 
@@ -80,30 +81,55 @@ struct ComparedRow {
 /// (file) and `softening` (0..3) overriding `defaults`. Throws UsageError naming a bad spec.
 MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults);
 
+/// The method a CSV's file name names as a word ("walk_pics.csv" -> "pics"), or "csv".
+std::string methodFromFileName(const std::string& path);
+
+/// The method whose plain mapping W compares angles from `method` with: `method` itself when it
+/// is one of batchMethods() and applies to `model` and to the motion (a BVH file for euler, a
+/// skeleton motion for the others), else the only method that applies (Tangy: triangle; InMoov
+/// with a BVH: euler); nullopt when several apply and none is named (NAO, Pepper, Baxter, YuMi).
+/// `euler_config` is the euler method's --config (may be empty); the others use their defaults.
+std::optional<MethodSetup> plainMappingSetup(const std::string& method, const RobotModel<double>& model,
+                                             bool bvh_motion, const std::string& euler_config);
+
+/// The plain mapping of the motion file `motion_path` by `setup` (as `retarget map` without
+/// --smooth, --max-joint-speed, --avoid-collisions or --max-hand-speed), named `setup.method`.
+/// Nullopt when the method cannot map this file (e.g. a BVH rig the InMoov map does not know).
+std::optional<PlainMapping> plainMapping(const MethodSetup& setup, const RobotModel<double>& model,
+                                         const std::string& motion_path);
+
 /// Maps the motion with `setup` onto `robot` (like `retarget map`, then the avoidance stage when
-/// asked) and evaluates every applicable family. `label` names the row.
+/// asked) and evaluates every applicable family; W compares the result with the mapping before
+/// the avoidance stage (1 without it). `label` names the row.
 ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& motion, const MethodSetup& setup,
                            const CompareOptions& options, const std::string& label);
 
 /// Evaluates given angles (e.g. a CSV read in the robot's order) against the motion: `method`
 /// (the method that produced them, or "csv" when unknown) and `label` name the row, `source` the
-/// angles in errors; `euler_config` is the dtw family's --config (may be empty).
+/// angles in errors; `euler_config` is the dtw family's --config (may be empty). W compares the
+/// angles with the plain mapping of plainMappingSetup(method, ...), when there is one.
 ComparedRow evaluateAngles(const ComparedRobot& robot, const ComparedMotion& motion, const Eigen::MatrixXd& q,
                            const std::vector<double>& time, const std::string& method, const std::string& label,
                            const std::string& euler_config, WbfBase wbf_base, const std::string& source);
 
 /// A column of the summary table: a JSON pointer into a row's JSON, its header, unit and
-/// decimals, in one of the groups "imitation", "physical", "mapping".
+/// decimals, in one of the groups "imitation", "physical", "mapping"; what the figure compares
+/// and how, in a sentence (null: the header says it all), and a pointer to a per-row value that
+/// completes it (e.g. the size ratio of MPJPE; null: none). The report prints notes and details.
 struct CompareColumn {
   const char* group;
   const char* pointer;
   const char* header;
   const char* unit;
   int decimals;
+  const char* note = nullptr;
+  const char* detail = nullptr;
+  const char* detail_name = nullptr;  ///< What the detail is, e.g. "size ratio".
 };
 const std::vector<CompareColumn>& compareColumns();
 
-/// {"motion", "frames", "rows": [row JSON...], "columns": [{"group", "pointer", "header", "unit"}]}
+/// {"motion", "frames", "rows": [row JSON...], "columns": [{"group", "pointer", "header", "unit",
+/// "decimals", "note"?, "detail"?, "detail_name"?}]}
 nlohmann::ordered_json comparisonJson(const ComparedMotion& motion, const std::vector<ComparedRow>& rows);
 
 /// The summary table as text: per group, rows = (robot, method), columns = the metrics that apply

@@ -1,9 +1,10 @@
 // `retarget eval <motion> <angles.csv> --robot R --metrics physical [--json]`: the physical
 // metrics of a robot trajectory (docs/metrics.md, "Physical and smoothness metrics"): joint
 // velocity, acceleration and jerk peaks and RMS on the CSV's own time stamps, velocity-limit
-// violations, the joint-limit margin; MPJPE after body-size normalisation on robots with a
-// virtual skeleton; the deepest self-penetration on robots with collision shapes; foot sliding
-// and floating on robots with feet (the human's ankles as the contact reference).
+// violations, the joint-limit margin; MPJPE on robots with a virtual skeleton (the robot scaled
+// by one factor to the human's size, so body proportions count: metrics/position_error.hpp);
+// the deepest self-penetration on robots with collision shapes; foot sliding and floating on
+// robots with feet (the human's ankles as the contact reference).
 #include <iostream>
 #include <string>
 
@@ -37,7 +38,9 @@ void runPhysical(const EvalRequest& request) {
             << " frames\n";
   if (e.position_error) {
     std::cout << "  MPJPE               " << fixed(e.position_error->mpjpe, 4) << " m (max "
-              << fixed(e.position_error->max, 4) << " m, at the human's size)\n";
+              << fixed(e.position_error->max, 4) << " m): joints from SpineBase, the robot scaled by "
+              << fixed(e.position_error->size_ratio, 2)
+              << " (human's summed link lengths over the robot's); differences in proportions count\n";
   }
   std::cout << "  joint-limit margin  " << fixed(s.limit_margin_min, 4) << " rad (smallest over joints and frames)\n";
   std::cout << "  velocity            peak " << fixed(s.velocity_peak_max, 3) << " rad/s, RMS "

@@ -30,6 +30,49 @@
 namespace retarget::cli {
 namespace {
 
+// The human-readable report: one row per link (achieved and best reachable WBF / LLF, frames
+// within reach), the means, then one line per figure saying what it compares.
+void printSimilarityTable(const EvalRequest& request, const RobotModel<double>& model, std::size_t frames,
+                          const SimilarityEvaluation& e) {
+  const MotionSimilarity<double>& s = e.similarity;
+  const MotionBestReachable<double>& best = e.best;
+  const auto cell = [](double value) { return fixed(value, 3); };
+  std::ostringstream out;
+  out << model.name() << " imitating " << request.motion_path << " with " << request.angles_path << ": " << frames
+      << " frames\n\n";
+  out << "  link            WBF    best    LLF    best    within reach (WBF/LLF)\n";
+  for (int i = 0; i < kSimilarityLinkCount; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    out << "  " << std::left << std::setw(14) << kSimilarityLinkNames[k] << std::right;
+    if (s.link_frames[k] > 0) {
+      out << "  " << cell(best.wbf_achieved_mean[k]) << "  " << cell(best.wbf_best_mean[k]) << "   "
+          << cell(best.llf_achieved_mean[k]) << "  " << cell(best.llf_best_mean[k]) << "   " << std::setw(4)
+          << best.wbf_within_frames[k] << "/" << best.llf_within_frames[k] << " of " << best.wbf_frames[k] << "\n";
+    } else {
+      out << "  n/a (the link is missing on the robot or in the motion)\n";
+    }
+  }
+  out << "  " << std::left << std::setw(14) << "all links" << std::right << "  " << cell(s.wbf_mean) << "  "
+      << cell(bestReachableWbfMean(best)) << "   " << cell(s.llf_mean) << "  " << cell(bestReachableLlfMean(best))
+      << "\n\n";
+  out << "  1 = the robot's link (its virtual skeleton at these angles) points as the human's.\n"
+      << "  WBF   whole-body focused (seed 000 Eq. 44): link directions with both bodies turned to face the same\n"
+      << "        way, z up ("
+      << (e.base == WbfBase::kSupportFoot ? "the robot standing on its support foot" : "the robot's torso upright")
+      << "); worst frame " << cell(s.wbf_min) << "\n"
+      << "  LLF   local-link focused (seed 000 Eq. 46): each link in its parent link's frame; worst frame "
+      << cell(s.llf_min) << "\n"
+      << "  best  the best reachable value: the highest any pose within " << model.name() << "'s joint limits reaches\n"
+      << "        for that link: below 1 the robot's body is the limit; above the achieved value the mapping\n"
+      << "        could do better\n"
+      << "  within reach: frames where the human pose is within the robot's reach (there the mapper alone decides)\n"
+      << "  cosine pose similarity (seed 003 Eq. 1): mean " << cell(s.cosine_mean) << ", worst frame "
+      << cell(s.cosine_min) << "\n"
+      << "  frames with a mapped joint on a position limit: " << e.on_limit_frames << " of " << frames
+      << " (`retarget map` reports whether it had to clamp)\n";
+  std::cout << out.str();
+}
+
 void runSimilarity(const EvalRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
   const std::optional<GaLvvjMap> map = gaLvvjMapFor(model);
@@ -52,49 +95,13 @@ void runSimilarity(const EvalRequest& request) {
   }
   const SimilarityEvaluation e =
       evaluateSimilarity(model, *map, motion, angles.positions, base, request.angles_path);
-  const MotionSimilarity<double>& s = e.similarity;
-  const MotionBestReachable<double>& best = e.best;
-
   if (request.json) {
     nlohmann::ordered_json out = evalJsonHead(request, "similarity", model, motion.size());
     out.update(similarityJson(e));
     std::cout << out.dump(2) << "\n";
     return;
   }
-  std::cout << std::fixed << std::setprecision(4);
-  std::cout << "similarity of " << request.angles_path << " (" << model.name() << ") to " << request.motion_path
-            << ": " << motion.size() << " frames, " << e.on_limit_frames << " with a joint on a limit\n";
-  std::cout << "  WBF    mean " << s.wbf_mean << "  min " << s.wbf_min << "   (seed 000 Eq. 44)\n";
-  std::cout << "  LLF    mean " << s.llf_mean << "  min " << s.llf_min << "   (seed 000 Eq. 46)\n";
-  std::cout << "  cosine mean " << s.cosine_mean << "  min " << s.cosine_min << "   (seed 003 Eq. 1)\n";
-  std::cout << "  per link, achieved and best reachable within the robot's limits (WBF base: " << wbfBaseName(base)
-            << "),\n  over all frames and over the frames where the human pose is within the robot's reach\n"
-               "  (metrics/best_reachable.hpp: there the mapper, not the robot, decides the value):\n";
-  std::cout << "                    all frames                      within reach\n";
-  std::cout << "    link            WBF     best    LLF     best    frames  WBF     best    frames  LLF     best\n";
-  for (int i = 0; i < kSimilarityLinkCount; ++i) {
-    const auto k = static_cast<std::size_t>(i);
-    std::cout << "    " << std::left << std::setw(14) << kSimilarityLinkNames[k] << std::right;
-    if (s.link_frames[k] > 0) {
-      std::cout << "  " << best.wbf_achieved_mean[k] << "  " << best.wbf_best_mean[k] << "  "
-                << best.llf_achieved_mean[k] << "  " << best.llf_best_mean[k];
-      auto within = [](int frames, double achieved, double best_value) {
-        std::ostringstream cell;
-        cell << std::fixed << std::setprecision(4) << std::setw(6) << frames << "  ";
-        if (frames > 0) {
-          cell << achieved << "  " << best_value;
-        } else {
-          cell << "  -       -   ";
-        }
-        return cell.str();
-      };
-      std::cout << "  " << within(best.wbf_within_frames[k], best.wbf_achieved_within_mean[k], best.wbf_best_within_mean[k])
-                << "  " << within(best.llf_within_frames[k], best.llf_achieved_within_mean[k], best.llf_best_within_mean[k])
-                << "\n";
-    } else {
-      std::cout << "n/a (link missing on the robot or in the motion)\n";
-    }
-  }
+  printSimilarityTable(request, model, motion.size(), e);
 }
 
 const bool kEvalSimilarityRegistered = registerEvalMetrics(EvalMetrics{

@@ -7,8 +7,6 @@
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/json/euler_map.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
-#include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/triangle.hpp>
 
 #include "cli.hpp"
 
@@ -121,25 +119,15 @@ double bestReachableLlfMean(const MotionBestReachable<double>& best) {
 // --- collision
 
 CollisionEvaluation evaluateCollision(const RobotModel<double>& model, const SelfCollisionModel<double>& collision,
-                                      const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q) {
+                                      const Eigen::MatrixXd& q, const PlainMapping* plain) {
   CollisionEvaluation out;
   out.pairs = collision.pairs().size();
   out.margin = collision.margin();
-  // The direct mapping (q_mimic of seed 001) W compares against.
-  std::optional<MappedMotion<double>> direct;
-  if (const auto tri = triangleMapFor(model)) {
-    TriangleMapper<double> mapper(model, *tri);
-    direct = mapMotion(mapper, motion);
-    out.reference = "triangle";
-  } else if (const auto ga = gaLvvjMapFor(model)) {
-    GaLvvjMapper<double> mapper(model, *ga);
-    direct = mapMotion(mapper, motion);
-    out.reference = "ga-lvvj";
-  }
   out.clearance = trajectoryClearance(collision, q);
-  if (direct) {
-    out.w = jointSimilarity(model, direct->q, q);
-    out.before = trajectoryClearance(collision, direct->q);
+  if (plain != nullptr) {
+    out.reference = plain->method;
+    out.w = jointSimilarity(model, plain->q, q);
+    out.before = trajectoryClearance(collision, plain->q);
   }
   return out;
 }
@@ -236,7 +224,7 @@ PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const Skele
   if (motion != nullptr) {
     if (const auto map = gaLvvjMapFor(model)) {
       VirtualSkeleton<double> view(model, *map);
-      MotionPositionError error = motionPositionError(view, *motion, q);
+      MotionPositionError error = motionPositionError(view, *motion, q, PositionErrorScaling::kUniform);
       // A robot whose virtual skeleton has no root (SpineBase: Pepper has no legs) has no valid
       // link in any frame: MPJPE does not apply ("—"), it is not a perfect 0.
       int samples = 0;
@@ -262,8 +250,11 @@ nlohmann::ordered_json physicalJson(const PhysicalEvaluation& e) {
   const JointSmoothness& s = e.smoothness;
   nlohmann::ordered_json out;
   if (e.position_error) {
-    out["mpjpe"] = {{"mean", e.position_error->mpjpe}, {"max", e.position_error->max},
-                    {"degenerate_frames", e.position_error->degenerate_frames}};
+    out["mpjpe"] = {{"mean", e.position_error->mpjpe},
+                    {"max", e.position_error->max},
+                    {"degenerate_frames", e.position_error->degenerate_frames},
+                    {"scaling", positionErrorScalingName(e.position_error->scaling)},
+                    {"size_ratio", e.position_error->size_ratio}};
   }
   out["limit_margin_min"] = finiteOrNull(s.limit_margin_min);
   out["velocity_peak"] = s.velocity_peak_max;

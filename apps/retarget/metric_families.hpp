@@ -8,7 +8,8 @@
 //
 // Where each family applies (docs/metrics.md, "Which metric applies where"):
 //  - similarity: robots with a virtual skeleton (a GA-LVVJ map: NAO, Pepper), skeleton motions;
-//  - collision:  robots with collision shapes (cliCollisionModel), skeleton motions;
+//  - collision:  robots with collision shapes (cliCollisionModel), skeleton motions; its W
+//                needs the plain mapping of the method that produced the angles;
 //  - pose:       robots with a PIC map (Baxter, YuMi, NAO, Pepper), skeleton motions;
 //  - dtw:        BVH motions with an Euler map (the built-in InMoov ones or --config);
 //  - physical:   every robot; its MPJPE part needs a virtual skeleton, penetration collision
@@ -65,19 +66,30 @@ nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e);
 double bestReachableWbfMean(const MotionBestReachable<double>& best);
 double bestReachableLlfMean(const MotionBestReachable<double>& best);
 
-// --- collision: W (seed 001 Eq. 12) against the direct mapping, clearance, frames in collision.
+// --- collision: W (seed 001 Eq. 12) against the plain mapping, clearance, frames in collision.
+
+/// What W compares the evaluated angles with: the plain mapping of the motion (no smoothing,
+/// speed limit or collision avoidance) by the method that produced them (seed 001's q_mimic).
+struct PlainMapping {
+  std::string method;  ///< e.g. "ga-lvvj", "pics:softening=2"
+  Eigen::MatrixXd q;   ///< frames x nq, rad
+};
 
 struct CollisionEvaluation {
   std::size_t pairs = 0;
   double margin = 0;
-  std::optional<std::string> reference;        ///< "triangle" or "ga-lvvj" when a direct mapping exists.
-  std::optional<JointSimilaritySummary> w;     ///< W per frame and summaries, against it.
-  TrajectoryClearance clearance;               ///< Of the evaluated angles.
-  std::optional<TrajectoryClearance> before;   ///< Of the direct mapping.
+  std::optional<std::string> reference;       ///< The method of the plain mapping W compares with.
+  std::optional<JointSimilaritySummary> w;    ///< W per frame and summaries, against it.
+  TrajectoryClearance clearance;              ///< Of the evaluated angles.
+  std::optional<TrajectoryClearance> before;  ///< Of the plain mapping.
 };
 
+/// Clearance of `q` (frames x nq, rad) and, when `plain` is given (same size as q), W of q
+/// against it and the plain mapping's clearance. Without it W is not computed (null): comparing
+/// with another method's mapping would measure the difference between two methods (e.g. the
+/// hands GA-LVVJ opens and the triangle mapping leaves at rest), not what post-processing did.
 CollisionEvaluation evaluateCollision(const RobotModel<double>& model, const SelfCollisionModel<double>& collision,
-                                      const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q);
+                                      const Eigen::MatrixXd& q, const PlainMapping* plain);
 /// {"pairs", "margin", "reference", "w", "min_clearance", "collision_frames", "margin_frames",
 /// "reference_collision_frames"}.
 nlohmann::ordered_json collisionJson(const CollisionEvaluation& e);
@@ -129,6 +141,8 @@ struct PhysicalEvaluation {
 PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const SkeletonMotion<double>* motion,
                                     const Eigen::MatrixXd& q, const std::vector<double>& time,
                                     const SelfCollisionModel<double>* collision);
+/// MPJPE is computed with the robot scaled uniformly to the human's size
+/// (PositionErrorScaling::kUniform, metrics/position_error.hpp).
 /// {"mpjpe"?, "limit_margin_min", "velocity_peak", "velocity_rms", "acceleration_peak",
 /// "acceleration_rms", "jerk_peak", "jerk_rms", "velocity_violation_intervals",
 /// "penetration"?, "feet"?}; optional parts are absent where they do not apply.

@@ -4,12 +4,11 @@
 // with play/pause, a time slider and orbit/zoom; each joint's angle over time with its limits;
 // the per-frame metric curves; and the summary table of `retarget compare` (docs/report.md).
 //
-// Rows come from the angle CSVs (method from --label or from the file name) and from --method
-// (mapped here, like `retarget compare`). Only mapped rows know their per-frame statuses
+// Rows come from the angle CSVs (method from the file name, label from --label or the file name)
+// and from --method (mapped here, like `retarget compare`). Only mapped rows know their per-frame statuses
 // (clamped, held, collision-avoided, not converged); for a CSV the page marks the samples that
 // sit on a joint limit, the clamps it can detect.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -131,20 +130,6 @@ struct ReportRequest {
   CompareOptions options;
   std::string output;
 };
-
-// The method a CSV's file name names as a word ("walk_pics.csv" -> "pics"), or "csv".
-std::string methodFromFileName(const std::string& path) {
-  const std::string stem = std::filesystem::path(path).stem().string();
-  const auto boundary = [&](std::size_t i) {
-    return i >= stem.size() || !std::isalnum(static_cast<unsigned char>(stem[i]));
-  };
-  for (const std::string& method : batchMethods()) {
-    for (std::size_t at = stem.find(method); at != std::string::npos; at = stem.find(method, at + 1)) {
-      if ((at == 0 || boundary(at - 1)) && boundary(at + method.size())) return method;
-    }
-  }
-  return "csv";
-}
 
 void runReport(const ReportRequest& request) {
   if (request.angles.empty() && request.methods.empty()) {

@@ -36,6 +36,8 @@ th, td { border: 1px solid #ddd; padding: 2px 7px; text-align: right; white-spac
 th { background: #f4f4f4; }
 td.name, th.name { text-align: left; }
 th.unit { font-weight: normal; color: #666; }
+#notes { color: #444; max-width: 1100px; padding-left: 18px; }
+#notes li { margin: 2px 0; }
 .grid { display: flex; flex-wrap: wrap; gap: 6px; }
 .grid svg { border: 1px solid #eee; background: #fff; }
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; vertical-align: -2px; margin-right: 4px; }
@@ -65,6 +67,7 @@ svg .unconverged { fill: #a0f; opacity: 0.2; }
 </div>
 <h2>Summary (as <code>retarget compare</code>)</h2>
 <div id="summary"></div>
+<ul id="notes"></ul>
 <h2>Metrics over time</h2>
 <div class="grid" id="curve-plots"></div>
 <h2>Joint angles</h2>
@@ -376,7 +379,9 @@ const char* const kScriptRest = R"page(
       return comparison.rows.some(function (row) { return valueAt(row, column.pointer) !== undefined; });
     });
     var html = ['<table id="summary-table"><thead><tr><th class="name" rowspan="2">robot / method</th>'];
-    shown.forEach(function (column) { html.push('<th title="' + escapeText(column.group) + '">' + escapeText(column.header) + '</th>'); });
+    shown.forEach(function (column) {
+      html.push('<th title="' + escapeText(column.note || column.group) + '">' + escapeText(column.header) + '</th>');
+    });
     html.push('</tr><tr>');
     shown.forEach(function (column) { html.push('<th class="unit">' + escapeText(column.unit) + '</th>'); });
     html.push('</tr></thead><tbody>');
@@ -388,6 +393,21 @@ const char* const kScriptRest = R"page(
     });
     html.push('</tbody></table>');
     document.getElementById('summary').innerHTML = html.join('');
+    // What each figure compares, for the columns shown that carry a note.
+    document.getElementById('notes').innerHTML = shown.filter(function (column) { return column.note; })
+        .map(function (column) {
+          var details = [];
+          if (column.detail) {
+            comparison.rows.forEach(function (row) {
+              var value = valueAt(row, column.detail);
+              if (value === undefined || value === null) return;
+              details.push(row.robot + ' / ' + row.label + ': ' + (finite(value) ? value.toFixed(2) : String(value)));
+            });
+          }
+          return '<li><b>' + escapeText(column.header) + '</b>' + (column.unit ? ' (' + escapeText(column.unit) + ')' : '') +
+                 ': ' + escapeText(column.note) +
+                 (details.length ? '. ' + escapeText(column.detail_name) + ': ' + escapeText(details.join('; ')) : '') + '</li>';
+        }).join('');
   })();
 
   document.getElementById('meta').textContent = data.motion + ' \u00b7 ' + frameCount + ' frames \u00b7 ' +

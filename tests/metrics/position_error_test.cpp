@@ -123,3 +123,78 @@ TEST_CASE("position error: untracked joints invalidate their link and the chain 
   CHECK_THROWS_WITH_AS(motionPositionError(view, motion, Eigen::MatrixXd::Zero(3, nao.nq())),
                        doctest::Contains("joint rows"), InvalidArgument);
 }
+
+TEST_CASE("position error, uniform scaling: zero for a scaled, turned, moved copy; the size ratio is the scale") {
+  const auto nao = makeNao();
+  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  std::mt19937 rng(23);
+  for (int trial = 0; trial < 30; ++trial) {
+    SkeletonFramed robot;
+    REQUIRE(view.compute(randomNao(nao, rng), robot).ok());
+    const double scale = 2.0 + 0.25 * trial;
+    const SkeletonFramed human = transformed(robot, scale, -0.4 * trial, Eigen::Vector3d(-0.5, 3.0, 0.1));
+    FramePositionError<double> e;
+    CHECK(framePositionError(human, robot, e, PositionErrorScaling::kUniform).ok());
+    CHECK(e.valid_links == kPositionErrorLinkCount);
+    CHECK(e.size_ratio == doctest::Approx(scale).epsilon(1e-12));
+    CHECK(e.mpjpe < 1e-12);
+  }
+}
+
+TEST_CASE("position error, uniform scaling: other proportions count, per-link scaling ignores them") {
+  const auto nao = makeNao();
+  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  std::mt19937 rng(31);
+  for (int trial = 0; trial < 20; ++trial) {
+    SkeletonFramed robot;
+    REQUIRE(view.compute(randomNao(nao, rng), robot).ok());
+    // A human k times NAO's size in the same pose (no turn: both base frames are parallel), whose
+    // left forearm is longer by the fraction `a`: every link points the same way, the proportions
+    // differ.
+    const double k = 4.0 + 0.1 * trial, a = 0.2 + 0.02 * trial;
+    SkeletonFramed human = transformed(robot, k, 0.0, Eigen::Vector3d(0.2, 0.1, 0.0));
+    const Eigen::Vector3d forearm_r = robot.position(HumanJoint::kWristLeft) - robot.position(HumanJoint::kElbowLeft);
+    human.position(HumanJoint::kWristLeft) += k * a * forearm_r;
+
+    FramePositionError<double> per_link, uniform;
+    REQUIRE(framePositionError(human, robot, per_link, PositionErrorScaling::kPerLink).ok());
+    REQUIRE(framePositionError(human, robot, uniform, PositionErrorScaling::kUniform).ok());
+    CHECK(per_link.mpjpe < 1e-12);  // directions agree everywhere
+
+    // Independently: the size ratio from the link lengths, then joint positions from the root.
+    double length_r = 0;
+    for (const auto& [p, c] : kPositionErrorLinks) length_r += (robot.position(c) - robot.position(p)).norm();
+    const double s = (k * length_r + k * a * forearm_r.norm()) / length_r;
+    CHECK(uniform.size_ratio == doctest::Approx(s).epsilon(1e-12));
+    CHECK(per_link.size_ratio == doctest::Approx(s).epsilon(1e-12));
+    double sum = 0;
+    for (int l = 0; l < kPositionErrorLinkCount; ++l) {
+      const HumanJoint c = kPositionErrorLinks[static_cast<std::size_t>(l)].second;
+      const Eigen::Vector3d h = human.position(c) - human.position(HumanJoint::kSpineBase);
+      const Eigen::Vector3d r = robot.position(c) - robot.position(HumanJoint::kSpineBase);
+      const double expected = (h - s * r).norm();
+      CAPTURE(kPositionErrorLinkNames[static_cast<std::size_t>(l)]);
+      CHECK(uniform.links[static_cast<std::size_t>(l)] == doctest::Approx(expected).epsilon(1e-9));
+      sum += expected;
+    }
+    CHECK(uniform.mpjpe == doctest::Approx(sum / kPositionErrorLinkCount).epsilon(1e-9));
+    CHECK(uniform.mpjpe > 1e-3);
+  }
+}
+
+TEST_CASE("position error over a motion: the scaling is applied to every frame and the size ratio averaged") {
+  const auto nao = makeNao();
+  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  SkeletonFramed robot;
+  REQUIRE(view.compute(Eigen::VectorXd::Zero(nao.nq()), robot).ok());
+  SkeletonMotion<double> motion;
+  motion.frames.push_back(transformed(robot, 3.0, 0.0, Eigen::Vector3d::Zero()));
+  motion.frames.push_back(transformed(robot, 5.0, 1.0, Eigen::Vector3d::Zero()));
+  const Eigen::MatrixXd q = Eigen::MatrixXd::Zero(2, nao.nq());
+  const MotionPositionError uniform = motionPositionError(view, motion, q, PositionErrorScaling::kUniform);
+  CHECK(uniform.scaling == PositionErrorScaling::kUniform);
+  CHECK(uniform.size_ratio == doctest::Approx(4.0).epsilon(1e-12));
+  CHECK(uniform.mpjpe < 1e-12);
+  CHECK(motionPositionError(view, motion, q).scaling == PositionErrorScaling::kPerLink);
+  CHECK(std::string(positionErrorScalingName(PositionErrorScaling::kUniform)) == "uniform");
+}
