@@ -21,22 +21,12 @@
 #include <retarget/robots/nao.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "cli/report_data.hpp"
 
 using namespace retarget;
 using namespace retarget::test;
 
 namespace {
-
-// The JSON the report page embeds.
-nlohmann::json embeddedReportData(const fs::path& html) {
-  const std::string text = slurp(html);
-  const std::string open = "<script type=\"application/json\" id=\"report-data\">";
-  const std::size_t begin = text.find(open);
-  REQUIRE(begin != std::string::npos);
-  const std::size_t end = text.find("</script>", begin);
-  REQUIRE(end != std::string::npos);
-  return nlohmann::json::parse(text.substr(begin + open.size(), end - begin - open.size()));
-}
 
 nlohmann::json parsedOutput(const Run& r) {
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
@@ -98,7 +88,7 @@ TEST_CASE("cli demo.sh: per-link table with clamps and holds, the report's path;
   // In the report: the mapped row compared with its own plain mapping has W 1 exactly, and MPJPE
   // is the uniformly scaled one: NAO's proportions are not a human's, so not 0, with NAO scaled
   // by about three (NAO is 0.57 m tall, the demo's human 1.75 m).
-  const nlohmann::json data = embeddedReportData(html);
+  const nlohmann::json data = reportData(slurp(html));
   const nlohmann::json& row = data.at("/comparison/rows/0"_json_pointer);
   CHECK(row.at("/collision/reference"_json_pointer) == "ga-lvvj");
   CHECK(row.at("/collision/w/mean"_json_pointer).get<double>() == 1.0);
@@ -181,7 +171,7 @@ TEST_CASE("cli report: two identical trajectories have W 1; NAO's MPJPE on the w
       run("report " + quoted(motion) + " " + quoted(csv) + " --robot nao --method ga-lvvj -o " + quoted(html));
   INFO(r.err);
   REQUIRE(r.code == 0);
-  const nlohmann::json data = embeddedReportData(html);
+  const nlohmann::json data = reportData(slurp(html));
   const nlohmann::json& rows = data.at("/comparison/rows"_json_pointer);
   REQUIRE(rows.size() == 2);  // the CSV, then the same mapping made by the report
 

@@ -18,21 +18,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "cli/report_data.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget::test;
 
 namespace {
-
-// The JSON the page embeds in <script type="application/json" id="report-data">.
-nlohmann::json reportData(const std::string& html) {
-  const std::string open = "<script type=\"application/json\" id=\"report-data\">";
-  const std::size_t begin = html.find(open);
-  REQUIRE(begin != std::string::npos);
-  const std::size_t end = html.find("</script>", begin);
-  REQUIRE(end != std::string::npos);
-  return nlohmann::json::parse(html.substr(begin + open.size(), end - begin - open.size()));
-}
 
 std::size_t csvColumns(const fs::path& csv) {
   std::istringstream in(slurp(csv));
