@@ -62,7 +62,7 @@ std::vector<WireMessage> frameMessages(const SkeletonFramed& frame, std::uint64_
     m.address = prefix + "/joints/" + std::string(name(static_cast<HumanJoint>(j)));
     const Eigen::Vector3d p_K = canonicalToKinect(frame.p_W[static_cast<std::size_t>(j)]);
     m.types = {'f', 'f', 'f', 's'};
-    for (int i = 0; i < 3; ++i) m.numbers.push_back(static_cast<double>(static_cast<float>(p_K[i])));
+    for (int i = 0; i < 3; ++i) m.numbers.push_back(test::float32(p_K[i]));
     m.texts = {test::oscTrackingStateName(frame.state[static_cast<std::size_t>(j)])};
     m.joint = j;
     out.push_back(m);
@@ -95,7 +95,7 @@ std::vector<std::filesystem::path> kinectRecordings(const std::filesystem::path&
 TEST_CASE("kinect osc: every shared recording comes through bit-exact (float32 on the wire), nothing dropped") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   const auto files = kinectRecordings(data_dir);
-  REQUIRE(files.size() >= 7);
+  CHECK(files.size() == 7);  // MANIFEST.md: 7 Kinect v2 recordings (5 LabanotationSuite, 2 Keraal)
   for (const auto& path : files) {
     const std::string file_name = path.filename().string();
     CAPTURE(file_name);
@@ -112,7 +112,9 @@ TEST_CASE("kinect osc: every shared recording comes through bit-exact (float32 o
       ++emitted;
       CHECK(got.time == t);
       for (std::size_t j = 0; j < static_cast<std::size_t>(kHumanJointCount); ++j) {
-        REQUIRE(got.p_W[j] == test::oscWireValue(motion.frames[k].p_W[j]));
+        const Eigen::Vector3d wire = test::oscWireValue(motion.frames[k].p_W[j]);
+        INFO("frame ", k, " joint ", j, ": got ", got.p_W[j].transpose(), ", sent ", wire.transpose());
+        REQUIRE(test::sameBits(got.p_W[j], wire));
         REQUIRE(got.state[j] == motion.frames[k].state[j]);
       }
       CHECK(got.left_hand == HandState::kOpen);

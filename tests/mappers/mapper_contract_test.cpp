@@ -272,7 +272,7 @@ TEST_CASE("contract: GA-LVVJ on NAO (double and float, both hip yaw-pitch modes)
   requireContract(checkMapperContract(cf));
   // float and double agree within float precision on clean inputs.
   CHECK(floatDoubleDifference(c, cf) < 1e-3);
-  if (!testDataDir()) MESSAGE("real Kinect inputs skipped: no ../shared/data");
+  if (!testDataDir()) retarget::test::recordMissingData("the real Kinect inputs");
 }
 
 TEST_CASE("contract: GA-LVVJ on Pepper (arms and head)") {
@@ -299,7 +299,7 @@ TEST_CASE("contract: Euler/BVH on InMoov (built-in Axis Neuron map; synthetic an
 
   const auto data = testDataDir();
   if (!data) {
-    MESSAGE("real BVH inputs skipped: no ../shared/data");
+    retarget::test::recordMissingData("the real BVH inputs");
     return;
   }
   for (const char* file : {"noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh",

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include <doctest/doctest.h>
+
 namespace retarget::test {
 
 /// Multiplier for seeded random sweeps, from `--sweep-scale=<x>` on the test command line
@@ -48,13 +50,25 @@ inline bool everythingRequired() { return environmentFlag("RETARGET_REQUIRE_ALL"
 /// ../shared/data then FAILS when it is missing instead of being skipped.
 inline bool testDataRequired() { return environmentFlag("RETARGET_REQUIRE_DATA") || everythingRequired(); }
 
-/// Exit code of a test binary whose every selected test case was skipped (and none failed);
-/// ctest maps it to "Skipped" (SKIP_RETURN_CODE, tests/CMakeLists.txt).
-inline constexpr int kAllSkippedExitCode = 77;
-
 /// Records that the running test case is skipped for `reason`. The test main (support/main.cpp)
 /// prints every skipped case and the count at the end of the run; see there for the exit code.
 void recordSkip(const char* reason);
+
+/// For a test case that runs on generated inputs and adds the shared recordings when they are
+/// there: call where it would add them and the data is missing. The case is recorded as (partly)
+/// skipped, so the run reports it, and it fails when testDataRequired().
+inline void recordMissingData(const char* what) {
+  if (testDataRequired()) {
+    FAIL_CHECK("no test data for " << what << " (RETARGET_TEST_DATA unset and ../shared/data missing) but "
+               "RETARGET_REQUIRE_DATA or RETARGET_REQUIRE_ALL is set");
+  }
+  recordSkip("no test data (partly skipped)");
+  MESSAGE("skipped: " << what << " (no ../shared/data)");
+}
+
+/// Exit code of a test binary whose every selected test case was skipped (and none failed);
+/// ctest maps it to "Skipped" (SKIP_RETURN_CODE, tests/CMakeLists.txt).
+inline constexpr int kAllSkippedExitCode = 77;
 
 /// Test cases recorded as skipped so far in this run.
 int skippedTestCaseCount();
