@@ -300,7 +300,8 @@ const std::vector<CompareColumn>& compareColumns() {
       {"imitation", "/dtw/dtw_mean", "DTW", "rad", 2},
       {"imitation", "/dtw/weighted_dtw", "DTW A_w", "rad", 2},
       {"physical", "/physical/limit_margin_min", "margin", "rad", 3,
-       "smallest distance of any joint to its position limit over the motion"},
+       "smallest distance of a joint that moves to its position limit over the motion (a joint held at one value "
+       "throughout, such as NAO's hands kept open, is left out)"},
       {"physical", "/physical/velocity_peak", "vel peak", "rad/s", 2},
       {"physical", "/physical/velocity_rms", "vel RMS", "rad/s", 2},
       {"physical", "/physical/acceleration_peak", "acc peak", "rad/s²", 1},

@@ -42,7 +42,8 @@ void runPhysical(const EvalRequest& request) {
               << fixed(e.position_error->size_ratio, 2)
               << " (human's summed link lengths over the robot's); differences in proportions count\n";
   }
-  std::cout << "  joint-limit margin  " << fixed(s.limit_margin_min, 4) << " rad (smallest over joints and frames)\n";
+  std::cout << "  joint-limit margin  " << fixed(s.limit_margin_min, 4) << " rad (smallest over frames and the "
+            << s.limit_margin_joints << " joints that move)\n";
   std::cout << "  velocity            peak " << fixed(s.velocity_peak_max, 3) << " rad/s, RMS "
             << fixed(s.velocity_rms_all, 3) << " rad/s; " << s.velocity_violation_intervals
             << " intervals over a velocity limit\n";

@@ -55,7 +55,27 @@ TEST_CASE("joint smoothness: a static pose has zero velocity, acceleration and j
   CHECK(s.velocity_rms_all == 0.0);
   CHECK(s.velocity_violation_intervals == 0);
   CHECK(s.limit_margin[knee] == doctest::Approx(0.01).epsilon(1e-9));
+  // Nothing moves: the margin is taken over every joint.
   CHECK(s.limit_margin_min == doctest::Approx(0.01).epsilon(1e-9));
+  CHECK(s.limit_margin_joints == nao.nq());
+}
+
+TEST_CASE("joint smoothness: the limit margin is the moving joints' (a hand held open at its limit does not count)") {
+  const auto nao = makeNao();
+  const auto t = unevenTimes(30);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(nao.nq());
+  Eigen::VectorXd q0 = midPose(nao), w = zero;
+  const int hand = nao.qIndex("RHand");
+  const int elbow = nao.qIndex("RElbowRoll");
+  q0[hand] = nao.upperLimits()[hand];  // held open, on its limit, the whole motion
+  // The elbow moves from 0.2 rad above its lower limit towards the middle of its range.
+  q0[elbow] = nao.lowerLimits()[elbow] + 0.2;
+  w[elbow] = 0.1 / t.back();
+  const JointSmoothness s = jointSmoothness(nao, t, polynomial(t, q0, w, zero, zero));
+  CHECK(s.limit_margin[hand] == 0.0);
+  CHECK(s.limit_margin[elbow] == doctest::Approx(0.2).epsilon(1e-9));
+  CHECK(s.limit_margin_joints == 1);
+  CHECK(s.limit_margin_min == doctest::Approx(0.2).epsilon(1e-9));
 }
 
 TEST_CASE("joint smoothness: a constant-velocity sweep gives the exact velocity, zero acceleration and jerk") {

@@ -59,9 +59,14 @@ struct JointSmoothness {
 
   /// Per joint: the smallest distance to the nearest position limit over the frames,
   /// min_k min(q_k - lower, upper - q_k) (rad or m; negative when outside the limits; +inf for a
-  /// continuous joint or an empty trajectory). `limit_margin_min` is the smallest over joints.
+  /// continuous joint or an empty trajectory). `limit_margin_min` is the smallest over the joints
+  /// that move (a joint held at one value through the whole motion, such as NAO's hands, which
+  /// GA-LVVJ keeps open at their upper limit, says nothing about how close the motion comes to
+  /// the limits); over every joint when none moves. `limit_margin_joints` counts the joints it
+  /// is taken over.
   Eigen::VectorXd limit_margin;
   double limit_margin_min = std::numeric_limits<double>::infinity();
+  int limit_margin_joints = 0;
 };
 
 /// Smoothness and limit metrics of `q` (frames x nq, rad or m, robot q order) sampled at `time`
@@ -139,15 +144,23 @@ JointSmoothness jointSmoothness(const RobotModel<Scalar>& model, const std::vect
     }
     out.velocity_violation_intervals += any ? 1 : 0;
   }
+  std::vector<bool> moves(static_cast<std::size_t>(nq), false);
   for (int k = 0; k < n; ++k) {
     for (int i = 0; i < nq; ++i) {
       const double value = static_cast<double>(q(kept[static_cast<std::size_t>(k)], i));
       const double margin = std::min(value - static_cast<double>(model.lowerLimits()[i]),
                                      static_cast<double>(model.upperLimits()[i]) - value);
       out.limit_margin[i] = std::min(out.limit_margin[i], margin);
+      if (value != static_cast<double>(q(kept[0], i))) moves[static_cast<std::size_t>(i)] = true;
     }
   }
-  if (nq > 0) out.limit_margin_min = out.limit_margin.minCoeff();
+  // The smallest margin over the joints that move; over all of them when none does.
+  const bool any_moves = std::find(moves.begin(), moves.end(), true) != moves.end();
+  for (int i = 0; i < nq; ++i) {
+    if (any_moves && !moves[static_cast<std::size_t>(i)]) continue;
+    out.limit_margin_min = std::min(out.limit_margin_min, out.limit_margin[i]);
+    ++out.limit_margin_joints;
+  }
   return out;
 }
 
