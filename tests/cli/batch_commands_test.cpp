@@ -79,6 +79,7 @@ const Tree* makeTree(const fs::path& data) {
     fs::create_symlink(e.path(), tree.input / "kinect" / e.path().filename());
     tree.good.insert("kinect/" + e.path().filename().string());
   }
+  CHECK(tree.good.size() == 7);  // MANIFEST.md: 7 Kinect v2 recordings (5 LabanotationSuite, 2 Keraal)
   for (const char* name : {"cmu_skeleton31_deepmotionediting_example.bvh", "xia_cmu_skeleton31_neutral_walk_01_000.bvh",
                            "noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh"}) {
     fs::create_symlink(data / "bvh" / name, tree.input / "bvh" / name);

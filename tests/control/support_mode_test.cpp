@@ -207,7 +207,9 @@ TEST_CASE("support modes: the demo motions give the modes a person would expect"
 
 TEST_CASE("support modes: the shared Kinect recordings stay in double support and rarely suspend the legs") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
+  int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(data_dir / "kinect")) {
+    ++files;
     SkeletonMotiond motion = readKinect(entry.path().string());
     SupportModeSwitch<double> modes;
     std::map<SupportMode, int> frames;
@@ -226,4 +228,5 @@ TEST_CASE("support modes: the shared Kinect recordings stay in double support an
     CHECK(events == 0);  // standing or seated gestures: no foot leaves the ground
     CHECK(suspended <= static_cast<int>(motion.size()) / 10);
   }
+  CHECK(files == 7);  // MANIFEST.md: 7 Kinect v2 recordings (5 LabanotationSuite, 2 Keraal)
 }

@@ -191,6 +191,7 @@ static_assert(isMapper<WholeBodyPipeline>, "the whole-body pipeline has the mapp
 
 TEST_CASE("whole body: the shared Kinect recordings") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
+  int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(data_dir / "kinect")) {
     const SkeletonMotiond motion = readKinect(entry.path().string());
     const Checked c = runAndCheck(entry.path().filename().string(), motion);
@@ -198,5 +199,7 @@ TEST_CASE("whole body: the shared Kinect recordings") {
     CHECK(c.com_outside == 0);
     CHECK(c.worst_foot_drift < 1e-3);
     CHECK(c.not_finite_or_outside_limits == 0);
+    ++files;
   }
+  CHECK(files == 7);  // MANIFEST.md: 7 Kinect v2 recordings (5 LabanotationSuite, 2 Keraal)
 }

@@ -259,6 +259,7 @@ TEST_CASE("inmoov euler, real BVH takes: unclamped arms point where the BVH's ow
     if (item.path().extension() == ".bvh") paths.push_back(item.path());
   }
   std::sort(paths.begin(), paths.end());
+  CHECK(paths.size() == 6);  // MANIFEST.md: 6 BVH files (one, the PN Studio template, without frames)
   std::set<std::string> families;
   for (const auto& path : paths) {
     const std::string file = path.filename().string();

@@ -168,6 +168,7 @@ TEST_CASE("inmoov euler: every BVH in ../shared/data/bvh maps within limits; per
     if (item.path().extension() == ".bvh") paths.push_back(item.path());
   }
   std::sort(paths.begin(), paths.end());
+  CHECK(paths.size() == 6);  // MANIFEST.md: 6 BVH files
   for (const auto& path : paths) {
     CAPTURE(path.filename().string());
     const BvhMotion motion = readBvh(path);
@@ -236,7 +237,7 @@ TEST_CASE("inmoov euler: every BVH in ../shared/data/bvh maps within limits; per
                                      << result.system_distance << " rad*frames; non-zero joint DTW:"
                                      << (per_joint.str().empty() ? " none" : per_joint.str()));
   }
-  CHECK(files >= 6);
+  CHECK(files == 6);
 }
 
 TEST_CASE("inmoov euler: the robot's arm points where the human's arm points (forward kinematics cross-check)") {

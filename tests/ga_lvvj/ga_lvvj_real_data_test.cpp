@@ -1,6 +1,7 @@
 // GA-LVVJ on the real recordings of ../shared/data: every Kinect v2 file and every BVH take
-// (through its schema) maps onto NAO with finite output within limits; the mean WBF and LLF of
-// the robot's virtual skeleton against the human are reported per file.
+// (through its schema) maps onto NAO with finite output within limits; the WBF, LLF and cosine
+// similarity of the robot's virtual skeleton against the human are reported per file and held to
+// per-file floors (kQualityFloors).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
 
+#include "support/floors.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -32,42 +34,42 @@ std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir, con
   return out;
 }
 
-// Quality floors (defect 4): the mean WBF, LLF and cosine similarity of the robot's virtual
-// skeleton against the human, per file and HipYawPitch mode, as measured with the GA-LVVJ
-// mapper of the day these floors were set (the lead's build). A run must reach each value minus
-// kQualityMargin: a regression in mapping quality fails, an improvement passes. A recording
-// without an entry fails until its floors are added here.
+// Quality floors (defect 4, made relative in issue 29): the mean WBF, LLF and cosine similarity
+// of the robot's virtual skeleton against the human, and the worst frame's WBF and LLF, per file
+// and HipYawPitch mode, as measured with the GA-LVVJ mapper of the day these floors were set. A
+// run must reach relativeFloor(measured) (support/floors.hpp: the error 1 - s may grow by at most
+// 25 %): a regression in mapping quality fails, an improvement passes. A recording without an
+// entry fails until its floors are added here. Measured with GCC 12 (test preset).
 struct QualityFloor {
   const char* file;
   bool hip_from_knees;
-  double wbf_mean, llf_mean, cosine_mean;  // measured values
+  double wbf_mean, llf_mean, cosine_mean, wbf_min, llf_min;  // measured values
 };
-constexpr double kQualityMargin = 0.02;
 const QualityFloor kQualityFloors[] = {
-    {"keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", false, 0.904726, 0.867881, 0.904084},
-    {"keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", true, 0.937761, 0.97239, 0.934115},
-    {"keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", false, 0.898491, 0.876035, 0.900387},
-    {"keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", true, 0.933294, 0.985594, 0.932026},
-    {"laban_ges01_wavehand_kinect2.csv", false, 0.996711, 0.998848, 0.990937},
-    {"laban_ges01_wavehand_kinect2.csv", true, 0.966143, 0.984432, 0.963148},
-    {"laban_ges03_drawlines_kinect2.csv", false, 0.994877, 0.998901, 0.989673},
-    {"laban_ges03_drawlines_kinect2.csv", true, 0.9771, 0.98687, 0.973513},
-    {"laban_ges04_comehere_kinect2.csv", false, 0.979865, 0.990573, 0.974545},
-    {"laban_ges04_comehere_kinect2.csv", true, 0.974853, 0.979002, 0.969988},
-    {"laban_ges06_chickenwing_kinect2.csv", false, 0.913711, 0.940259, 0.913836},
-    {"laban_ges06_chickenwing_kinect2.csv", true, 0.898383, 0.929477, 0.899902},
-    {"laban_kinectreader_joints_closerange_kinect2.csv", false, 0.944771, 0.962417, 0.944893},
-    {"laban_kinectreader_joints_closerange_kinect2.csv", true, 0.923501, 0.944654, 0.925557},
-    {"cmu_skeleton31_deepmotionediting_example.bvh", false, 0.991869, 0.992398, 0.976876},
-    {"cmu_skeleton31_deepmotionediting_example.bvh", true, 0.98642, 0.998122, 0.971922},
-    {"mixamo_rig_55j_fingers_20tab_test_freebvh.bvh", false, 0.983463, 0.998835, 0.96515},
-    {"mixamo_rig_55j_fingers_20tab_test_freebvh.bvh", true, 0.983895, 0.999267, 0.965542},
-    {"noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh", false, 0.997068, 0.99706, 0.993223},
-    {"noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh", true, 0.997068, 0.99706, 0.993223},
-    {"xia_cmu_skeleton31_neutral_walk_01_000.bvh", false, 0.988414, 0.992099, 0.982016},
-    {"xia_cmu_skeleton31_neutral_walk_01_000.bvh", true, 0.981965, 0.996644, 0.976153},
-    {"xia_cmu_skeleton31_strutting_walk_01_000.bvh", false, 0.979886, 0.989836, 0.957747},
-    {"xia_cmu_skeleton31_strutting_walk_01_000.bvh", true, 0.974837, 0.990886, 0.953156},
+    {"keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", false, 0.920817, 0.849166, 0.918712, 0.842742, 0.703444},
+    {"keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", true, 0.941216, 0.961344, 0.937257, 0.814751, 0.788538},
+    {"keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", false, 0.932154, 0.857362, 0.930990, 0.815645, 0.717636},
+    {"keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", true, 0.939306, 0.979346, 0.937492, 0.841659, 0.851897},
+    {"laban_ges01_wavehand_kinect2.csv", false, 0.996522, 0.998766, 0.990755, 0.989748, 0.991865},
+    {"laban_ges01_wavehand_kinect2.csv", true, 0.996522, 0.998766, 0.990755, 0.989748, 0.991865},
+    {"laban_ges03_drawlines_kinect2.csv", false, 0.994322, 0.998735, 0.989161, 0.985676, 0.993786},
+    {"laban_ges03_drawlines_kinect2.csv", true, 0.994322, 0.998735, 0.989161, 0.985676, 0.993786},
+    {"laban_ges04_comehere_kinect2.csv", false, 0.982311, 0.989661, 0.976742, 0.971838, 0.962670},
+    {"laban_ges04_comehere_kinect2.csv", true, 0.982311, 0.989661, 0.976742, 0.971838, 0.962670},
+    {"laban_ges06_chickenwing_kinect2.csv", false, 0.972025, 0.947598, 0.966413, 0.920897, 0.821483},
+    {"laban_ges06_chickenwing_kinect2.csv", true, 0.972025, 0.947598, 0.966413, 0.920897, 0.821483},
+    {"laban_kinectreader_joints_closerange_kinect2.csv", false, 0.953405, 0.963192, 0.949975, 0.392688, 0.242711},
+    {"laban_kinectreader_joints_closerange_kinect2.csv", true, 0.944996, 0.959596, 0.942609, 0.272602, 0.216748},
+    {"cmu_skeleton31_deepmotionediting_example.bvh", false, 0.992905, 0.991601, 0.977817, 0.985349, 0.982394},
+    {"cmu_skeleton31_deepmotionediting_example.bvh", true, 0.989128, 0.998322, 0.974384, 0.983024, 0.995530},
+    {"mixamo_rig_55j_fingers_20tab_test_freebvh.bvh", false, 0.983783, 0.998738, 0.965440, 0.975412, 0.996551},
+    {"mixamo_rig_55j_fingers_20tab_test_freebvh.bvh", true, 0.984066, 0.999183, 0.965698, 0.975641, 0.998070},
+    {"noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh", false, 0.998518, 0.996247, 0.994540, 0.991306, 0.978466},
+    {"noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh", true, 0.998518, 0.996247, 0.994540, 0.991306, 0.978466},
+    {"xia_cmu_skeleton31_neutral_walk_01_000.bvh", false, 0.988742, 0.991592, 0.982314, 0.978031, 0.975072},
+    {"xia_cmu_skeleton31_neutral_walk_01_000.bvh", true, 0.986086, 0.998333, 0.979900, 0.975951, 0.995031},
+    {"xia_cmu_skeleton31_strutting_walk_01_000.bvh", false, 0.978939, 0.989379, 0.956886, 0.954864, 0.969687},
+    {"xia_cmu_skeleton31_strutting_walk_01_000.bvh", true, 0.977764, 0.995508, 0.955818, 0.956748, 0.987223},
 };
 
 const QualityFloor* findFloor(const std::string& file, bool hip_from_knees) {
@@ -81,7 +83,10 @@ const QualityFloor* findFloor(const std::string& file, bool hip_from_knees) {
 void mapAndReport(const std::string& file, const SkeletonMotiond& motion, bool hip_from_knees) {
   static const RobotModel<double> nao = makeNao<double>();
   GaLvvjOptions options;
-  if (hip_from_knees) options.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFromKnees;
+  // Both modes set explicitly: kFromKnees is the default, so leaving the option alone for the
+  // "HipYawPitch 0" run would map the same way twice.
+  options.hip_yaw_pitch_mode =
+      hip_from_knees ? GaLvvjOptions::HipYawPitchMode::kFromKnees : GaLvvjOptions::HipYawPitchMode::kFixed;
   const std::string label = file + (hip_from_knees ? " [HipYawPitch from knees]" : " [HipYawPitch 0]");
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap(), options);
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
@@ -107,16 +112,17 @@ void mapAndReport(const std::string& file, const SkeletonMotiond& motion, bool h
   }
   MESSAGE(label, " per link WBF/LLF: ", per_link);
   if (!motion.empty()) {
+    CAPTURE(label);
     const QualityFloor* floor = findFloor(file, hip_from_knees);
     CHECK_MESSAGE(floor != nullptr, label << ": no quality floor in kQualityFloors");
     if (floor != nullptr) {
-      CHECK_MESSAGE(similarity.wbf_mean >= floor->wbf_mean - kQualityMargin, label);
-      CHECK_MESSAGE(similarity.llf_mean >= floor->llf_mean - kQualityMargin, label);
-      CHECK_MESSAGE(similarity.cosine_mean >= floor->cosine_mean - kQualityMargin, label);
+      RETARGET_CHECK_FLOOR(similarity.wbf_mean, floor->wbf_mean);
+      RETARGET_CHECK_FLOOR(similarity.llf_mean, floor->llf_mean);
+      RETARGET_CHECK_FLOOR(similarity.cosine_mean, floor->cosine_mean);
+      // The worst frame too: a mean can hide a few frames that turned bad.
+      RETARGET_CHECK_FLOOR(similarity.wbf_min, floor->wbf_min);
+      RETARGET_CHECK_FLOOR(similarity.llf_min, floor->llf_min);
     }
-    CHECK(similarity.wbf_mean > -1.0);
-    CHECK(similarity.wbf_mean <= 1.0);
-    CHECK(similarity.llf_mean <= 1.0);
     // NAO imitates the upper limbs well on any recording: the mapped links must agree better
     // than chance (a random direction has mean cosine 0).
     CHECK(similarity.llf_link_mean[static_cast<std::size_t>(SimilarityLink::kLeftUpperArm)] > 0.5);
@@ -129,7 +135,7 @@ void mapAndReport(const std::string& file, const SkeletonMotiond& motion, bool h
 TEST_CASE("ga-lvvj real data: every Kinect v2 recording maps onto NAO") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   const auto files = filesIn(data_dir / "kinect", "");
-  REQUIRE(!files.empty());
+  CHECK(files.size() == 7);  // MANIFEST.md: 5 LabanotationSuite CSVs and 2 Keraal samples
   for (const auto& path : files) {
     const SkeletonMotiond motion = readKinect(path.string());
     REQUIRE(!motion.empty());
@@ -141,11 +147,14 @@ TEST_CASE("ga-lvvj real data: every Kinect v2 recording maps onto NAO") {
 TEST_CASE("ga-lvvj real data: every BVH take maps onto NAO through its schema") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   const auto files = filesIn(data_dir / "bvh", ".bvh");
-  REQUIRE(!files.empty());
+  CHECK(files.size() == 6);  // MANIFEST.md: 6 BVH files, one of them the 0-frame PN Studio template
+  int with_frames = 0;
   for (const auto& path : files) {
     const BvhMotion bvh = readBvh(path);
     const SkeletonMotiond motion = bvhToSkeleton(bvh);
+    with_frames += motion.empty() ? 0 : 1;
     mapAndReport(path.filename().string(), motion, false);
     mapAndReport(path.filename().string(), motion, true);
   }
+  CHECK(with_frames == 5);  // every take but the template is mapped and held to its floors
 }

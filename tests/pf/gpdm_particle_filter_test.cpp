@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <retarget/human/demo_motions.hpp>
@@ -362,12 +363,21 @@ TEST_CASE("gpdm-pf: float compiles and tracks like double") {
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/metrics/trajectory_lag.hpp>
 
+#include "support/floors.hpp"
+
 TEST_CASE("gpdm-pf: real Kinect recordings: similarity and lag beside GA-LVVJ and the joint-space filter") {
   RETARGET_REQUIRE_TEST_DATA(data);
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> view(nao, naoGaLvvjMap());
-  for (const char* file : {"laban_ges01_wavehand_kinect2.csv", "laban_ges04_comehere_kinect2.csv",
-                           "laban_ges06_chickenwing_kinect2.csv", "laban_ges03_drawlines_kinect2.csv"}) {
+  // The GPDM-PF's mean cosine similarity measured per recording (GCC 12, test preset); a run must
+  // reach relativeFloor(measured) (support/floors.hpp).
+  const std::pair<const char*, double> kMeasuredCosine[] = {{"laban_ges01_wavehand_kinect2.csv", 0.991018},
+                                                            {"laban_ges04_comehere_kinect2.csv", 0.970933},
+                                                            {"laban_ges06_chickenwing_kinect2.csv", 0.966126},
+                                                            {"laban_ges03_drawlines_kinect2.csv", 0.990915}};
+  for (const auto& entry : kMeasuredCosine) {
+    const char* const file = entry.first;
+    const double measured_cosine = entry.second;
     const std::string recording = file;
     CAPTURE(recording);
     const SkeletonMotion<double> motion = readKinect((data / "kinect" / file).string());
@@ -413,7 +423,7 @@ TEST_CASE("gpdm-pf: real Kinect recordings: similarity and lag beside GA-LVVJ an
       lags.push_back(lag.lag);
       CHECK(mapped->invalid_frames == 0);
       if (mapped == &gpdm_out) {
-        CHECK(s.cosine_mean > 0.9);
+        RETARGET_CHECK_FLOOR(s.cosine_mean, measured_cosine);
         // A recording the model learned is not reported as unknown frame after frame.
         CHECK(gpdm_out.frames(StatusCode::kNotConverged) <= static_cast<int>(motion.size()) / 10);
       }

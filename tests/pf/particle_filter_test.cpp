@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <retarget/io/kinect.hpp>
@@ -19,6 +20,7 @@
 #include <retarget/robots/nao.hpp>
 
 #include "support/allocation.hpp"
+#include "support/floors.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -211,7 +213,13 @@ TEST_CASE("pf: real Kinect recordings: similarity beside GA-LVVJ's, low confiden
   RETARGET_REQUIRE_TEST_DATA(data);
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  for (const char* file : {"laban_ges01_wavehand_kinect2.csv", "laban_ges04_comehere_kinect2.csv"}) {
+  // Mean cosine similarity of the filter (100 particles, fixed seed) measured per recording (GCC 12,
+  // test preset); a run must reach relativeFloor(measured) (support/floors.hpp).
+  const std::pair<const char*, double> kMeasuredCosine[] = {{"laban_ges01_wavehand_kinect2.csv", 0.950784},
+                                                            {"laban_ges04_comehere_kinect2.csv", 0.966696}};
+  for (const auto& entry : kMeasuredCosine) {
+    const char* const file = entry.first;
+    const double measured_cosine = entry.second;
     CAPTURE(file);
     const SkeletonMotion<double> motion = readKinect((data / "kinect" / file).string());
     JointSpaceParticleFilter<double> filter(nao, naoGaLvvjMap(), withParticles(100));
@@ -232,7 +240,7 @@ TEST_CASE("pf: real Kinect recordings: similarity beside GA-LVVJ's, low confiden
             ", ga-lvvj ", analytic_cosine, "; pf low confidence in ", low, " frames, degenerate in ",
             pf.held_frames);
     CHECK(pf.invalid_frames == 0);
-    CHECK(pf_cosine > 0.8);
+    RETARGET_CHECK_FLOOR(pf_cosine, measured_cosine);
     // A normal recording is not reported as low confidence frame after frame.
     CHECK(low <= static_cast<int>(motion.size()) / 10);
   }

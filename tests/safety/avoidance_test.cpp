@@ -1,8 +1,9 @@
 // Self-collision avoidance (seed 001, Section 2.2.2) after the triangle mapper on Tangy and after
 // GA-LVVJ on NAO, on the fold-arms demo motion and on every shared Kinect recording: no frame
-// closer than its radii afterwards (independent FCL pass), W >= 0.9 on average, collision-free
-// input frames bit-identical; the solver failure path; the allocation exception measured; the
-// safety filters (joint-velocity and Cartesian speed limits) on step inputs and recordings.
+// closer than its radii afterwards (independent FCL pass), the mean W above a per-motion floor near
+// its measured value (the paper asks for 0.9), collision-free input frames bit-identical; the
+// solver failure path; the allocation exception measured; the safety filters (joint-velocity and
+// Cartesian speed limits) on step inputs and recordings.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -23,9 +24,9 @@
 #include <retarget/metrics/joint_similarity.hpp>
 #include <retarget/safety/collision_avoidance.hpp>
 
-#include "safety/malloc_counter.hpp"
 #include "safety/safety_test_support.hpp"
 #include "support/allocation.hpp"
+#include "support/floors.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -45,11 +46,50 @@ std::vector<Motion> motions() {
     std::vector<std::filesystem::path> files;
     for (const auto& entry : std::filesystem::directory_iterator(*data / "kinect")) files.push_back(entry.path());
     std::sort(files.begin(), files.end());
+    CHECK(files.size() == 7);  // MANIFEST.md: 7 Kinect v2 recordings (5 LabanotationSuite, 2 Keraal)
     for (const auto& f : files) out.push_back({f.filename().string(), readKinect(f.string())});
   } else {
     MESSAGE("Kinect recordings skipped: no ../shared/data");
   }
   return out;
+}
+
+// Floors of the mean W (seed 001, Eq. 12: joint-space similarity of the avoided motion to the
+// mimicked one, 1 where avoidance changed nothing) per robot, motion and solver, as measured (GCC
+// 12, test preset). A run must reach relativeFloor(measured) (support/floors.hpp: 1 - W may grow
+// by at most 25 %); the paper's W >= 0.9 on average holds with room to spare on every motion. A
+// motion without an entry fails until its floor is added here.
+struct WFloor {
+  const char* robot;
+  const char* motion;
+  const char* solver;
+  double w_mean;  // measured
+};
+const WFloor kWFloors[] = {
+    {"tangy", "fold-arms", "slsqp", 0.993029839},
+    {"tangy", "keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", "slsqp", 0.998977244},
+    {"tangy", "keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", "slsqp", 0.999998376},
+    {"tangy", "laban_ges01_wavehand_kinect2.csv", "slsqp", 0.999983168},
+    {"tangy", "laban_ges03_drawlines_kinect2.csv", "slsqp", 0.999279541},
+    {"tangy", "laban_ges04_comehere_kinect2.csv", "slsqp", 0.999934595},
+    {"tangy", "laban_ges06_chickenwing_kinect2.csv", "slsqp", 0.985142672},
+    {"tangy", "laban_kinectreader_joints_closerange_kinect2.csv", "slsqp", 0.999883861},
+    {"tangy", "fold-arms", "cobyla", 0.993059170},
+    {"NaoH25V50", "fold-arms", "slsqp", 0.989951289},
+    {"NaoH25V50", "keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", "slsqp", 0.994830591},
+    {"NaoH25V50", "keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", "slsqp", 0.999897382},
+    {"NaoH25V50", "laban_ges01_wavehand_kinect2.csv", "slsqp", 0.999881186},
+    {"NaoH25V50", "laban_ges03_drawlines_kinect2.csv", "slsqp", 0.999996613},
+    {"NaoH25V50", "laban_ges04_comehere_kinect2.csv", "slsqp", 0.999302248},
+    {"NaoH25V50", "laban_ges06_chickenwing_kinect2.csv", "slsqp", 0.999187497},
+    {"NaoH25V50", "laban_kinectreader_joints_closerange_kinect2.csv", "slsqp", 0.998197359},
+};
+
+const WFloor* findWFloor(const std::string& robot, const std::string& motion, const std::string& solver) {
+  for (const WFloor& f : kWFloors) {
+    if (robot == f.robot && motion == f.motion && solver == f.solver) return &f;
+  }
+  return nullptr;
 }
 
 template <typename Mapper>
@@ -99,7 +139,9 @@ void checkAvoidance(const RobotModel<double>& model, Mapper& mapper, const SelfC
     CHECK(clear_after.collision_frames == 0);
     CHECK(clear_before.collision_frames == fcl_before);  // our check and FCL agree frame by frame
     CHECK(unchanged_violations == 0);
-    CHECK(w.mean >= 0.9);
+    const WFloor* floor = findWFloor(model.name(), m.name, toString(solver));
+    CHECK_MESSAGE(floor != nullptr, "no W floor in kWFloors");
+    if (floor != nullptr) RETARGET_CHECK_FLOOR(w.mean, floor->w_mean);
   }
 }
 
@@ -227,24 +269,30 @@ TEST_CASE("avoidance: allocation - none for collision-free frames, NLopt's own p
       CHECK(scope.allocations() == 0);
     }
     Eigen::VectorXd colliding = Eigen::VectorXd::Zero(8);
-    std::size_t count = 0, cxx = 0;
+    std::size_t c_heap = 0, operator_new = 0, eigen = 0, total = 0;
     {
-      const std::size_t start = cAllocationCount(), start_cxx = allocationCount();
-      NoAllocationScope scope;  // nothing through Eigen
+      NoAllocationScope scope;
       (void)avoidance.apply(colliding, q);
-      count = cAllocationCount() - start;
-      cxx = allocationCount() - start_cxx;
-      CHECK(scope.allocations() == cxx);
+      c_heap = scope.cAllocations();
+      operator_new = scope.operatorNews();
+      eigen = scope.eigenAllocations();
+      total = scope.allocations();
     }
-    MESSAGE(std::string(toString(solver)) << ": one colliding-frame solve: " << count << " C heap blocks (NLopt's work arrays), "
-                             << cxx << " operator new / Eigen");
+    MESSAGE(std::string(toString(solver)) << ": one colliding-frame solve: " << c_heap
+                                          << " C heap blocks (NLopt's work arrays), " << operator_new
+                                          << " operator new, " << eigen << " through Eigen's heap check");
+    // The solve's only allocations are NLopt's own C heap blocks: nothing through operator new,
+    // nothing through Eigen (whose allocations would also be C heap blocks, so Eigen's own check
+    // tells them apart).
+    CHECK(operator_new == 0);
+    CHECK(eigen == 0);
     if (cAllocationCounting()) {
-      CHECK(count > 0);  // the counter sees NLopt
-      CHECK(count < 50);
+      CHECK(c_heap > 0);  // the counter sees NLopt
+      CHECK(c_heap < 50);
+      CHECK(total == c_heap);
     } else {
-      MESSAGE("C heap blocks not counted under AddressSanitizer (it owns malloc); the test preset counts them");
+      MESSAGE("C heap blocks not counted on this platform (support/allocation.hpp: glibc and AddressSanitizer only)");
     }
-    CHECK(cxx == 0);
   }
 }
 
