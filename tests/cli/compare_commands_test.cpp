@@ -14,17 +14,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "cli/json_output.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget::test;
 
 namespace {
 
-nlohmann::json parsed(const Run& r) {
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  REQUIRE(r.code == 0);
-  return nlohmann::json::parse(r.out);
-}
 
 // The families each robot's rows must have (docs/metrics.md, "Which metric applies where"), for
 // a skeleton motion that is not BVH.
@@ -66,7 +62,7 @@ void checkColumns(const nlohmann::json& report, const nlohmann::json& row, const
 // eval's JSON for one family without the head it shares with the other families.
 nlohmann::json evalFamily(const std::string& motion, const fs::path& angles, const std::string& robot,
                           const std::string& family) {
-  nlohmann::json out = parsed(run("eval " + motion + " " + quoted(angles) + " --robot " + robot + " --metrics " +
+  nlohmann::json out = parsedOutput(run("eval " + motion + " " + quoted(angles) + " --robot " + robot + " --metrics " +
                                   family + " --json"));
   for (const char* key : {"metric", "motion", "angles", "robot", "frames"}) out.erase(key);
   return out;
@@ -77,7 +73,7 @@ nlohmann::json evalFamily(const std::string& motion, const fs::path& angles, con
 TEST_CASE("cli compare: NAO, Kinect wave: every applicable family present, finite and equal to eval on the map CSV") {
   RETARGET_REQUIRE_TEST_DATA(data);
   const std::string motion = quoted(data / "kinect" / "laban_ges01_wavehand_kinect2.csv");
-  const nlohmann::json report = parsed(run("compare " + motion + " --robot nao --method ga-lvvj,pics --json"));
+  const nlohmann::json report = parsedOutput(run("compare " + motion + " --robot nao --method ga-lvvj,pics --json"));
   REQUIRE(report.at("rows").size() == 2);
   CHECK(report.at("frames") == 154);
   for (const auto& row : report.at("rows")) {
@@ -122,7 +118,7 @@ TEST_CASE("cli compare: Baxter FABRIK, PIC, PICs: seed 004 metrics beside the ot
   RETARGET_REQUIRE_TEST_DATA(data);
   const std::string motion = quoted(data / "kinect" / "laban_ges03_drawlines_kinect2.csv");
   const nlohmann::json report =
-      parsed(run("compare " + motion + " --robot baxter --method fabrik,pic,pics --softening 2 --json"));
+      parsedOutput(run("compare " + motion + " --robot baxter --method fabrik,pic,pics --softening 2 --json"));
   REQUIRE(report.at("rows").size() == 3);
   std::vector<std::string> methods;
   for (const auto& row : report.at("rows")) {
@@ -163,13 +159,13 @@ TEST_CASE("cli compare: Baxter FABRIK, PIC, PICs: seed 004 metrics beside the ot
 
   // Per-method options: the same method twice with different softening gives two rows.
   const nlohmann::json k =
-      parsed(run("compare " + motion + " --robot baxter --method pics:softening=0,pics:softening=3 --json"));
+      parsedOutput(run("compare " + motion + " --robot baxter --method pics:softening=0,pics:softening=3 --json"));
   REQUIRE(k.at("rows").size() == 2);
   CHECK(k.at("rows")[0].at("label") == "pics:softening=0");
   CHECK(k.at("rows")[0].at("/mapping/softening"_json_pointer) == 0);
   CHECK(k.at("rows")[1].at("/mapping/softening"_json_pointer) == 3);
   // An option in the spec is the same as the command-wide one.
-  const nlohmann::json spec = parsed(run("compare " + motion + " --robot baxter --method pics:softening=2 --json"));
+  const nlohmann::json spec = parsedOutput(run("compare " + motion + " --robot baxter --method pics:softening=2 --json"));
   CHECK(spec.at("rows")[0].at("pose") == report.at("rows")[2].at("pose"));
 }
 
@@ -202,7 +198,7 @@ TEST_CASE("cli compare: the table lists every (robot, method) with units, and â€
 TEST_CASE("cli compare: InMoov euler on a BVH: the dtw family equals eval --metrics dtw") {
   RETARGET_REQUIRE_TEST_DATA(data);
   const std::string motion = quoted(data / "bvh" / "xia_cmu_skeleton31_neutral_walk_01_000.bvh");
-  const nlohmann::json report = parsed(run("compare " + motion + " --robot inmoov --method euler --json"));
+  const nlohmann::json report = parsedOutput(run("compare " + motion + " --robot inmoov --method euler --json"));
   REQUIRE(report.at("rows").size() == 1);
   const nlohmann::json& row = report.at("rows")[0];
   REQUIRE(row.contains("dtw"));
@@ -243,7 +239,7 @@ TEST_CASE("cli compare: MPJPE is absent (not a perfect 0) where the virtual skel
   RETARGET_REQUIRE_TEST_DATA(data);
   const std::string motion = quoted(data / "kinect" / "laban_ges01_wavehand_kinect2.csv");
   const nlohmann::json report =
-      parsed(run("compare " + motion + " --robot pepper --method ga-lvvj --robot nao --method ga-lvvj --json"));
+      parsedOutput(run("compare " + motion + " --robot pepper --method ga-lvvj --robot nao --method ga-lvvj --json"));
   REQUIRE(report.at("rows").size() == 2);
   const nlohmann::json& pepper = report.at("rows").at(0);
   const nlohmann::json& nao = report.at("rows").at(1);

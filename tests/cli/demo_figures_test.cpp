@@ -21,18 +21,12 @@
 #include <retarget/robots/nao.hpp>
 
 #include "cli/cli_runner.hpp"
-#include "cli/report_data.hpp"
+#include "cli/json_output.hpp"
 
 using namespace retarget;
 using namespace retarget::test;
 
 namespace {
-
-nlohmann::json parsedOutput(const Run& r) {
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  REQUIRE(r.code == 0);
-  return nlohmann::json::parse(r.out);
-}
 
 // The demo wave (as demo.sh makes it, shorter) written as skeleton CSV.
 fs::path writeShortWave(const std::string& name) {

@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
-#include "cli/report_data.hpp"
+#include "cli/json_output.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget::test;

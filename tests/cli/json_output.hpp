@@ -1,6 +1,6 @@
 #pragma once
 
-// The data a report page embeds, for the command-line tests that read `retarget report` output.
+// JSON the command line prints (--json) or embeds in a report page, for the command-line tests.
 
 #include <doctest/doctest.h>
 
@@ -9,7 +9,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/cli_runner.hpp"
+
 namespace retarget::test {
+
+/// The JSON a run printed on stdout; the test fails (showing both streams) when it exited non-zero.
+inline nlohmann::json parsedOutput(const Run& r) {
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.code == 0);
+  return nlohmann::json::parse(r.out);
+}
 
 /// The JSON the page embeds in <script type="application/json" id="report-data">; the test
 /// fails when the page has none.
