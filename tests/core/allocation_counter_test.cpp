@@ -46,8 +46,12 @@ Seen countIn(F&& allocate) {
 }
 
 bool cHeapCounted() {
-#if defined(__GLIBC__)
-  CHECK(cAllocationCounting());  // glibc, with or without AddressSanitizer: always counted
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#if !defined(__has_feature)
+  CHECK(cAllocationCounting());  // glibc without AddressSanitizer (GCC): always counted
+#elif !__has_feature(address_sanitizer)
+  CHECK(cAllocationCounting());  // glibc without AddressSanitizer (Clang): always counted
+#endif
 #endif
   if (!cAllocationCounting()) MESSAGE("the C heap is not counted on this platform: C-heap checks left out");
   return cAllocationCounting();

@@ -9,10 +9,10 @@
 //    path runs no heap check), and C libraries such as NLopt. With glibc the test binaries define
 //    malloc / calloc / realloc and forward to glibc's own __libc_malloc / __libc_calloc /
 //    __libc_realloc. Under AddressSanitizer, which owns malloc (a definition here would hand it
-//    blocks from a heap it does not know, and its free would report them), the count comes from
-//    its allocator hook (__sanitizer_install_malloc_and_free_hooks) instead, which sees every block
-//    it hands out, aligned_alloc and posix_memalign included. Elsewhere the C heap is not counted
-//    (cAllocationCounting() is false);
+//    blocks from a heap it does not know, and its free would report them), the C heap is not
+//    counted by default: its allocator hook (__sanitizer_install_malloc_and_free_hooks, compiled in
+//    with -DRETARGET_TEST_COUNT_ASAN_C_HEAP) sees blocks the glibc count does not. Elsewhere the C
+//    heap is not counted either (cAllocationCounting() is false);
 //  - Eigen's own heap check (EIGEN_RUNTIME_NO_MALLOC, counted by support/eigen_check.hpp
 //    independently of NDEBUG) while a NoAllocationScope is alive: it names Eigen as the allocator.
 //    Where the C heap is counted, the same allocation is also a malloc, so allocationCount() leaves

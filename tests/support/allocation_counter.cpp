@@ -20,8 +20,14 @@
 #define RETARGET_TEST_ASAN 1
 #endif
 
+// Under AddressSanitizer the C heap is counted only on request (RETARGET_TEST_COUNT_ASAN_C_HEAP):
+// its allocator hook sees blocks the glibc count does not (in CI's asan run the NAO sink's send
+// showed 48 blocks in 50 sends that the GCC build, counting malloc, does not see), so by default
+// the sanitizer build checks operator new and Eigen only, and the GCC build checks the C heap.
 #if defined(RETARGET_TEST_ASAN)
+#if defined(RETARGET_TEST_COUNT_ASAN_C_HEAP)
 #define RETARGET_TEST_C_HEAP_HOOK 1  // counted in the sanitizer's allocator hook
+#endif
 #elif defined(__GLIBC__)
 #define RETARGET_TEST_C_HEAP_DEFINED 1  // counted by malloc / calloc / realloc defined below
 #endif
