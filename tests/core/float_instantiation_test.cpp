@@ -53,7 +53,11 @@
 #include <retarget/safety/self_collision.hpp>
 
 // ---------------------------------------------------------------------------------------------
-// Explicit instantiations: every non-template member of each class template is compiled.
+// Explicit instantiations: every non-template member of each class template is compiled. When
+// this test links the compiled part (RETARGET_SEPARATE_COMPILATION), the compiled part's layer
+// sources make these same instantiations (src/<layer>.cpp), once for the whole program.
+
+#if RETARGET_HEADER_ONLY
 
 #define RETARGET_TEST_INSTANTIATE(Scalar)                    \
   template class retarget::RobotModel<Scalar>;               \
@@ -87,6 +91,23 @@ RETARGET_TEST_INSTANTIATE(float)
 RETARGET_TEST_INSTANTIATE(double)
 
 #undef RETARGET_TEST_INSTANTIATE
+#else
+// The class templates the compiled part leaves to the headers (small or generic ones).
+#define RETARGET_TEST_INSTANTIATE(Scalar)          \
+  template struct retarget::RobotData<Scalar>;     \
+  template struct retarget::Sphere<Scalar>;        \
+  template struct retarget::Capsule<Scalar>;       \
+  template struct retarget::SkeletonFrame<Scalar>; \
+  template struct retarget::SkeletonMotion<Scalar>; \
+  template struct retarget::FabrikChain<Scalar>;   \
+  template class retarget::IncrementalDtw<Scalar>; \
+  template class retarget::IncrementalJointDtw<Scalar>;
+
+RETARGET_TEST_INSTANTIATE(float)
+RETARGET_TEST_INSTANTIATE(double)
+
+#undef RETARGET_TEST_INSTANTIATE
+#endif  // RETARGET_HEADER_ONLY
 
 using namespace retarget;
 

@@ -1,6 +1,6 @@
 // The allocation counter of support/allocation.hpp: counting replacements of every global
-// operator new, a count of the C heap (malloc / calloc / realloc), and the sink of Eigen's heap
-// check. See allocation.hpp for what is counted where.
+// operator new and a count of the C heap (malloc / calloc / realloc); the sink of Eigen's heap
+// check is support/eigen_check.cpp. See allocation.hpp for what is counted where.
 #include "support/allocation.hpp"
 
 #include <atomic>
@@ -35,7 +35,6 @@
 namespace {
 std::atomic<std::size_t> g_operator_new{0};
 std::atomic<std::size_t> g_c_heap{0};
-std::atomic<std::size_t> g_eigen_heap{0};
 }  // namespace
 
 #if defined(RETARGET_TEST_C_HEAP_DEFINED)
@@ -147,21 +146,10 @@ bool retarget::test::cAllocationCounting() {
 #endif
 }
 
-std::size_t retarget::test::eigenHeapCheckCount() { return g_eigen_heap.load(std::memory_order_relaxed); }
 
 std::size_t retarget::test::allocationCount() {
   // Where the C heap is counted, Eigen's checked allocations are among its mallocs already.
   return operatorNewCount() + (cAllocationCounting() ? cAllocationCount() : eigenHeapCheckCount());
-}
-
-void retarget::test::eigenAssertFailed(const char* expression, const char* file, int line) {
-  // Eigen's run-time heap check (EIGEN_RUNTIME_NO_MALLOC): one allocation while forbidden.
-  if (std::strstr(expression, "heap allocation is forbidden") != nullptr) {
-    g_eigen_heap.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  std::fprintf(stderr, "%s:%d: Eigen assertion failed: %s\n", file, line, expression);
-  std::abort();
 }
 
 void* operator new(std::size_t size) { return countedAllocate(size); }

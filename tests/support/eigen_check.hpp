@@ -7,9 +7,13 @@
 //    every build type, and a test can show that an allocating mapper is caught;
 //  - any other failed Eigen assertion still aborts with the expression, file and line.
 
+#include <cstddef>
+
 namespace retarget::test {
 /// Called by eigen_assert when its condition is false (see the file comment).
 void eigenAssertFailed(const char* expression, const char* file, int line);
+/// Failed heap checks counted by eigenAssertFailed since the program started.
+std::size_t eigenHeapCheckCount();
 }  // namespace retarget::test
 
 #define eigen_assert(x) \

@@ -50,6 +50,7 @@
 
 #include <retarget/control/balance_qp.hpp>
 #include <retarget/control/support_mode.hpp>
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
@@ -77,10 +78,7 @@ struct BalanceFeet {
 /// resistors under each sole (the model's LFsr / RFsr frames: x -0.030 ... 0.070 m, y from
 /// -0.023 to 0.030 m on the left foot, mirrored on the right): smaller than the sole itself, so
 /// a conservative support polygon.
-inline BalanceFeet naoBalanceFeet() {
-  return BalanceFeet{FootSupport{"l_sole", -0.03025, 0.07025, -0.0231, 0.0299},
-                     FootSupport{"r_sole", -0.03025, 0.07025, -0.0299, 0.0231}};
-}
+RETARGET_DECL BalanceFeet naoBalanceFeet();
 
 /// Options of `BalanceController` (a validated aggregate).
 struct BalanceOptions {
@@ -107,30 +105,7 @@ struct BalanceOptions {
   int max_halvings = 6;
 
   /// Throws InvalidArgument naming the field and its value.
-  void validate() const {
-    const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
-    const auto non_negative = [](double v) { return std::isfinite(v) && v >= 0; };
-    RETARGET_THROW_UNLESS(positive(control_period), InvalidArgument, "BalanceOptions::control_period (got ",
-                          control_period, ", expected > 0 s)");
-    RETARGET_THROW_UNLESS(non_negative(safety_margin), InvalidArgument, "BalanceOptions::safety_margin (got ",
-                          safety_margin, ", expected >= 0 m)");
-    RETARGET_THROW_UNLESS(non_negative(linearisation_margin), InvalidArgument,
-                          "BalanceOptions::linearisation_margin (got ", linearisation_margin, ", expected >= 0 m)");
-    RETARGET_THROW_UNLESS(positive(recovery_step), InvalidArgument, "BalanceOptions::recovery_step (got ",
-                          recovery_step, ", expected > 0 m)");
-    RETARGET_THROW_UNLESS(positive(max_joint_speed), InvalidArgument, "BalanceOptions::max_joint_speed (got ",
-                          max_joint_speed, ", expected > 0 rad/s)");
-    RETARGET_THROW_UNLESS(positive(landing_speed), InvalidArgument, "BalanceOptions::landing_speed (got ",
-                          landing_speed, ", expected > 0 m/s)");
-    RETARGET_THROW_UNLESS(positive(landing_turn_speed), InvalidArgument, "BalanceOptions::landing_turn_speed (got ",
-                          landing_turn_speed, ", expected > 0 rad/s)");
-    RETARGET_THROW_UNLESS(positive(landing_height), InvalidArgument, "BalanceOptions::landing_height (got ",
-                          landing_height, ", expected > 0 m)");
-    RETARGET_THROW_UNLESS(positive(landing_tilt), InvalidArgument, "BalanceOptions::landing_tilt (got ", landing_tilt,
-                          ", expected > 0 rad)");
-    RETARGET_THROW_UNLESS(max_halvings >= 0, InvalidArgument, "BalanceOptions::max_halvings (got ", max_halvings,
-                          ", expected >= 0)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Where the balance controller is.
@@ -145,18 +120,7 @@ enum class BalancePhase : std::uint8_t {
 };
 
 /// Stable lower-case name of a phase ("double", "shift-left", ...).
-inline const char* balancePhaseName(BalancePhase phase) noexcept {
-  switch (phase) {
-    case BalancePhase::kDouble: return "double";
-    case BalancePhase::kShiftLeft: return "shift-left";
-    case BalancePhase::kShiftRight: return "shift-right";
-    case BalancePhase::kSingleLeft: return "single-left";
-    case BalancePhase::kSingleRight: return "single-right";
-    case BalancePhase::kLandingLeft: return "landing-left";
-    case BalancePhase::kLandingRight: return "landing-right";
-  }
-  return "unknown";
-}
+RETARGET_DECL const char* balancePhaseName(BalancePhase phase) noexcept;
 
 /// What one control period did.
 struct BalanceReport {
@@ -184,36 +148,7 @@ class BalanceController {
 
   /// Throws InvalidArgument for invalid options, unknown foot links, empty rectangles, or a
   /// model without mass.
-  BalanceController(const RobotModel<double>& model, BalanceFeet feet, BalanceOptions options = {})
-      : model_(&model),
-        feet_(std::move(feet)),
-        options_(options),
-        data_(model),
-        probe_(model),
-        qp_(model.nq(), kMaxEdges),
-        solver_(model.nq(), kMaxEdges),
-        J_com_(3, model.nq()),
-        Jv_support_(3, model.nq()),
-        Jw_support_(3, model.nq()),
-        Jv_other_(3, model.nq()),
-        Jw_other_(3, model.nq()),
-        J_rel_(6, model.nq()),
-        J_com_s_(3, model.nq()),
-        scratch_(3, model.nq()),
-        step_(model.nq()),
-        candidate_(model.nq()) {
-    options_.validate();
-    sole_[0] = model.linkIndex(feet_.left.link);
-    sole_[1] = model.linkIndex(feet_.right.link);
-    for (const FootSupport* f : {&feet_.left, &feet_.right}) {
-      RETARGET_THROW_UNLESS(f->x_min < f->x_max && f->y_min < f->y_max, InvalidArgument, "FootSupport '", f->link,
-                            "': empty rectangle (x ", f->x_min, " ... ", f->x_max, ", y ", f->y_min, " ... ", f->y_max,
-                            ")");
-    }
-    RETARGET_THROW_UNLESS(model.totalMass() > 0, InvalidArgument, "BalanceController: robot '", model.name(),
-                          "' has no mass");
-    reset(model.neutralConfiguration());
-  }
+  RETARGET_DECL BalanceController(const RobotModel<double>& model, BalanceFeet feet, BalanceOptions options = {});
   BalanceController(const RobotModel<double>&&, BalanceFeet, BalanceOptions = {}) = delete;
 
   const BalanceOptions& options() const noexcept { return options_; }
@@ -223,336 +158,57 @@ class BalanceController {
   BalancePhase phase() const noexcept { return phase_; }
 
   /// Starts in double support at configuration `q` (its feet pose becomes the planted one).
-  void reset(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept {
-    phase_ = BalancePhase::kDouble;
-    replant(q);
-  }
+  RETARGET_DECL void reset(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept;
 
   /// Plants both feet where configuration `q` has them and switches to double support (after a
   /// walk, or when the caller knows the feet are on the ground).
-  void replant(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept {
-    phase_ = BalancePhase::kDouble;
-    forwardKinematics(*model_, data_, q);
-    const Isometry3<double> X_SO = data_.X_WL[static_cast<std::size_t>(sole_[0])].inverse() *
-                                   data_.X_WL[static_cast<std::size_t>(sole_[1])];
-    planted_ = X_SO;
-  }
+  RETARGET_DECL void replant(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept;
 
   /// Asks for a support mode (the human's, from SupportModeSwitch); the phase follows it
   /// through shifts and landings. kWalking is treated as double support (the caller does not
   /// step the balance while a walking controller owns the legs).
-  void request(SupportMode mode) noexcept {
-    switch (phase_) {
-      case BalancePhase::kDouble:
-        if (mode == SupportMode::kSingleLeft) phase_ = BalancePhase::kShiftLeft;
-        if (mode == SupportMode::kSingleRight) phase_ = BalancePhase::kShiftRight;
-        break;
-      case BalancePhase::kShiftLeft:
-      case BalancePhase::kShiftRight: {
-        const BalancePhase wanted = mode == SupportMode::kSingleLeft    ? BalancePhase::kShiftLeft
-                                    : mode == SupportMode::kSingleRight ? BalancePhase::kShiftRight
-                                                                        : BalancePhase::kDouble;
-        phase_ = wanted;  // both feet are still planted: any shift can be undone at once
-        break;
-      }
-      case BalancePhase::kSingleLeft:
-        if (mode != SupportMode::kSingleLeft) phase_ = BalancePhase::kLandingLeft;
-        break;
-      case BalancePhase::kSingleRight:
-        if (mode != SupportMode::kSingleRight) phase_ = BalancePhase::kLandingRight;
-        break;
-      case BalancePhase::kLandingLeft:
-        if (mode == SupportMode::kSingleLeft) phase_ = BalancePhase::kSingleLeft;
-        break;
-      case BalancePhase::kLandingRight:
-        if (mode == SupportMode::kSingleRight) phase_ = BalancePhase::kSingleRight;
-        break;
-    }
-  }
+  RETARGET_DECL void request(SupportMode mode) noexcept;
 
   /// One control period from `q` (in/out: within limits) towards `q_target`; see the file doc.
   /// Coordinates flagged in `frozen` (size nq, optional) do not move (e.g. what the mapper held).
-  BalanceReport step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q,
-                     const JointFlags* frozen = nullptr) noexcept {
-    BalanceReport report;
-    report.phase = phase_;
-    const int n = model_->nq();
-    if (q_target.size() != n || q.size() != n || !q_target.allFinite() || !q.allFinite() ||
-        (frozen != nullptr && frozen->size() != n)) {
-      report.held = true;
-      return report;
-    }
-    const int support = supportSide();
-    const int other = 1 - support;
-    linearise(q, support, other);
-
-    // Objective and bounds.
-    const double dt = options_.control_period;
-    for (int i = 0; i < n; ++i) {
-      const double speed = std::min(static_cast<double>(model_->velocityLimits()[i]), options_.max_joint_speed);
-      qp_.target[i] = q_target[i] - q[i];
-      qp_.lower[i] = std::min(0.0, std::max(model_->lowerLimits()[i] - q[i], -speed * dt));
-      qp_.upper[i] = std::max(0.0, std::min(model_->upperLimits()[i] - q[i], speed * dt));
-      if (frozen != nullptr && (*frozen)[i]) qp_.lower[i] = qp_.upper[i] = 0.0;
-    }
-    // Equalities.
-    qp_.equality_rows = 0;
-    if (bothPlanted()) {
-      qp_.E.topRows(6) = J_rel_;
-      qp_.e.head(3) = -(p_rel_ - plantedPosition(support));
-      qp_.e.tail(3) = -rotationError(R_rel_ * plantedRotation(support).transpose());
-      qp_.equality_rows = 6;
-    } else if (landing()) {
-      // Tilt (x, y of the relative rotation against its own yaw) and height.
-      const Eigen::Vector3d tilt = tiltError(R_rel_);
-      qp_.E.row(0) = J_rel_.row(3);
-      qp_.E.row(1) = J_rel_.row(4);
-      qp_.E.row(2) = J_rel_.row(2);
-      // The tilt is removed at `landing_turn_speed` at most (the speed bounds must allow it).
-      const double most = options_.landing_turn_speed * dt;
-      const double tilt_norm = std::hypot(tilt.x(), tilt.y());
-      const double scale = tilt_norm > most ? most / tilt_norm : 1.0;
-      qp_.e[0] = -scale * tilt.x();
-      qp_.e[1] = -scale * tilt.y();
-      qp_.e[2] = -std::min(p_rel_.z(), options_.landing_speed * dt);
-      qp_.equality_rows = 3;
-    }
-    // CoM rows (Eqs. 38-41).
-    const int edges = polygon(support);
-    const Eigen::Vector2d c = c_s_.head<2>();
-    for (int k = 0; k < edges; ++k) {
-      const Eigen::Vector2d& normal = normals_[static_cast<std::size_t>(k)];
-      const double limit = offsets_[static_cast<std::size_t>(k)] - options_.safety_margin -
-                           options_.linearisation_margin - normal.dot(c);
-      qp_.G.row(k) = normal.x() * J_com_s_.row(0) + normal.y() * J_com_s_.row(1);
-      qp_.h[k] = std::max(limit, -options_.recovery_step);
-    }
-    qp_.inequality_rows = edges;
-    const double margin_before = comMargin(c, edges);
-
-    step_.setZero();
-    const BalanceQpResult solved = solver_.solve(qp_, step_);
-    if (!solved.ok) {
-      report.infeasible = true;
-      report.held = true;
-      report.com_margin = margin_before;
-      report.correction = qp_.target.norm();
-      return report;
-    }
-    if (frozen != nullptr) {
-      for (int i = 0; i < n; ++i) {
-        if ((*frozen)[i]) step_[i] = 0.0;  // exactly: the solve meets the bounds to rounding
-      }
-    }
-    for (int k = 0; k < edges; ++k) report.com_limited |= qp_.h[k] - qp_.G.row(k).dot(step_) < 1e-9;
-
-    // Non-linear check, halving the step while it fails.
-    double scale = 1.0;
-    bool accepted = false;
-    for (int halving = 0; halving <= options_.max_halvings; ++halving) {
-      candidate_ = q + scale * step_;
-      const double margin = checkedMargin(candidate_, support, other, edges, margin_before);
-      if (std::isfinite(margin)) {
-        q = candidate_;
-        report.com_margin = margin;
-        report.halvings = halving;
-        accepted = true;
-        break;
-      }
-      scale *= 0.5;
-    }
-    if (!accepted) {
-      report.held = true;
-      report.com_margin = margin_before;
-    }
-    report.correction = (scale * step_ - qp_.target).norm();
-    // Phase transitions, from the check's kinematics at the accepted q (probe_).
-    if (accepted) finishPhase(q, support, other, report.com_margin);
-    report.phase = phase_;
-    return report;
-  }
+  RETARGET_DECL BalanceReport step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q,
+                     const JointFlags* frozen = nullptr) noexcept;
 
  private:
   int sole(int side) const noexcept { return sole_[static_cast<std::size_t>(side)]; }
 
   // The support side: 0 left, 1 right (double support uses the left sole as S).
-  int supportSide() const noexcept {
-    switch (phase_) {
-      case BalancePhase::kShiftRight:
-      case BalancePhase::kSingleRight:
-      case BalancePhase::kLandingRight:
-        return 1;
-      default:
-        return 0;
-    }
-  }
-  bool bothPlanted() const noexcept {
-    return phase_ == BalancePhase::kDouble || phase_ == BalancePhase::kShiftLeft || phase_ == BalancePhase::kShiftRight;
-  }
-  bool landing() const noexcept {
-    return phase_ == BalancePhase::kLandingLeft || phase_ == BalancePhase::kLandingRight;
-  }
+  RETARGET_DECL int supportSide() const noexcept;
+  RETARGET_DECL bool bothPlanted() const noexcept;
+  RETARGET_DECL bool landing() const noexcept;
 
   // Planted pose of the other sole in the support sole's frame.
-  Eigen::Vector3d plantedPosition(int support) const noexcept {
-    return support == 0 ? Eigen::Vector3d(planted_.translation()) : Eigen::Vector3d(planted_.inverse().translation());
-  }
-  Eigen::Matrix3d plantedRotation(int support) const noexcept {
-    return support == 0 ? Eigen::Matrix3d(planted_.linear()) : Eigen::Matrix3d(planted_.linear().transpose());
-  }
+  RETARGET_DECL Eigen::Vector3d plantedPosition(int support) const noexcept;
+  RETARGET_DECL Eigen::Matrix3d plantedRotation(int support) const noexcept;
 
   // Rotation vector of R (angle times axis).
-  static Eigen::Vector3d rotationError(const Eigen::Matrix3d& R) noexcept {
-    const Eigen::AngleAxisd a(R);
-    return a.angle() * a.axis();
-  }
+  RETARGET_DECL static Eigen::Vector3d rotationError(const Eigen::Matrix3d& R) noexcept;
 
   // FK at q; Jacobians; CoM, other sole and their Jacobians in the support sole frame S.
-  void linearise(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other) noexcept {
-    forwardKinematics(*model_, data_, q);
-    const Eigen::Vector3d c = centerOfMass(*model_, data_);
-    J_com_ = centerOfMassJacobian(*model_, data_);
-    const Isometry3<double>& X_S = data_.X_WL[static_cast<std::size_t>(sole(support))];
-    const Isometry3<double>& X_O = data_.X_WL[static_cast<std::size_t>(sole(other))];
-    pointJacobian(*model_, data_, sole(support), Eigen::Vector3d::Zero().eval(), Jv_support_);
-    angularJacobian(*model_, data_, sole(support), Jw_support_);
-    pointJacobian(*model_, data_, sole(other), Eigen::Vector3d::Zero().eval(), Jv_other_);
-    angularJacobian(*model_, data_, sole(other), Jw_other_);
-    const Eigen::Matrix3d R_T = X_S.linear().transpose();
-    // d(R_S^T v) = R_S^T (dv + [v]x w_S dt), v a vector from the support sole origin.
-    const auto inSupport = [&](const Eigen::Vector3d& v, const Eigen::Matrix3Xd& Jv, Eigen::Ref<Eigen::Matrix3Xd> out) {
-      out.noalias() = Jv - Jv_support_;
-      out.row(0) += v.y() * Jw_support_.row(2) - v.z() * Jw_support_.row(1);
-      out.row(1) += v.z() * Jw_support_.row(0) - v.x() * Jw_support_.row(2);
-      out.row(2) += v.x() * Jw_support_.row(1) - v.y() * Jw_support_.row(0);
-      scratch_.noalias() = R_T * out;
-      out = scratch_;
-    };
-    c_s_ = R_T * (c - X_S.translation());
-    inSupport(c - X_S.translation(), J_com_, J_com_s_);
-    p_rel_ = R_T * (X_O.translation() - X_S.translation());
-    R_rel_ = R_T * X_O.linear();
-    inSupport(X_O.translation() - X_S.translation(), Jv_other_, J_rel_.topRows<3>());
-    scratch_.noalias() = Jw_other_ - Jw_support_;
-    J_rel_.bottomRows<3>().noalias() = R_T * scratch_;
-  }
+  RETARGET_DECL void linearise(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other) noexcept;
 
   // The support polygon in S: the support rectangle, or in double support (not shifting) the
   // convex hull of both soles' rectangles. Fills normals_ / offsets_ (n . p <= offset), returns
   // the number of edges.
-  int polygon(int support) noexcept {
-    const FootSupport& s = support == 0 ? feet_.left : feet_.right;
-    std::array<Eigen::Vector2d, 8> points;
-    int count = 0;
-    const auto corners = [&](const FootSupport& f, const Isometry3<double>& X) {
-      for (double x : {f.x_min, f.x_max}) {
-        for (double y : {f.y_min, f.y_max}) points[static_cast<std::size_t>(count++)] = (X * Eigen::Vector3d(x, y, 0.0)).head<2>();
-      }
-    };
-    corners(s, Isometry3<double>::Identity());
-    if (phase_ == BalancePhase::kDouble) {
-      Isometry3<double> X_SO = Isometry3<double>::Identity();
-      X_SO.linear() = plantedRotation(support);
-      X_SO.translation() = plantedPosition(support);
-      corners(support == 0 ? feet_.right : feet_.left, X_SO);
-    }
-    // Convex hull, counterclockwise (monotone chain). The unused entries are set to +inf so that
-    // the whole array sorts (they go last): a sort over a fixed 8 points leaves GCC's -O3 bounds
-    // analysis nothing to guess (over the first `count` it reported a false -Warray-bounds).
-    for (std::size_t i = static_cast<std::size_t>(count); i < points.size(); ++i) {
-      points[i].setConstant(std::numeric_limits<double>::infinity());
-    }
-    std::sort(points.begin(), points.end(), [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
-      return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
-    });
-    std::array<Eigen::Vector2d, 17> hull;
-    int h = 0;
-    const auto cross = [](const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
-      return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
-    };
-    for (int i = 0; i < count; ++i) {
-      while (h >= 2 && cross(hull[static_cast<std::size_t>(h - 2)], hull[static_cast<std::size_t>(h - 1)],
-                             points[static_cast<std::size_t>(i)]) <= 0) {
-        --h;
-      }
-      hull[static_cast<std::size_t>(h++)] = points[static_cast<std::size_t>(i)];
-    }
-    for (int i = count - 2, lower = h + 1; i >= 0; --i) {
-      while (h >= lower && cross(hull[static_cast<std::size_t>(h - 2)], hull[static_cast<std::size_t>(h - 1)],
-                                 points[static_cast<std::size_t>(i)]) <= 0) {
-        --h;
-      }
-      hull[static_cast<std::size_t>(h++)] = points[static_cast<std::size_t>(i)];
-    }
-    const int vertices = h - 1;  // the last point repeats the first
-    int edges = 0;
-    for (int k = 0; k < vertices && edges < kMaxEdges; ++k) {
-      const Eigen::Vector2d a = hull[static_cast<std::size_t>(k)], b = hull[static_cast<std::size_t>(k + 1)];
-      const Eigen::Vector2d d = b - a;
-      const double length = d.norm();
-      if (length < 1e-9) continue;
-      const Eigen::Vector2d normal(d.y() / length, -d.x() / length);  // outward for a CCW hull
-      normals_[static_cast<std::size_t>(edges)] = normal;
-      offsets_[static_cast<std::size_t>(edges)] = normal.dot(a);
-      ++edges;
-    }
-    return edges;
-  }
+  RETARGET_DECL int polygon(int support) noexcept;
 
   // Signed distance of c inside the polygon shrunk by d_s (negative outside).
-  double comMargin(const Eigen::Vector2d& c, int edges) const noexcept {
-    double margin = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < edges; ++k) {
-      margin = std::min(margin, offsets_[static_cast<std::size_t>(k)] - options_.safety_margin -
-                                    normals_[static_cast<std::size_t>(k)].dot(c));
-    }
-    return margin;
-  }
+  RETARGET_DECL double comMargin(const Eigen::Vector2d& c, int edges) const noexcept;
 
   // The CoM margin at q (true kinematics), or NaN when q fails the check (CoM outside the shrunk
   // polygon and farther out than before the step, or the planted feet moved).
-  double checkedMargin(const Eigen::VectorXd& q, int support, int other, int edges, double margin_before) noexcept {
-    forwardKinematics(*model_, probe_, q);
-    const Eigen::Vector3d c = centerOfMass(*model_, probe_);
-    const Isometry3<double>& X_S = probe_.X_WL[static_cast<std::size_t>(sole(support))];
-    const Isometry3<double>& X_O = probe_.X_WL[static_cast<std::size_t>(sole(other))];
-    const Eigen::Matrix3d R_T = X_S.linear().transpose();
-    const Eigen::Vector2d c_s = (R_T * (c - X_S.translation())).head<2>();
-    const double margin = comMargin(c_s, edges);
-    const bool com_ok = margin >= -1e-9 || margin >= margin_before - 1e-9;
-    bool feet_ok = true;
-    if (bothPlanted()) {
-      const Eigen::Vector3d p = R_T * (X_O.translation() - X_S.translation());
-      const Eigen::Matrix3d R = R_T * X_O.linear();
-      const double position_error = (p - plantedPosition(support)).norm();
-      const double rotation_error = rotationError(R * plantedRotation(support).transpose()).norm();
-      feet_ok = position_error <= 1e-4 && rotation_error <= 1e-3;
-    }
-    return com_ok && feet_ok ? margin : std::numeric_limits<double>::quiet_NaN();
-  }
+  RETARGET_DECL double checkedMargin(const Eigen::VectorXd& q, int support, int other, int edges, double margin_before) noexcept;
 
   // Rotation vector taking a sole rotation R (in S) to its own yaw: its x, y are the tilt.
-  static Eigen::Vector3d tiltError(const Eigen::Matrix3d& R) noexcept {
-    const double yaw = std::atan2(R(1, 0), R(0, 0));
-    return rotationError(R * Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()).toRotationMatrix().transpose());
-  }
+  RETARGET_DECL static Eigen::Vector3d tiltError(const Eigen::Matrix3d& R) noexcept;
 
   // After an accepted step to q: `margin` and probe_ (forward kinematics at q) are the check's.
-  void finishPhase(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other, double margin) noexcept {
-    if (phase_ == BalancePhase::kShiftLeft || phase_ == BalancePhase::kShiftRight) {
-      // The CoM is over the support foot (shrunk rectangle): lift the other one.
-      if (margin >= 0.0) {
-        phase_ = phase_ == BalancePhase::kShiftLeft ? BalancePhase::kSingleLeft : BalancePhase::kSingleRight;
-      }
-    } else if (landing()) {
-      const Isometry3<double>& X_S = probe_.X_WL[static_cast<std::size_t>(sole(support))];
-      const Isometry3<double>& X_O = probe_.X_WL[static_cast<std::size_t>(sole(other))];
-      const Eigen::Matrix3d R_T = X_S.linear().transpose();
-      const double height = (R_T * (X_O.translation() - X_S.translation())).z();
-      const double tilt = tiltError(R_T * X_O.linear()).norm();
-      if (std::abs(height) <= options_.landing_height && tilt <= options_.landing_tilt) replant(q);
-    }
-  }
+  RETARGET_DECL void finishPhase(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other, double margin) noexcept;
 
   const RobotModel<double>* model_;
   BalanceFeet feet_;
@@ -576,5 +232,396 @@ class BalanceController {
   Eigen::VectorXd step_;
   Eigen::VectorXd candidate_;
 };
+
+#if RETARGET_DEFINE_CONTROL
+
+RETARGET_DECL BalanceFeet naoBalanceFeet() {
+  return BalanceFeet{FootSupport{"l_sole", -0.03025, 0.07025, -0.0231, 0.0299},
+                     FootSupport{"r_sole", -0.03025, 0.07025, -0.0299, 0.0231}};
+}
+
+RETARGET_DECL const char* balancePhaseName(BalancePhase phase) noexcept {
+  switch (phase) {
+    case BalancePhase::kDouble: return "double";
+    case BalancePhase::kShiftLeft: return "shift-left";
+    case BalancePhase::kShiftRight: return "shift-right";
+    case BalancePhase::kSingleLeft: return "single-left";
+    case BalancePhase::kSingleRight: return "single-right";
+    case BalancePhase::kLandingLeft: return "landing-left";
+    case BalancePhase::kLandingRight: return "landing-right";
+  }
+  return "unknown";
+}
+
+RETARGET_DECL BalanceController::BalanceController(const RobotModel<double>& model, BalanceFeet feet, BalanceOptions options)
+    : model_(&model),
+      feet_(std::move(feet)),
+      options_(options),
+      data_(model),
+      probe_(model),
+      qp_(model.nq(), kMaxEdges),
+      solver_(model.nq(), kMaxEdges),
+      J_com_(3, model.nq()),
+      Jv_support_(3, model.nq()),
+      Jw_support_(3, model.nq()),
+      Jv_other_(3, model.nq()),
+      Jw_other_(3, model.nq()),
+      J_rel_(6, model.nq()),
+      J_com_s_(3, model.nq()),
+      scratch_(3, model.nq()),
+      step_(model.nq()),
+      candidate_(model.nq()) {
+  options_.validate();
+  sole_[0] = model.linkIndex(feet_.left.link);
+  sole_[1] = model.linkIndex(feet_.right.link);
+  for (const FootSupport* f : {&feet_.left, &feet_.right}) {
+    RETARGET_THROW_UNLESS(f->x_min < f->x_max && f->y_min < f->y_max, InvalidArgument, "FootSupport '", f->link,
+                          "': empty rectangle (x ", f->x_min, " ... ", f->x_max, ", y ", f->y_min, " ... ", f->y_max,
+                          ")");
+  }
+  RETARGET_THROW_UNLESS(model.totalMass() > 0, InvalidArgument, "BalanceController: robot '", model.name(),
+                        "' has no mass");
+  reset(model.neutralConfiguration());
+}
+
+RETARGET_DECL void BalanceController::reset(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept {
+  phase_ = BalancePhase::kDouble;
+  replant(q);
+}
+
+RETARGET_DECL void BalanceController::replant(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept {
+  phase_ = BalancePhase::kDouble;
+  forwardKinematics(*model_, data_, q);
+  const Isometry3<double> X_SO = data_.X_WL[static_cast<std::size_t>(sole_[0])].inverse() *
+                                 data_.X_WL[static_cast<std::size_t>(sole_[1])];
+  planted_ = X_SO;
+}
+
+RETARGET_DECL void BalanceController::request(SupportMode mode) noexcept {
+  switch (phase_) {
+    case BalancePhase::kDouble:
+      if (mode == SupportMode::kSingleLeft) phase_ = BalancePhase::kShiftLeft;
+      if (mode == SupportMode::kSingleRight) phase_ = BalancePhase::kShiftRight;
+      break;
+    case BalancePhase::kShiftLeft:
+    case BalancePhase::kShiftRight: {
+      const BalancePhase wanted = mode == SupportMode::kSingleLeft    ? BalancePhase::kShiftLeft
+                                  : mode == SupportMode::kSingleRight ? BalancePhase::kShiftRight
+                                                                      : BalancePhase::kDouble;
+      phase_ = wanted;  // both feet are still planted: any shift can be undone at once
+      break;
+    }
+    case BalancePhase::kSingleLeft:
+      if (mode != SupportMode::kSingleLeft) phase_ = BalancePhase::kLandingLeft;
+      break;
+    case BalancePhase::kSingleRight:
+      if (mode != SupportMode::kSingleRight) phase_ = BalancePhase::kLandingRight;
+      break;
+    case BalancePhase::kLandingLeft:
+      if (mode == SupportMode::kSingleLeft) phase_ = BalancePhase::kSingleLeft;
+      break;
+    case BalancePhase::kLandingRight:
+      if (mode == SupportMode::kSingleRight) phase_ = BalancePhase::kSingleRight;
+      break;
+  }
+}
+
+RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q,
+                     const JointFlags* frozen) noexcept {
+  BalanceReport report;
+  report.phase = phase_;
+  const int n = model_->nq();
+  if (q_target.size() != n || q.size() != n || !q_target.allFinite() || !q.allFinite() ||
+      (frozen != nullptr && frozen->size() != n)) {
+    report.held = true;
+    return report;
+  }
+  const int support = supportSide();
+  const int other = 1 - support;
+  linearise(q, support, other);
+
+  // Objective and bounds.
+  const double dt = options_.control_period;
+  for (int i = 0; i < n; ++i) {
+    const double speed = std::min(static_cast<double>(model_->velocityLimits()[i]), options_.max_joint_speed);
+    qp_.target[i] = q_target[i] - q[i];
+    qp_.lower[i] = std::min(0.0, std::max(model_->lowerLimits()[i] - q[i], -speed * dt));
+    qp_.upper[i] = std::max(0.0, std::min(model_->upperLimits()[i] - q[i], speed * dt));
+    if (frozen != nullptr && (*frozen)[i]) qp_.lower[i] = qp_.upper[i] = 0.0;
+  }
+  // Equalities.
+  qp_.equality_rows = 0;
+  if (bothPlanted()) {
+    qp_.E.topRows(6) = J_rel_;
+    qp_.e.head(3) = -(p_rel_ - plantedPosition(support));
+    qp_.e.tail(3) = -rotationError(R_rel_ * plantedRotation(support).transpose());
+    qp_.equality_rows = 6;
+  } else if (landing()) {
+    // Tilt (x, y of the relative rotation against its own yaw) and height.
+    const Eigen::Vector3d tilt = tiltError(R_rel_);
+    qp_.E.row(0) = J_rel_.row(3);
+    qp_.E.row(1) = J_rel_.row(4);
+    qp_.E.row(2) = J_rel_.row(2);
+    // The tilt is removed at `landing_turn_speed` at most (the speed bounds must allow it).
+    const double most = options_.landing_turn_speed * dt;
+    const double tilt_norm = std::hypot(tilt.x(), tilt.y());
+    const double scale = tilt_norm > most ? most / tilt_norm : 1.0;
+    qp_.e[0] = -scale * tilt.x();
+    qp_.e[1] = -scale * tilt.y();
+    qp_.e[2] = -std::min(p_rel_.z(), options_.landing_speed * dt);
+    qp_.equality_rows = 3;
+  }
+  // CoM rows (Eqs. 38-41).
+  const int edges = polygon(support);
+  const Eigen::Vector2d c = c_s_.head<2>();
+  for (int k = 0; k < edges; ++k) {
+    const Eigen::Vector2d& normal = normals_[static_cast<std::size_t>(k)];
+    const double limit = offsets_[static_cast<std::size_t>(k)] - options_.safety_margin -
+                         options_.linearisation_margin - normal.dot(c);
+    qp_.G.row(k) = normal.x() * J_com_s_.row(0) + normal.y() * J_com_s_.row(1);
+    qp_.h[k] = std::max(limit, -options_.recovery_step);
+  }
+  qp_.inequality_rows = edges;
+  const double margin_before = comMargin(c, edges);
+
+  step_.setZero();
+  const BalanceQpResult solved = solver_.solve(qp_, step_);
+  if (!solved.ok) {
+    report.infeasible = true;
+    report.held = true;
+    report.com_margin = margin_before;
+    report.correction = qp_.target.norm();
+    return report;
+  }
+  if (frozen != nullptr) {
+    for (int i = 0; i < n; ++i) {
+      if ((*frozen)[i]) step_[i] = 0.0;  // exactly: the solve meets the bounds to rounding
+    }
+  }
+  for (int k = 0; k < edges; ++k) report.com_limited |= qp_.h[k] - qp_.G.row(k).dot(step_) < 1e-9;
+
+  // Non-linear check, halving the step while it fails.
+  double scale = 1.0;
+  bool accepted = false;
+  for (int halving = 0; halving <= options_.max_halvings; ++halving) {
+    candidate_ = q + scale * step_;
+    const double margin = checkedMargin(candidate_, support, other, edges, margin_before);
+    if (std::isfinite(margin)) {
+      q = candidate_;
+      report.com_margin = margin;
+      report.halvings = halving;
+      accepted = true;
+      break;
+    }
+    scale *= 0.5;
+  }
+  if (!accepted) {
+    report.held = true;
+    report.com_margin = margin_before;
+  }
+  report.correction = (scale * step_ - qp_.target).norm();
+  // Phase transitions, from the check's kinematics at the accepted q (probe_).
+  if (accepted) finishPhase(q, support, other, report.com_margin);
+  report.phase = phase_;
+  return report;
+}
+
+RETARGET_DECL int BalanceController::supportSide() const noexcept {
+  switch (phase_) {
+    case BalancePhase::kShiftRight:
+    case BalancePhase::kSingleRight:
+    case BalancePhase::kLandingRight:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+RETARGET_DECL bool BalanceController::bothPlanted() const noexcept {
+  return phase_ == BalancePhase::kDouble || phase_ == BalancePhase::kShiftLeft || phase_ == BalancePhase::kShiftRight;
+}
+
+RETARGET_DECL bool BalanceController::landing() const noexcept {
+  return phase_ == BalancePhase::kLandingLeft || phase_ == BalancePhase::kLandingRight;
+}
+
+RETARGET_DECL Eigen::Vector3d BalanceController::plantedPosition(int support) const noexcept {
+  return support == 0 ? Eigen::Vector3d(planted_.translation()) : Eigen::Vector3d(planted_.inverse().translation());
+}
+
+RETARGET_DECL Eigen::Matrix3d BalanceController::plantedRotation(int support) const noexcept {
+  return support == 0 ? Eigen::Matrix3d(planted_.linear()) : Eigen::Matrix3d(planted_.linear().transpose());
+}
+
+RETARGET_DECL Eigen::Vector3d BalanceController::rotationError(const Eigen::Matrix3d& R) noexcept {
+  const Eigen::AngleAxisd a(R);
+  return a.angle() * a.axis();
+}
+
+RETARGET_DECL void BalanceController::linearise(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other) noexcept {
+  forwardKinematics(*model_, data_, q);
+  const Eigen::Vector3d c = centerOfMass(*model_, data_);
+  J_com_ = centerOfMassJacobian(*model_, data_);
+  const Isometry3<double>& X_S = data_.X_WL[static_cast<std::size_t>(sole(support))];
+  const Isometry3<double>& X_O = data_.X_WL[static_cast<std::size_t>(sole(other))];
+  pointJacobian(*model_, data_, sole(support), Eigen::Vector3d::Zero().eval(), Jv_support_);
+  angularJacobian(*model_, data_, sole(support), Jw_support_);
+  pointJacobian(*model_, data_, sole(other), Eigen::Vector3d::Zero().eval(), Jv_other_);
+  angularJacobian(*model_, data_, sole(other), Jw_other_);
+  const Eigen::Matrix3d R_T = X_S.linear().transpose();
+  // d(R_S^T v) = R_S^T (dv + [v]x w_S dt), v a vector from the support sole origin.
+  const auto inSupport = [&](const Eigen::Vector3d& v, const Eigen::Matrix3Xd& Jv, Eigen::Ref<Eigen::Matrix3Xd> out) {
+    out.noalias() = Jv - Jv_support_;
+    out.row(0) += v.y() * Jw_support_.row(2) - v.z() * Jw_support_.row(1);
+    out.row(1) += v.z() * Jw_support_.row(0) - v.x() * Jw_support_.row(2);
+    out.row(2) += v.x() * Jw_support_.row(1) - v.y() * Jw_support_.row(0);
+    scratch_.noalias() = R_T * out;
+    out = scratch_;
+  };
+  c_s_ = R_T * (c - X_S.translation());
+  inSupport(c - X_S.translation(), J_com_, J_com_s_);
+  p_rel_ = R_T * (X_O.translation() - X_S.translation());
+  R_rel_ = R_T * X_O.linear();
+  inSupport(X_O.translation() - X_S.translation(), Jv_other_, J_rel_.topRows<3>());
+  scratch_.noalias() = Jw_other_ - Jw_support_;
+  J_rel_.bottomRows<3>().noalias() = R_T * scratch_;
+}
+
+RETARGET_DECL int BalanceController::polygon(int support) noexcept {
+  const FootSupport& s = support == 0 ? feet_.left : feet_.right;
+  std::array<Eigen::Vector2d, 8> points;
+  int count = 0;
+  const auto corners = [&](const FootSupport& f, const Isometry3<double>& X) {
+    for (double x : {f.x_min, f.x_max}) {
+      for (double y : {f.y_min, f.y_max}) points[static_cast<std::size_t>(count++)] = (X * Eigen::Vector3d(x, y, 0.0)).head<2>();
+    }
+  };
+  corners(s, Isometry3<double>::Identity());
+  if (phase_ == BalancePhase::kDouble) {
+    Isometry3<double> X_SO = Isometry3<double>::Identity();
+    X_SO.linear() = plantedRotation(support);
+    X_SO.translation() = plantedPosition(support);
+    corners(support == 0 ? feet_.right : feet_.left, X_SO);
+  }
+  // Convex hull, counterclockwise (monotone chain). The unused entries are set to +inf so that
+  // the whole array sorts (they go last): a sort over a fixed 8 points leaves GCC's -O3 bounds
+  // analysis nothing to guess (over the first `count` it reported a false -Warray-bounds).
+  for (std::size_t i = static_cast<std::size_t>(count); i < points.size(); ++i) {
+    points[i].setConstant(std::numeric_limits<double>::infinity());
+  }
+  std::sort(points.begin(), points.end(), [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+    return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y());
+  });
+  std::array<Eigen::Vector2d, 17> hull;
+  int h = 0;
+  const auto cross = [](const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+    return (a.x() - o.x()) * (b.y() - o.y()) - (a.y() - o.y()) * (b.x() - o.x());
+  };
+  for (int i = 0; i < count; ++i) {
+    while (h >= 2 && cross(hull[static_cast<std::size_t>(h - 2)], hull[static_cast<std::size_t>(h - 1)],
+                           points[static_cast<std::size_t>(i)]) <= 0) {
+      --h;
+    }
+    hull[static_cast<std::size_t>(h++)] = points[static_cast<std::size_t>(i)];
+  }
+  for (int i = count - 2, lower = h + 1; i >= 0; --i) {
+    while (h >= lower && cross(hull[static_cast<std::size_t>(h - 2)], hull[static_cast<std::size_t>(h - 1)],
+                               points[static_cast<std::size_t>(i)]) <= 0) {
+      --h;
+    }
+    hull[static_cast<std::size_t>(h++)] = points[static_cast<std::size_t>(i)];
+  }
+  const int vertices = h - 1;  // the last point repeats the first
+  int edges = 0;
+  for (int k = 0; k < vertices && edges < kMaxEdges; ++k) {
+    const Eigen::Vector2d a = hull[static_cast<std::size_t>(k)], b = hull[static_cast<std::size_t>(k + 1)];
+    const Eigen::Vector2d d = b - a;
+    const double length = d.norm();
+    if (length < 1e-9) continue;
+    const Eigen::Vector2d normal(d.y() / length, -d.x() / length);  // outward for a CCW hull
+    normals_[static_cast<std::size_t>(edges)] = normal;
+    offsets_[static_cast<std::size_t>(edges)] = normal.dot(a);
+    ++edges;
+  }
+  return edges;
+}
+
+RETARGET_DECL double BalanceController::comMargin(const Eigen::Vector2d& c, int edges) const noexcept {
+  double margin = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < edges; ++k) {
+    margin = std::min(margin, offsets_[static_cast<std::size_t>(k)] - options_.safety_margin -
+                                  normals_[static_cast<std::size_t>(k)].dot(c));
+  }
+  return margin;
+}
+
+RETARGET_DECL double BalanceController::checkedMargin(const Eigen::VectorXd& q, int support, int other, int edges, double margin_before) noexcept {
+  forwardKinematics(*model_, probe_, q);
+  const Eigen::Vector3d c = centerOfMass(*model_, probe_);
+  const Isometry3<double>& X_S = probe_.X_WL[static_cast<std::size_t>(sole(support))];
+  const Isometry3<double>& X_O = probe_.X_WL[static_cast<std::size_t>(sole(other))];
+  const Eigen::Matrix3d R_T = X_S.linear().transpose();
+  const Eigen::Vector2d c_s = (R_T * (c - X_S.translation())).head<2>();
+  const double margin = comMargin(c_s, edges);
+  const bool com_ok = margin >= -1e-9 || margin >= margin_before - 1e-9;
+  bool feet_ok = true;
+  if (bothPlanted()) {
+    const Eigen::Vector3d p = R_T * (X_O.translation() - X_S.translation());
+    const Eigen::Matrix3d R = R_T * X_O.linear();
+    const double position_error = (p - plantedPosition(support)).norm();
+    const double rotation_error = rotationError(R * plantedRotation(support).transpose()).norm();
+    feet_ok = position_error <= 1e-4 && rotation_error <= 1e-3;
+  }
+  return com_ok && feet_ok ? margin : std::numeric_limits<double>::quiet_NaN();
+}
+
+RETARGET_DECL Eigen::Vector3d BalanceController::tiltError(const Eigen::Matrix3d& R) noexcept {
+  const double yaw = std::atan2(R(1, 0), R(0, 0));
+  return rotationError(R * Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()).toRotationMatrix().transpose());
+}
+
+RETARGET_DECL void BalanceController::finishPhase(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other, double margin) noexcept {
+  if (phase_ == BalancePhase::kShiftLeft || phase_ == BalancePhase::kShiftRight) {
+    // The CoM is over the support foot (shrunk rectangle): lift the other one.
+    if (margin >= 0.0) {
+      phase_ = phase_ == BalancePhase::kShiftLeft ? BalancePhase::kSingleLeft : BalancePhase::kSingleRight;
+    }
+  } else if (landing()) {
+    const Isometry3<double>& X_S = probe_.X_WL[static_cast<std::size_t>(sole(support))];
+    const Isometry3<double>& X_O = probe_.X_WL[static_cast<std::size_t>(sole(other))];
+    const Eigen::Matrix3d R_T = X_S.linear().transpose();
+    const double height = (R_T * (X_O.translation() - X_S.translation())).z();
+    const double tilt = tiltError(R_T * X_O.linear()).norm();
+    if (std::abs(height) <= options_.landing_height && tilt <= options_.landing_tilt) replant(q);
+  }
+}
+
+
+RETARGET_DECL void BalanceOptions::validate() const {
+  const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  const auto non_negative = [](double v) { return std::isfinite(v) && v >= 0; };
+  RETARGET_THROW_UNLESS(positive(control_period), InvalidArgument, "BalanceOptions::control_period (got ",
+                        control_period, ", expected > 0 s)");
+  RETARGET_THROW_UNLESS(non_negative(safety_margin), InvalidArgument, "BalanceOptions::safety_margin (got ",
+                        safety_margin, ", expected >= 0 m)");
+  RETARGET_THROW_UNLESS(non_negative(linearisation_margin), InvalidArgument,
+                        "BalanceOptions::linearisation_margin (got ", linearisation_margin, ", expected >= 0 m)");
+  RETARGET_THROW_UNLESS(positive(recovery_step), InvalidArgument, "BalanceOptions::recovery_step (got ",
+                        recovery_step, ", expected > 0 m)");
+  RETARGET_THROW_UNLESS(positive(max_joint_speed), InvalidArgument, "BalanceOptions::max_joint_speed (got ",
+                        max_joint_speed, ", expected > 0 rad/s)");
+  RETARGET_THROW_UNLESS(positive(landing_speed), InvalidArgument, "BalanceOptions::landing_speed (got ",
+                        landing_speed, ", expected > 0 m/s)");
+  RETARGET_THROW_UNLESS(positive(landing_turn_speed), InvalidArgument, "BalanceOptions::landing_turn_speed (got ",
+                        landing_turn_speed, ", expected > 0 rad/s)");
+  RETARGET_THROW_UNLESS(positive(landing_height), InvalidArgument, "BalanceOptions::landing_height (got ",
+                        landing_height, ", expected > 0 m)");
+  RETARGET_THROW_UNLESS(positive(landing_tilt), InvalidArgument, "BalanceOptions::landing_tilt (got ", landing_tilt,
+                        ", expected > 0 rad)");
+  RETARGET_THROW_UNLESS(max_halvings >= 0, InvalidArgument, "BalanceOptions::max_halvings (got ", max_halvings,
+                        ", expected >= 0)");
+}
+
+#endif  // RETARGET_DEFINE_CONTROL
 
 }  // namespace retarget

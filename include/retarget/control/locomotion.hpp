@@ -35,6 +35,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
@@ -51,15 +52,7 @@ struct LocomotionOptions {
   double turn_threshold = 15.0 * kPi<double> / 180.0;
 
   /// Throws InvalidArgument naming the field and its value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(loop_period) && loop_period > 0, InvalidArgument,
-                          "LocomotionOptions::loop_period (got ", loop_period, ", expected > 0 s)");
-    RETARGET_THROW_UNLESS(std::isfinite(step_threshold) && step_threshold > 0, InvalidArgument,
-                          "LocomotionOptions::step_threshold (got ", step_threshold, ", expected > 0 m)");
-    RETARGET_THROW_UNLESS(std::isfinite(turn_threshold) && turn_threshold > 0 && turn_threshold < kPi<double>,
-                          InvalidArgument, "LocomotionOptions::turn_threshold (got ", turn_threshold,
-                          ", expected in (0, pi) rad)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// One walk command: move by (dx, dy) in the robot's base frame at the start of the command
@@ -101,79 +94,7 @@ class LocomotionMapper {
   void reset() noexcept { *this = LocomotionMapper(options_, Unchecked{}); }
 
   /// Feeds one frame (times increasing; a time that does not increase does not start a loop).
-  LocomotionUpdate update(const SkeletonFrame<Scalar>& frame) noexcept {
-    LocomotionUpdate out;
-    const std::int64_t index = frame_index_++;
-    const double t = static_cast<double>(frame.time);
-    const bool usable = frame.usable(HumanJoint::kSpineBase) && frame.usable(HumanJoint::kHipLeft) &&
-                        frame.usable(HumanJoint::kHipRight) && frame.usable(HumanJoint::kAnkleLeft) &&
-                        frame.usable(HumanJoint::kAnkleRight) && std::isfinite(t);
-    // Largest ankle excursions of the running loop.
-    if (loop_open_ && usable) {
-      excursion_left_ = std::max(excursion_left_, (position(frame, HumanJoint::kAnkleLeft) - loop_ankle_left_).norm());
-      excursion_right_ =
-          std::max(excursion_right_, (position(frame, HumanJoint::kAnkleRight) - loop_ankle_right_).norm());
-    }
-    const bool due = !loop_open_ || (std::isfinite(t) && t - loop_start_time_ >= options_.loop_period - 1e-9);
-    if (!due) return out;
-    out.loop_started = true;
-    if (!usable) {
-      out.skipped = true;
-      return out;  // try again next frame: the loop start moves to the first usable frame
-    }
-    const Eigen::Vector3d spine = position(frame, HumanJoint::kSpineBase);
-    const Eigen::Vector3d ankle_left = position(frame, HumanJoint::kAnkleLeft);
-    const Eigen::Vector3d ankle_right = position(frame, HumanJoint::kAnkleRight);
-    const Eigen::Vector3d hip_line = position(frame, HumanJoint::kHipRight) - position(frame, HumanJoint::kHipLeft);
-    const Eigen::Vector3d forward = Eigen::Vector3d::UnitZ().cross(hip_line);
-    if (forward.head<2>().norm() < 1e-9) {
-      out.skipped = true;  // hip line vertical: no heading
-      return out;
-    }
-    const double heading = std::atan2(forward.y(), forward.x());
-    if (!started_) {
-      started_ = true;
-      commanded_xy_ = spine.head<2>();
-      commanded_heading_ = heading;
-      anchor_left_ = ankle_left.head<2>();
-      anchor_right_ = ankle_right.head<2>();
-    } else {
-      out.stepping = excursion_left_ >= options_.step_threshold && excursion_right_ >= options_.step_threshold;
-      // Eqs. 28-31: signed rotation about z since the commanded heading.
-      const double omega = wrapAngle(heading - commanded_heading_);
-      // Eqs. 32-37: SpineBase displacement in the commanded base frame (x forward, y left).
-      const Eigen::Vector2d moved = spine.head<2>() - commanded_xy_;
-      const double c = std::cos(commanded_heading_), s = std::sin(commanded_heading_);
-      const Eigen::Vector2d delta(c * moved.x() + s * moved.y(), -s * moved.x() + c * moved.y());
-      const bool feet_moved = (ankle_left.head<2>() - anchor_left_).norm() >= options_.step_threshold &&
-                              (ankle_right.head<2>() - anchor_right_).norm() >= options_.step_threshold;
-      const bool turn = std::abs(omega) >= options_.turn_threshold;
-      const bool translate = delta.norm() >= options_.step_threshold && feet_moved;
-      if (turn || translate) {
-        out.walk = true;
-        out.command.frame = index;
-        out.command.time = t;
-        out.command.duration = options_.loop_period;
-        if (translate) {
-          out.command.dx = delta.x();
-          out.command.dy = delta.y();
-          commanded_xy_ = spine.head<2>();
-          anchor_left_ = ankle_left.head<2>();
-          anchor_right_ = ankle_right.head<2>();
-        }
-        if (turn) {
-          out.command.dtheta = omega;
-          commanded_heading_ = wrapAngle(commanded_heading_ + omega);
-        }
-      }
-    }
-    loop_open_ = true;
-    loop_start_time_ = t;
-    loop_ankle_left_ = ankle_left;
-    loop_ankle_right_ = ankle_right;
-    excursion_left_ = excursion_right_ = 0.0;
-    return out;
-  }
+  LocomotionUpdate update(const SkeletonFrame<Scalar>& frame) noexcept;
 
   /// The commanded pose: SpineBase position (m, W, horizontal) and heading (rad) the robot has
   /// been sent to, in the human's world frame.
@@ -181,21 +102,13 @@ class LocomotionMapper {
   double commandedHeading() const { return commanded_heading_; }
 
   /// Wraps an angle to (-pi, pi].
-  static double wrapAngle(double a) noexcept {
-    const double two_pi = 2.0 * kPi<double>;
-    a = std::fmod(a, two_pi);
-    if (a <= -kPi<double>) a += two_pi;
-    if (a > kPi<double>) a -= two_pi;
-    return a;
-  }
+  static double wrapAngle(double a) noexcept;
 
  private:
   struct Unchecked {};
   LocomotionMapper(const LocomotionOptions& options, Unchecked) noexcept : options_(options) {}
 
-  static Eigen::Vector3d position(const SkeletonFrame<Scalar>& frame, HumanJoint joint) {
-    return frame.position(joint).template cast<double>();
-  }
+  static Eigen::Vector3d position(const SkeletonFrame<Scalar>& frame, HumanJoint joint);
 
   LocomotionOptions options_;
   std::int64_t frame_index_ = 0;
@@ -211,5 +124,113 @@ class LocomotionMapper {
   Eigen::Vector2d anchor_left_ = Eigen::Vector2d::Zero();
   Eigen::Vector2d anchor_right_ = Eigen::Vector2d::Zero();
 };
+
+template <typename Scalar>
+LocomotionUpdate LocomotionMapper<Scalar>::update(const SkeletonFrame<Scalar>& frame) noexcept {
+  LocomotionUpdate out;
+  const std::int64_t index = frame_index_++;
+  const double t = static_cast<double>(frame.time);
+  const bool usable = frame.usable(HumanJoint::kSpineBase) && frame.usable(HumanJoint::kHipLeft) &&
+                      frame.usable(HumanJoint::kHipRight) && frame.usable(HumanJoint::kAnkleLeft) &&
+                      frame.usable(HumanJoint::kAnkleRight) && std::isfinite(t);
+  // Largest ankle excursions of the running loop.
+  if (loop_open_ && usable) {
+    excursion_left_ = std::max(excursion_left_, (position(frame, HumanJoint::kAnkleLeft) - loop_ankle_left_).norm());
+    excursion_right_ =
+        std::max(excursion_right_, (position(frame, HumanJoint::kAnkleRight) - loop_ankle_right_).norm());
+  }
+  const bool due = !loop_open_ || (std::isfinite(t) && t - loop_start_time_ >= options_.loop_period - 1e-9);
+  if (!due) return out;
+  out.loop_started = true;
+  if (!usable) {
+    out.skipped = true;
+    return out;  // try again next frame: the loop start moves to the first usable frame
+  }
+  const Eigen::Vector3d spine = position(frame, HumanJoint::kSpineBase);
+  const Eigen::Vector3d ankle_left = position(frame, HumanJoint::kAnkleLeft);
+  const Eigen::Vector3d ankle_right = position(frame, HumanJoint::kAnkleRight);
+  const Eigen::Vector3d hip_line = position(frame, HumanJoint::kHipRight) - position(frame, HumanJoint::kHipLeft);
+  const Eigen::Vector3d forward = Eigen::Vector3d::UnitZ().cross(hip_line);
+  if (forward.head<2>().norm() < 1e-9) {
+    out.skipped = true;  // hip line vertical: no heading
+    return out;
+  }
+  const double heading = std::atan2(forward.y(), forward.x());
+  if (!started_) {
+    started_ = true;
+    commanded_xy_ = spine.head<2>();
+    commanded_heading_ = heading;
+    anchor_left_ = ankle_left.head<2>();
+    anchor_right_ = ankle_right.head<2>();
+  } else {
+    out.stepping = excursion_left_ >= options_.step_threshold && excursion_right_ >= options_.step_threshold;
+    // Eqs. 28-31: signed rotation about z since the commanded heading.
+    const double omega = wrapAngle(heading - commanded_heading_);
+    // Eqs. 32-37: SpineBase displacement in the commanded base frame (x forward, y left).
+    const Eigen::Vector2d moved = spine.head<2>() - commanded_xy_;
+    const double c = std::cos(commanded_heading_), s = std::sin(commanded_heading_);
+    const Eigen::Vector2d delta(c * moved.x() + s * moved.y(), -s * moved.x() + c * moved.y());
+    const bool feet_moved = (ankle_left.head<2>() - anchor_left_).norm() >= options_.step_threshold &&
+                            (ankle_right.head<2>() - anchor_right_).norm() >= options_.step_threshold;
+    const bool turn = std::abs(omega) >= options_.turn_threshold;
+    const bool translate = delta.norm() >= options_.step_threshold && feet_moved;
+    if (turn || translate) {
+      out.walk = true;
+      out.command.frame = index;
+      out.command.time = t;
+      out.command.duration = options_.loop_period;
+      if (translate) {
+        out.command.dx = delta.x();
+        out.command.dy = delta.y();
+        commanded_xy_ = spine.head<2>();
+        anchor_left_ = ankle_left.head<2>();
+        anchor_right_ = ankle_right.head<2>();
+      }
+      if (turn) {
+        out.command.dtheta = omega;
+        commanded_heading_ = wrapAngle(commanded_heading_ + omega);
+      }
+    }
+  }
+  loop_open_ = true;
+  loop_start_time_ = t;
+  loop_ankle_left_ = ankle_left;
+  loop_ankle_right_ = ankle_right;
+  excursion_left_ = excursion_right_ = 0.0;
+  return out;
+}
+
+template <typename Scalar>
+double LocomotionMapper<Scalar>::wrapAngle(double a) noexcept {
+  const double two_pi = 2.0 * kPi<double>;
+  a = std::fmod(a, two_pi);
+  if (a <= -kPi<double>) a += two_pi;
+  if (a > kPi<double>) a -= two_pi;
+  return a;
+}
+
+template <typename Scalar>
+Eigen::Vector3d LocomotionMapper<Scalar>::position(const SkeletonFrame<Scalar>& frame, HumanJoint joint) {
+  return frame.position(joint).template cast<double>();
+}
+
+#if RETARGET_DEFINE_CONTROL
+
+RETARGET_DECL void LocomotionOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(loop_period) && loop_period > 0, InvalidArgument,
+                        "LocomotionOptions::loop_period (got ", loop_period, ", expected > 0 s)");
+  RETARGET_THROW_UNLESS(std::isfinite(step_threshold) && step_threshold > 0, InvalidArgument,
+                        "LocomotionOptions::step_threshold (got ", step_threshold, ", expected > 0 m)");
+  RETARGET_THROW_UNLESS(std::isfinite(turn_threshold) && turn_threshold > 0 && turn_threshold < kPi<double>,
+                        InvalidArgument, "LocomotionOptions::turn_threshold (got ", turn_threshold,
+                        ", expected in (0, pi) rad)");
+}
+
+#endif  // RETARGET_DEFINE_CONTROL
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_CONTROL class LocomotionMapper<double>;
+RETARGET_TEMPLATE_CONTROL class LocomotionMapper<float>;
+#endif
 
 }  // namespace retarget

@@ -29,6 +29,7 @@
 #include <cstdint>
 
 #include <retarget/control/locomotion.hpp>
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/human/skeleton.hpp>
 
@@ -43,15 +44,7 @@ enum class SupportMode : std::uint8_t {
 };
 
 /// Stable lower-case name: "double", "single-left", "single-right", "walking".
-inline const char* supportModeName(SupportMode mode) noexcept {
-  switch (mode) {
-    case SupportMode::kDouble: return "double";
-    case SupportMode::kSingleLeft: return "single-left";
-    case SupportMode::kSingleRight: return "single-right";
-    case SupportMode::kWalking: return "walking";
-  }
-  return "unknown";
-}
+RETARGET_DECL const char* supportModeName(SupportMode mode) noexcept;
 
 /// Options of `SupportModeSwitch` (a validated aggregate).
 struct SupportModeOptions {
@@ -65,15 +58,7 @@ struct SupportModeOptions {
   LocomotionOptions locomotion{};
 
   /// Throws InvalidArgument naming the field and its value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(lift_height) && lift_height > 0, InvalidArgument,
-                          "SupportModeOptions::lift_height (got ", lift_height, ", expected > 0 m)");
-    RETARGET_THROW_UNLESS(confirm_frames >= 1, InvalidArgument, "SupportModeOptions::confirm_frames (got ",
-                          confirm_frames, ", expected >= 1)");
-    RETARGET_THROW_UNLESS(std::isfinite(foot_speed_threshold) && foot_speed_threshold > 0, InvalidArgument,
-                          "SupportModeOptions::foot_speed_threshold (got ", foot_speed_threshold, ", expected > 0 m/s)");
-    locomotion.validate();
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// One mode change.
@@ -105,92 +90,21 @@ template <typename Scalar = double>
 class SupportModeSwitch {
  public:
   /// Throws InvalidArgument for invalid options.
-  explicit SupportModeSwitch(const SupportModeOptions& options = {})
-      : options_(options), locomotion_(options.locomotion) {
-    options_.validate();
-  }
+  explicit SupportModeSwitch(const SupportModeOptions& options = {});
 
   const SupportModeOptions& options() const { return options_; }
   SupportMode mode() const { return mode_; }
 
   /// Back to double support with no history.
-  void reset() noexcept {
-    mode_ = SupportMode::kDouble;
-    frame_index_ = 0;
-    lifted_left_ = lifted_right_ = lowered_ = 0;
-    have_previous_ = false;
-    locomotion_.reset();
-  }
+  void reset() noexcept;
 
   /// Feeds one frame (times increasing).
-  SupportModeUpdate update(const SkeletonFrame<Scalar>& frame) noexcept {
-    SupportModeUpdate out;
-    const std::int64_t index = frame_index_++;
-    const double t = static_cast<double>(frame.time);
-    const LocomotionUpdate loop = locomotion_.update(frame);
-    if (loop.loop_started && !loop.skipped) {
-      const bool walk = loop.walk || loop.stepping;
-      if (walk && mode_ != SupportMode::kWalking) change(SupportMode::kWalking, index, t, out);
-      if (!walk && mode_ == SupportMode::kWalking) change(SupportMode::kDouble, index, t, out);
-      if (mode_ == SupportMode::kWalking) {
-        out.has_walk_command = true;
-        out.command = loop.command;
-        out.command.frame = index;
-        out.command.time = t;
-        out.command.duration = options_.locomotion.loop_period;
-      }
-    }
-    const bool usable = frame.usable(HumanJoint::kAnkleLeft) && frame.usable(HumanJoint::kAnkleRight);
-    if (!usable || out.changed) {  // no evidence, or the loop start already changed the mode
-      if (usable) {
-        remember(frame, t);
-        out.mode = mode_;
-        return out;
-      }
-      out.no_evidence = true;
-      have_previous_ = false;
-      out.mode = mode_;
-      return out;
-    }
-    const Eigen::Vector3d left = frame.position(HumanJoint::kAnkleLeft).template cast<double>();
-    const Eigen::Vector3d right = frame.position(HumanJoint::kAnkleRight).template cast<double>();
-    const double rise = left.z() - right.z();  // > 0: the left ankle is the higher
-    if (mode_ == SupportMode::kDouble) {
-      lifted_left_ = rise >= options_.lift_height ? lifted_left_ + 1 : 0;
-      lifted_right_ = -rise >= options_.lift_height ? lifted_right_ + 1 : 0;
-      if (lifted_left_ >= options_.confirm_frames) {
-        change(SupportMode::kSingleRight, index, t, out);
-      } else if (lifted_right_ >= options_.confirm_frames) {
-        change(SupportMode::kSingleLeft, index, t, out);
-      } else if (have_previous_ && t > previous_time_) {
-        const double dt = t - previous_time_;
-        const double speed = std::max((left - previous_left_).norm(), (right - previous_right_).norm()) / dt;
-        out.lower_limbs_suspended = speed > options_.foot_speed_threshold;
-      }
-    } else if (mode_ == SupportMode::kSingleLeft || mode_ == SupportMode::kSingleRight) {
-      const double free_rise = mode_ == SupportMode::kSingleRight ? rise : -rise;
-      lowered_ = free_rise < options_.lift_height ? lowered_ + 1 : 0;
-      if (lowered_ >= options_.confirm_frames) change(SupportMode::kDouble, index, t, out);
-    }
-    remember(frame, t);
-    out.mode = mode_;
-    return out;
-  }
+  SupportModeUpdate update(const SkeletonFrame<Scalar>& frame) noexcept;
 
  private:
-  void remember(const SkeletonFrame<Scalar>& frame, double t) noexcept {
-    previous_left_ = frame.position(HumanJoint::kAnkleLeft).template cast<double>();
-    previous_right_ = frame.position(HumanJoint::kAnkleRight).template cast<double>();
-    previous_time_ = t;
-    have_previous_ = true;
-  }
+  void remember(const SkeletonFrame<Scalar>& frame, double t) noexcept;
 
-  void change(SupportMode to, std::int64_t index, double t, SupportModeUpdate& out) noexcept {
-    out.changed = true;
-    out.event = SupportModeEvent{index, t, mode_, to};
-    mode_ = to;
-    lifted_left_ = lifted_right_ = lowered_ = 0;
-  }
+  void change(SupportMode to, std::int64_t index, double t, SupportModeUpdate& out) noexcept;
 
   SupportModeOptions options_;
   LocomotionMapper<Scalar> locomotion_;
@@ -204,5 +118,120 @@ class SupportModeSwitch {
   Eigen::Vector3d previous_left_ = Eigen::Vector3d::Zero();
   Eigen::Vector3d previous_right_ = Eigen::Vector3d::Zero();
 };
+
+template <typename Scalar>
+SupportModeSwitch<Scalar>::SupportModeSwitch(const SupportModeOptions& options)
+    : options_(options), locomotion_(options.locomotion) {
+  options_.validate();
+}
+
+template <typename Scalar>
+void SupportModeSwitch<Scalar>::reset() noexcept {
+  mode_ = SupportMode::kDouble;
+  frame_index_ = 0;
+  lifted_left_ = lifted_right_ = lowered_ = 0;
+  have_previous_ = false;
+  locomotion_.reset();
+}
+
+template <typename Scalar>
+SupportModeUpdate SupportModeSwitch<Scalar>::update(const SkeletonFrame<Scalar>& frame) noexcept {
+  SupportModeUpdate out;
+  const std::int64_t index = frame_index_++;
+  const double t = static_cast<double>(frame.time);
+  const LocomotionUpdate loop = locomotion_.update(frame);
+  if (loop.loop_started && !loop.skipped) {
+    const bool walk = loop.walk || loop.stepping;
+    if (walk && mode_ != SupportMode::kWalking) change(SupportMode::kWalking, index, t, out);
+    if (!walk && mode_ == SupportMode::kWalking) change(SupportMode::kDouble, index, t, out);
+    if (mode_ == SupportMode::kWalking) {
+      out.has_walk_command = true;
+      out.command = loop.command;
+      out.command.frame = index;
+      out.command.time = t;
+      out.command.duration = options_.locomotion.loop_period;
+    }
+  }
+  const bool usable = frame.usable(HumanJoint::kAnkleLeft) && frame.usable(HumanJoint::kAnkleRight);
+  if (!usable || out.changed) {  // no evidence, or the loop start already changed the mode
+    if (usable) {
+      remember(frame, t);
+      out.mode = mode_;
+      return out;
+    }
+    out.no_evidence = true;
+    have_previous_ = false;
+    out.mode = mode_;
+    return out;
+  }
+  const Eigen::Vector3d left = frame.position(HumanJoint::kAnkleLeft).template cast<double>();
+  const Eigen::Vector3d right = frame.position(HumanJoint::kAnkleRight).template cast<double>();
+  const double rise = left.z() - right.z();  // > 0: the left ankle is the higher
+  if (mode_ == SupportMode::kDouble) {
+    lifted_left_ = rise >= options_.lift_height ? lifted_left_ + 1 : 0;
+    lifted_right_ = -rise >= options_.lift_height ? lifted_right_ + 1 : 0;
+    if (lifted_left_ >= options_.confirm_frames) {
+      change(SupportMode::kSingleRight, index, t, out);
+    } else if (lifted_right_ >= options_.confirm_frames) {
+      change(SupportMode::kSingleLeft, index, t, out);
+    } else if (have_previous_ && t > previous_time_) {
+      const double dt = t - previous_time_;
+      const double speed = std::max((left - previous_left_).norm(), (right - previous_right_).norm()) / dt;
+      out.lower_limbs_suspended = speed > options_.foot_speed_threshold;
+    }
+  } else if (mode_ == SupportMode::kSingleLeft || mode_ == SupportMode::kSingleRight) {
+    const double free_rise = mode_ == SupportMode::kSingleRight ? rise : -rise;
+    lowered_ = free_rise < options_.lift_height ? lowered_ + 1 : 0;
+    if (lowered_ >= options_.confirm_frames) change(SupportMode::kDouble, index, t, out);
+  }
+  remember(frame, t);
+  out.mode = mode_;
+  return out;
+}
+
+template <typename Scalar>
+void SupportModeSwitch<Scalar>::remember(const SkeletonFrame<Scalar>& frame, double t) noexcept {
+  previous_left_ = frame.position(HumanJoint::kAnkleLeft).template cast<double>();
+  previous_right_ = frame.position(HumanJoint::kAnkleRight).template cast<double>();
+  previous_time_ = t;
+  have_previous_ = true;
+}
+
+template <typename Scalar>
+void SupportModeSwitch<Scalar>::change(SupportMode to, std::int64_t index, double t, SupportModeUpdate& out) noexcept {
+  out.changed = true;
+  out.event = SupportModeEvent{index, t, mode_, to};
+  mode_ = to;
+  lifted_left_ = lifted_right_ = lowered_ = 0;
+}
+
+#if RETARGET_DEFINE_CONTROL
+
+RETARGET_DECL const char* supportModeName(SupportMode mode) noexcept {
+  switch (mode) {
+    case SupportMode::kDouble: return "double";
+    case SupportMode::kSingleLeft: return "single-left";
+    case SupportMode::kSingleRight: return "single-right";
+    case SupportMode::kWalking: return "walking";
+  }
+  return "unknown";
+}
+
+RETARGET_DECL void SupportModeOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(lift_height) && lift_height > 0, InvalidArgument,
+                        "SupportModeOptions::lift_height (got ", lift_height, ", expected > 0 m)");
+  RETARGET_THROW_UNLESS(confirm_frames >= 1, InvalidArgument, "SupportModeOptions::confirm_frames (got ",
+                        confirm_frames, ", expected >= 1)");
+  RETARGET_THROW_UNLESS(std::isfinite(foot_speed_threshold) && foot_speed_threshold > 0, InvalidArgument,
+                        "SupportModeOptions::foot_speed_threshold (got ", foot_speed_threshold, ", expected > 0 m/s)");
+  locomotion.validate();
+}
+
+#endif  // RETARGET_DEFINE_CONTROL
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_CONTROL class SupportModeSwitch<double>;
+RETARGET_TEMPLATE_CONTROL class SupportModeSwitch<float>;
+#endif
 
 }  // namespace retarget

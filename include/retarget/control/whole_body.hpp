@@ -29,6 +29,7 @@
 
 #include <retarget/control/balance.hpp>
 #include <retarget/control/support_mode.hpp>
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 
@@ -41,7 +42,7 @@ struct WholeBodyMap {
 };
 
 /// NAO's whole-body map: naoGaLvvjMap() and naoBalanceFeet().
-inline WholeBodyMap naoWholeBodyMap() { return WholeBodyMap{naoGaLvvjMap(), naoBalanceFeet()}; }
+RETARGET_DECL WholeBodyMap naoWholeBodyMap();
 
 /// Options of `WholeBodyPipeline` (a validated aggregate).
 struct WholeBodyOptions {
@@ -54,13 +55,7 @@ struct WholeBodyOptions {
   /// Control periods at most per frame, >= 1.
   int max_periods_per_frame = 10;
 
-  void validate() const {
-    ga_lvvj.validate();
-    modes.validate();
-    balance.validate();
-    RETARGET_THROW_UNLESS(max_periods_per_frame >= 1, InvalidArgument,
-                          "WholeBodyOptions::max_periods_per_frame (got ", max_periods_per_frame, ", expected >= 1)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Everything one frame produced besides the joint angles.
@@ -87,25 +82,7 @@ class WholeBodyPipeline {
   using Options = WholeBodyOptions;
 
   /// Throws InvalidArgument for invalid options or a map / feet the model does not have.
-  WholeBodyPipeline(const RobotModel<double>& model, WholeBodyMap map, WholeBodyOptions options = {})
-      : model_(&model),
-        options_((options.validate(), options)),
-        mapper_(model, std::move(map.ga_lvvj), options_.ga_lvvj),
-        modes_(options_.modes),
-        balance_(model, std::move(map.feet), options_.balance),
-        neutral_(model.neutralConfiguration()),
-        q_(model.neutralConfiguration()),
-        target_(model.nq()),
-        legs_(JointFlags::Constant(model.nq(), false)),
-        clamped_(JointFlags::Constant(model.nq(), false)) {
-    // The legs: every coordinate on the chain from the root to a sole.
-    for (const int sole : {model.linkIndex(balance_.feet().left.link), model.linkIndex(balance_.feet().right.link)}) {
-      for (int k : model.links()[static_cast<std::size_t>(sole)].support) {
-        const int q = model.joints()[static_cast<std::size_t>(k)].q_index;
-        if (q >= 0) legs_[q] = true;
-      }
-    }
-  }
+  RETARGET_DECL WholeBodyPipeline(const RobotModel<double>& model, WholeBodyMap map, WholeBodyOptions options = {});
   WholeBodyPipeline(const RobotModel<double>&&, WholeBodyMap, WholeBodyOptions = {}) = delete;
 
   const RobotModel<double>& model() const noexcept { return *model_; }
@@ -126,76 +103,10 @@ class WholeBodyPipeline {
   const Eigen::VectorXd& target() const noexcept { return target_; }
 
   /// Forgets the stream: the next frame starts standing again.
-  void reset() noexcept {
-    mapper_.reset();
-    modes_.reset();
-    started_ = false;
-    walking_ = false;
-    report_ = WholeBodyReport{};
-  }
+  RETARGET_DECL void reset() noexcept;
 
   /// One frame: see the file doc. `q_out` (size nq) receives the angles (rad).
-  [[nodiscard]] Status map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
-    report_ = WholeBodyReport{};
-    if (q_out.size() != model_->nq()) return Status(StatusCode::kInvalidInput);
-    clamped_.setConstant(false);
-    Status status = mapper_.map(frame, target_);
-    SkeletonFrame<double> seen = frame;  // fixed size: no allocation
-    applyInferredPolicy(seen, options_.ga_lvvj.inferred_joints);
-    report_.modes = modes_.update(seen);
-    const double t = static_cast<double>(frame.time);
-    if (!started_) {
-      // Standing: the first target with straight legs, both feet planted.
-      for (int i = 0; i < model_->nq(); ++i) q_[i] = legs_[i] ? neutral_[i] : target_[i];
-      balance_.reset(q_);
-      previous_time_ = t;
-      started_ = true;
-    }
-    const SupportMode mode = report_.modes.mode;
-    if (mode == SupportMode::kWalking) {
-      walking_ = true;  // hold everything while the walking controller has the robot
-    } else {
-      if (walking_) {
-        balance_.replant(q_);
-        walking_ = false;
-      }
-      if (report_.modes.lower_limbs_suspended) {
-        for (int i = 0; i < model_->nq(); ++i) {
-          if (legs_[i]) target_[i] = q_[i];
-        }
-      }
-      if (!options_.balance_enabled) {
-        q_ = target_;
-      } else {
-        balance_.request(mode);
-        const double dt = std::isfinite(t - previous_time_) ? t - previous_time_ : 0.0;
-        const int periods = std::clamp(static_cast<int>(std::lround(dt / options_.balance.control_period)), 1,
-                                       options_.max_periods_per_frame);
-        for (int p = 0; p < periods; ++p) {
-          report_.balance = balance_.step(target_, q_, &mapper_.held());
-          report_.com_limited |= report_.balance.com_limited;
-          report_.balance_held |= report_.balance.held;
-        }
-        report_.control_periods = periods;
-        if (report_.balance_held) status |= StatusCode::kNotConverged;
-      }
-    }
-    if (std::isfinite(t)) previous_time_ = t;
-    clampToLimits(*model_, q_);
-    q_out = q_;
-    // A clamp is reported where the output sits on the limit GA-LVVJ clamped to.
-    bool any_clamped = false;
-    for (int i = 0; i < model_->nq(); ++i) {
-      clamped_[i] = mapper_.clamped()[i] && (q_[i] == model_->lowerLimits()[i] || q_[i] == model_->upperLimits()[i]);
-      any_clamped |= clamped_[i];
-    }
-    Status out = any_clamped ? Status(StatusCode::kClamped) : Status();
-    for (const StatusCode code : {StatusCode::kDegenerateInput, StatusCode::kCollisionAvoided, StatusCode::kNotConverged,
-                                  StatusCode::kRateLimited, StatusCode::kInvalidInput, StatusCode::kDiscontinuity}) {
-      if (status.has(code)) out |= code;
-    }
-    return out;
-  }
+  [[nodiscard]] RETARGET_DECL Status map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept;
 
  private:
   const RobotModel<double>* model_;
@@ -213,5 +124,110 @@ class WholeBodyPipeline {
   bool walking_ = false;
   double previous_time_ = 0.0;
 };
+
+#if RETARGET_DEFINE_CONTROL
+
+RETARGET_DECL WholeBodyMap naoWholeBodyMap() { return WholeBodyMap{naoGaLvvjMap(), naoBalanceFeet()}; }
+
+RETARGET_DECL WholeBodyPipeline::WholeBodyPipeline(const RobotModel<double>& model, WholeBodyMap map, WholeBodyOptions options)
+    : model_(&model),
+      options_((options.validate(), options)),
+      mapper_(model, std::move(map.ga_lvvj), options_.ga_lvvj),
+      modes_(options_.modes),
+      balance_(model, std::move(map.feet), options_.balance),
+      neutral_(model.neutralConfiguration()),
+      q_(model.neutralConfiguration()),
+      target_(model.nq()),
+      legs_(JointFlags::Constant(model.nq(), false)),
+      clamped_(JointFlags::Constant(model.nq(), false)) {
+  // The legs: every coordinate on the chain from the root to a sole.
+  for (const int sole : {model.linkIndex(balance_.feet().left.link), model.linkIndex(balance_.feet().right.link)}) {
+    for (int k : model.links()[static_cast<std::size_t>(sole)].support) {
+      const int q = model.joints()[static_cast<std::size_t>(k)].q_index;
+      if (q >= 0) legs_[q] = true;
+    }
+  }
+}
+
+RETARGET_DECL void WholeBodyPipeline::reset() noexcept {
+  mapper_.reset();
+  modes_.reset();
+  started_ = false;
+  walking_ = false;
+  report_ = WholeBodyReport{};
+}
+
+RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
+  report_ = WholeBodyReport{};
+  if (q_out.size() != model_->nq()) return Status(StatusCode::kInvalidInput);
+  clamped_.setConstant(false);
+  Status status = mapper_.map(frame, target_);
+  SkeletonFrame<double> seen = frame;  // fixed size: no allocation
+  applyInferredPolicy(seen, options_.ga_lvvj.inferred_joints);
+  report_.modes = modes_.update(seen);
+  const double t = static_cast<double>(frame.time);
+  if (!started_) {
+    // Standing: the first target with straight legs, both feet planted.
+    for (int i = 0; i < model_->nq(); ++i) q_[i] = legs_[i] ? neutral_[i] : target_[i];
+    balance_.reset(q_);
+    previous_time_ = t;
+    started_ = true;
+  }
+  const SupportMode mode = report_.modes.mode;
+  if (mode == SupportMode::kWalking) {
+    walking_ = true;  // hold everything while the walking controller has the robot
+  } else {
+    if (walking_) {
+      balance_.replant(q_);
+      walking_ = false;
+    }
+    if (report_.modes.lower_limbs_suspended) {
+      for (int i = 0; i < model_->nq(); ++i) {
+        if (legs_[i]) target_[i] = q_[i];
+      }
+    }
+    if (!options_.balance_enabled) {
+      q_ = target_;
+    } else {
+      balance_.request(mode);
+      const double dt = std::isfinite(t - previous_time_) ? t - previous_time_ : 0.0;
+      const int periods = std::clamp(static_cast<int>(std::lround(dt / options_.balance.control_period)), 1,
+                                     options_.max_periods_per_frame);
+      for (int p = 0; p < periods; ++p) {
+        report_.balance = balance_.step(target_, q_, &mapper_.held());
+        report_.com_limited |= report_.balance.com_limited;
+        report_.balance_held |= report_.balance.held;
+      }
+      report_.control_periods = periods;
+      if (report_.balance_held) status |= StatusCode::kNotConverged;
+    }
+  }
+  if (std::isfinite(t)) previous_time_ = t;
+  clampToLimits(*model_, q_);
+  q_out = q_;
+  // A clamp is reported where the output sits on the limit GA-LVVJ clamped to.
+  bool any_clamped = false;
+  for (int i = 0; i < model_->nq(); ++i) {
+    clamped_[i] = mapper_.clamped()[i] && (q_[i] == model_->lowerLimits()[i] || q_[i] == model_->upperLimits()[i]);
+    any_clamped |= clamped_[i];
+  }
+  Status out = any_clamped ? Status(StatusCode::kClamped) : Status();
+  for (const StatusCode code : {StatusCode::kDegenerateInput, StatusCode::kCollisionAvoided, StatusCode::kNotConverged,
+                                StatusCode::kRateLimited, StatusCode::kInvalidInput, StatusCode::kDiscontinuity}) {
+    if (status.has(code)) out |= code;
+  }
+  return out;
+}
+
+
+RETARGET_DECL void WholeBodyOptions::validate() const {
+  ga_lvvj.validate();
+  modes.validate();
+  balance.validate();
+  RETARGET_THROW_UNLESS(max_periods_per_frame >= 1, InvalidArgument,
+                        "WholeBodyOptions::max_periods_per_frame (got ", max_periods_per_frame, ", expected >= 1)");
+}
+
+#endif  // RETARGET_DEFINE_CONTROL
 
 }  // namespace retarget

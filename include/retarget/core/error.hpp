@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <retarget/core/compilation.hpp>
+
 namespace retarget {
 
 /// Base of every exception the library throws. Catch this to catch them all.
@@ -39,13 +41,7 @@ class ParseError : public Error {
   std::size_t line() const noexcept { return line_; }
 
  private:
-  static std::string format(const std::string& file, std::size_t line, const std::string& what) {
-    std::ostringstream out;
-    out << "[retarget] " << file;
-    if (line > 0) out << ":" << line;
-    out << ": " << what;
-    return out.str();
-  }
+  RETARGET_DECL static std::string format(const std::string& file, std::size_t line, const std::string& what);
 
   std::string file_;
   std::size_t line_;
@@ -63,6 +59,19 @@ std::string message(const char* where, const Parts&... parts) {
 }
 
 }  // namespace internal
+
+#if RETARGET_DEFINE_CORE
+
+RETARGET_DECL std::string ParseError::format(const std::string& file, std::size_t line, const std::string& what) {
+  std::ostringstream out;
+  out << "[retarget] " << file;
+  if (line > 0) out << ":" << line;
+  out << ": " << what;
+  return out.str();
+}
+
+#endif  // RETARGET_DEFINE_CORE
+
 }  // namespace retarget
 
 /// Throws `ExceptionType` with "[retarget] <function>: <parts...>" unless `cond` holds.

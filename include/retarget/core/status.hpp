@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include <retarget/core/compilation.hpp>
+
 namespace retarget {
 
 /// One reason a per-frame call did not simply succeed. Codes are bit flags: a frame can be
@@ -55,30 +57,36 @@ class [[nodiscard]] Status {
 
   /// Human-readable list such as "clamped|degenerate_input" ("ok" when empty). Allocates: not
   /// for the per-frame path.
-  std::string toString() const {
-    if (ok()) return "ok";
-    static constexpr struct {
-      StatusCode code;
-      const char* name;
-    } kNames[] = {{StatusCode::kClamped, "clamped"},
-                  {StatusCode::kDegenerateInput, "degenerate_input"},
-                  {StatusCode::kCollisionAvoided, "collision_avoided"},
-                  {StatusCode::kNotConverged, "not_converged"},
-                  {StatusCode::kRateLimited, "rate_limited"},
-                  {StatusCode::kInvalidInput, "invalid_input"},
-                  {StatusCode::kDiscontinuity, "discontinuity"}};
-    std::string out;
-    for (const auto& entry : kNames) {
-      if (has(entry.code)) {
-        if (!out.empty()) out += '|';
-        out += entry.name;
-      }
-    }
-    return out;
-  }
+  RETARGET_DECL std::string toString() const;
 
  private:
   std::uint32_t bits_ = 0;
 };
+
+#if RETARGET_DEFINE_CORE
+
+RETARGET_DECL std::string Status::toString() const {
+  if (ok()) return "ok";
+  static constexpr struct {
+    StatusCode code;
+    const char* name;
+  } kNames[] = {{StatusCode::kClamped, "clamped"},
+                {StatusCode::kDegenerateInput, "degenerate_input"},
+                {StatusCode::kCollisionAvoided, "collision_avoided"},
+                {StatusCode::kNotConverged, "not_converged"},
+                {StatusCode::kRateLimited, "rate_limited"},
+                {StatusCode::kInvalidInput, "invalid_input"},
+                {StatusCode::kDiscontinuity, "discontinuity"}};
+  std::string out;
+  for (const auto& entry : kNames) {
+    if (has(entry.code)) {
+      if (!out.empty()) out += '|';
+      out += entry.name;
+    }
+  }
+  return out;
+}
+
+#endif  // RETARGET_DEFINE_CORE
 
 }  // namespace retarget

@@ -4,6 +4,7 @@
 /// "N consecutive frames" detector: true once a condition has held N frames in a row (e.g.
 /// GA-LVVJ's mode switching waits until a support mode has been seen for several frames).
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 
 namespace retarget {
@@ -14,10 +15,7 @@ struct ConsecutiveFramesOptions {
   int frames = 3;
 
   /// Throws InvalidArgument naming the field when `frames` < 1.
-  void validate() const {
-    RETARGET_THROW_UNLESS(frames >= 1, InvalidArgument, "ConsecutiveFramesOptions.frames is invalid (got ", frames,
-                          ", expected >= 1)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Counts how many frames in a row a condition has held; `update` returns true from the N-th
@@ -30,10 +28,7 @@ class ConsecutiveFramesDetector {
       : options_((options.validate(), options)) {}
 
   /// Feeds this frame's condition; returns `detected()`.
-  bool update(bool condition) noexcept {
-    count_ = condition ? (count_ < options_.frames ? count_ + 1 : count_) : 0;
-    return detected();
-  }
+  RETARGET_DECL bool update(bool condition) noexcept;
   /// True when the condition has held at least N frames in a row up to the last update.
   bool detected() const noexcept { return count_ >= options_.frames; }
   /// Current run length, saturated at N.
@@ -47,5 +42,19 @@ class ConsecutiveFramesDetector {
   ConsecutiveFramesOptions options_;
   int count_ = 0;
 };
+
+#if RETARGET_DEFINE_FILTERS
+
+RETARGET_DECL void ConsecutiveFramesOptions::validate() const {
+  RETARGET_THROW_UNLESS(frames >= 1, InvalidArgument, "ConsecutiveFramesOptions.frames is invalid (got ", frames,
+                        ", expected >= 1)");
+}
+
+RETARGET_DECL bool ConsecutiveFramesDetector::update(bool condition) noexcept {
+  count_ = condition ? (count_ < options_.frames ? count_ + 1 : count_) : 0;
+  return detected();
+}
+
+#endif  // RETARGET_DEFINE_FILTERS
 
 }  // namespace retarget

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -18,10 +19,7 @@ struct ExponentialSmoothingOptions {
   double alpha = 0.5;
 
   /// Throws InvalidArgument naming the field when alpha is not in (0, 1].
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(alpha) && alpha > 0.0 && alpha <= 1.0, InvalidArgument,
-                          "ExponentialSmoothingOptions.alpha is invalid (got ", alpha, ", expected 0 < alpha <= 1)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Exponential smoothing (first-order low-pass at a fixed frame rate) of an n-vector.
@@ -42,17 +40,7 @@ class ExponentialSmoothing {
 
   /// Feeds one sample `x` (size `size()`, any unit) and updates `value()`.
   template <typename Derived>
-  Status update(const Eigen::MatrixBase<Derived>& x) noexcept {
-    if (x.size() != value_.size()) return StatusCode::kInvalidInput;
-    return internal::updateFiniteElements<Scalar>(x, initialized_, [this](Eigen::Index i, Scalar xi, bool first) {
-      if (first) {
-        value_[i] = xi;
-      } else {
-        value_[i] += alpha_ * (xi - value_[i]);
-      }
-      return Status();
-    });
-  }
+  Status update(const Eigen::MatrixBase<Derived>& x) noexcept;
 
   /// Filtered value (size `size()`, unit of the input).
   const VectorX<Scalar>& value() const noexcept { return value_; }
@@ -61,10 +49,7 @@ class ExponentialSmoothing {
   /// The validated options.
   const ExponentialSmoothingOptions& options() const noexcept { return options_; }
   /// Forgets all samples: the next finite sample of each element starts it afresh.
-  void reset() noexcept {
-    value_.setZero();
-    initialized_.setConstant(false);
-  }
+  void reset() noexcept;
 
  private:
   ExponentialSmoothingOptions options_;
@@ -72,5 +57,39 @@ class ExponentialSmoothing {
   VectorX<Scalar> value_;
   Eigen::Array<bool, Eigen::Dynamic, 1> initialized_;
 };
+
+template <typename Scalar>
+template <typename Derived>
+Status ExponentialSmoothing<Scalar>::update(const Eigen::MatrixBase<Derived>& x) noexcept {
+  if (x.size() != value_.size()) return StatusCode::kInvalidInput;
+  return internal::updateFiniteElements<Scalar>(x, initialized_, [this](Eigen::Index i, Scalar xi, bool first) {
+    if (first) {
+      value_[i] = xi;
+    } else {
+      value_[i] += alpha_ * (xi - value_[i]);
+    }
+    return Status();
+  });
+}
+
+template <typename Scalar>
+void ExponentialSmoothing<Scalar>::reset() noexcept {
+  value_.setZero();
+  initialized_.setConstant(false);
+}
+
+#if RETARGET_DEFINE_FILTERS
+
+RETARGET_DECL void ExponentialSmoothingOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(alpha) && alpha > 0.0 && alpha <= 1.0, InvalidArgument,
+                        "ExponentialSmoothingOptions.alpha is invalid (got ", alpha, ", expected 0 < alpha <= 1)");
+}
+
+#endif  // RETARGET_DEFINE_FILTERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_FILTERS class ExponentialSmoothing<double>;
+RETARGET_TEMPLATE_FILTERS class ExponentialSmoothing<float>;
+#endif
 
 }  // namespace retarget

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -24,14 +25,7 @@ struct OneEuroFilterOptions {
   double d_cutoff = 1.0;
 
   /// Throws InvalidArgument naming the field when a value is out of range or not finite.
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(min_cutoff) && min_cutoff > 0.0, InvalidArgument,
-                          "OneEuroFilterOptions.min_cutoff is invalid (got ", min_cutoff, ", expected a finite value > 0 Hz)");
-    RETARGET_THROW_UNLESS(std::isfinite(beta) && beta >= 0.0, InvalidArgument,
-                          "OneEuroFilterOptions.beta is invalid (got ", beta, ", expected a finite value >= 0)");
-    RETARGET_THROW_UNLESS(std::isfinite(d_cutoff) && d_cutoff > 0.0, InvalidArgument,
-                          "OneEuroFilterOptions.d_cutoff is invalid (got ", d_cutoff, ", expected a finite value > 0 Hz)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// One-Euro filter of an n-vector, each element filtered independently. The rate comes from
@@ -58,36 +52,7 @@ class OneEuroFilter {
 
   /// Feeds sample `x` (size `size()`) taken at time `t` (s, strictly increasing between calls).
   template <typename Derived>
-  Status update(const Eigen::MatrixBase<Derived>& x, Scalar t) noexcept {
-    if (x.size() != value_.size() || !std::isfinite(t) || (has_time_ && !(t > previous_call_time_))) {
-      return StatusCode::kInvalidInput;
-    }
-    has_time_ = true;
-    previous_call_time_ = t;
-    const Scalar min_cutoff = static_cast<Scalar>(options_.min_cutoff);
-    const Scalar beta = static_cast<Scalar>(options_.beta);
-    const Scalar d_cutoff = static_cast<Scalar>(options_.d_cutoff);
-    return internal::updateFiniteElements<Scalar>(x, initialized_, [&](Eigen::Index i, Scalar xi, bool first) {
-      if (first) {
-        value_[i] = xi;
-        derivative_[i] = Scalar(0);
-        last_time_[i] = t;
-        return Status();
-      }
-      const Scalar dt = t - last_time_[i];
-      last_time_[i] = t;
-      const Scalar dx = (xi - value_[i]) / dt;
-      derivative_[i] += smoothingFactor(d_cutoff, dt) * (dx - derivative_[i]);
-      const Scalar cutoff = min_cutoff + beta * std::abs(derivative_[i]);
-      value_[i] += smoothingFactor(cutoff, dt) * (xi - value_[i]);
-      if (!std::isfinite(value_[i]) || !std::isfinite(derivative_[i])) {  // overflow guard
-        value_[i] = xi;
-        derivative_[i] = Scalar(0);
-        return Status(StatusCode::kInvalidInput);
-      }
-      return Status();
-    });
-  }
+  Status update(const Eigen::MatrixBase<Derived>& x, Scalar t) noexcept;
 
   /// Filtered value (size `size()`, unit of the input).
   const VectorX<Scalar>& value() const noexcept { return value_; }
@@ -98,13 +63,7 @@ class OneEuroFilter {
   /// The validated options.
   const OneEuroFilterOptions& options() const noexcept { return options_; }
   /// Forgets all samples and times.
-  void reset() noexcept {
-    value_.setZero();
-    derivative_.setZero();
-    last_time_.setZero();
-    initialized_.setConstant(false);
-    has_time_ = false;
-  }
+  void reset() noexcept;
 
   /// Smoothing factor alpha = 1 / (1 + tau / dt), tau = 1 / (2 pi cutoff), of a first-order
   /// low-pass with cutoff `cutoff` (Hz) sampled after `dt` (s) (Casiez et al. 2012).
@@ -122,5 +81,65 @@ class OneEuroFilter {
   bool has_time_ = false;
   Scalar previous_call_time_ = Scalar(0);
 };
+
+template <typename Scalar>
+template <typename Derived>
+Status OneEuroFilter<Scalar>::update(const Eigen::MatrixBase<Derived>& x, Scalar t) noexcept {
+  if (x.size() != value_.size() || !std::isfinite(t) || (has_time_ && !(t > previous_call_time_))) {
+    return StatusCode::kInvalidInput;
+  }
+  has_time_ = true;
+  previous_call_time_ = t;
+  const Scalar min_cutoff = static_cast<Scalar>(options_.min_cutoff);
+  const Scalar beta = static_cast<Scalar>(options_.beta);
+  const Scalar d_cutoff = static_cast<Scalar>(options_.d_cutoff);
+  return internal::updateFiniteElements<Scalar>(x, initialized_, [&](Eigen::Index i, Scalar xi, bool first) {
+    if (first) {
+      value_[i] = xi;
+      derivative_[i] = Scalar(0);
+      last_time_[i] = t;
+      return Status();
+    }
+    const Scalar dt = t - last_time_[i];
+    last_time_[i] = t;
+    const Scalar dx = (xi - value_[i]) / dt;
+    derivative_[i] += smoothingFactor(d_cutoff, dt) * (dx - derivative_[i]);
+    const Scalar cutoff = min_cutoff + beta * std::abs(derivative_[i]);
+    value_[i] += smoothingFactor(cutoff, dt) * (xi - value_[i]);
+    if (!std::isfinite(value_[i]) || !std::isfinite(derivative_[i])) {  // overflow guard
+      value_[i] = xi;
+      derivative_[i] = Scalar(0);
+      return Status(StatusCode::kInvalidInput);
+    }
+    return Status();
+  });
+}
+
+template <typename Scalar>
+void OneEuroFilter<Scalar>::reset() noexcept {
+  value_.setZero();
+  derivative_.setZero();
+  last_time_.setZero();
+  initialized_.setConstant(false);
+  has_time_ = false;
+}
+
+#if RETARGET_DEFINE_FILTERS
+
+RETARGET_DECL void OneEuroFilterOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(min_cutoff) && min_cutoff > 0.0, InvalidArgument,
+                        "OneEuroFilterOptions.min_cutoff is invalid (got ", min_cutoff, ", expected a finite value > 0 Hz)");
+  RETARGET_THROW_UNLESS(std::isfinite(beta) && beta >= 0.0, InvalidArgument,
+                        "OneEuroFilterOptions.beta is invalid (got ", beta, ", expected a finite value >= 0)");
+  RETARGET_THROW_UNLESS(std::isfinite(d_cutoff) && d_cutoff > 0.0, InvalidArgument,
+                        "OneEuroFilterOptions.d_cutoff is invalid (got ", d_cutoff, ", expected a finite value > 0 Hz)");
+}
+
+#endif  // RETARGET_DEFINE_FILTERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_FILTERS class OneEuroFilter<double>;
+RETARGET_TEMPLATE_FILTERS class OneEuroFilter<float>;
+#endif
 
 }  // namespace retarget

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -24,18 +25,7 @@ struct RateLimiterOptions {
 
   /// Throws InvalidArgument naming the field when a rate is not > 0 (NaN included) or when
   /// `max_rates` is non-empty and not of size `dimension`.
-  void validate(Eigen::Index dimension) const {
-    RETARGET_THROW_UNLESS(max_rate > 0.0, InvalidArgument, "RateLimiterOptions.max_rate is invalid (got ", max_rate,
-                          ", expected > 0)");
-    if (max_rates.size() == 0) return;
-    RETARGET_THROW_UNLESS(max_rates.size() == dimension, InvalidArgument,
-                          "RateLimiterOptions.max_rates has the wrong size (got ", max_rates.size(), ", expected ",
-                          dimension, ")");
-    for (Eigen::Index i = 0; i < max_rates.size(); ++i) {
-      RETARGET_THROW_UNLESS(max_rates[i] > 0.0, InvalidArgument, "RateLimiterOptions.max_rates[", i,
-                            "] is invalid (got ", max_rates[i], ", expected > 0)");
-    }
-  }
+  RETARGET_DECL void validate(Eigen::Index dimension) const;
 };
 
 /// Rate limiter of an n-vector: y_k = y_{k-1} + clamp(x_k - y_{k-1}, -r dt, r dt), so that
@@ -60,27 +50,7 @@ class RateLimiter {
 
   /// Feeds sample `x` (size `size()`) arriving `dt` seconds (> 0) after the previous one.
   template <typename Derived>
-  Status update(const Eigen::MatrixBase<Derived>& x, Scalar dt) noexcept {
-    if (x.size() != value_.size() || !std::isfinite(dt) || !(dt > Scalar(0))) return StatusCode::kInvalidInput;
-    return internal::updateFiniteElements<Scalar>(x, initialized_, [&](Eigen::Index i, Scalar xi, bool first) {
-      if (first) {
-        value_[i] = xi;
-        return Status();
-      }
-      const Scalar step = rates_[i] * dt;  // may be +inf: then no limit
-      const Scalar delta = xi - value_[i];
-      if (delta > step) {
-        value_[i] += step;
-        return Status(StatusCode::kRateLimited);
-      }
-      if (delta < -step) {
-        value_[i] -= step;
-        return Status(StatusCode::kRateLimited);
-      }
-      value_[i] = xi;
-      return Status();
-    });
-  }
+  Status update(const Eigen::MatrixBase<Derived>& x, Scalar dt) noexcept;
 
   /// Limited value (size `size()`, unit of the input).
   const VectorX<Scalar>& value() const noexcept { return value_; }
@@ -91,10 +61,7 @@ class RateLimiter {
   /// The validated options.
   const RateLimiterOptions& options() const noexcept { return options_; }
   /// Forgets all samples: the next finite sample of each element passes unlimited.
-  void reset() noexcept {
-    value_.setZero();
-    initialized_.setConstant(false);
-  }
+  void reset() noexcept;
 
  private:
   RateLimiterOptions options_;
@@ -102,5 +69,57 @@ class RateLimiter {
   VectorX<Scalar> value_;
   Eigen::Array<bool, Eigen::Dynamic, 1> initialized_;
 };
+
+template <typename Scalar>
+template <typename Derived>
+Status RateLimiter<Scalar>::update(const Eigen::MatrixBase<Derived>& x, Scalar dt) noexcept {
+  if (x.size() != value_.size() || !std::isfinite(dt) || !(dt > Scalar(0))) return StatusCode::kInvalidInput;
+  return internal::updateFiniteElements<Scalar>(x, initialized_, [&](Eigen::Index i, Scalar xi, bool first) {
+    if (first) {
+      value_[i] = xi;
+      return Status();
+    }
+    const Scalar step = rates_[i] * dt;  // may be +inf: then no limit
+    const Scalar delta = xi - value_[i];
+    if (delta > step) {
+      value_[i] += step;
+      return Status(StatusCode::kRateLimited);
+    }
+    if (delta < -step) {
+      value_[i] -= step;
+      return Status(StatusCode::kRateLimited);
+    }
+    value_[i] = xi;
+    return Status();
+  });
+}
+
+template <typename Scalar>
+void RateLimiter<Scalar>::reset() noexcept {
+  value_.setZero();
+  initialized_.setConstant(false);
+}
+
+#if RETARGET_DEFINE_FILTERS
+
+RETARGET_DECL void RateLimiterOptions::validate(Eigen::Index dimension) const {
+  RETARGET_THROW_UNLESS(max_rate > 0.0, InvalidArgument, "RateLimiterOptions.max_rate is invalid (got ", max_rate,
+                        ", expected > 0)");
+  if (max_rates.size() == 0) return;
+  RETARGET_THROW_UNLESS(max_rates.size() == dimension, InvalidArgument,
+                        "RateLimiterOptions.max_rates has the wrong size (got ", max_rates.size(), ", expected ",
+                        dimension, ")");
+  for (Eigen::Index i = 0; i < max_rates.size(); ++i) {
+    RETARGET_THROW_UNLESS(max_rates[i] > 0.0, InvalidArgument, "RateLimiterOptions.max_rates[", i,
+                          "] is invalid (got ", max_rates[i], ", expected > 0)");
+  }
+}
+
+#endif  // RETARGET_DEFINE_FILTERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_FILTERS class RateLimiter<double>;
+RETARGET_TEMPLATE_FILTERS class RateLimiter<float>;
+#endif
 
 }  // namespace retarget

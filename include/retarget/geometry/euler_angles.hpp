@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 
@@ -27,11 +28,7 @@ struct EulerOrder {
   int parity() const { return ((axes[1] - axes[0] + 3) % 3 == 1) ? 1 : -1; }
 
   /// Upper-case name such as "ZYX".
-  std::string name() const {
-    std::string out;
-    for (int a : axes) out += static_cast<char>('X' + a);
-    return out;
-  }
+  RETARGET_DECL std::string name() const;
 
   friend bool operator==(const EulerOrder& a, const EulerOrder& b) { return a.axes == b.axes; }
   friend bool operator!=(const EulerOrder& a, const EulerOrder& b) { return !(a == b); }
@@ -40,21 +37,7 @@ struct EulerOrder {
 /// Parses an axis order such as "ZYX" or "yxz" (three distinct letters among X, Y, Z, any
 /// case). Throws InvalidArgument naming the text otherwise (proper Euler orders such as "ZXZ"
 /// are not supported).
-inline EulerOrder parseEulerOrder(std::string_view text) {
-  EulerOrder order;
-  bool good = text.size() == 3;
-  for (std::size_t i = 0; good && i < 3; ++i) {
-    const char c = text[i];
-    const int axis = (c == 'x' || c == 'X') ? 0 : (c == 'y' || c == 'Y') ? 1 : (c == 'z' || c == 'Z') ? 2 : -1;
-    good = axis >= 0;
-    order.axes[i] = axis;
-  }
-  good = good && order.axes[0] != order.axes[1] && order.axes[1] != order.axes[2] &&
-         order.axes[0] != order.axes[2];
-  RETARGET_THROW_UNLESS(good, InvalidArgument, "Euler axis order (got '", std::string(text),
-                        "', expected three distinct letters among X, Y, Z such as \"ZYX\")");
-  return order;
-}
+RETARGET_DECL EulerOrder parseEulerOrder(std::string_view text);
 
 /// Rotation by `angle` (rad) about coordinate axis `axis` (0 = x, 1 = y, 2 = z).
 template <typename Scalar>
@@ -102,5 +85,31 @@ Vector3<Scalar> rotationToEuler(const EulerOrder& order, const Matrix3<Scalar>& 
   }
   return angles;
 }
+
+#if RETARGET_DEFINE_GEOMETRY
+
+RETARGET_DECL EulerOrder parseEulerOrder(std::string_view text) {
+  EulerOrder order;
+  bool good = text.size() == 3;
+  for (std::size_t i = 0; good && i < 3; ++i) {
+    const char c = text[i];
+    const int axis = (c == 'x' || c == 'X') ? 0 : (c == 'y' || c == 'Y') ? 1 : (c == 'z' || c == 'Z') ? 2 : -1;
+    good = axis >= 0;
+    order.axes[i] = axis;
+  }
+  good = good && order.axes[0] != order.axes[1] && order.axes[1] != order.axes[2] &&
+         order.axes[0] != order.axes[2];
+  RETARGET_THROW_UNLESS(good, InvalidArgument, "Euler axis order (got '", std::string(text),
+                        "', expected three distinct letters among X, Y, Z such as \"ZYX\")");
+  return order;
+}
+
+RETARGET_DECL std::string EulerOrder::name() const {
+  std::string out;
+  for (int a : axes) out += static_cast<char>('X' + a);
+  return out;
+}
+
+#endif  // RETARGET_DEFINE_GEOMETRY
 
 }  // namespace retarget

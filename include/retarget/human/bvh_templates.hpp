@@ -18,6 +18,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/human/bvh_motion.hpp>
 
@@ -30,76 +31,39 @@ class BvhTemplateBuilder {
  public:
   explicit BvhTemplateBuilder(double scale) : scale_(scale) {}
 
-  void joint(const std::string& name, const std::string& parent, double x, double y, double z) {
-    BvhJoint j;
-    j.name = name;
-    j.parent = parent.empty() ? -1 : motion_.findJoint(parent);
-    j.offset = Eigen::Vector3d(x, y, z) * scale_;
-    if (j.parent < 0) {
-      j.channels = {BvhChannel::kXposition, BvhChannel::kYposition, BvhChannel::kZposition};
-    }
-    j.channels.insert(j.channels.end(), {BvhChannel::kYrotation, BvhChannel::kXrotation, BvhChannel::kZrotation});
-    motion_.joints.push_back(j);
-  }
+  RETARGET_DECL void joint(const std::string& name, const std::string& parent, double x, double y, double z);
 
-  void endSite(const std::string& parent, double x, double y, double z) {
-    BvhJoint j;
-    j.name = parent + "_End";
-    j.parent = motion_.findJoint(parent);
-    j.offset = Eigen::Vector3d(x, y, z) * scale_;
-    j.is_end_site = true;
-    motion_.joints.push_back(j);
-  }
+  RETARGET_DECL void endSite(const std::string& parent, double x, double y, double z);
 
   // One side's arm and hand; side "Right" points along -X, "Left" along +X.
-  void arm(const std::string& side, const std::string& spine) {
-    const double s = side == "Right" ? -1.0 : 1.0;
-    joint(side + "Shoulder", spine, s * 3.0, 9.0, 0.0);
-    joint(side + "Arm", side + "Shoulder", s * 15.0, 0.0, 0.0);
-    joint(side + "ForeArm", side + "Arm", s * 28.0, 0.0, 0.0);
-    joint(side + "Hand", side + "ForeArm", s * 25.0, 0.0, 0.0);
-    const std::string hand = side + "Hand";
-    joint(hand + "Thumb1", hand, s * 2.0, -0.8, 2.5);
-    joint(hand + "Thumb2", hand + "Thumb1", s * 3.0, 0.0, 1.2);
-    joint(hand + "Thumb3", hand + "Thumb2", s * 2.6, 0.0, 0.4);
-    endSite(hand + "Thumb3", s * 2.2, 0.0, 0.0);
-    // Index, middle, ring, pinky: a joint in the palm, then three phalanges.
-    const char* fingers[] = {"Index", "Middle", "Ring", "Pinky"};
-    const double z_palm[] = {2.2, 0.7, -0.8, -2.2};
-    const double lengths[4][4] = {{6.2, 4.0, 2.4, 2.0}, {6.4, 4.5, 2.8, 2.1}, {6.0, 4.2, 2.6, 2.0}, {5.4, 3.2, 2.0, 1.8}};
-    for (int f = 0; f < 4; ++f) {
-      const std::string in_hand = side + "InHand" + fingers[f];
-      const std::string finger = hand + fingers[f];
-      joint(in_hand, hand, s * 3.0, 0.0, z_palm[f]);
-      joint(finger + "1", in_hand, s * lengths[f][0], 0.0, 0.0);
-      joint(finger + "2", finger + "1", s * lengths[f][1], 0.0, 0.0);
-      joint(finger + "3", finger + "2", s * lengths[f][2], 0.0, 0.0);
-      endSite(finger + "3", s * lengths[f][3], 0.0, 0.0);
-    }
-  }
+  RETARGET_DECL void arm(const std::string& side, const std::string& spine);
 
-  void leg(const std::string& side) {
-    const double s = side == "Right" ? -1.0 : 1.0;
-    joint(side + "UpLeg", "Hips", s * 9.0, 0.0, 0.0);
-    joint(side + "Leg", side + "UpLeg", 0.0, -43.0, 0.0);
-    joint(side + "Foot", side + "Leg", 0.0, -42.0, 0.0);
-    endSite(side + "Foot", 0.0, -8.0, 15.0);
-  }
+  RETARGET_DECL void leg(const std::string& side);
 
-  BvhMotion finish() {
-    motion_.frame_time = 1.0 / 120.0;
-    motion_.frame_count = 0;
-    motion_.assignChannelIndices();
-    validateBvh(motion_);
-    return motion_;
-  }
+  RETARGET_DECL BvhMotion finish();
 
  private:
   double scale_ = 1.0;
   BvhMotion motion_;
 };
 
-inline double templateScale(double height) {
+RETARGET_DECL double templateScale(double height);
+
+}  // namespace internal
+
+/// Axis Neuron (Perception Neuron, "PN / PN Pro" skeleton): 59 joints, `height` cm tall.
+/// Throws InvalidArgument for a height outside [50, 250] cm.
+RETARGET_DECL BvhMotion axisNeuronTemplate(double height = 170.0);
+
+/// Axis Studio (Perception Neuron Studio): 59 joints with three spine and two neck joints,
+/// `height` cm tall. Throws InvalidArgument for a height outside [50, 250] cm.
+RETARGET_DECL BvhMotion axisStudioTemplate(double height = 170.0);
+
+#if RETARGET_DEFINE_HUMAN
+
+namespace internal {
+
+RETARGET_DECL double templateScale(double height) {
   RETARGET_THROW_UNLESS(height >= 50 && height <= 250, InvalidArgument,
                         "BVH template height must be in [50, 250] cm (got ", height, ")");
   return height / 170.0;  // the proportions below are those of a 170 cm adult
@@ -107,9 +71,7 @@ inline double templateScale(double height) {
 
 }  // namespace internal
 
-/// Axis Neuron (Perception Neuron, "PN / PN Pro" skeleton): 59 joints, `height` cm tall.
-/// Throws InvalidArgument for a height outside [50, 250] cm.
-inline BvhMotion axisNeuronTemplate(double height = 170.0) {
+RETARGET_DECL BvhMotion axisNeuronTemplate(double height) {
   internal::BvhTemplateBuilder b(internal::templateScale(height));
   b.joint("Hips", "", 0.0, 0.0, 0.0);
   b.leg("Right");
@@ -126,9 +88,7 @@ inline BvhMotion axisNeuronTemplate(double height = 170.0) {
   return b.finish();
 }
 
-/// Axis Studio (Perception Neuron Studio): 59 joints with three spine and two neck joints,
-/// `height` cm tall. Throws InvalidArgument for a height outside [50, 250] cm.
-inline BvhMotion axisStudioTemplate(double height = 170.0) {
+RETARGET_DECL BvhMotion axisStudioTemplate(double height) {
   internal::BvhTemplateBuilder b(internal::templateScale(height));
   b.joint("Hips", "", 0.0, 0.0, 0.0);
   b.leg("Right");
@@ -144,5 +104,75 @@ inline BvhMotion axisStudioTemplate(double height = 170.0) {
   b.arm("Left", "Spine2");
   return b.finish();
 }
+
+namespace internal {
+
+RETARGET_DECL void BvhTemplateBuilder::joint(const std::string& name, const std::string& parent, double x, double y,
+                                             double z) {
+  BvhJoint j;
+  j.name = name;
+  j.parent = parent.empty() ? -1 : motion_.findJoint(parent);
+  j.offset = Eigen::Vector3d(x, y, z) * scale_;
+  if (j.parent < 0) {
+    j.channels = {BvhChannel::kXposition, BvhChannel::kYposition, BvhChannel::kZposition};
+  }
+  j.channels.insert(j.channels.end(), {BvhChannel::kYrotation, BvhChannel::kXrotation, BvhChannel::kZrotation});
+  motion_.joints.push_back(j);
+}
+
+RETARGET_DECL void BvhTemplateBuilder::endSite(const std::string& parent, double x, double y, double z) {
+  BvhJoint j;
+  j.name = parent + "_End";
+  j.parent = motion_.findJoint(parent);
+  j.offset = Eigen::Vector3d(x, y, z) * scale_;
+  j.is_end_site = true;
+  motion_.joints.push_back(j);
+}
+
+RETARGET_DECL void BvhTemplateBuilder::arm(const std::string& side, const std::string& spine) {
+  const double s = side == "Right" ? -1.0 : 1.0;
+  joint(side + "Shoulder", spine, s * 3.0, 9.0, 0.0);
+  joint(side + "Arm", side + "Shoulder", s * 15.0, 0.0, 0.0);
+  joint(side + "ForeArm", side + "Arm", s * 28.0, 0.0, 0.0);
+  joint(side + "Hand", side + "ForeArm", s * 25.0, 0.0, 0.0);
+  const std::string hand = side + "Hand";
+  joint(hand + "Thumb1", hand, s * 2.0, -0.8, 2.5);
+  joint(hand + "Thumb2", hand + "Thumb1", s * 3.0, 0.0, 1.2);
+  joint(hand + "Thumb3", hand + "Thumb2", s * 2.6, 0.0, 0.4);
+  endSite(hand + "Thumb3", s * 2.2, 0.0, 0.0);
+  // Index, middle, ring, pinky: a joint in the palm, then three phalanges.
+  const char* fingers[] = {"Index", "Middle", "Ring", "Pinky"};
+  const double z_palm[] = {2.2, 0.7, -0.8, -2.2};
+  const double lengths[4][4] = {{6.2, 4.0, 2.4, 2.0}, {6.4, 4.5, 2.8, 2.1}, {6.0, 4.2, 2.6, 2.0}, {5.4, 3.2, 2.0, 1.8}};
+  for (int f = 0; f < 4; ++f) {
+    const std::string in_hand = side + "InHand" + fingers[f];
+    const std::string finger = hand + fingers[f];
+    joint(in_hand, hand, s * 3.0, 0.0, z_palm[f]);
+    joint(finger + "1", in_hand, s * lengths[f][0], 0.0, 0.0);
+    joint(finger + "2", finger + "1", s * lengths[f][1], 0.0, 0.0);
+    joint(finger + "3", finger + "2", s * lengths[f][2], 0.0, 0.0);
+    endSite(finger + "3", s * lengths[f][3], 0.0, 0.0);
+  }
+}
+
+RETARGET_DECL void BvhTemplateBuilder::leg(const std::string& side) {
+  const double s = side == "Right" ? -1.0 : 1.0;
+  joint(side + "UpLeg", "Hips", s * 9.0, 0.0, 0.0);
+  joint(side + "Leg", side + "UpLeg", 0.0, -43.0, 0.0);
+  joint(side + "Foot", side + "Leg", 0.0, -42.0, 0.0);
+  endSite(side + "Foot", 0.0, -8.0, 15.0);
+}
+
+RETARGET_DECL BvhMotion BvhTemplateBuilder::finish() {
+  motion_.frame_time = 1.0 / 120.0;
+  motion_.frame_count = 0;
+  motion_.assignChannelIndices();
+  validateBvh(motion_);
+  return motion_;
+}
+
+}  // namespace internal
+
+#endif  // RETARGET_DEFINE_HUMAN
 
 }  // namespace retarget

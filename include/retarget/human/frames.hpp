@@ -21,6 +21,7 @@
 /// stands near x = -2.7 m in W, and the floor is at z ≈ -(sensor height). Because R_WK is a
 /// signed permutation, positions convert exactly (bit for bit) in both directions.
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
 
@@ -80,5 +81,12 @@ void canonicalFrameToKinect(SkeletonFrame<Scalar>& frame) noexcept {
     for (auto& R : frame.R_WJ) R = canonicalToKinect<Scalar>(R);
   }
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_HUMAN void kinectFrameToCanonical<double>(SkeletonFrame<double>&) noexcept;
+RETARGET_TEMPLATE_HUMAN void kinectFrameToCanonical<float>(SkeletonFrame<float>&) noexcept;
+RETARGET_TEMPLATE_HUMAN void canonicalFrameToKinect<double>(SkeletonFrame<double>&) noexcept;
+RETARGET_TEMPLATE_HUMAN void canonicalFrameToKinect<float>(SkeletonFrame<float>&) noexcept;
+#endif
 
 }  // namespace retarget

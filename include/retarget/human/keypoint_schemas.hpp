@@ -41,6 +41,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
 
@@ -77,19 +78,43 @@ struct KeypointSchema {
   std::array<KeypointJointSource, kHumanJointCount> joints{};
 
   /// Index of the keypoint named `keypoint_name`, or -1.
-  int findKeypoint(const std::string& keypoint_name) const {
-    for (std::size_t k = 0; k < keypoint_names.size(); ++k) {
-      if (keypoint_names[k] == keypoint_name) return static_cast<int>(k);
-    }
-    return -1;
-  }
+  RETARGET_DECL int findKeypoint(const std::string& keypoint_name) const;
 };
 
 namespace internal {
 
 /// Detector frame of image-aligned cameras (x right, y down, z away), person facing the camera:
 /// forward = -z, left = +x, up = -y.
-inline Eigen::Matrix3d imageAxesToCanonical() {
+RETARGET_DECL Eigen::Matrix3d imageAxesToCanonical();
+
+RETARGET_DECL KeypointJointSource keypointSource(std::initializer_list<KeypointTerm> terms,
+                                                 TrackingState max_state = TrackingState::kTracked);
+
+}  // namespace internal
+
+/// The MediaPipe Pose schema (33 world landmarks; see the file doc).
+RETARGET_DECL const KeypointSchema& mediaPipePoseSchema();
+
+/// The OpenPose BODY_25 schema (3D keypoints; see the file doc).
+RETARGET_DECL const KeypointSchema& openPoseBody25Schema();
+
+/// Tracking state of one keypoint from its confidence (see the file doc for the rules);
+/// `has_confidence` false means the source gave none (tracked unless OpenPose-style all-zero).
+RETARGET_DECL TrackingState keypointState(const KeypointSchema& schema, const Eigen::Vector3d& p_S, bool has_confidence,
+                                          double confidence, double tracked_threshold) noexcept;
+
+/// Fills the canonical joints of `frame` (positions and states; time and hands untouched) from
+/// one frame of keypoints: `p_S` is 3 x K in the detector frame (source units), `state` has
+/// one state per keypoint, `scale` is metres per source unit. Never allocates or throws.
+RETARGET_DECL void keypointsToSkeleton(const KeypointSchema& schema, const Eigen::Ref<const Eigen::Matrix3Xd>& p_S,
+                                       const std::vector<TrackingState>& state, double scale,
+                                       SkeletonFrame<double>& frame) noexcept;
+
+#if RETARGET_DEFINE_HUMAN
+
+namespace internal {
+
+RETARGET_DECL Eigen::Matrix3d imageAxesToCanonical() {
   Eigen::Matrix3d R_WS;
   R_WS << 0, 0, -1,  //
       1, 0, 0,       //
@@ -97,8 +122,8 @@ inline Eigen::Matrix3d imageAxesToCanonical() {
   return R_WS;
 }
 
-inline KeypointJointSource keypointSource(std::initializer_list<KeypointTerm> terms,
-                                          TrackingState max_state = TrackingState::kTracked) {
+RETARGET_DECL KeypointJointSource keypointSource(std::initializer_list<KeypointTerm> terms,
+                                                 TrackingState max_state) {
   KeypointJointSource source;
   for (const KeypointTerm& term : terms) source.terms[static_cast<std::size_t>(source.count++)] = term;
   source.max_state = max_state;
@@ -107,8 +132,7 @@ inline KeypointJointSource keypointSource(std::initializer_list<KeypointTerm> te
 
 }  // namespace internal
 
-/// The MediaPipe Pose schema (33 world landmarks; see the file doc).
-inline const KeypointSchema& mediaPipePoseSchema() {
+RETARGET_DECL const KeypointSchema& mediaPipePoseSchema() {
   static const KeypointSchema kSchema = [] {
     using internal::keypointSource;
     using J = HumanJoint;
@@ -154,8 +178,7 @@ inline const KeypointSchema& mediaPipePoseSchema() {
   return kSchema;
 }
 
-/// The OpenPose BODY_25 schema (3D keypoints; see the file doc).
-inline const KeypointSchema& openPoseBody25Schema() {
+RETARGET_DECL const KeypointSchema& openPoseBody25Schema() {
   static const KeypointSchema kSchema = [] {
     using internal::keypointSource;
     using J = HumanJoint;
@@ -199,10 +222,8 @@ inline const KeypointSchema& openPoseBody25Schema() {
   return kSchema;
 }
 
-/// Tracking state of one keypoint from its confidence (see the file doc for the rules);
-/// `has_confidence` false means the source gave none (tracked unless OpenPose-style all-zero).
-inline TrackingState keypointState(const KeypointSchema& schema, const Eigen::Vector3d& p_S, bool has_confidence,
-                                   double confidence, double tracked_threshold) noexcept {
+RETARGET_DECL TrackingState keypointState(const KeypointSchema& schema, const Eigen::Vector3d& p_S, bool has_confidence,
+                                          double confidence, double tracked_threshold) noexcept {
   if (schema.zero_confidence_means_missing) {
     if (has_confidence ? confidence <= 0 : p_S.isZero(0)) return TrackingState::kNotTracked;
   }
@@ -210,12 +231,9 @@ inline TrackingState keypointState(const KeypointSchema& schema, const Eigen::Ve
   return confidence >= tracked_threshold ? TrackingState::kTracked : TrackingState::kInferred;
 }
 
-/// Fills the canonical joints of `frame` (positions and states; time and hands untouched) from
-/// one frame of keypoints: `p_S` is 3 x K in the detector frame (source units), `state` has
-/// one state per keypoint, `scale` is metres per source unit. Never allocates or throws.
-inline void keypointsToSkeleton(const KeypointSchema& schema, const Eigen::Ref<const Eigen::Matrix3Xd>& p_S,
-                                const std::vector<TrackingState>& state, double scale,
-                                SkeletonFrame<double>& frame) noexcept {
+RETARGET_DECL void keypointsToSkeleton(const KeypointSchema& schema, const Eigen::Ref<const Eigen::Matrix3Xd>& p_S,
+                                       const std::vector<TrackingState>& state, double scale,
+                                       SkeletonFrame<double>& frame) noexcept {
   for (int j = 0; j < kHumanJointCount; ++j) {
     const KeypointJointSource& source = schema.joints[static_cast<std::size_t>(j)];
     Eigen::Vector3d sum = Eigen::Vector3d::Zero();
@@ -231,5 +249,14 @@ inline void keypointsToSkeleton(const KeypointSchema& schema, const Eigen::Ref<c
     frame.state[static_cast<std::size_t>(j)] = weakest;
   }
 }
+
+RETARGET_DECL int KeypointSchema::findKeypoint(const std::string& keypoint_name) const {
+  for (std::size_t k = 0; k < keypoint_names.size(); ++k) {
+    if (keypoint_names[k] == keypoint_name) return static_cast<int>(k);
+  }
+  return -1;
+}
+
+#endif  // RETARGET_DEFINE_HUMAN
 
 }  // namespace retarget

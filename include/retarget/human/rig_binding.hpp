@@ -54,6 +54,7 @@
 #include <string_view>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/internal/text.hpp>
 #include <retarget/core/types.hpp>
@@ -87,12 +88,7 @@ enum class RigRole : std::uint8_t {
 };
 
 /// Lower-case name of a role ("upper-arm", ...).
-inline const char* rigRoleName(RigRole role) {
-  constexpr const char* kNames[] = {"-",        "root",  "hips",  "spine",  "chest", "neck",  "head",
-                                    "head-top", "collar", "upper-arm", "forearm", "hand", "finger", "thumb",
-                                    "pelvis",   "thigh", "shin",  "foot",   "toe"};
-  return kNames[static_cast<int>(role)];
-}
+RETARGET_DECL const char* rigRoleName(RigRole role);
 
 /// Side of a bound joint: +1 left, -1 right, 0 centre.
 enum class RigSide : std::int8_t { kRight = -1, kCentre = 0, kLeft = 1 };
@@ -117,15 +113,7 @@ struct RigBindingOptions {
   std::string name = "auto";
 
   /// Throws InvalidArgument for a non-positive scale or a non-rotation frame.
-  void validate() const {
-    RETARGET_THROW_UNLESS(!scale || (std::isfinite(*scale) && *scale > 0), InvalidArgument, "scale (got ",
-                          scale.value_or(0), ", expected a finite value > 0 in metres per file unit)");
-    RETARGET_THROW_UNLESS(!R_WS || (R_WS->allFinite() &&
-                                    (R_WS->transpose() * *R_WS - Eigen::Matrix3d::Identity()).norm() < 1e-9 &&
-                                    std::abs(R_WS->determinant() - 1) < 1e-9),
-                          InvalidArgument, "R_WS (expected a rotation matrix)");
-    RETARGET_THROW_UNLESS(!name.empty(), InvalidArgument, "name is empty (expected a schema name)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// The result of binding a BVH hierarchy to the canonical skeleton.
@@ -199,7 +187,100 @@ struct RigName {
 
 /// Splits a joint name into lower-case tokens: namespace ("ns:") dropped, split at non-letters and
 /// digits, camelCase boundaries; vertebra names (L5, T12, C7) become "vertebra".
-inline void rigTokens(std::string_view joint_name, std::vector<std::string>& tokens) {
+RETARGET_DECL void rigTokens(std::string_view joint_name, std::vector<std::string>& tokens);
+
+/// Side and body-part words of a joint name (see the naming families in the file comment).
+RETARGET_DECL RigName rigName(std::string_view joint_name);
+
+/// The signed unit axis (a row of +-1 in one column) nearest to `v`; `cosine` receives |v.axis|/|v|.
+RETARGET_DECL Eigen::Vector3d rigSnapAxis(const Eigen::Vector3d& v, double& cosine);
+
+RETARGET_DECL std::string rigAxisName(const Eigen::Vector3d& axis);
+
+RETARGET_DECL std::string rigNumber(double value, int precision = 4);
+
+/// Working data of one binding.
+class RigBinder {
+ public:
+  RigBinder(const BvhMotion& motion, const RigBindingOptions& options) : m_(motion), options_(options) {}
+
+  RETARGET_DECL RigBinding bind();
+
+ private:
+  [[noreturn]] RETARGET_DECL void fail(const std::string& what) const;
+  const std::string& nameOf(int j) const { return m_.joints[static_cast<std::size_t>(j)].name; }
+  double dist(int a, int b) const { return (p_[static_cast<std::size_t>(a)] - p_[static_cast<std::size_t>(b)]).norm(); }
+  const Eigen::Vector3d& pos(int j) const { return p_[static_cast<std::size_t>(j)]; }
+
+  RETARGET_DECL void restPose();
+
+  RETARGET_DECL double branchReach(int child) const;
+  RETARGET_DECL std::vector<int> significantChildren(int j) const;
+  RETARGET_DECL int longestChild(int j) const;
+  RETARGET_DECL std::vector<int> chainFrom(int start) const;
+  // First joint at or below `start` (following significant children) with >= 2 significant children.
+  RETARGET_DECL int findSplit(int start) const;
+
+  RETARGET_DECL void findChains();
+
+  RETARGET_DECL void upAndUnits();
+
+  RETARGET_DECL void setRole(int j, RigRole role, int side, std::uint32_t agree, std::uint32_t other = 0);
+
+  RETARGET_DECL void bindSpine();
+
+  // Penalty of a length against its expected value (both file units): squared log ratio, sigma.
+  RETARGET_DECL static double lengthCost(double length, double expected, double sigma);
+  bool has(int j, std::uint32_t words) const { return (names_[static_cast<std::size_t>(j)].words & words) != 0u; }
+
+  RETARGET_DECL void bindArm(const std::vector<int>& chain, int slot);
+
+  RETARGET_DECL void bindLeg(const std::vector<int>& chain, int slot);
+
+  // Majority side of the names in a chain: +1, -1 or 0.
+  RETARGET_DECL int nameSide(const std::vector<int>& chain) const;
+
+  RETARGET_DECL void sidesAndFacing();
+
+  RETARGET_DECL void makeSchema();
+
+  const BvhMotion& m_;
+  RigBindingOptions options_;
+  RigBinding out_;
+  std::vector<Eigen::Vector3d> p_;
+  std::vector<std::vector<int>> children_;
+  std::vector<double> reach_;
+  std::vector<int> subtree_;
+  std::vector<RigName> names_;
+  double extent_ = 0;
+  Eigen::Vector3d up_ = Eigen::Vector3d::UnitZ();
+  std::vector<int> head_chain_;
+  std::array<std::vector<int>, 2> arm_chain_, leg_chain_;
+  bool feet_disagree_ = false;
+};
+
+}  // namespace internal
+
+/// Binds a humanoid BVH hierarchy to the canonical skeleton from its structure, rest pose and
+/// joint names (method in the file comment); the hierarchy's frames are not used. Returns the
+/// roles of every joint, the guessed units and frame (or the ones in `options`), what was guessed,
+/// and a schema for `bvhToSkeleton`. Throws `retarget::InvalidArgument` naming what is missing
+/// when the hierarchy is not a humanoid (no hips with two legs and a spine, no chest with two arms
+/// and a head, a limb chain too short) or `options` is invalid.
+RETARGET_DECL RigBinding bindRig(const BvhMotion& motion, const RigBindingOptions& options = {});
+
+#if RETARGET_DEFINE_HUMAN
+
+RETARGET_DECL const char* rigRoleName(RigRole role) {
+  constexpr const char* kNames[] = {"-",        "root",  "hips",  "spine",  "chest", "neck",  "head",
+                                    "head-top", "collar", "upper-arm", "forearm", "hand", "finger", "thumb",
+                                    "pelvis",   "thigh", "shin",  "foot",   "toe"};
+  return kNames[static_cast<int>(role)];
+}
+
+namespace internal {
+
+RETARGET_DECL void rigTokens(std::string_view joint_name, std::vector<std::string>& tokens) {
   tokens.clear();
   if (const auto colon = joint_name.rfind(':'); colon != std::string_view::npos) joint_name.remove_prefix(colon + 1);
   auto isUpper = [](char c) { return c >= 'A' && c <= 'Z'; };
@@ -246,8 +327,7 @@ inline void rigTokens(std::string_view joint_name, std::vector<std::string>& tok
   }
 }
 
-/// Side and body-part words of a joint name (see the naming families in the file comment).
-inline RigName rigName(std::string_view joint_name) {
+RETARGET_DECL RigName rigName(std::string_view joint_name) {
   thread_local std::vector<std::string> tokens;
   rigTokens(joint_name, tokens);
   RigName out;
@@ -299,8 +379,7 @@ inline RigName rigName(std::string_view joint_name) {
   return out;
 }
 
-/// The signed unit axis (a row of +-1 in one column) nearest to `v`; `cosine` receives |v.axis|/|v|.
-inline Eigen::Vector3d rigSnapAxis(const Eigen::Vector3d& v, double& cosine) {
+RETARGET_DECL Eigen::Vector3d rigSnapAxis(const Eigen::Vector3d& v, double& cosine) {
   Eigen::Index k = 0;
   v.cwiseAbs().maxCoeff(&k);
   Eigen::Vector3d axis = Eigen::Vector3d::Zero();
@@ -310,575 +389,558 @@ inline Eigen::Vector3d rigSnapAxis(const Eigen::Vector3d& v, double& cosine) {
   return axis;
 }
 
-inline std::string rigAxisName(const Eigen::Vector3d& axis) {
+RETARGET_DECL std::string rigAxisName(const Eigen::Vector3d& axis) {
   for (int c = 0; c < 3; ++c) {
     if (axis[c] != 0) return std::string(axis[c] > 0 ? "+" : "-") + static_cast<char>('X' + c);
   }
   return "?";
 }
 
-inline std::string rigNumber(double value, int precision = 4) {
+RETARGET_DECL std::string rigNumber(double value, int precision) {
   std::ostringstream out;
   out.precision(precision);
   out << value;
   return out.str();
 }
 
-/// Working data of one binding.
-class RigBinder {
- public:
-  RigBinder(const BvhMotion& motion, const RigBindingOptions& options) : m_(motion), options_(options) {}
 
-  RigBinding bind() {
-    options_.validate();
-    const std::size_t n = m_.joints.size();
-    RETARGET_THROW_UNLESS(n > 0, InvalidArgument, "the BVH hierarchy has no joints (expected a humanoid skeleton)");
-    out_.joints.assign(n, RigJointBinding{});
-    restPose();
-    names_.resize(n);
-    for (std::size_t j = 0; j < n; ++j) names_[j] = rigName(m_.joints[j].name);
-    findChains();
-    upAndUnits();
-    bindSpine();
-    for (int s = 0; s < 2; ++s) bindArm(arm_chain_[static_cast<std::size_t>(s)], s);
-    for (int s = 0; s < 2; ++s) bindLeg(leg_chain_[static_cast<std::size_t>(s)], s);
-    sidesAndFacing();
-    makeSchema();
-    return std::move(out_);
-  }
+RETARGET_DECL RigBinding RigBinder::bind() {
+  options_.validate();
+  const std::size_t n = m_.joints.size();
+  RETARGET_THROW_UNLESS(n > 0, InvalidArgument, "the BVH hierarchy has no joints (expected a humanoid skeleton)");
+  out_.joints.assign(n, RigJointBinding{});
+  restPose();
+  names_.resize(n);
+  for (std::size_t j = 0; j < n; ++j) names_[j] = rigName(m_.joints[j].name);
+  findChains();
+  upAndUnits();
+  bindSpine();
+  for (int s = 0; s < 2; ++s) bindArm(arm_chain_[static_cast<std::size_t>(s)], s);
+  for (int s = 0; s < 2; ++s) bindLeg(leg_chain_[static_cast<std::size_t>(s)], s);
+  sidesAndFacing();
+  makeSchema();
+  return std::move(out_);
+}
 
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw InvalidArgument(internal::message(
-        "bindRig", "cannot bind the BVH hierarchy to the human skeleton: ", what, " (root '",
-        m_.joints.front().name, "', ", m_.jointCount(), " joints); pass a schema file (human/schema.hpp)"));
-  }
-  const std::string& nameOf(int j) const { return m_.joints[static_cast<std::size_t>(j)].name; }
-  double dist(int a, int b) const { return (p_[static_cast<std::size_t>(a)] - p_[static_cast<std::size_t>(b)]).norm(); }
-  const Eigen::Vector3d& pos(int j) const { return p_[static_cast<std::size_t>(j)]; }
+RETARGET_DECL void RigBinder::fail(const std::string& what) const {
+  throw InvalidArgument(internal::message(
+      "bindRig", "cannot bind the BVH hierarchy to the human skeleton: ", what, " (root '",
+      m_.joints.front().name, "', ", m_.jointCount(), " joints); pass a schema file (human/schema.hpp)"));
+}
 
-  void restPose() {
-    const std::size_t n = m_.joints.size();
-    p_.assign(n, Eigen::Vector3d::Zero());
-    children_.assign(n, {});
-    for (std::size_t j = 0; j < n; ++j) {
-      const int parent = m_.joints[j].parent;
-      p_[j] = parent < 0 ? m_.joints[j].offset : Eigen::Vector3d(p_[static_cast<std::size_t>(parent)] + m_.joints[j].offset);
-      if (parent >= 0) children_[static_cast<std::size_t>(parent)].push_back(static_cast<int>(j));
-    }
-    // Reach: the longest path (sum of bone lengths) from a joint down to a leaf.
-    reach_.assign(n, 0.0);
-    subtree_.assign(n, 1);
-    for (std::size_t k = n; k-- > 0;) {
-      const int parent = m_.joints[k].parent;
-      if (parent < 0) continue;
-      const auto pk = static_cast<std::size_t>(parent);
-      reach_[pk] = std::max(reach_[pk], m_.joints[k].offset.norm() + reach_[k]);
-      subtree_[pk] += subtree_[k];
-    }
-    Eigen::AlignedBox3d box;
-    for (const auto& p : p_) box.extend(p);
-    extent_ = box.sizes().maxCoeff();
-    if (!(extent_ > 0)) fail("the rest pose has zero size (every OFFSET is zero)");
+RETARGET_DECL void RigBinder::restPose() {
+  const std::size_t n = m_.joints.size();
+  p_.assign(n, Eigen::Vector3d::Zero());
+  children_.assign(n, {});
+  for (std::size_t j = 0; j < n; ++j) {
+    const int parent = m_.joints[j].parent;
+    p_[j] = parent < 0 ? m_.joints[j].offset : Eigen::Vector3d(p_[static_cast<std::size_t>(parent)] + m_.joints[j].offset);
+    if (parent >= 0) children_[static_cast<std::size_t>(parent)].push_back(static_cast<int>(j));
   }
+  // Reach: the longest path (sum of bone lengths) from a joint down to a leaf.
+  reach_.assign(n, 0.0);
+  subtree_.assign(n, 1);
+  for (std::size_t k = n; k-- > 0;) {
+    const int parent = m_.joints[k].parent;
+    if (parent < 0) continue;
+    const auto pk = static_cast<std::size_t>(parent);
+    reach_[pk] = std::max(reach_[pk], m_.joints[k].offset.norm() + reach_[k]);
+    subtree_[pk] += subtree_[k];
+  }
+  Eigen::AlignedBox3d box;
+  for (const auto& p : p_) box.extend(p);
+  extent_ = box.sizes().maxCoeff();
+  if (!(extent_ > 0)) fail("the rest pose has zero size (every OFFSET is zero)");
+}
 
-  double branchReach(int child) const {
-    return m_.joints[static_cast<std::size_t>(child)].offset.norm() + reach_[static_cast<std::size_t>(child)];
-  }
-  std::vector<int> significantChildren(int j) const {
-    std::vector<int> out;
-    for (int c : children_[static_cast<std::size_t>(j)]) {
-      if (branchReach(c) >= 0.08 * extent_) out.push_back(c);
-    }
-    return out;
-  }
-  int longestChild(int j) const {
-    int best = -1;
-    for (int c : children_[static_cast<std::size_t>(j)]) {
-      if (best < 0 || branchReach(c) > branchReach(best) + 1e-12) best = c;
-    }
-    return best;
-  }
-  std::vector<int> chainFrom(int start) const {
-    std::vector<int> chain;
-    for (int j = start; j >= 0; j = longestChild(j)) chain.push_back(j);
-    return chain;
-  }
-  // First joint at or below `start` (following significant children) with >= 2 significant children.
-  int findSplit(int start) const {
-    int j = start;
-    for (int guard = 0; j >= 0 && guard < 100000; ++guard) {
-      const auto sig = significantChildren(j);
-      if (sig.size() >= 2) return j;
-      if (sig.empty()) return -1;
-      j = sig.front();
-    }
-    return -1;
-  }
+RETARGET_DECL double RigBinder::branchReach(int child) const {
+  return m_.joints[static_cast<std::size_t>(child)].offset.norm() + reach_[static_cast<std::size_t>(child)];
+}
 
-  void findChains() {
-    // Root: the one with the largest subtree.
-    int root = -1;
-    for (std::size_t j = 0; j < m_.joints.size(); ++j) {
-      if (m_.joints[j].parent < 0 && (root < 0 || subtree_[j] > subtree_[static_cast<std::size_t>(root)])) {
-        root = static_cast<int>(j);
-      }
+RETARGET_DECL std::vector<int> RigBinder::significantChildren(int j) const {
+  std::vector<int> out;
+  for (int c : children_[static_cast<std::size_t>(j)]) {
+    if (branchReach(c) >= 0.08 * extent_) out.push_back(c);
+  }
+  return out;
+}
+
+RETARGET_DECL int RigBinder::longestChild(int j) const {
+  int best = -1;
+  for (int c : children_[static_cast<std::size_t>(j)]) {
+    if (best < 0 || branchReach(c) > branchReach(best) + 1e-12) best = c;
+  }
+  return best;
+}
+
+RETARGET_DECL std::vector<int> RigBinder::chainFrom(int start) const {
+  std::vector<int> chain;
+  for (int j = start; j >= 0; j = longestChild(j)) chain.push_back(j);
+  return chain;
+}
+
+RETARGET_DECL int RigBinder::findSplit(int start) const {
+  int j = start;
+  for (int guard = 0; j >= 0 && guard < 100000; ++guard) {
+    const auto sig = significantChildren(j);
+    if (sig.size() >= 2) return j;
+    if (sig.empty()) return -1;
+    j = sig.front();
+  }
+  return -1;
+}
+
+RETARGET_DECL void RigBinder::findChains() {
+  // Root: the one with the largest subtree.
+  int root = -1;
+  for (std::size_t j = 0; j < m_.joints.size(); ++j) {
+    if (m_.joints[j].parent < 0 && (root < 0 || subtree_[j] > subtree_[static_cast<std::size_t>(root)])) {
+      root = static_cast<int>(j);
     }
-    out_.root = root;
-    int hips = root;
-    for (int guard = 0;; ++guard) {
-      const auto sig = significantChildren(hips);
-      if (sig.size() >= 3) break;
-      if (sig.size() != 1 || guard > 100000) {
-        fail("no hips found: expected a joint where the spine and two legs branch, got " +
-             std::to_string(sig.size()) + " long branch(es) at '" + nameOf(hips) + "'");
-      }
-      out_.joints[static_cast<std::size_t>(hips)].role = RigRole::kRoot;
-      hips = sig.front();
-    }
-    out_.hips = hips;
-    // Spine: the branch that splits again (the chest); legs: the two longest of the others.
+  }
+  out_.root = root;
+  int hips = root;
+  for (int guard = 0;; ++guard) {
     const auto sig = significantChildren(hips);
-    int spine_child = -1;
-    std::vector<int> legs;
-    for (int c : sig) {
-      const int split = findSplit(c);
-      // The spine branch holds the arms: the largest subtree among the branches that split.
-      if (split >= 0 && (spine_child < 0 || subtree_[static_cast<std::size_t>(c)] >
-                                                subtree_[static_cast<std::size_t>(spine_child)])) {
-        if (spine_child >= 0) legs.push_back(spine_child);
-        spine_child = c;
-      } else {
-        legs.push_back(c);
-      }
+    if (sig.size() >= 3) break;
+    if (sig.size() != 1 || guard > 100000) {
+      fail("no hips found: expected a joint where the spine and two legs branch, got " +
+           std::to_string(sig.size()) + " long branch(es) at '" + nameOf(hips) + "'");
     }
-    if (spine_child < 0) {
-      fail("no chest found: none of the branches at the hips '" + nameOf(hips) +
-           "' splits into arms and a head (missing arms?)");
-    }
-    if (legs.size() < 2) fail("only " + std::to_string(legs.size()) + " leg(s) at the hips '" + nameOf(hips) + "', expected 2");
-    std::sort(legs.begin(), legs.end(), [&](int a, int b) { return branchReach(a) > branchReach(b); });
-    leg_chain_[0] = chainFrom(legs[0]);
-    leg_chain_[1] = chainFrom(legs[1]);
-    // Chest and its branches.
-    const int chest = findSplit(spine_child);
-    out_.chest = chest;
-    for (int j = spine_child; j != chest; j = significantChildren(j).front()) out_.spine.push_back(j);
-    out_.spine.push_back(chest);
-    auto branches = significantChildren(chest);
-    if (branches.size() < 3) {
-      fail("found " + std::to_string(branches.size()) + " long branches at the chest '" + nameOf(chest) +
-           "', expected 3 (neck/head and two arms): missing an arm or the head");
-    }
-    // Head chain: a branch whose names say neck/head, else the shortest.
-    int head_branch = -1;
-    for (int c : branches) {
-      for (int j : chainFrom(c)) {
-        if ((names_[static_cast<std::size_t>(j)].words & (kRigWordNeck | kRigWordHead)) != 0u && head_branch < 0) {
-          head_branch = c;
-        }
-      }
-    }
-    if (head_branch < 0) {
-      head_branch = *std::min_element(branches.begin(), branches.end(),
-                                      [&](int a, int b) { return branchReach(a) < branchReach(b); });
-    }
-    head_chain_ = chainFrom(head_branch);
-    branches.erase(std::find(branches.begin(), branches.end(), head_branch));
-    std::sort(branches.begin(), branches.end(), [&](int a, int b) { return branchReach(a) > branchReach(b); });
-    arm_chain_[0] = chainFrom(branches[0]);
-    arm_chain_[1] = chainFrom(branches[1]);
+    out_.joints[static_cast<std::size_t>(hips)].role = RigRole::kRoot;
+    hips = sig.front();
   }
-
-  void upAndUnits() {
-    const Eigen::Vector3d feet = 0.5 * (pos(leg_chain_[0].back()) + pos(leg_chain_[1].back()));
-    const Eigen::Vector3d top = pos(head_chain_.back());
-    double cosine = 0;
-    up_ = rigSnapAxis(top - feet, cosine);
-    if (options_.R_WS) up_ = options_.R_WS->row(2).transpose();
-    double lowest = std::min(pos(leg_chain_[0].back()).dot(up_), pos(leg_chain_[1].back()).dot(up_));
-    for (const auto& chain : leg_chain_) {
-      for (int j : chain) lowest = std::min(lowest, pos(j).dot(up_));
-    }
-    double height = top.dot(up_) - lowest;
-    const bool has_top = head_chain_.size() >= 2 && m_.joints[static_cast<std::size_t>(head_chain_.back())].is_end_site;
-    if (!has_top) height /= 0.93;  // the head joint sits at about 93% of the height
-    if (!(height > 0)) fail("the head is not above the feet in the rest pose");
-    out_.height = height;
-    if (!options_.R_WS) {
-      out_.guesses.push_back("up axis " + rigAxisName(up_) + " (feet to head in the rest pose, cosine " +
-                             rigNumber(cosine, 3) + ")");
-    }
-    if (options_.scale) {
-      out_.scale = *options_.scale;
-      out_.unit = "given";
+  out_.hips = hips;
+  // Spine: the branch that splits again (the chest); legs: the two longest of the others.
+  const auto sig = significantChildren(hips);
+  int spine_child = -1;
+  std::vector<int> legs;
+  for (int c : sig) {
+    const int split = findSplit(c);
+    // The spine branch holds the arms: the largest subtree among the branches that split.
+    if (split >= 0 && (spine_child < 0 || subtree_[static_cast<std::size_t>(c)] >
+                                              subtree_[static_cast<std::size_t>(spine_child)])) {
+      if (spine_child >= 0) legs.push_back(spine_child);
+      spine_child = c;
     } else {
-      struct Unit {
-        double metres;
-        const char* name;
-      };
-      // CMU ASF length unit: 1/0.45 inch (the CMU files declare ':units length 0.45').
-      constexpr Unit kUnits[] = {{1.0, "m"}, {0.01, "cm"}, {0.001, "mm"}, {0.0254, "in"}, {0.0254 / 0.45, "cmu-asf"}};
-      double best = INFINITY;
-      for (const Unit& u : kUnits) {
-        const double cost = std::abs(std::log(height * u.metres / 1.7));
+      legs.push_back(c);
+    }
+  }
+  if (spine_child < 0) {
+    fail("no chest found: none of the branches at the hips '" + nameOf(hips) +
+         "' splits into arms and a head (missing arms?)");
+  }
+  if (legs.size() < 2) fail("only " + std::to_string(legs.size()) + " leg(s) at the hips '" + nameOf(hips) + "', expected 2");
+  std::sort(legs.begin(), legs.end(), [&](int a, int b) { return branchReach(a) > branchReach(b); });
+  leg_chain_[0] = chainFrom(legs[0]);
+  leg_chain_[1] = chainFrom(legs[1]);
+  // Chest and its branches.
+  const int chest = findSplit(spine_child);
+  out_.chest = chest;
+  for (int j = spine_child; j != chest; j = significantChildren(j).front()) out_.spine.push_back(j);
+  out_.spine.push_back(chest);
+  auto branches = significantChildren(chest);
+  if (branches.size() < 3) {
+    fail("found " + std::to_string(branches.size()) + " long branches at the chest '" + nameOf(chest) +
+         "', expected 3 (neck/head and two arms): missing an arm or the head");
+  }
+  // Head chain: a branch whose names say neck/head, else the shortest.
+  int head_branch = -1;
+  for (int c : branches) {
+    for (int j : chainFrom(c)) {
+      if ((names_[static_cast<std::size_t>(j)].words & (kRigWordNeck | kRigWordHead)) != 0u && head_branch < 0) {
+        head_branch = c;
+      }
+    }
+  }
+  if (head_branch < 0) {
+    head_branch = *std::min_element(branches.begin(), branches.end(),
+                                    [&](int a, int b) { return branchReach(a) < branchReach(b); });
+  }
+  head_chain_ = chainFrom(head_branch);
+  branches.erase(std::find(branches.begin(), branches.end(), head_branch));
+  std::sort(branches.begin(), branches.end(), [&](int a, int b) { return branchReach(a) > branchReach(b); });
+  arm_chain_[0] = chainFrom(branches[0]);
+  arm_chain_[1] = chainFrom(branches[1]);
+}
+
+RETARGET_DECL void RigBinder::upAndUnits() {
+  const Eigen::Vector3d feet = 0.5 * (pos(leg_chain_[0].back()) + pos(leg_chain_[1].back()));
+  const Eigen::Vector3d top = pos(head_chain_.back());
+  double cosine = 0;
+  up_ = rigSnapAxis(top - feet, cosine);
+  if (options_.R_WS) up_ = options_.R_WS->row(2).transpose();
+  double lowest = std::min(pos(leg_chain_[0].back()).dot(up_), pos(leg_chain_[1].back()).dot(up_));
+  for (const auto& chain : leg_chain_) {
+    for (int j : chain) lowest = std::min(lowest, pos(j).dot(up_));
+  }
+  double height = top.dot(up_) - lowest;
+  const bool has_top = head_chain_.size() >= 2 && m_.joints[static_cast<std::size_t>(head_chain_.back())].is_end_site;
+  if (!has_top) height /= 0.93;  // the head joint sits at about 93% of the height
+  if (!(height > 0)) fail("the head is not above the feet in the rest pose");
+  out_.height = height;
+  if (!options_.R_WS) {
+    out_.guesses.push_back("up axis " + rigAxisName(up_) + " (feet to head in the rest pose, cosine " +
+                           rigNumber(cosine, 3) + ")");
+  }
+  if (options_.scale) {
+    out_.scale = *options_.scale;
+    out_.unit = "given";
+  } else {
+    struct Unit {
+      double metres;
+      const char* name;
+    };
+    // CMU ASF length unit: 1/0.45 inch (the CMU files declare ':units length 0.45').
+    constexpr Unit kUnits[] = {{1.0, "m"}, {0.01, "cm"}, {0.001, "mm"}, {0.0254, "in"}, {0.0254 / 0.45, "cmu-asf"}};
+    double best = INFINITY;
+    for (const Unit& u : kUnits) {
+      const double cost = std::abs(std::log(height * u.metres / 1.7));
+      if (cost < best) {
+        best = cost;
+        out_.scale = u.metres;
+        out_.unit = u.name;
+      }
+    }
+    out_.guesses.push_back("units " + out_.unit + " (" + rigNumber(out_.scale) + " m per unit): rest-pose height " +
+                           rigNumber(height) + " units = " + rigNumber(height * out_.scale, 3) + " m" +
+                           (has_top ? "" : " (estimated from the head joint)"));
+  }
+}
+
+RETARGET_DECL void RigBinder::setRole(int j, RigRole role, int side, std::uint32_t agree, std::uint32_t other) {
+  auto& b = out_.joints[static_cast<std::size_t>(j)];
+  b.role = role;
+  b.side = static_cast<RigSide>(side);
+  const std::uint32_t words = names_[static_cast<std::size_t>(j)].words;
+  b.confidence = (words & agree) != 0u ? 1.0 : ((words & ~other) != 0u && agree != 0u ? 0.5 : 0.75);
+}
+
+RETARGET_DECL void RigBinder::bindSpine() {
+  setRole(out_.hips, RigRole::kHips, 0, kRigWordHips | kRigWordSpine);
+  for (int j : out_.spine) setRole(j, j == out_.chest ? RigRole::kChest : RigRole::kSpine, 0, kRigWordSpine);
+  // Head chain: neck joints, then the head (named, else the last joint before the tip).
+  const auto& chain = head_chain_;
+  int head_at = -1;
+  for (std::size_t k = 0; k < chain.size(); ++k) {
+    const auto& nm = names_[static_cast<std::size_t>(chain[k])];
+    if ((nm.words & kRigWordHead) != 0u && (nm.words & kRigWordTop) == 0u) {
+      head_at = static_cast<int>(k);
+      break;
+    }
+  }
+  if (head_at < 0) {
+    const int last = static_cast<int>(chain.size()) - 1;
+    const bool tip = last >= 1 && (m_.joints[static_cast<std::size_t>(chain.back())].is_end_site ||
+                                   (names_[static_cast<std::size_t>(chain.back())].words & kRigWordTop) != 0u);
+    head_at = tip ? last - 1 : last;
+  }
+  for (int k = 0; k < head_at; ++k) {
+    out_.neck.push_back(chain[static_cast<std::size_t>(k)]);
+    setRole(chain[static_cast<std::size_t>(k)], RigRole::kNeck, 0, kRigWordNeck);
+  }
+  out_.head = chain[static_cast<std::size_t>(head_at)];
+  setRole(out_.head, RigRole::kHead, 0, kRigWordHead);
+  if (head_at + 1 < static_cast<int>(chain.size())) {
+    out_.head_top = chain[static_cast<std::size_t>(head_at + 1)];
+    setRole(out_.head_top, RigRole::kHeadTop, 0, kRigWordTop | kRigWordHead);
+  }
+}
+
+RETARGET_DECL double RigBinder::lengthCost(double length, double expected, double sigma) {
+  const double r = std::log(std::max(length, 0.02 * expected) / expected) / sigma;
+  return r * r;
+}
+
+RETARGET_DECL void RigBinder::bindArm(const std::vector<int>& chain, int slot) {
+  const double h = out_.height;
+  const int m = static_cast<int>(chain.size());
+  if (m < 3) fail("an arm chain at the chest has " + std::to_string(m) + " joints, expected at least 3 (upper arm, forearm, hand)");
+  double best = INFINITY;
+  int bs = -1, be = -1, bw = -1;
+  const Eigen::Vector3d& tip = pos(chain.back());
+  for (int s = 0; s < m; ++s) {
+    for (int e = s + 1; e < m; ++e) {
+      for (int w = e + 1; w < m; ++w) {
+        const int S = chain[static_cast<std::size_t>(s)], E = chain[static_cast<std::size_t>(e)],
+                  W = chain[static_cast<std::size_t>(w)];
+        if (m_.joints[static_cast<std::size_t>(W)].is_end_site) continue;
+        double cost = lengthCost(dist(out_.chest, S), 0.13 * h, 0.8) + lengthCost(dist(S, E), 0.186 * h, 0.3) +
+                      lengthCost(dist(E, W), 0.146 * h, 0.3);
+        // Hand and fingers: short ones are fine (CMU's index is a stub), none or long ones are not.
+        const double hand = (tip - pos(W)).norm();
+        cost += hand > 0 ? std::pow(std::max(0.0, std::log(hand / (0.12 * h))) / 0.6, 2) : 1.0;
+        cost -= has(S, kRigWordUpperArm | kRigWordShoulder) ? 2.0 : 0.0;
+        cost -= has(E, kRigWordForeArm) ? 2.0 : 0.0;
+        const bool finger = has(W, kRigWordFinger | kRigWordThumb | kRigWordMiddle);
+        cost += finger ? 2.0 : (has(W, kRigWordHand) ? -2.0 : 0.0);
+        if (children_[static_cast<std::size_t>(W)].size() >= 2) cost -= 1.0;  // fingers branch at the wrist
+        for (int k = 0; k < s; ++k) cost -= has(chain[static_cast<std::size_t>(k)], kRigWordCollar | kRigWordShoulder) ? 0.5 : 0.0;
         if (cost < best) {
           best = cost;
-          out_.scale = u.metres;
-          out_.unit = u.name;
-        }
-      }
-      out_.guesses.push_back("units " + out_.unit + " (" + rigNumber(out_.scale) + " m per unit): rest-pose height " +
-                             rigNumber(height) + " units = " + rigNumber(height * out_.scale, 3) + " m" +
-                             (has_top ? "" : " (estimated from the head joint)"));
-    }
-  }
-
-  void setRole(int j, RigRole role, int side, std::uint32_t agree, std::uint32_t other = 0) {
-    auto& b = out_.joints[static_cast<std::size_t>(j)];
-    b.role = role;
-    b.side = static_cast<RigSide>(side);
-    const std::uint32_t words = names_[static_cast<std::size_t>(j)].words;
-    b.confidence = (words & agree) != 0u ? 1.0 : ((words & ~other) != 0u && agree != 0u ? 0.5 : 0.75);
-  }
-
-  void bindSpine() {
-    setRole(out_.hips, RigRole::kHips, 0, kRigWordHips | kRigWordSpine);
-    for (int j : out_.spine) setRole(j, j == out_.chest ? RigRole::kChest : RigRole::kSpine, 0, kRigWordSpine);
-    // Head chain: neck joints, then the head (named, else the last joint before the tip).
-    const auto& chain = head_chain_;
-    int head_at = -1;
-    for (std::size_t k = 0; k < chain.size(); ++k) {
-      const auto& nm = names_[static_cast<std::size_t>(chain[k])];
-      if ((nm.words & kRigWordHead) != 0u && (nm.words & kRigWordTop) == 0u) {
-        head_at = static_cast<int>(k);
-        break;
-      }
-    }
-    if (head_at < 0) {
-      const int last = static_cast<int>(chain.size()) - 1;
-      const bool tip = last >= 1 && (m_.joints[static_cast<std::size_t>(chain.back())].is_end_site ||
-                                     (names_[static_cast<std::size_t>(chain.back())].words & kRigWordTop) != 0u);
-      head_at = tip ? last - 1 : last;
-    }
-    for (int k = 0; k < head_at; ++k) {
-      out_.neck.push_back(chain[static_cast<std::size_t>(k)]);
-      setRole(chain[static_cast<std::size_t>(k)], RigRole::kNeck, 0, kRigWordNeck);
-    }
-    out_.head = chain[static_cast<std::size_t>(head_at)];
-    setRole(out_.head, RigRole::kHead, 0, kRigWordHead);
-    if (head_at + 1 < static_cast<int>(chain.size())) {
-      out_.head_top = chain[static_cast<std::size_t>(head_at + 1)];
-      setRole(out_.head_top, RigRole::kHeadTop, 0, kRigWordTop | kRigWordHead);
-    }
-  }
-
-  // Penalty of a length against its expected value (both file units): squared log ratio, sigma.
-  static double lengthCost(double length, double expected, double sigma) {
-    const double r = std::log(std::max(length, 0.02 * expected) / expected) / sigma;
-    return r * r;
-  }
-  bool has(int j, std::uint32_t words) const { return (names_[static_cast<std::size_t>(j)].words & words) != 0u; }
-
-  void bindArm(const std::vector<int>& chain, int slot) {
-    const double h = out_.height;
-    const int m = static_cast<int>(chain.size());
-    if (m < 3) fail("an arm chain at the chest has " + std::to_string(m) + " joints, expected at least 3 (upper arm, forearm, hand)");
-    double best = INFINITY;
-    int bs = -1, be = -1, bw = -1;
-    const Eigen::Vector3d& tip = pos(chain.back());
-    for (int s = 0; s < m; ++s) {
-      for (int e = s + 1; e < m; ++e) {
-        for (int w = e + 1; w < m; ++w) {
-          const int S = chain[static_cast<std::size_t>(s)], E = chain[static_cast<std::size_t>(e)],
-                    W = chain[static_cast<std::size_t>(w)];
-          if (m_.joints[static_cast<std::size_t>(W)].is_end_site) continue;
-          double cost = lengthCost(dist(out_.chest, S), 0.13 * h, 0.8) + lengthCost(dist(S, E), 0.186 * h, 0.3) +
-                        lengthCost(dist(E, W), 0.146 * h, 0.3);
-          // Hand and fingers: short ones are fine (CMU's index is a stub), none or long ones are not.
-          const double hand = (tip - pos(W)).norm();
-          cost += hand > 0 ? std::pow(std::max(0.0, std::log(hand / (0.12 * h))) / 0.6, 2) : 1.0;
-          cost -= has(S, kRigWordUpperArm | kRigWordShoulder) ? 2.0 : 0.0;
-          cost -= has(E, kRigWordForeArm) ? 2.0 : 0.0;
-          const bool finger = has(W, kRigWordFinger | kRigWordThumb | kRigWordMiddle);
-          cost += finger ? 2.0 : (has(W, kRigWordHand) ? -2.0 : 0.0);
-          if (children_[static_cast<std::size_t>(W)].size() >= 2) cost -= 1.0;  // fingers branch at the wrist
-          for (int k = 0; k < s; ++k) cost -= has(chain[static_cast<std::size_t>(k)], kRigWordCollar | kRigWordShoulder) ? 0.5 : 0.0;
-          if (cost < best) {
-            best = cost;
-            bs = s;
-            be = e;
-            bw = w;
-          }
+          bs = s;
+          be = e;
+          bw = w;
         }
       }
     }
-    if (bw < 0) fail("an arm chain starting at '" + nameOf(chain.front()) + "' has no upper arm, forearm and hand");
-    RigBinding::Arm& arm = out_.arms[static_cast<std::size_t>(slot)];
-    arm.collar = bs > 0 ? chain.front() : -1;
-    for (int k = 0; k < bs; ++k) setRole(chain[static_cast<std::size_t>(k)], RigRole::kCollar, 0, kRigWordCollar | kRigWordShoulder);
-    arm.upper_arm = chain[static_cast<std::size_t>(bs)];
-    arm.forearm = chain[static_cast<std::size_t>(be)];
-    arm.hand = chain[static_cast<std::size_t>(bw)];
-    setRole(arm.upper_arm, RigRole::kUpperArm, 0, kRigWordUpperArm | kRigWordShoulder);
-    setRole(arm.forearm, RigRole::kForeArm, 0, kRigWordForeArm);
-    setRole(arm.hand, RigRole::kHand, 0, kRigWordHand);
-    // Fingers: the middle finger (named, else the longest) and the thumb (named).
-    int middle = -1, thumb = -1;
-    for (int c : children_[static_cast<std::size_t>(arm.hand)]) {
-      for (int j = c; j >= 0; j = longestChild(j)) {
-        if (has(j, kRigWordThumb) && thumb < 0) thumb = c;
-        if (has(j, kRigWordMiddle) && middle < 0) middle = c;
-      }
-    }
-    if (middle < 0) middle = longestChild(arm.hand);
-    if (middle == thumb) thumb = -1;
-    if (middle >= 0) {
-      arm.finger_base = middle;
-      arm.hand_tip = chainFrom(middle).back();
-      for (int j : chainFrom(middle)) setRole(j, RigRole::kFinger, 0, kRigWordFinger | kRigWordMiddle | kRigWordHand);
-    }
-    if (thumb >= 0) {
-      arm.thumb_tip = chainFrom(thumb).back();
-      for (int j : chainFrom(thumb)) setRole(j, RigRole::kThumb, 0, kRigWordThumb);
+  }
+  if (bw < 0) fail("an arm chain starting at '" + nameOf(chain.front()) + "' has no upper arm, forearm and hand");
+  RigBinding::Arm& arm = out_.arms[static_cast<std::size_t>(slot)];
+  arm.collar = bs > 0 ? chain.front() : -1;
+  for (int k = 0; k < bs; ++k) setRole(chain[static_cast<std::size_t>(k)], RigRole::kCollar, 0, kRigWordCollar | kRigWordShoulder);
+  arm.upper_arm = chain[static_cast<std::size_t>(bs)];
+  arm.forearm = chain[static_cast<std::size_t>(be)];
+  arm.hand = chain[static_cast<std::size_t>(bw)];
+  setRole(arm.upper_arm, RigRole::kUpperArm, 0, kRigWordUpperArm | kRigWordShoulder);
+  setRole(arm.forearm, RigRole::kForeArm, 0, kRigWordForeArm);
+  setRole(arm.hand, RigRole::kHand, 0, kRigWordHand);
+  // Fingers: the middle finger (named, else the longest) and the thumb (named).
+  int middle = -1, thumb = -1;
+  for (int c : children_[static_cast<std::size_t>(arm.hand)]) {
+    for (int j = c; j >= 0; j = longestChild(j)) {
+      if (has(j, kRigWordThumb) && thumb < 0) thumb = c;
+      if (has(j, kRigWordMiddle) && middle < 0) middle = c;
     }
   }
+  if (middle < 0) middle = longestChild(arm.hand);
+  if (middle == thumb) thumb = -1;
+  if (middle >= 0) {
+    arm.finger_base = middle;
+    arm.hand_tip = chainFrom(middle).back();
+    for (int j : chainFrom(middle)) setRole(j, RigRole::kFinger, 0, kRigWordFinger | kRigWordMiddle | kRigWordHand);
+  }
+  if (thumb >= 0) {
+    arm.thumb_tip = chainFrom(thumb).back();
+    for (int j : chainFrom(thumb)) setRole(j, RigRole::kThumb, 0, kRigWordThumb);
+  }
+}
 
-  void bindLeg(const std::vector<int>& chain, int slot) {
-    const double h = out_.height;
-    const int m = static_cast<int>(chain.size());
-    if (m < 3) fail("a leg chain at the hips has " + std::to_string(m) + " joints, expected at least 3 (thigh, shin, foot)");
-    double best = INFINITY;
-    int bt = -1, bk = -1, ba = -1;
-    const Eigen::Vector3d& tip = pos(chain.back());
-    for (int t = 0; t < m; ++t) {
-      for (int k = t + 1; k < m; ++k) {
-        for (int a = k + 1; a < m; ++a) {
-          const int T = chain[static_cast<std::size_t>(t)], K = chain[static_cast<std::size_t>(k)],
-                    A = chain[static_cast<std::size_t>(a)];
-          if (m_.joints[static_cast<std::size_t>(A)].is_end_site) continue;
-          double cost = lengthCost(dist(out_.hips, T), 0.1 * h, 1.0) + lengthCost(dist(T, K), 0.245 * h, 0.3) +
-                        lengthCost(dist(K, A), 0.246 * h, 0.3);
-          const double foot = (tip - pos(A)).norm();
-          cost += foot > 0 ? lengthCost(foot, 0.12 * h, 0.6) : 1.0;
-          cost -= has(T, kRigWordThigh) ? 2.0 : 0.0;
-          cost -= has(K, kRigWordShin) ? 2.0 : 0.0;
-          cost -= has(A, kRigWordFoot) ? 2.0 : 0.0;
-          cost += has(A, kRigWordToe) ? 1.5 : 0.0;
-          if (cost < best) {
-            best = cost;
-            bt = t;
-            bk = k;
-            ba = a;
-          }
+RETARGET_DECL void RigBinder::bindLeg(const std::vector<int>& chain, int slot) {
+  const double h = out_.height;
+  const int m = static_cast<int>(chain.size());
+  if (m < 3) fail("a leg chain at the hips has " + std::to_string(m) + " joints, expected at least 3 (thigh, shin, foot)");
+  double best = INFINITY;
+  int bt = -1, bk = -1, ba = -1;
+  const Eigen::Vector3d& tip = pos(chain.back());
+  for (int t = 0; t < m; ++t) {
+    for (int k = t + 1; k < m; ++k) {
+      for (int a = k + 1; a < m; ++a) {
+        const int T = chain[static_cast<std::size_t>(t)], K = chain[static_cast<std::size_t>(k)],
+                  A = chain[static_cast<std::size_t>(a)];
+        if (m_.joints[static_cast<std::size_t>(A)].is_end_site) continue;
+        double cost = lengthCost(dist(out_.hips, T), 0.1 * h, 1.0) + lengthCost(dist(T, K), 0.245 * h, 0.3) +
+                      lengthCost(dist(K, A), 0.246 * h, 0.3);
+        const double foot = (tip - pos(A)).norm();
+        cost += foot > 0 ? lengthCost(foot, 0.12 * h, 0.6) : 1.0;
+        cost -= has(T, kRigWordThigh) ? 2.0 : 0.0;
+        cost -= has(K, kRigWordShin) ? 2.0 : 0.0;
+        cost -= has(A, kRigWordFoot) ? 2.0 : 0.0;
+        cost += has(A, kRigWordToe) ? 1.5 : 0.0;
+        if (cost < best) {
+          best = cost;
+          bt = t;
+          bk = k;
+          ba = a;
         }
       }
     }
-    if (ba < 0) fail("a leg chain starting at '" + nameOf(chain.front()) + "' has no thigh, shin and foot");
-    RigBinding::Leg& leg = out_.legs[static_cast<std::size_t>(slot)];
-    for (int k = 0; k < bt; ++k) setRole(chain[static_cast<std::size_t>(k)], RigRole::kPelvis, 0, kRigWordHipSide | kRigWordHips);
-    leg.pelvis = bt > 0 ? chain.front() : -1;
-    leg.thigh = chain[static_cast<std::size_t>(bt)];
-    leg.shin = chain[static_cast<std::size_t>(bk)];
-    leg.foot = chain[static_cast<std::size_t>(ba)];
-    setRole(leg.thigh, RigRole::kThigh, 0, kRigWordThigh);
-    setRole(leg.shin, RigRole::kShin, 0, kRigWordShin);
-    setRole(leg.foot, RigRole::kFoot, 0, kRigWordFoot);
-    for (int k = ba + 1; k < m; ++k) {
-      const int j = chain[static_cast<std::size_t>(k)];
-      if (dist(j, leg.foot) <= 1e-9 * h) continue;
-      if (leg.foot_tip < 0) leg.foot_tip = j;
-      if (!m_.joints[static_cast<std::size_t>(j)].is_end_site && leg.toe < 0) leg.toe = j;
-      setRole(j, RigRole::kToe, 0, kRigWordToe | kRigWordFoot | kRigWordTop);
-    }
   }
-
-  // Majority side of the names in a chain: +1, -1 or 0.
-  int nameSide(const std::vector<int>& chain) const {
-    int votes = 0;
-    for (int j : chain) votes += names_[static_cast<std::size_t>(j)].side;
-    return votes > 0 ? 1 : (votes < 0 ? -1 : 0);
+  if (ba < 0) fail("a leg chain starting at '" + nameOf(chain.front()) + "' has no thigh, shin and foot");
+  RigBinding::Leg& leg = out_.legs[static_cast<std::size_t>(slot)];
+  for (int k = 0; k < bt; ++k) setRole(chain[static_cast<std::size_t>(k)], RigRole::kPelvis, 0, kRigWordHipSide | kRigWordHips);
+  leg.pelvis = bt > 0 ? chain.front() : -1;
+  leg.thigh = chain[static_cast<std::size_t>(bt)];
+  leg.shin = chain[static_cast<std::size_t>(bk)];
+  leg.foot = chain[static_cast<std::size_t>(ba)];
+  setRole(leg.thigh, RigRole::kThigh, 0, kRigWordThigh);
+  setRole(leg.shin, RigRole::kShin, 0, kRigWordShin);
+  setRole(leg.foot, RigRole::kFoot, 0, kRigWordFoot);
+  for (int k = ba + 1; k < m; ++k) {
+    const int j = chain[static_cast<std::size_t>(k)];
+    if (dist(j, leg.foot) <= 1e-9 * h) continue;
+    if (leg.foot_tip < 0) leg.foot_tip = j;
+    if (!m_.joints[static_cast<std::size_t>(j)].is_end_site && leg.toe < 0) leg.toe = j;
+    setRole(j, RigRole::kToe, 0, kRigWordToe | kRigWordFoot | kRigWordTop);
   }
+}
 
-  void sidesAndFacing() {
-    const int arm0 = nameSide(arm_chain_[0]), arm1 = nameSide(arm_chain_[1]);
-    const int leg0 = nameSide(leg_chain_[0]), leg1 = nameSide(leg_chain_[1]);
-    const bool arms_named = arm0 != 0 && arm1 == -arm0;
-    const bool legs_named = leg0 != 0 && leg1 == -leg0;
-    const Eigen::Vector3d arm_delta = pos(out_.arms[0].upper_arm) - pos(out_.arms[1].upper_arm);
-    const Eigen::Vector3d leg_delta = pos(out_.legs[0].thigh) - pos(out_.legs[1].thigh);
-    // Feet: ankle to tip, horizontal.
-    Eigen::Vector3d feet = Eigen::Vector3d::Zero();
-    for (const auto& leg : out_.legs) {
-      if (leg.foot_tip >= 0) feet += pos(leg.foot_tip) - pos(leg.foot);
-    }
-    feet -= feet.dot(up_) * up_;
-    Eigen::Vector3d left, forward;
-    double cosine = 0;
-    if (options_.R_WS) {
-      forward = options_.R_WS->row(0).transpose();
-      left = options_.R_WS->row(1).transpose();
-    }
-    out_.sides_from_names = arms_named || legs_named;
-    if (out_.sides_from_names) {
-      // Left-minus-right across the arms (or legs), horizontal.
-      Eigen::Vector3d across = Eigen::Vector3d::Zero();
-      if (arms_named) across += arm0 * arm_delta;
-      if (legs_named) across += leg0 * leg_delta;
-      across -= across.dot(up_) * up_;
-      if (!options_.R_WS) {
-        left = rigSnapAxis(across, cosine);
-        if (left.cwiseAbs() == up_.cwiseAbs()) fail("the left and right limbs are not side by side in the rest pose");
-        forward = left.cross(up_);
-        out_.guesses.push_back("facing " + rigAxisName(forward) + ", left " + rigAxisName(left) +
-                               " (left/right from the joint names, cosine " + rigNumber(cosine, 3) + ")");
-        if (feet.norm() > 1e-9 * out_.height && feet.dot(forward) < 0) {
-          out_.guesses.push_back("warning: the feet point backwards in the rest pose; check the left/right names");
-          feet_disagree_ = true;
-        }
-      }
-    } else if (!options_.R_WS) {
-      if (feet.norm() > 0.02 * out_.height) {
-        forward = rigSnapAxis(feet, cosine);
-        out_.guesses.push_back("facing " + rigAxisName(forward) + " (from the feet, cosine " + rigNumber(cosine, 3) +
-                               "); left/right from geometry (the names have no side markers)");
-      } else {
-        // No feet to look at: the usual export conventions (Y up faces +Z, Z up faces -Y).
-        const bool z_up = up_.cwiseAbs() == Eigen::Vector3d(0, 0, 1);
-        forward = z_up ? Eigen::Vector3d(0, -1, 0) : Eigen::Vector3d(0, 0, 1);
-        if (up_.cwiseAbs() == Eigen::Vector3d(1, 0, 0)) forward = Eigen::Vector3d(0, 1, 0);
-        out_.guesses.push_back("facing " + rigAxisName(forward) +
-                               " (a guess: no foot segment and no side markers in the names; override the frame)");
+RETARGET_DECL int RigBinder::nameSide(const std::vector<int>& chain) const {
+  int votes = 0;
+  for (int j : chain) votes += names_[static_cast<std::size_t>(j)].side;
+  return votes > 0 ? 1 : (votes < 0 ? -1 : 0);
+}
+
+RETARGET_DECL void RigBinder::sidesAndFacing() {
+  const int arm0 = nameSide(arm_chain_[0]), arm1 = nameSide(arm_chain_[1]);
+  const int leg0 = nameSide(leg_chain_[0]), leg1 = nameSide(leg_chain_[1]);
+  const bool arms_named = arm0 != 0 && arm1 == -arm0;
+  const bool legs_named = leg0 != 0 && leg1 == -leg0;
+  const Eigen::Vector3d arm_delta = pos(out_.arms[0].upper_arm) - pos(out_.arms[1].upper_arm);
+  const Eigen::Vector3d leg_delta = pos(out_.legs[0].thigh) - pos(out_.legs[1].thigh);
+  // Feet: ankle to tip, horizontal.
+  Eigen::Vector3d feet = Eigen::Vector3d::Zero();
+  for (const auto& leg : out_.legs) {
+    if (leg.foot_tip >= 0) feet += pos(leg.foot_tip) - pos(leg.foot);
+  }
+  feet -= feet.dot(up_) * up_;
+  Eigen::Vector3d left, forward;
+  double cosine = 0;
+  if (options_.R_WS) {
+    forward = options_.R_WS->row(0).transpose();
+    left = options_.R_WS->row(1).transpose();
+  }
+  out_.sides_from_names = arms_named || legs_named;
+  if (out_.sides_from_names) {
+    // Left-minus-right across the arms (or legs), horizontal.
+    Eigen::Vector3d across = Eigen::Vector3d::Zero();
+    if (arms_named) across += arm0 * arm_delta;
+    if (legs_named) across += leg0 * leg_delta;
+    across -= across.dot(up_) * up_;
+    if (!options_.R_WS) {
+      left = rigSnapAxis(across, cosine);
+      if (left.cwiseAbs() == up_.cwiseAbs()) fail("the left and right limbs are not side by side in the rest pose");
+      forward = left.cross(up_);
+      out_.guesses.push_back("facing " + rigAxisName(forward) + ", left " + rigAxisName(left) +
+                             " (left/right from the joint names, cosine " + rigNumber(cosine, 3) + ")");
+      if (feet.norm() > 1e-9 * out_.height && feet.dot(forward) < 0) {
+        out_.guesses.push_back("warning: the feet point backwards in the rest pose; check the left/right names");
         feet_disagree_ = true;
       }
-      left = up_.cross(forward);
     }
-    // Slots: put the left limbs in slot 0.
-    if (out_.sides_from_names) {
-      if (arms_named ? arm0 < 0 : arm_delta.dot(left) < 0) std::swap(out_.arms[0], out_.arms[1]);
-      if (legs_named ? leg0 < 0 : leg_delta.dot(left) < 0) std::swap(out_.legs[0], out_.legs[1]);
+  } else if (!options_.R_WS) {
+    if (feet.norm() > 0.02 * out_.height) {
+      forward = rigSnapAxis(feet, cosine);
+      out_.guesses.push_back("facing " + rigAxisName(forward) + " (from the feet, cosine " + rigNumber(cosine, 3) +
+                             "); left/right from geometry (the names have no side markers)");
     } else {
-      if (arm_delta.dot(left) < 0) std::swap(out_.arms[0], out_.arms[1]);
-      if (leg_delta.dot(left) < 0) std::swap(out_.legs[0], out_.legs[1]);
+      // No feet to look at: the usual export conventions (Y up faces +Z, Z up faces -Y).
+      const bool z_up = up_.cwiseAbs() == Eigen::Vector3d(0, 0, 1);
+      forward = z_up ? Eigen::Vector3d(0, -1, 0) : Eigen::Vector3d(0, 0, 1);
+      if (up_.cwiseAbs() == Eigen::Vector3d(1, 0, 0)) forward = Eigen::Vector3d(0, 1, 0);
+      out_.guesses.push_back("facing " + rigAxisName(forward) +
+                             " (a guess: no foot segment and no side markers in the names; override the frame)");
+      feet_disagree_ = true;
     }
-    out_.R_WS.row(0) = forward.transpose();
-    out_.R_WS.row(1) = left.transpose();
-    out_.R_WS.row(2) = up_.transpose();
-    if (options_.R_WS) out_.R_WS = *options_.R_WS;
-    // Sides of the limb joints.
-    auto markSide = [&](int j, int side) {
-      if (j >= 0) out_.joints[static_cast<std::size_t>(j)].side = static_cast<RigSide>(side);
-    };
-    for (int s = 0; s < 2; ++s) {
-      const int side = s == 0 ? 1 : -1;
-      const auto& a = out_.arms[static_cast<std::size_t>(s)];
-      const auto& l = out_.legs[static_cast<std::size_t>(s)];
-      for (const auto& chain : {arm_chain_[0], arm_chain_[1]}) {
-        if (std::find(chain.begin(), chain.end(), a.hand) != chain.end()) {
-          for (int j : chain) markSide(j, side);
-          for (int j = a.thumb_tip; j >= 0 && j != a.hand; j = m_.joints[static_cast<std::size_t>(j)].parent) markSide(j, side);
-        }
-      }
-      for (const auto& chain : {leg_chain_[0], leg_chain_[1]}) {
-        if (std::find(chain.begin(), chain.end(), l.foot) != chain.end()) {
-          for (int j : chain) markSide(j, side);
-        }
-      }
-    }
-    // Confidence: the lowest among the body joints; sides from geometry cap it at 0.75.
-    double confidence = 1.0;
-    for (const auto& b : out_.joints) {
-      if (b.role != RigRole::kNone && b.role != RigRole::kRoot) confidence = std::min(confidence, b.confidence);
-    }
-    if (!out_.sides_from_names) confidence = std::min(confidence, 0.75);
-    if (feet_disagree_) confidence = std::min(confidence, 0.5);
-    out_.confidence = confidence;
+    left = up_.cross(forward);
   }
-
-  void makeSchema() {
-    using J = HumanJoint;
-    SkeletonSchema& s = out_.schema;
-    s.name = options_.name;
-    s.scale = out_.scale;
-    s.R_WS = out_.R_WS;
-    auto nm = [&](int j) { return nameOf(j); };
-    s.set(J::kSpineBase, nm(out_.hips));
-    const auto& L = out_.spine;
-    const std::size_t n = L.size();
-    if (n == 1) {
-      s.set(J::kSpineMid, nm(out_.hips), nm(L[0]), 0.5);
-    } else if (n % 2 == 1) {
-      s.set(J::kSpineMid, nm(L[(n - 1) / 2]));
-    } else {
-      s.set(J::kSpineMid, nm(L[n / 2 - 1]), nm(L[n / 2]), 0.5);
-    }
-    if (out_.neck.empty()) {
-      s.set(J::kSpineShoulder, nm(out_.chest));
-      s.set(J::kNeck, nm(out_.chest), nm(out_.head), 0.5);
-    } else {
-      s.set(J::kSpineShoulder, nm(out_.neck.front()));
-      if (out_.neck.size() == 1) {
-        s.set(J::kNeck, nm(out_.neck.front()), nm(out_.head), 0.5);
-      } else {
-        s.set(J::kNeck, nm(out_.neck[1]));
-      }
-    }
-    if (out_.head_top >= 0) {
-      s.set(J::kHead, nm(out_.head), nm(out_.head_top), 0.5);
-    } else {
-      s.set(J::kHead, nm(out_.head));
-    }
-    for (int side = 0; side < 2; ++side) {
-      const bool left = side == 0;
-      const auto& a = out_.arms[static_cast<std::size_t>(side)];
-      const auto& l = out_.legs[static_cast<std::size_t>(side)];
-      s.set(left ? J::kShoulderLeft : J::kShoulderRight, nm(a.upper_arm));
-      s.set(left ? J::kElbowLeft : J::kElbowRight, nm(a.forearm));
-      s.set(left ? J::kWristLeft : J::kWristRight, nm(a.hand));
-      if (a.finger_base >= 0) {
-        s.set(left ? J::kHandLeft : J::kHandRight, nm(a.hand), nm(a.finger_base), 0.5);
-        s.set(left ? J::kHandTipLeft : J::kHandTipRight, nm(a.hand_tip));
-      } else {
-        s.set(left ? J::kHandLeft : J::kHandRight, nm(a.hand));
-      }
-      if (a.thumb_tip >= 0) s.set(left ? J::kThumbLeft : J::kThumbRight, nm(a.thumb_tip));
-      s.set(left ? J::kHipLeft : J::kHipRight, nm(l.thigh));
-      s.set(left ? J::kKneeLeft : J::kKneeRight, nm(l.shin));
-      s.set(left ? J::kAnkleLeft : J::kAnkleRight, nm(l.foot));
-      if (l.toe >= 0) {
-        s.set(left ? J::kFootLeft : J::kFootRight, nm(l.toe));
-      } else if (l.foot_tip >= 0) {
-        s.set(left ? J::kFootLeft : J::kFootRight, nm(l.foot_tip));
-      }
-    }
-    validateSchema(s);
+  // Slots: put the left limbs in slot 0.
+  if (out_.sides_from_names) {
+    if (arms_named ? arm0 < 0 : arm_delta.dot(left) < 0) std::swap(out_.arms[0], out_.arms[1]);
+    if (legs_named ? leg0 < 0 : leg_delta.dot(left) < 0) std::swap(out_.legs[0], out_.legs[1]);
+  } else {
+    if (arm_delta.dot(left) < 0) std::swap(out_.arms[0], out_.arms[1]);
+    if (leg_delta.dot(left) < 0) std::swap(out_.legs[0], out_.legs[1]);
   }
+  out_.R_WS.row(0) = forward.transpose();
+  out_.R_WS.row(1) = left.transpose();
+  out_.R_WS.row(2) = up_.transpose();
+  if (options_.R_WS) out_.R_WS = *options_.R_WS;
+  // Sides of the limb joints.
+  auto markSide = [&](int j, int side) {
+    if (j >= 0) out_.joints[static_cast<std::size_t>(j)].side = static_cast<RigSide>(side);
+  };
+  for (int s = 0; s < 2; ++s) {
+    const int side = s == 0 ? 1 : -1;
+    const auto& a = out_.arms[static_cast<std::size_t>(s)];
+    const auto& l = out_.legs[static_cast<std::size_t>(s)];
+    for (const auto& chain : {arm_chain_[0], arm_chain_[1]}) {
+      if (std::find(chain.begin(), chain.end(), a.hand) != chain.end()) {
+        for (int j : chain) markSide(j, side);
+        for (int j = a.thumb_tip; j >= 0 && j != a.hand; j = m_.joints[static_cast<std::size_t>(j)].parent) markSide(j, side);
+      }
+    }
+    for (const auto& chain : {leg_chain_[0], leg_chain_[1]}) {
+      if (std::find(chain.begin(), chain.end(), l.foot) != chain.end()) {
+        for (int j : chain) markSide(j, side);
+      }
+    }
+  }
+  // Confidence: the lowest among the body joints; sides from geometry cap it at 0.75.
+  double confidence = 1.0;
+  for (const auto& b : out_.joints) {
+    if (b.role != RigRole::kNone && b.role != RigRole::kRoot) confidence = std::min(confidence, b.confidence);
+  }
+  if (!out_.sides_from_names) confidence = std::min(confidence, 0.75);
+  if (feet_disagree_) confidence = std::min(confidence, 0.5);
+  out_.confidence = confidence;
+}
 
-  const BvhMotion& m_;
-  RigBindingOptions options_;
-  RigBinding out_;
-  std::vector<Eigen::Vector3d> p_;
-  std::vector<std::vector<int>> children_;
-  std::vector<double> reach_;
-  std::vector<int> subtree_;
-  std::vector<RigName> names_;
-  double extent_ = 0;
-  Eigen::Vector3d up_ = Eigen::Vector3d::UnitZ();
-  std::vector<int> head_chain_;
-  std::array<std::vector<int>, 2> arm_chain_, leg_chain_;
-  bool feet_disagree_ = false;
-};
+RETARGET_DECL void RigBinder::makeSchema() {
+  using J = HumanJoint;
+  SkeletonSchema& s = out_.schema;
+  s.name = options_.name;
+  s.scale = out_.scale;
+  s.R_WS = out_.R_WS;
+  auto nm = [&](int j) { return nameOf(j); };
+  s.set(J::kSpineBase, nm(out_.hips));
+  const auto& L = out_.spine;
+  const std::size_t n = L.size();
+  if (n == 1) {
+    s.set(J::kSpineMid, nm(out_.hips), nm(L[0]), 0.5);
+  } else if (n % 2 == 1) {
+    s.set(J::kSpineMid, nm(L[(n - 1) / 2]));
+  } else {
+    s.set(J::kSpineMid, nm(L[n / 2 - 1]), nm(L[n / 2]), 0.5);
+  }
+  if (out_.neck.empty()) {
+    s.set(J::kSpineShoulder, nm(out_.chest));
+    s.set(J::kNeck, nm(out_.chest), nm(out_.head), 0.5);
+  } else {
+    s.set(J::kSpineShoulder, nm(out_.neck.front()));
+    if (out_.neck.size() == 1) {
+      s.set(J::kNeck, nm(out_.neck.front()), nm(out_.head), 0.5);
+    } else {
+      s.set(J::kNeck, nm(out_.neck[1]));
+    }
+  }
+  if (out_.head_top >= 0) {
+    s.set(J::kHead, nm(out_.head), nm(out_.head_top), 0.5);
+  } else {
+    s.set(J::kHead, nm(out_.head));
+  }
+  for (int side = 0; side < 2; ++side) {
+    const bool left = side == 0;
+    const auto& a = out_.arms[static_cast<std::size_t>(side)];
+    const auto& l = out_.legs[static_cast<std::size_t>(side)];
+    s.set(left ? J::kShoulderLeft : J::kShoulderRight, nm(a.upper_arm));
+    s.set(left ? J::kElbowLeft : J::kElbowRight, nm(a.forearm));
+    s.set(left ? J::kWristLeft : J::kWristRight, nm(a.hand));
+    if (a.finger_base >= 0) {
+      s.set(left ? J::kHandLeft : J::kHandRight, nm(a.hand), nm(a.finger_base), 0.5);
+      s.set(left ? J::kHandTipLeft : J::kHandTipRight, nm(a.hand_tip));
+    } else {
+      s.set(left ? J::kHandLeft : J::kHandRight, nm(a.hand));
+    }
+    if (a.thumb_tip >= 0) s.set(left ? J::kThumbLeft : J::kThumbRight, nm(a.thumb_tip));
+    s.set(left ? J::kHipLeft : J::kHipRight, nm(l.thigh));
+    s.set(left ? J::kKneeLeft : J::kKneeRight, nm(l.shin));
+    s.set(left ? J::kAnkleLeft : J::kAnkleRight, nm(l.foot));
+    if (l.toe >= 0) {
+      s.set(left ? J::kFootLeft : J::kFootRight, nm(l.toe));
+    } else if (l.foot_tip >= 0) {
+      s.set(left ? J::kFootLeft : J::kFootRight, nm(l.foot_tip));
+    }
+  }
+  validateSchema(s);
+}
 
 }  // namespace internal
 
-/// Binds a humanoid BVH hierarchy to the canonical skeleton from its structure, rest pose and
-/// joint names (method in the file comment); the hierarchy's frames are not used. Returns the
-/// roles of every joint, the guessed units and frame (or the ones in `options`), what was guessed,
-/// and a schema for `bvhToSkeleton`. Throws `retarget::InvalidArgument` naming what is missing
-/// when the hierarchy is not a humanoid (no hips with two legs and a spine, no chest with two arms
-/// and a head, a limb chain too short) or `options` is invalid.
-inline RigBinding bindRig(const BvhMotion& motion, const RigBindingOptions& options = {}) {
+RETARGET_DECL RigBinding bindRig(const BvhMotion& motion, const RigBindingOptions& options) {
   return internal::RigBinder(motion, options).bind();
 }
+
+RETARGET_DECL void RigBindingOptions::validate() const {
+  RETARGET_THROW_UNLESS(!scale || (std::isfinite(*scale) && *scale > 0), InvalidArgument, "scale (got ",
+                        scale.value_or(0), ", expected a finite value > 0 in metres per file unit)");
+  RETARGET_THROW_UNLESS(!R_WS || (R_WS->allFinite() &&
+                                  (R_WS->transpose() * *R_WS - Eigen::Matrix3d::Identity()).norm() < 1e-9 &&
+                                  std::abs(R_WS->determinant() - 1) < 1e-9),
+                        InvalidArgument, "R_WS (expected a rotation matrix)");
+  RETARGET_THROW_UNLESS(!name.empty(), InvalidArgument, "name is empty (expected a schema name)");
+}
+
+#endif  // RETARGET_DEFINE_HUMAN
 
 }  // namespace retarget

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string_view>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/types.hpp>
 
 namespace retarget {
@@ -63,12 +64,7 @@ constexpr int index(HumanJoint joint) { return static_cast<int>(joint); }
 constexpr std::string_view name(HumanJoint joint) { return kHumanJointNames[static_cast<std::size_t>(joint)]; }
 
 /// Core joint with the given SDK name (exact, case-sensitive), if any.
-inline std::optional<HumanJoint> humanJointFromName(std::string_view joint_name) {
-  for (int i = 0; i < kHumanJointCount; ++i) {
-    if (kHumanJointNames[static_cast<std::size_t>(i)] == joint_name) return static_cast<HumanJoint>(i);
-  }
-  return std::nullopt;
-}
+RETARGET_DECL std::optional<HumanJoint> humanJointFromName(std::string_view joint_name);
 
 /// The mirror image of a joint (left <-> right; centre joints map to themselves).
 constexpr HumanJoint mirrored(HumanJoint joint) {
@@ -174,5 +170,16 @@ void applyInferredPolicy(SkeletonFrame<Scalar>& frame, InferredJoints policy) no
     if (state == TrackingState::kInferred) state = TrackingState::kNotTracked;
   }
 }
+
+#if RETARGET_DEFINE_HUMAN
+
+RETARGET_DECL std::optional<HumanJoint> humanJointFromName(std::string_view joint_name) {
+  for (int i = 0; i < kHumanJointCount; ++i) {
+    if (kHumanJointNames[static_cast<std::size_t>(i)] == joint_name) return static_cast<HumanJoint>(i);
+  }
+  return std::nullopt;
+}
+
+#endif  // RETARGET_DEFINE_HUMAN
 
 }  // namespace retarget

@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/filters/exponential_smoothing.hpp>
 #include <retarget/human/skeleton.hpp>
@@ -32,20 +33,7 @@ class SkeletonSmoothing {
 
   /// Smooths `in` into `out` (may be the same object): usable joints get the smoothed
   /// position, everything else (states, hands, head, time) is copied.
-  void update(const SkeletonFrame<Scalar>& in, SkeletonFrame<Scalar>& out) noexcept {
-    if (&in != &out) out = in;
-    for (int j = 0; j < kHumanJointCount; ++j) {
-      const auto k = static_cast<std::size_t>(j);
-      if (!in.usable(static_cast<HumanJoint>(j))) continue;
-      if (!started_[k]) {
-        value_[k] = in.p_W[k];
-        started_[k] = true;
-      } else {
-        value_[k] += alpha_ * (in.p_W[k] - value_[k]);
-      }
-      out.p_W[k] = value_[k];
-    }
-  }
+  void update(const SkeletonFrame<Scalar>& in, SkeletonFrame<Scalar>& out) noexcept;
 
   /// Forgets every sample.
   void reset() noexcept { started_.fill(false); }
@@ -58,5 +46,26 @@ class SkeletonSmoothing {
   std::array<Vector3<Scalar>, kHumanJointCount> value_{};
   std::array<bool, kHumanJointCount> started_{};
 };
+
+template <typename Scalar>
+void SkeletonSmoothing<Scalar>::update(const SkeletonFrame<Scalar>& in, SkeletonFrame<Scalar>& out) noexcept {
+  if (&in != &out) out = in;
+  for (int j = 0; j < kHumanJointCount; ++j) {
+    const auto k = static_cast<std::size_t>(j);
+    if (!in.usable(static_cast<HumanJoint>(j))) continue;
+    if (!started_[k]) {
+      value_[k] = in.p_W[k];
+      started_[k] = true;
+    } else {
+      value_[k] += alpha_ * (in.p_W[k] - value_[k]);
+    }
+    out.p_W[k] = value_[k];
+  }
+}
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_HUMAN class SkeletonSmoothing<double>;
+RETARGET_TEMPLATE_HUMAN class SkeletonSmoothing<float>;
+#endif
 
 }  // namespace retarget

@@ -22,6 +22,7 @@
 
 #include <optional>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/geometry/link_vectors.hpp>
 #include <retarget/human/skeleton.hpp>
@@ -62,5 +63,14 @@ TorsoFrames<Scalar> torsoFrames(const SkeletonFrame<Scalar>& frame) noexcept {
   out.upper = torsoFrame(frame, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kShoulderLeft);
   return out;
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_HUMAN std::optional<Matrix3<double>> torsoFrame<double>(
+    const SkeletonFrame<double>&, HumanJoint, HumanJoint, HumanJoint, HumanJoint) noexcept;
+RETARGET_TEMPLATE_HUMAN std::optional<Matrix3<float>> torsoFrame<float>(
+    const SkeletonFrame<float>&, HumanJoint, HumanJoint, HumanJoint, HumanJoint) noexcept;
+RETARGET_TEMPLATE_HUMAN TorsoFrames<double> torsoFrames<double>(const SkeletonFrame<double>&) noexcept;
+RETARGET_TEMPLATE_HUMAN TorsoFrames<float> torsoFrames<float>(const SkeletonFrame<float>&) noexcept;
+#endif
 
 }  // namespace retarget

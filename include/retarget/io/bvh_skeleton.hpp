@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/human/bvh_schemas.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/human/rig_binding.hpp>
@@ -38,7 +39,39 @@ struct BvhSchemaBinding {
 /// Index of the BVH joint matching a schema source name: an exact name match first, otherwise
 /// the first joint whose name after its last ':' equals `wanted` (see `schemaNameMatches`);
 /// -1 when none matches.
-inline int findSchemaJoint(const BvhMotion& motion, std::string_view wanted) {
+RETARGET_DECL int findSchemaJoint(const BvhMotion& motion, std::string_view wanted);
+
+/// Resolves `schema` onto the joints of `motion`. Never throws for unmatched names: they are listed
+/// in `missing` and the canonical joints that need them are not resolved.
+RETARGET_DECL BvhSchemaBinding bindSchema(const BvhMotion& motion, const SkeletonSchema& schema);
+
+/// The first schema of `candidates` whose every source name matches a joint of `motion`
+/// (candidates are tried in order), nullptr when none fits. The default candidates are the
+/// built-in schemas (Axis Neuron, Axis Studio, CMU, Mixamo).
+RETARGET_DECL const SkeletonSchema* detectSchema(
+    const BvhMotion& motion, const std::vector<const SkeletonSchema*>& candidates = builtInBvhSchemas());
+
+/// Converts a BVH motion into a canonical skeleton motion.
+///
+/// Global joint positions come from BVH forward kinematics (`bvhGlobalPositions`) and are mapped
+/// into the canonical frame W by p_W = scale * R_WS * p_S (metres); a blended joint is
+/// (1 - w) * p_first + w * p_second. Orientations are R_WJ = R_WS * R_SJ of the first source joint
+/// (`has_orientations` is true). Joints the schema provides are kTracked, the others kNotTracked
+/// (zero position, identity orientation). Every BVH joint and End Site the schema does not use goes
+/// to `extra_joint_names` / `extra_p_W` (fingers, toes, extra spine joints). Frame f has time
+/// f * frame_time; `frame_rate` = 1 / frame_time; `format` = "bvh/<schema name>".
+/// Throws `retarget::InvalidArgument` when the schema or the motion breaks its invariants.
+RETARGET_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion, const SkeletonSchema& schema);
+
+/// Converts a BVH motion with the schema found by `detectSchema` (the built-in rigs keep priority)
+/// or, when no built-in schema matches, with the schema of the automatic rig binding
+/// (`bindRig`, human/rig_binding.hpp; format "bvh/auto"). Throws `retarget::InvalidArgument`
+/// naming what is missing when the hierarchy cannot be bound (not a humanoid, a missing limb).
+RETARGET_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion);
+
+#if RETARGET_DEFINE_IO
+
+RETARGET_DECL int findSchemaJoint(const BvhMotion& motion, std::string_view wanted) {
   const int exact = motion.findJoint(wanted);
   if (exact >= 0) return exact;
   for (std::size_t i = 0; i < motion.joints.size(); ++i) {
@@ -47,9 +80,7 @@ inline int findSchemaJoint(const BvhMotion& motion, std::string_view wanted) {
   return -1;
 }
 
-/// Resolves `schema` onto the joints of `motion`. Never throws for unmatched names: they are listed
-/// in `missing` and the canonical joints that need them are not resolved.
-inline BvhSchemaBinding bindSchema(const BvhMotion& motion, const SkeletonSchema& schema) {
+RETARGET_DECL BvhSchemaBinding bindSchema(const BvhMotion& motion, const SkeletonSchema& schema) {
   BvhSchemaBinding binding;
   binding.first.fill(-1);
   binding.second.fill(-1);
@@ -82,11 +113,8 @@ inline BvhSchemaBinding bindSchema(const BvhMotion& motion, const SkeletonSchema
   return binding;
 }
 
-/// The first schema of `candidates` whose every source name matches a joint of `motion`
-/// (candidates are tried in order), nullptr when none fits. The default candidates are the
-/// built-in schemas (Axis Neuron, Axis Studio, CMU, Mixamo).
-inline const SkeletonSchema* detectSchema(const BvhMotion& motion,
-                                          const std::vector<const SkeletonSchema*>& candidates = builtInBvhSchemas()) {
+RETARGET_DECL const SkeletonSchema* detectSchema(const BvhMotion& motion,
+                                                 const std::vector<const SkeletonSchema*>& candidates) {
   for (const SkeletonSchema* schema : candidates) {
     if (schema == nullptr) continue;
     bool all = true;
@@ -101,17 +129,7 @@ inline const SkeletonSchema* detectSchema(const BvhMotion& motion,
   return nullptr;
 }
 
-/// Converts a BVH motion into a canonical skeleton motion.
-///
-/// Global joint positions come from BVH forward kinematics (`bvhGlobalPositions`) and are mapped
-/// into the canonical frame W by p_W = scale * R_WS * p_S (metres); a blended joint is
-/// (1 - w) * p_first + w * p_second. Orientations are R_WJ = R_WS * R_SJ of the first source joint
-/// (`has_orientations` is true). Joints the schema provides are kTracked, the others kNotTracked
-/// (zero position, identity orientation). Every BVH joint and End Site the schema does not use goes
-/// to `extra_joint_names` / `extra_p_W` (fingers, toes, extra spine joints). Frame f has time
-/// f * frame_time; `frame_rate` = 1 / frame_time; `format` = "bvh/<schema name>".
-/// Throws `retarget::InvalidArgument` when the schema or the motion breaks its invariants.
-inline SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion, const SkeletonSchema& schema) {
+RETARGET_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion, const SkeletonSchema& schema) {
   validateSchema(schema);
   validateBvh(motion);
   const BvhSchemaBinding binding = bindSchema(motion, schema);
@@ -150,11 +168,7 @@ inline SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion, const Skele
   return out;
 }
 
-/// Converts a BVH motion with the schema found by `detectSchema` (the built-in rigs keep priority)
-/// or, when no built-in schema matches, with the schema of the automatic rig binding
-/// (`bindRig`, human/rig_binding.hpp; format "bvh/auto"). Throws `retarget::InvalidArgument`
-/// naming what is missing when the hierarchy cannot be bound (not a humanoid, a missing limb).
-inline SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion) {
+RETARGET_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion) {
   if (const SkeletonSchema* schema = detectSchema(motion)) return bvhToSkeleton(motion, *schema);
   RETARGET_THROW_UNLESS(!motion.joints.empty(), InvalidArgument,
                         "no built-in schema matches the BVH joint names and the motion has no joints (expected a "
@@ -171,5 +185,7 @@ inline SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion) {
   }
   return bvhToSkeleton(motion, schema);
 }
+
+#endif  // RETARGET_DEFINE_IO
 
 }  // namespace retarget

@@ -18,6 +18,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/human/skeleton.hpp>
 #include <retarget/io/internal/text.hpp>
@@ -31,15 +32,9 @@ namespace internal {
 /// The file handling both recorders share: open, append lines, count, close.
 class CsvRecorderFile {
  public:
-  CsvRecorderFile(const std::string& path, const std::string& header, std::size_t line_capacity)
-      : path_(path), out_(openForWriting(path)) {
-    line_.reserve(line_capacity);
-    out_ << header << '\n';
-  }
+  RETARGET_DECL CsvRecorderFile(const std::string& path, const std::string& header, std::size_t line_capacity);
 
-  ~CsvRecorderFile() {
-    if (out_.is_open()) out_.close();
-  }
+  RETARGET_DECL ~CsvRecorderFile();
 
   CsvRecorderFile(const CsvRecorderFile&) = delete;
   CsvRecorderFile& operator=(const CsvRecorderFile&) = delete;
@@ -50,30 +45,13 @@ class CsvRecorderFile {
   const std::string& path() const { return path_; }
 
   /// Flushes and closes; throws Error naming the file when writing failed.
-  void close() {
-    if (!out_.is_open()) return;
-    finishWriting(out_, path_);
-    out_.close();
-  }
+  RETARGET_DECL void close();
 
  protected:
   // Accepts a frame at `time` (finite, after the last) or counts it skipped.
-  bool accept(double time, bool valid) {
-    if (!valid || !(time - time == 0.0) || (written_ > 0 && !(time > last_time_)) || !out_.is_open()) {
-      ++skipped_;
-      return false;
-    }
-    line_.clear();
-    return true;
-  }
+  RETARGET_DECL bool accept(double time, bool valid);
 
-  bool commit(double time) {
-    line_ += '\n';
-    out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
-    last_time_ = time;
-    ++written_;
-    return out_.good();
-  }
+  RETARGET_DECL bool commit(double time);
 
   std::string line_;
 
@@ -97,22 +75,10 @@ class JointTrajectoryCsvRecorder : public internal::CsvRecorderFile {
 
   /// Writes one row. Returns false (counted in `skipped`) when q has the wrong size or is not
   /// finite, or the time does not increase; false also when the stream failed.
-  bool record(double time, const Eigen::Ref<const Eigen::VectorXd>& q) {
-    if (!accept(time, q.size() == joint_count_ && q.allFinite())) return false;
-    internal::appendJointTrajectoryRow(line_, time, q);
-    return commit(time);
-  }
+  RETARGET_DECL bool record(double time, const Eigen::Ref<const Eigen::VectorXd>& q);
 
  private:
-  static std::string headerOf(const std::vector<std::string>& joint_names) {
-    JointTrajectory columns;
-    columns.joint_names = joint_names;
-    columns.positions.resize(0, static_cast<Eigen::Index>(joint_names.size()));
-    columns.validate();
-    std::string header = "time";
-    for (const std::string& name : joint_names) header += "," + name;
-    return header;
-  }
+  RETARGET_DECL static std::string headerOf(const std::vector<std::string>& joint_names);
 
   Eigen::Index joint_count_ = 0;
 };
@@ -126,24 +92,82 @@ class SkeletonCsvRecorder : public internal::CsvRecorderFile {
 
   /// Writes one frame. Returns false (counted in `skipped`) when a joint that is tracked or
   /// inferred has a position that is not finite or the time does not increase.
-  bool record(const SkeletonFrame<double>& frame) {
-    bool valid = true;
-    for (std::size_t j = 0; j < frame.p_W.size(); ++j) {
-      valid = valid && (frame.state[j] == TrackingState::kNotTracked || frame.p_W[j].allFinite());
-    }
-    if (!accept(frame.time, valid)) return false;
-    internal::appendSkeletonCsvRow(line_, frame, options_);
-    return commit(frame.time);
-  }
+  RETARGET_DECL bool record(const SkeletonFrame<double>& frame);
 
  private:
-  static std::string headerOf(const SkeletonCsvWriteOptions& options) {
-    std::string header;
-    internal::appendSkeletonCsvHeader(header, options);
-    return header;
-  }
+  RETARGET_DECL static std::string headerOf(const SkeletonCsvWriteOptions& options);
 
   SkeletonCsvWriteOptions options_;
 };
+
+#if RETARGET_DEFINE_IO
+
+RETARGET_DECL internal::CsvRecorderFile::CsvRecorderFile(const std::string& path, const std::string& header,
+                                                         std::size_t line_capacity)
+    : path_(path), out_(openForWriting(path)) {
+  line_.reserve(line_capacity);
+  out_ << header << '\n';
+}
+
+RETARGET_DECL internal::CsvRecorderFile::~CsvRecorderFile() {
+  if (out_.is_open()) out_.close();
+}
+
+RETARGET_DECL void internal::CsvRecorderFile::close() {
+  if (!out_.is_open()) return;
+  finishWriting(out_, path_);
+  out_.close();
+}
+
+RETARGET_DECL bool internal::CsvRecorderFile::accept(double time, bool valid) {
+  if (!valid || !(time - time == 0.0) || (written_ > 0 && !(time > last_time_)) || !out_.is_open()) {
+    ++skipped_;
+    return false;
+  }
+  line_.clear();
+  return true;
+}
+
+RETARGET_DECL bool internal::CsvRecorderFile::commit(double time) {
+  line_ += '\n';
+  out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+  last_time_ = time;
+  ++written_;
+  return out_.good();
+}
+
+RETARGET_DECL bool JointTrajectoryCsvRecorder::record(double time, const Eigen::Ref<const Eigen::VectorXd>& q) {
+  if (!accept(time, q.size() == joint_count_ && q.allFinite())) return false;
+  internal::appendJointTrajectoryRow(line_, time, q);
+  return commit(time);
+}
+
+RETARGET_DECL std::string JointTrajectoryCsvRecorder::headerOf(const std::vector<std::string>& joint_names) {
+  JointTrajectory columns;
+  columns.joint_names = joint_names;
+  columns.positions.resize(0, static_cast<Eigen::Index>(joint_names.size()));
+  columns.validate();
+  std::string header = "time";
+  for (const std::string& name : joint_names) header += "," + name;
+  return header;
+}
+
+RETARGET_DECL bool SkeletonCsvRecorder::record(const SkeletonFrame<double>& frame) {
+  bool valid = true;
+  for (std::size_t j = 0; j < frame.p_W.size(); ++j) {
+    valid = valid && (frame.state[j] == TrackingState::kNotTracked || frame.p_W[j].allFinite());
+  }
+  if (!accept(frame.time, valid)) return false;
+  internal::appendSkeletonCsvRow(line_, frame, options_);
+  return commit(frame.time);
+}
+
+RETARGET_DECL std::string SkeletonCsvRecorder::headerOf(const SkeletonCsvWriteOptions& options) {
+  std::string header;
+  internal::appendSkeletonCsvHeader(header, options);
+  return header;
+}
+
+#endif  // RETARGET_DEFINE_IO
 
 }  // namespace retarget

@@ -37,6 +37,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include "retarget/core/error.hpp"
 #include "retarget/core/internal/line_reader.hpp"
 #include "retarget/core/internal/number.hpp"
@@ -59,7 +60,41 @@ struct GpdmModelFile {
 
 /// Writes `model` (and `joint_names`, D names without whitespace, or none) in the `.gpdm` format.
 /// Throws InvalidArgument when a name count or name is invalid.
-inline void writeGpdmModel(const GpdmModel& model, std::ostream& out, const std::vector<std::string>& joint_names = {}) {
+RETARGET_DECL void writeGpdmModel(const GpdmModel& model, std::ostream& out,
+                                  const std::vector<std::string>& joint_names = {});
+
+/// Writes `model` to the file `path`. Throws InvalidArgument (names) or Error (cannot write).
+RETARGET_DECL void saveGpdmModel(const GpdmModel& model, const std::string& path,
+                                 const std::vector<std::string>& joint_names = {});
+
+namespace internal {
+
+// Next non-blank, non-comment line split into fields; fails naming `expected` at the end of input.
+RETARGET_DECL const std::vector<std::string_view>& nextGpdmFields(LineReader& reader,
+                                                                  std::vector<std::string_view>& fields,
+                                                                  const char* expected);
+
+RETARGET_DECL void expectGpdmKey(const LineReader& reader, const std::vector<std::string_view>& fields,
+                                 std::string_view key, std::size_t count);
+
+RETARGET_DECL Eigen::Index parseGpdmCount(const LineReader& reader, std::string_view field, Eigen::Index minimum,
+                                          const char* what);
+
+RETARGET_DECL double parseGpdmNumber(const LineReader& reader, std::string_view field, std::size_t column);
+
+}  // namespace internal
+
+/// Reads a `.gpdm` model from a stream; `file` names it in errors. Throws ParseError (file, line).
+RETARGET_DECL GpdmModelFile readGpdmModel(std::istream& in, const std::string& file = "<stream>");
+
+/// Reads the `.gpdm` file at `path`. Throws ParseError naming `path` and the line (also when the
+/// file cannot be opened).
+RETARGET_DECL GpdmModelFile loadGpdmModel(const std::string& path);
+
+#if RETARGET_DEFINE_IO
+
+RETARGET_DECL void writeGpdmModel(const GpdmModel& model, std::ostream& out,
+                                  const std::vector<std::string>& joint_names) {
   RETARGET_THROW_UNLESS(joint_names.empty() || static_cast<Eigen::Index>(joint_names.size()) == model.observationDim(),
                         InvalidArgument, "joint_names (got ", joint_names.size(), " names, expected 0 or ",
                         model.observationDim(), ")");
@@ -109,9 +144,8 @@ inline void writeGpdmModel(const GpdmModel& model, std::ostream& out, const std:
   out << "end\n";
 }
 
-/// Writes `model` to the file `path`. Throws InvalidArgument (names) or Error (cannot write).
-inline void saveGpdmModel(const GpdmModel& model, const std::string& path,
-                          const std::vector<std::string>& joint_names = {}) {
+RETARGET_DECL void saveGpdmModel(const GpdmModel& model, const std::string& path,
+                                 const std::vector<std::string>& joint_names) {
   std::ofstream out = internal::openForWriting(path);
   writeGpdmModel(model, out, joint_names);
   internal::finishWriting(out, path);
@@ -119,9 +153,9 @@ inline void saveGpdmModel(const GpdmModel& model, const std::string& path,
 
 namespace internal {
 
-// Next non-blank, non-comment line split into fields; fails naming `expected` at the end of input.
-inline const std::vector<std::string_view>& nextGpdmFields(LineReader& reader, std::vector<std::string_view>& fields,
-                                                           const char* expected) {
+RETARGET_DECL const std::vector<std::string_view>& nextGpdmFields(LineReader& reader,
+                                                                  std::vector<std::string_view>& fields,
+                                                                  const char* expected) {
   while (reader.next()) {
     const std::string_view line = trim(reader.line());
     if (line.empty() || line.front() == '#') continue;
@@ -131,8 +165,8 @@ inline const std::vector<std::string_view>& nextGpdmFields(LineReader& reader, s
   reader.fail(std::string("unexpected end of file: expected ") + expected);
 }
 
-inline void expectGpdmKey(const LineReader& reader, const std::vector<std::string_view>& fields, std::string_view key,
-                          std::size_t count) {
+RETARGET_DECL void expectGpdmKey(const LineReader& reader, const std::vector<std::string_view>& fields,
+                                 std::string_view key, std::size_t count) {
   if (fields.empty() || fields[0] != key) {
     reader.fail("expected '" + std::string(key) + "', got " + quoted(fields.empty() ? std::string_view{} : fields[0]));
   }
@@ -142,8 +176,8 @@ inline void expectGpdmKey(const LineReader& reader, const std::vector<std::strin
   }
 }
 
-inline Eigen::Index parseGpdmCount(const LineReader& reader, std::string_view field, Eigen::Index minimum,
-                                   const char* what) {
+RETARGET_DECL Eigen::Index parseGpdmCount(const LineReader& reader, std::string_view field, Eigen::Index minimum,
+                                          const char* what) {
   long long value = 0;
   if (!parseInteger(field, value) || value < minimum || value > 100000000) {
     reader.fail(std::string("expected ") + what + " (an integer >= " + std::to_string(minimum) + "), got " +
@@ -152,7 +186,7 @@ inline Eigen::Index parseGpdmCount(const LineReader& reader, std::string_view fi
   return static_cast<Eigen::Index>(value);
 }
 
-inline double parseGpdmNumber(const LineReader& reader, std::string_view field, std::size_t column) {
+RETARGET_DECL double parseGpdmNumber(const LineReader& reader, std::string_view field, std::size_t column) {
   double value = 0;
   if (!parseFinite(field, value)) {
     reader.fail("expected a finite number in field " + std::to_string(column) + ", got " + quoted(field));
@@ -162,8 +196,7 @@ inline double parseGpdmNumber(const LineReader& reader, std::string_view field, 
 
 }  // namespace internal
 
-/// Reads a `.gpdm` model from a stream; `file` names it in errors. Throws ParseError (file, line).
-inline GpdmModelFile readGpdmModel(std::istream& in, const std::string& file = "<stream>") {
+RETARGET_DECL GpdmModelFile readGpdmModel(std::istream& in, const std::string& file) {
   internal::LineReader reader(in, file);
   std::vector<std::string_view> fields;
   internal::nextGpdmFields(reader, fields, "'retarget-gpdm <version>'");
@@ -240,11 +273,11 @@ inline GpdmModelFile readGpdmModel(std::istream& in, const std::string& file = "
   return result;
 }
 
-/// Reads the `.gpdm` file at `path`. Throws ParseError naming `path` and the line (also when the
-/// file cannot be opened).
-inline GpdmModelFile loadGpdmModel(const std::string& path) {
+RETARGET_DECL GpdmModelFile loadGpdmModel(const std::string& path) {
   std::ifstream in = internal::openForReading(path);
   return readGpdmModel(in, path);
 }
+
+#endif  // RETARGET_DEFINE_IO
 
 }  // namespace retarget

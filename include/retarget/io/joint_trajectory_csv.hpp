@@ -34,6 +34,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/io/internal/text.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -60,46 +61,85 @@ struct JointTrajectory {
   /// Number of joints (columns).
   int jointCount() const { return static_cast<int>(joint_names.size()); }
   /// Column of the joint named `name`, or -1.
-  int findJoint(const std::string& name) const {
-    const auto it = std::find(joint_names.begin(), joint_names.end(), name);
-    return it == joint_names.end() ? -1 : static_cast<int>(it - joint_names.begin());
-  }
+  RETARGET_DECL int findJoint(const std::string& name) const;
   /// Seconds from the first to the last frame (0 for fewer than two frames).
   double duration() const { return times.size() < 2 ? 0.0 : times.back() - times.front(); }
 
   /// Throws InvalidArgument naming the first broken invariant (see the struct doc).
-  void validate() const {
-    RETARGET_THROW_UNLESS(positions.rows() == static_cast<Eigen::Index>(times.size()) &&
-                              positions.cols() == static_cast<Eigen::Index>(joint_names.size()),
-                          InvalidArgument, "positions must be frames x joints (got ", positions.rows(), " x ",
-                          positions.cols(), ", expected ", times.size(), " x ", joint_names.size(), ")");
-    for (std::size_t j = 0; j < joint_names.size(); ++j) {
-      const std::string& name = joint_names[j];
-      RETARGET_THROW_UNLESS(!name.empty() && internal::isPrintableAscii(name) &&
-                                name.find_first_of(",\"") == std::string::npos && internal::trim(name) == name,
-                            InvalidArgument, "joint_names[", j, "] must be a non-empty printable name without ",
-                            "commas, quotes or surrounding spaces (got ", internal::quoted(name), ")");
-      RETARGET_THROW_UNLESS(name != "time", InvalidArgument, "joint_names[", j, "] must not be 'time'");
-      for (std::size_t k = 0; k < j; ++k) {
-        RETARGET_THROW_UNLESS(joint_names[k] != name, InvalidArgument, "joint name '", name,
-                              "' appears twice (columns ", k, " and ", j, ")");
-      }
-    }
-    for (std::size_t i = 0; i < times.size(); ++i) {
-      RETARGET_THROW_UNLESS(std::isfinite(times[i]), InvalidArgument, "times[", i, "] must be finite (got ",
-                            times[i], ")");
-      RETARGET_THROW_UNLESS(i == 0 || times[i] > times[i - 1], InvalidArgument, "times must increase (got times[",
-                            i, "] = ", times[i], " after ", times[i - 1], ")");
-    }
-    RETARGET_THROW_UNLESS(positions.allFinite(), InvalidArgument, "positions must all be finite");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Reads a joint-trajectory CSV from a stream; `file` names it in error messages.
 /// Throws ParseError (file, line, what was expected) on: a missing or malformed header (first
 /// column not `time`, empty or repeated joint names), a row with the wrong number of values,
 /// a value that is not a finite number, or a time that does not increase.
-inline JointTrajectory readJointTrajectoryCsv(std::istream& in, const std::string& file = "<stream>") {
+RETARGET_DECL JointTrajectory readJointTrajectoryCsv(std::istream& in, const std::string& file = "<stream>");
+
+/// Reads the joint-trajectory CSV at `path` (see the file doc for the layout).
+/// Throws ParseError naming `path` and the line (also when the file cannot be opened).
+RETARGET_DECL JointTrajectory readJointTrajectoryCsv(const std::string& path);
+
+namespace internal {
+
+/// Appends one row (time in s, then the positions; no line end) in the shortest exact decimals.
+/// Does not allocate when `line` has room for the row.
+RETARGET_DECL void appendJointTrajectoryRow(std::string& line, double time, const Eigen::Ref<const Eigen::VectorXd>& q);
+
+}  // namespace internal
+
+/// Writes `trajectory` as joint-trajectory CSV to a stream (LF, shortest exact decimals).
+/// Throws InvalidArgument when the trajectory breaks its invariants (see `validate()`).
+RETARGET_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostream& out);
+
+/// Writes `trajectory` to the file `path`. Throws InvalidArgument (bad trajectory) or Error
+/// (the file cannot be written).
+RETARGET_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, const std::string& path);
+
+/// Builds an empty trajectory (no frames) whose columns are the robot's configuration
+/// coordinates in q order.
+template <typename Scalar>
+JointTrajectory makeJointTrajectory(const RobotModel<Scalar>& model) {
+  JointTrajectory trajectory;
+  trajectory.joint_names = model.qNames();
+  trajectory.positions.resize(0, model.nq());
+  return trajectory;
+}
+
+/// Appends one frame (time in s, q in the trajectory's column order). Allocates (not for the
+/// per-frame path of a controller; fine for recording). Throws InvalidArgument when q has the
+/// wrong size or the time does not increase.
+RETARGET_DECL void appendFrame(JointTrajectory& trajectory, double time, const Eigen::Ref<const Eigen::VectorXd>& q);
+
+/// The same trajectory with its columns in the robot's configuration order (`model.qNames()`),
+/// matched by joint name. Columns naming joints the robot does not have as a coordinate
+/// (fixed, mimic or unknown joints) are dropped. Throws InvalidArgument listing the robot's
+/// joints that have no column.
+template <typename Scalar>
+JointTrajectory toRobotOrder(const JointTrajectory& trajectory, const RobotModel<Scalar>& model) {
+  std::unordered_map<std::string, int> column;
+  for (int j = 0; j < trajectory.jointCount(); ++j) column.emplace(trajectory.joint_names[static_cast<std::size_t>(j)], j);
+  JointTrajectory ordered;
+  ordered.joint_names = model.qNames();
+  ordered.times = trajectory.times;
+  ordered.positions.resize(trajectory.positions.rows(), model.nq());
+  std::string missing;
+  for (int i = 0; i < model.nq(); ++i) {
+    const auto it = column.find(ordered.joint_names[static_cast<std::size_t>(i)]);
+    if (it == column.end()) {
+      missing += (missing.empty() ? "" : ", ") + ordered.joint_names[static_cast<std::size_t>(i)];
+      continue;
+    }
+    ordered.positions.col(i) = trajectory.positions.col(it->second);
+  }
+  RETARGET_THROW_UNLESS(missing.empty(), InvalidArgument, "trajectory has no column for joint(s) of robot '",
+                        model.name(), "': ", missing, " (got columns for ", trajectory.jointCount(), " joints, expected all ",
+                        model.nq(), " of the robot's)");
+  return ordered;
+}
+
+#if RETARGET_DEFINE_IO
+
+RETARGET_DECL JointTrajectory readJointTrajectoryCsv(std::istream& in, const std::string& file) {
   internal::LineReader reader(in, file);
   if (!reader.nextNonEmpty()) reader.fail("expected a header 'time,<joint names...>', got an empty file");
   std::vector<std::string_view> fields;
@@ -136,18 +176,15 @@ inline JointTrajectory readJointTrajectoryCsv(std::istream& in, const std::strin
   return trajectory;
 }
 
-/// Reads the joint-trajectory CSV at `path` (see the file doc for the layout).
-/// Throws ParseError naming `path` and the line (also when the file cannot be opened).
-inline JointTrajectory readJointTrajectoryCsv(const std::string& path) {
+RETARGET_DECL JointTrajectory readJointTrajectoryCsv(const std::string& path) {
   std::ifstream in = internal::openForReading(path);
   return readJointTrajectoryCsv(in, path);
 }
 
 namespace internal {
 
-/// Appends one row (time in s, then the positions; no line end) in the shortest exact decimals.
-/// Does not allocate when `line` has room for the row.
-inline void appendJointTrajectoryRow(std::string& line, double time, const Eigen::Ref<const Eigen::VectorXd>& q) {
+RETARGET_DECL void appendJointTrajectoryRow(std::string& line, double time,
+                                            const Eigen::Ref<const Eigen::VectorXd>& q) {
   appendNumber(line, time);
   for (Eigen::Index j = 0; j < q.size(); ++j) {
     line += ',';
@@ -157,9 +194,7 @@ inline void appendJointTrajectoryRow(std::string& line, double time, const Eigen
 
 }  // namespace internal
 
-/// Writes `trajectory` as joint-trajectory CSV to a stream (LF, shortest exact decimals).
-/// Throws InvalidArgument when the trajectory breaks its invariants (see `validate()`).
-inline void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostream& out) {
+RETARGET_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostream& out) {
   trajectory.validate();
   std::string line = "time";
   for (const std::string& name : trajectory.joint_names) line += "," + name;
@@ -178,29 +213,14 @@ inline void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostr
   }
 }
 
-/// Writes `trajectory` to the file `path`. Throws InvalidArgument (bad trajectory) or Error
-/// (the file cannot be written).
-inline void writeJointTrajectoryCsv(const JointTrajectory& trajectory, const std::string& path) {
+RETARGET_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, const std::string& path) {
   trajectory.validate();
   std::ofstream out = internal::openForWriting(path);
   writeJointTrajectoryCsv(trajectory, out);
   internal::finishWriting(out, path);
 }
 
-/// Builds an empty trajectory (no frames) whose columns are the robot's configuration
-/// coordinates in q order.
-template <typename Scalar>
-JointTrajectory makeJointTrajectory(const RobotModel<Scalar>& model) {
-  JointTrajectory trajectory;
-  trajectory.joint_names = model.qNames();
-  trajectory.positions.resize(0, model.nq());
-  return trajectory;
-}
-
-/// Appends one frame (time in s, q in the trajectory's column order). Allocates (not for the
-/// per-frame path of a controller; fine for recording). Throws InvalidArgument when q has the
-/// wrong size or the time does not increase.
-inline void appendFrame(JointTrajectory& trajectory, double time, const Eigen::Ref<const Eigen::VectorXd>& q) {
+RETARGET_DECL void appendFrame(JointTrajectory& trajectory, double time, const Eigen::Ref<const Eigen::VectorXd>& q) {
   RETARGET_THROW_UNLESS(q.size() == trajectory.jointCount(), InvalidArgument, "q has the wrong size (got ",
                         q.size(), ", expected ", trajectory.jointCount(), ")");
   RETARGET_THROW_UNLESS(std::isfinite(time) && (trajectory.times.empty() || time > trajectory.times.back()),
@@ -211,31 +231,42 @@ inline void appendFrame(JointTrajectory& trajectory, double time, const Eigen::R
   trajectory.times.push_back(time);
 }
 
-/// The same trajectory with its columns in the robot's configuration order (`model.qNames()`),
-/// matched by joint name. Columns naming joints the robot does not have as a coordinate
-/// (fixed, mimic or unknown joints) are dropped. Throws InvalidArgument listing the robot's
-/// joints that have no column.
-template <typename Scalar>
-JointTrajectory toRobotOrder(const JointTrajectory& trajectory, const RobotModel<Scalar>& model) {
-  std::unordered_map<std::string, int> column;
-  for (int j = 0; j < trajectory.jointCount(); ++j) column.emplace(trajectory.joint_names[static_cast<std::size_t>(j)], j);
-  JointTrajectory ordered;
-  ordered.joint_names = model.qNames();
-  ordered.times = trajectory.times;
-  ordered.positions.resize(trajectory.positions.rows(), model.nq());
-  std::string missing;
-  for (int i = 0; i < model.nq(); ++i) {
-    const auto it = column.find(ordered.joint_names[static_cast<std::size_t>(i)]);
-    if (it == column.end()) {
-      missing += (missing.empty() ? "" : ", ") + ordered.joint_names[static_cast<std::size_t>(i)];
-      continue;
-    }
-    ordered.positions.col(i) = trajectory.positions.col(it->second);
-  }
-  RETARGET_THROW_UNLESS(missing.empty(), InvalidArgument, "trajectory has no column for joint(s) of robot '",
-                        model.name(), "': ", missing, " (got columns for ", trajectory.jointCount(), " joints, expected all ",
-                        model.nq(), " of the robot's)");
-  return ordered;
+RETARGET_DECL int JointTrajectory::findJoint(const std::string& name) const {
+  const auto it = std::find(joint_names.begin(), joint_names.end(), name);
+  return it == joint_names.end() ? -1 : static_cast<int>(it - joint_names.begin());
 }
+
+RETARGET_DECL void JointTrajectory::validate() const {
+  RETARGET_THROW_UNLESS(positions.rows() == static_cast<Eigen::Index>(times.size()) &&
+                            positions.cols() == static_cast<Eigen::Index>(joint_names.size()),
+                        InvalidArgument, "positions must be frames x joints (got ", positions.rows(), " x ",
+                        positions.cols(), ", expected ", times.size(), " x ", joint_names.size(), ")");
+  for (std::size_t j = 0; j < joint_names.size(); ++j) {
+    const std::string& name = joint_names[j];
+    RETARGET_THROW_UNLESS(!name.empty() && internal::isPrintableAscii(name) &&
+                              name.find_first_of(",\"") == std::string::npos && internal::trim(name) == name,
+                          InvalidArgument, "joint_names[", j, "] must be a non-empty printable name without ",
+                          "commas, quotes or surrounding spaces (got ", internal::quoted(name), ")");
+    RETARGET_THROW_UNLESS(name != "time", InvalidArgument, "joint_names[", j, "] must not be 'time'");
+    for (std::size_t k = 0; k < j; ++k) {
+      RETARGET_THROW_UNLESS(joint_names[k] != name, InvalidArgument, "joint name '", name,
+                            "' appears twice (columns ", k, " and ", j, ")");
+    }
+  }
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    RETARGET_THROW_UNLESS(std::isfinite(times[i]), InvalidArgument, "times[", i, "] must be finite (got ",
+                          times[i], ")");
+    RETARGET_THROW_UNLESS(i == 0 || times[i] > times[i - 1], InvalidArgument, "times must increase (got times[",
+                          i, "] = ", times[i], " after ", times[i - 1], ")");
+  }
+  RETARGET_THROW_UNLESS(positions.allFinite(), InvalidArgument, "positions must all be finite");
+}
+
+#endif  // RETARGET_DEFINE_IO
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_IO JointTrajectory makeJointTrajectory<double>(const RobotModel<double>&);
+RETARGET_TEMPLATE_IO JointTrajectory toRobotOrder<double>(const JointTrajectory&, const RobotModel<double>&);
+#endif
 
 }  // namespace retarget

@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/human/keypoint_schemas.hpp>
 #include <retarget/human/motion.hpp>
@@ -44,17 +45,32 @@ struct KeypointReadOptions {
   double tracked_threshold = 0.5;
 
   /// Throws InvalidArgument naming the field and value when out of range.
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(scale) && scale > 0, InvalidArgument, "scale must be positive (got ", scale,
-                          ", expected > 0 metres per unit)");
-    RETARGET_THROW_UNLESS(tracked_threshold >= 0 && tracked_threshold <= 1, InvalidArgument,
-                          "tracked_threshold out of range (got ", tracked_threshold, ", expected 0 ... 1)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// The built-in keypoint schema whose column names a CSV header (comma-separated, as read)
 /// uses, or nullptr: MediaPipe when it has `left_shoulder.x`, OpenPose when it has `LShoulder.x`.
-inline const KeypointSchema* detectKeypointSchema(std::string_view header) {
+RETARGET_DECL const KeypointSchema* detectKeypointSchema(std::string_view header);
+
+/// Reads a keypoint CSV (see the file doc) with `schema` from a stream; `file` names it in
+/// errors. Result: canonical frame W, `format` = "keypoints/<schema name>", frame_rate from
+/// the median spacing; hand states unknown. Throws ParseError for malformed text and
+/// InvalidArgument for invalid options.
+RETARGET_DECL SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSchema& schema,
+                                                     const std::string& file = "<stream>",
+                                                     const KeypointReadOptions& options = {});
+
+/// Reads the keypoint CSV at `path` with `schema`. Throws ParseError (also when unreadable).
+RETARGET_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointSchema& schema,
+                                                     const KeypointReadOptions& options = {});
+
+/// Reads a keypoint CSV whose schema is detected from its header (`detectKeypointSchema`).
+/// Throws ParseError when the header matches no built-in schema.
+RETARGET_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointReadOptions& options = {});
+
+#if RETARGET_DEFINE_IO
+
+RETARGET_DECL const KeypointSchema* detectKeypointSchema(std::string_view header) {
   std::vector<std::string_view> fields;
   internal::splitFields(header, ',', fields);
   for (const std::string_view field : fields) {
@@ -64,13 +80,8 @@ inline const KeypointSchema* detectKeypointSchema(std::string_view header) {
   return nullptr;
 }
 
-/// Reads a keypoint CSV (see the file doc) with `schema` from a stream; `file` names it in
-/// errors. Result: canonical frame W, `format` = "keypoints/<schema name>", frame_rate from
-/// the median spacing; hand states unknown. Throws ParseError for malformed text and
-/// InvalidArgument for invalid options.
-inline SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSchema& schema,
-                                              const std::string& file = "<stream>",
-                                              const KeypointReadOptions& options = {}) {
+RETARGET_DECL SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSchema& schema,
+                                                     const std::string& file, const KeypointReadOptions& options) {
   options.validate();
   internal::LineReader reader(in, file);
   if (!reader.nextNonEmpty()) reader.fail("expected a header 'time,<keypoint>.x,...', got an empty file");
@@ -147,16 +158,13 @@ inline SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSc
   return motion;
 }
 
-/// Reads the keypoint CSV at `path` with `schema`. Throws ParseError (also when unreadable).
-inline SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointSchema& schema,
-                                              const KeypointReadOptions& options = {}) {
+RETARGET_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointSchema& schema,
+                                                     const KeypointReadOptions& options) {
   std::ifstream in = internal::openForReading(path);
   return readKeypointCsv(in, schema, path, options);
 }
 
-/// Reads a keypoint CSV whose schema is detected from its header (`detectKeypointSchema`).
-/// Throws ParseError when the header matches no built-in schema.
-inline SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointReadOptions& options = {}) {
+RETARGET_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointReadOptions& options) {
   std::ifstream in = internal::openForReading(path);
   std::size_t line_number = 0;
   const KeypointSchema* schema = detectKeypointSchema(internal::peekFirstNonBlankLine(in, line_number));
@@ -166,5 +174,14 @@ inline SkeletonMotion<double> readKeypointCsv(const std::string& path, const Key
   }
   return readKeypointCsv(in, *schema, path, options);
 }
+
+RETARGET_DECL void KeypointReadOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(scale) && scale > 0, InvalidArgument, "scale must be positive (got ", scale,
+                        ", expected > 0 metres per unit)");
+  RETARGET_THROW_UNLESS(tracked_threshold >= 0 && tracked_threshold <= 1, InvalidArgument,
+                        "tracked_threshold out of range (got ", tracked_threshold, ", expected 0 ... 1)");
+}
+
+#endif  // RETARGET_DEFINE_IO
 
 }  // namespace retarget

@@ -41,6 +41,7 @@
 #include <string_view>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/human/frames.hpp>
 #include <retarget/human/motion.hpp>
@@ -78,8 +79,17 @@ inline HandState ntuHandState(unsigned long long value) {
 /// errors; `summary`, when given, receives the bodies found. Result: canonical frame W,
 /// `format` = "ntu-skeleton", orientations kept. Throws ParseError, or InvalidArgument when
 /// frame_rate is not positive.
-inline SkeletonMotion<double> readNtuSkeleton(std::istream& in, const std::string& file = "<stream>",
-                                              double frame_rate = 30.0, NtuBodySummary* summary = nullptr) {
+RETARGET_DECL SkeletonMotion<double> readNtuSkeleton(std::istream& in, const std::string& file = "<stream>",
+                                                     double frame_rate = 30.0, NtuBodySummary* summary = nullptr);
+
+/// Reads the NTU RGB+D `.skeleton` file at `path` (see the stream overload).
+RETARGET_DECL SkeletonMotion<double> readNtuSkeleton(const std::string& path, double frame_rate = 30.0,
+                                                     NtuBodySummary* summary = nullptr);
+
+#if RETARGET_DEFINE_IO
+
+RETARGET_DECL SkeletonMotion<double> readNtuSkeleton(std::istream& in, const std::string& file, double frame_rate,
+                                                     NtuBodySummary* summary) {
   RETARGET_THROW_UNLESS(std::isfinite(frame_rate) && frame_rate > 0, InvalidArgument,
                         "frame_rate must be positive (got ", frame_rate, ", expected > 0 Hz)");
   internal::LineReader reader(in, file);
@@ -212,11 +222,12 @@ inline SkeletonMotion<double> readNtuSkeleton(std::istream& in, const std::strin
   return motion;
 }
 
-/// Reads the NTU RGB+D `.skeleton` file at `path` (see the stream overload).
-inline SkeletonMotion<double> readNtuSkeleton(const std::string& path, double frame_rate = 30.0,
-                                              NtuBodySummary* summary = nullptr) {
+RETARGET_DECL SkeletonMotion<double> readNtuSkeleton(const std::string& path, double frame_rate,
+                                                     NtuBodySummary* summary) {
   std::ifstream in = internal::openForReading(path);
   return readNtuSkeleton(in, path, frame_rate, summary);
 }
+
+#endif  // RETARGET_DEFINE_IO
 
 }  // namespace retarget

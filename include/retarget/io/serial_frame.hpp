@@ -41,6 +41,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/io/crc16.hpp>
@@ -85,14 +86,7 @@ struct SerialFrameFormat {
   }
   /// Throws InvalidArgument unless 1 <= joint_count and the payload fits the length byte
   /// (joint_count * bytes per joint <= 255) and the encoding is known.
-  void validate() const {
-    RETARGET_THROW_UNLESS(encoding == SerialJointEncoding::kUint8 || encoding == SerialJointEncoding::kInt16,
-                          InvalidArgument, "SerialFrameFormat.encoding is not a known value (got ",
-                          static_cast<int>(encoding), ", expected kUint8 or kInt16)");
-    RETARGET_THROW_UNLESS(joint_count >= 1 && payloadSize() <= 255, InvalidArgument,
-                          "SerialFrameFormat.joint_count must fit the length byte (got ", joint_count, " joints of ",
-                          bytesPerJoint(), " bytes, expected 1..", 255 / bytesPerJoint(), ")");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// One decoded frame: the timestamp and N joint positions (integers in the encoding's units).
@@ -114,110 +108,25 @@ enum class SerialFrameCheck {
 /// returns the status. Positions outside [minValue, maxValue] are clamped and reported as
 /// kClamped. Returns kInvalidInput and writes nothing when the format is invalid, positions
 /// has the wrong size or `out_size` is too small. Never allocates or throws.
-inline Status writeSerialFrame(const SerialFrameFormat& format, std::uint16_t timestamp,
-                               const Eigen::Ref<const Eigen::VectorXi>& positions, std::uint8_t* out,
-                               std::size_t out_size) noexcept {
-  if (!format.isValid() || positions.size() != static_cast<Eigen::Index>(format.joint_count) ||
-      out == nullptr || out_size < format.frameSize()) {
-    return StatusCode::kInvalidInput;
-  }
-  Status status;
-  out[0] = kSerialSync0;
-  out[1] = kSerialSync1;
-  out[2] = static_cast<std::uint8_t>(format.payloadSize());
-  out[3] = static_cast<std::uint8_t>(timestamp & 0xFFu);
-  out[4] = static_cast<std::uint8_t>(timestamp >> 8);
-  std::uint8_t* payload = out + kSerialHeaderSize;
-  for (std::size_t k = 0; k < format.joint_count; ++k) {
-    std::int32_t value = positions(static_cast<Eigen::Index>(k));
-    if (value < format.minValue() || value > format.maxValue()) {
-      value = std::clamp(value, format.minValue(), format.maxValue());
-      status |= StatusCode::kClamped;
-    }
-    if (format.encoding == SerialJointEncoding::kUint8) {
-      payload[k] = static_cast<std::uint8_t>(value);
-    } else {
-      const auto bits = static_cast<std::uint16_t>(static_cast<std::int16_t>(value));
-      payload[2 * k] = static_cast<std::uint8_t>(bits & 0xFFu);
-      payload[2 * k + 1] = static_cast<std::uint8_t>(bits >> 8);
-    }
-  }
-  const std::size_t crc_offset = kSerialHeaderSize + format.payloadSize();
-  const std::uint16_t crc = crc16Modbus(out, crc_offset);
-  out[crc_offset] = static_cast<std::uint8_t>(crc & 0xFFu);
-  out[crc_offset + 1] = static_cast<std::uint8_t>(crc >> 8);
-  return status;
-}
+RETARGET_DECL Status writeSerialFrame(const SerialFrameFormat& format, std::uint16_t timestamp,
+                                      const Eigen::Ref<const Eigen::VectorXi>& positions, std::uint8_t* out,
+                                      std::size_t out_size) noexcept;
 
 /// Encodes one frame into a new byte vector. Throws InvalidArgument when the format is invalid,
 /// positions has the wrong size, or a position is outside the encoding's range (no silent
 /// clamping here; use writeSerialFrame in the real-time path).
-inline std::vector<std::uint8_t> encodeSerialFrame(const SerialFrameFormat& format, std::uint16_t timestamp,
-                                                   const Eigen::Ref<const Eigen::VectorXi>& positions) {
-  format.validate();
-  RETARGET_THROW_UNLESS(positions.size() == static_cast<Eigen::Index>(format.joint_count), InvalidArgument,
-                        "one position per joint needed (got ", positions.size(), ", expected ", format.joint_count,
-                        ")");
-  for (Eigen::Index k = 0; k < positions.size(); ++k) {
-    RETARGET_THROW_UNLESS(positions(k) >= format.minValue() && positions(k) <= format.maxValue(), InvalidArgument,
-                          "joint position ", k, " does not fit the encoding (got ", positions(k), ", expected ",
-                          format.minValue(), "..", format.maxValue(), ")");
-  }
-  std::vector<std::uint8_t> bytes(format.frameSize());
-  const Status status = writeSerialFrame(format, timestamp, positions, bytes.data(), bytes.size());
-  RETARGET_CHECK_INVARIANT(status.ok());
-  return bytes;
-}
+RETARGET_DECL std::vector<std::uint8_t> encodeSerialFrame(const SerialFrameFormat& format, std::uint16_t timestamp,
+                                                          const Eigen::Ref<const Eigen::VectorXi>& positions);
 
 /// Checks and decodes one complete frame at data[0, size) (extra bytes after the frame are
 /// ignored). On kOk fills `frame` (resizing frame.positions to N only when it has another size);
 /// otherwise leaves `frame` unchanged. Never throws; `format` must be valid (else kBadLength).
-inline SerialFrameCheck readSerialFrame(const SerialFrameFormat& format, const std::uint8_t* data, std::size_t size,
-                                        SerialFrame& frame) {
-  if (!format.isValid()) return SerialFrameCheck::kBadLength;
-  if (data == nullptr || size < format.frameSize()) return SerialFrameCheck::kTooShort;
-  if (data[0] != kSerialSync0 || data[1] != kSerialSync1) return SerialFrameCheck::kBadSync;
-  if (data[2] != format.payloadSize()) return SerialFrameCheck::kBadLength;
-  const std::size_t crc_offset = kSerialHeaderSize + format.payloadSize();
-  const auto received = static_cast<std::uint16_t>(data[crc_offset] | (data[crc_offset + 1] << 8));
-  if (crc16Modbus(data, crc_offset) != received) return SerialFrameCheck::kBadCrc;
-  const auto n = static_cast<Eigen::Index>(format.joint_count);
-  if (frame.positions.size() != n) frame.positions.resize(n);
-  frame.timestamp = static_cast<std::uint16_t>(data[3] | (data[4] << 8));
-  const std::uint8_t* payload = data + kSerialHeaderSize;
-  for (Eigen::Index k = 0; k < n; ++k) {
-    if (format.encoding == SerialJointEncoding::kUint8) {
-      frame.positions(k) = payload[k];
-    } else {
-      const auto bits = static_cast<std::uint16_t>(payload[2 * k] | (payload[2 * k + 1] << 8));
-      frame.positions(k) = static_cast<std::int16_t>(bits);
-    }
-  }
-  return SerialFrameCheck::kOk;
-}
+RETARGET_DECL SerialFrameCheck readSerialFrame(const SerialFrameFormat& format, const std::uint8_t* data,
+                                               std::size_t size, SerialFrame& frame);
 
 /// Decodes one complete frame. Throws InvalidArgument naming the problem (too short, bad sync,
 /// bad length byte, CRC mismatch with both values) or an invalid format.
-inline SerialFrame decodeSerialFrame(const SerialFrameFormat& format, const std::vector<std::uint8_t>& bytes) {
-  format.validate();
-  SerialFrame frame;
-  const SerialFrameCheck check = readSerialFrame(format, bytes.data(), bytes.size(), frame);
-  RETARGET_THROW_UNLESS(check != SerialFrameCheck::kTooShort, InvalidArgument, "serial frame too short (got ",
-                        bytes.size(), " bytes, expected ", format.frameSize(), ")");
-  RETARGET_THROW_UNLESS(check != SerialFrameCheck::kBadSync, InvalidArgument,
-                        "serial frame does not start with the sync bytes (got ", int(bytes[0]), " ", int(bytes[1]),
-                        ", expected 170 85 = 0xAA 0x55)");
-  RETARGET_THROW_UNLESS(check != SerialFrameCheck::kBadLength, InvalidArgument,
-                        "serial frame length byte does not match the format (got ", int(bytes[2]), ", expected ",
-                        format.payloadSize(), ")");
-  if (check == SerialFrameCheck::kBadCrc) {
-    const std::size_t crc_offset = kSerialHeaderSize + format.payloadSize();
-    RETARGET_THROW_UNLESS(false, InvalidArgument, "serial frame CRC mismatch (got 0x", std::hex,
-                          bytes[crc_offset] | (bytes[crc_offset + 1] << 8), ", expected 0x",
-                          crc16Modbus(bytes.data(), crc_offset), ")");
-  }
-  return frame;
-}
+RETARGET_DECL SerialFrame decodeSerialFrame(const SerialFrameFormat& format, const std::vector<std::uint8_t>& bytes);
 
 /// Counters of a SerialFrameDecoder.
 struct SerialDecoderStats {
@@ -243,11 +152,7 @@ struct SerialDecoderStats {
 class SerialFrameDecoder {
  public:
   /// Throws InvalidArgument when the format is invalid. Allocates once.
-  explicit SerialFrameDecoder(const SerialFrameFormat& format) : format_(format) {
-    format_.validate();
-    buffer_.assign(format_.frameSize(), 0);
-    frame_.positions = Eigen::VectorXi::Zero(static_cast<Eigen::Index>(format_.joint_count));
-  }
+  RETARGET_DECL explicit SerialFrameDecoder(const SerialFrameFormat& format);
 
   /// Consumes `size` bytes at `data`; returns the number of good frames they completed.
   template <typename OnFrame>
@@ -311,5 +216,121 @@ class SerialFrameDecoder {
   SerialFrame frame_;
   SerialDecoderStats stats_;
 };
+
+#if RETARGET_DEFINE_IO
+
+RETARGET_DECL Status writeSerialFrame(const SerialFrameFormat& format, std::uint16_t timestamp,
+                                      const Eigen::Ref<const Eigen::VectorXi>& positions, std::uint8_t* out,
+                                      std::size_t out_size) noexcept {
+  if (!format.isValid() || positions.size() != static_cast<Eigen::Index>(format.joint_count) ||
+      out == nullptr || out_size < format.frameSize()) {
+    return StatusCode::kInvalidInput;
+  }
+  Status status;
+  out[0] = kSerialSync0;
+  out[1] = kSerialSync1;
+  out[2] = static_cast<std::uint8_t>(format.payloadSize());
+  out[3] = static_cast<std::uint8_t>(timestamp & 0xFFu);
+  out[4] = static_cast<std::uint8_t>(timestamp >> 8);
+  std::uint8_t* payload = out + kSerialHeaderSize;
+  for (std::size_t k = 0; k < format.joint_count; ++k) {
+    std::int32_t value = positions(static_cast<Eigen::Index>(k));
+    if (value < format.minValue() || value > format.maxValue()) {
+      value = std::clamp(value, format.minValue(), format.maxValue());
+      status |= StatusCode::kClamped;
+    }
+    if (format.encoding == SerialJointEncoding::kUint8) {
+      payload[k] = static_cast<std::uint8_t>(value);
+    } else {
+      const auto bits = static_cast<std::uint16_t>(static_cast<std::int16_t>(value));
+      payload[2 * k] = static_cast<std::uint8_t>(bits & 0xFFu);
+      payload[2 * k + 1] = static_cast<std::uint8_t>(bits >> 8);
+    }
+  }
+  const std::size_t crc_offset = kSerialHeaderSize + format.payloadSize();
+  const std::uint16_t crc = crc16Modbus(out, crc_offset);
+  out[crc_offset] = static_cast<std::uint8_t>(crc & 0xFFu);
+  out[crc_offset + 1] = static_cast<std::uint8_t>(crc >> 8);
+  return status;
+}
+
+RETARGET_DECL std::vector<std::uint8_t> encodeSerialFrame(const SerialFrameFormat& format, std::uint16_t timestamp,
+                                                          const Eigen::Ref<const Eigen::VectorXi>& positions) {
+  format.validate();
+  RETARGET_THROW_UNLESS(positions.size() == static_cast<Eigen::Index>(format.joint_count), InvalidArgument,
+                        "one position per joint needed (got ", positions.size(), ", expected ", format.joint_count,
+                        ")");
+  for (Eigen::Index k = 0; k < positions.size(); ++k) {
+    RETARGET_THROW_UNLESS(positions(k) >= format.minValue() && positions(k) <= format.maxValue(), InvalidArgument,
+                          "joint position ", k, " does not fit the encoding (got ", positions(k), ", expected ",
+                          format.minValue(), "..", format.maxValue(), ")");
+  }
+  std::vector<std::uint8_t> bytes(format.frameSize());
+  const Status status = writeSerialFrame(format, timestamp, positions, bytes.data(), bytes.size());
+  RETARGET_CHECK_INVARIANT(status.ok());
+  return bytes;
+}
+
+RETARGET_DECL SerialFrameCheck readSerialFrame(const SerialFrameFormat& format, const std::uint8_t* data,
+                                               std::size_t size, SerialFrame& frame) {
+  if (!format.isValid()) return SerialFrameCheck::kBadLength;
+  if (data == nullptr || size < format.frameSize()) return SerialFrameCheck::kTooShort;
+  if (data[0] != kSerialSync0 || data[1] != kSerialSync1) return SerialFrameCheck::kBadSync;
+  if (data[2] != format.payloadSize()) return SerialFrameCheck::kBadLength;
+  const std::size_t crc_offset = kSerialHeaderSize + format.payloadSize();
+  const auto received = static_cast<std::uint16_t>(data[crc_offset] | (data[crc_offset + 1] << 8));
+  if (crc16Modbus(data, crc_offset) != received) return SerialFrameCheck::kBadCrc;
+  const auto n = static_cast<Eigen::Index>(format.joint_count);
+  if (frame.positions.size() != n) frame.positions.resize(n);
+  frame.timestamp = static_cast<std::uint16_t>(data[3] | (data[4] << 8));
+  const std::uint8_t* payload = data + kSerialHeaderSize;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    if (format.encoding == SerialJointEncoding::kUint8) {
+      frame.positions(k) = payload[k];
+    } else {
+      const auto bits = static_cast<std::uint16_t>(payload[2 * k] | (payload[2 * k + 1] << 8));
+      frame.positions(k) = static_cast<std::int16_t>(bits);
+    }
+  }
+  return SerialFrameCheck::kOk;
+}
+
+RETARGET_DECL SerialFrame decodeSerialFrame(const SerialFrameFormat& format, const std::vector<std::uint8_t>& bytes) {
+  format.validate();
+  SerialFrame frame;
+  const SerialFrameCheck check = readSerialFrame(format, bytes.data(), bytes.size(), frame);
+  RETARGET_THROW_UNLESS(check != SerialFrameCheck::kTooShort, InvalidArgument, "serial frame too short (got ",
+                        bytes.size(), " bytes, expected ", format.frameSize(), ")");
+  RETARGET_THROW_UNLESS(check != SerialFrameCheck::kBadSync, InvalidArgument,
+                        "serial frame does not start with the sync bytes (got ", int(bytes[0]), " ", int(bytes[1]),
+                        ", expected 170 85 = 0xAA 0x55)");
+  RETARGET_THROW_UNLESS(check != SerialFrameCheck::kBadLength, InvalidArgument,
+                        "serial frame length byte does not match the format (got ", int(bytes[2]), ", expected ",
+                        format.payloadSize(), ")");
+  if (check == SerialFrameCheck::kBadCrc) {
+    const std::size_t crc_offset = kSerialHeaderSize + format.payloadSize();
+    RETARGET_THROW_UNLESS(false, InvalidArgument, "serial frame CRC mismatch (got 0x", std::hex,
+                          bytes[crc_offset] | (bytes[crc_offset + 1] << 8), ", expected 0x",
+                          crc16Modbus(bytes.data(), crc_offset), ")");
+  }
+  return frame;
+}
+
+RETARGET_DECL void SerialFrameFormat::validate() const {
+  RETARGET_THROW_UNLESS(encoding == SerialJointEncoding::kUint8 || encoding == SerialJointEncoding::kInt16,
+                        InvalidArgument, "SerialFrameFormat.encoding is not a known value (got ",
+                        static_cast<int>(encoding), ", expected kUint8 or kInt16)");
+  RETARGET_THROW_UNLESS(joint_count >= 1 && payloadSize() <= 255, InvalidArgument,
+                        "SerialFrameFormat.joint_count must fit the length byte (got ", joint_count, " joints of ",
+                        bytesPerJoint(), " bytes, expected 1..", 255 / bytesPerJoint(), ")");
+}
+
+RETARGET_DECL SerialFrameDecoder::SerialFrameDecoder(const SerialFrameFormat& format) : format_(format) {
+  format_.validate();
+  buffer_.assign(format_.frameSize(), 0);
+  frame_.positions = Eigen::VectorXi::Zero(static_cast<Eigen::Index>(format_.joint_count));
+}
+
+#endif  // RETARGET_DEFINE_IO
 
 }  // namespace retarget

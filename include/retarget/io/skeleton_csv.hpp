@@ -38,6 +38,7 @@
 #include <string_view>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/human/skeleton.hpp>
@@ -59,7 +60,59 @@ namespace internal {
 
 /// Appends the header of the core columns (time, positions, states, hands; no extra joints,
 /// no line end) as `options` selects them.
-inline void appendSkeletonCsvHeader(std::string& line, const SkeletonCsvWriteOptions& options) {
+RETARGET_DECL void appendSkeletonCsvHeader(std::string& line, const SkeletonCsvWriteOptions& options);
+
+/// Appends one frame's core columns (no extra joints, no line end); positions that are not
+/// finite are written as 0 (the caller checks that only untracked joints have them). Does not
+/// allocate when `line` has room for the row.
+RETARGET_DECL void appendSkeletonCsvRow(std::string& line, const SkeletonFrame<double>& frame,
+                                        const SkeletonCsvWriteOptions& options);
+
+/// Parses a tracking state field (Kinect numbering) (0, 1 or 2) or fails naming the joint.
+RETARGET_DECL TrackingState parseTrackingStateOrFail(const LineReader& reader, std::string_view field,
+                                                     std::size_t column, HumanJoint joint);
+
+/// Nominal frame rate (Hz) from the median frame spacing of increasing times; 0 when unknown.
+RETARGET_DECL double medianFrameRate(const std::vector<SkeletonFrame<double>>& frames);
+
+/// Where one skeleton-CSV column goes.
+struct SkeletonCsvColumn {
+  enum class Kind { kTime, kPosition, kState, kHand, kExtra } kind = Kind::kTime;
+  int joint = 0;  // core joint index, extra joint index, or 0/1 for left/right hand
+  int axis = 0;   // 0, 1, 2 for .x, .y, .z
+};
+
+}  // namespace internal
+
+/// Reads a skeleton CSV (see the file doc) from a stream; `file` names it in errors.
+/// Result: `format` = "skeleton-csv", frame_rate from the median frame spacing.
+/// Throws ParseError on a bad header (first column not `time`, unknown suffix, repeated
+/// column, a joint missing one of .x/.y/.z, a .state column for an extra joint), a row with
+/// the wrong number of values, a non-finite number, a tracking/hand state outside its range,
+/// or a time that does not increase.
+RETARGET_DECL SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std::string& file = "<stream>");
+
+/// Reads the skeleton CSV at `path`. Throws ParseError (also when the file is unreadable).
+RETARGET_DECL SkeletonMotion<double> readSkeletonCsv(const std::string& path);
+
+/// Writes `motion` as skeleton CSV (LF, shortest exact decimals): time, then x, y, z (and
+/// .state) of the 25 core joints in `HumanJoint` order, then hand states, then extra joints.
+/// Positions of not-tracked joints that are not finite are written as 0.
+/// Throws InvalidArgument when times are not finite and strictly increasing, a tracked or
+/// inferred position is not finite, or extra joints are inconsistent with the frames.
+RETARGET_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::ostream& out,
+                                    const SkeletonCsvWriteOptions& options = {});
+
+/// Writes `motion` as skeleton CSV to `path`. Throws InvalidArgument (bad motion) or Error
+/// (file not writable).
+RETARGET_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, const std::string& path,
+                                    const SkeletonCsvWriteOptions& options = {});
+
+#if RETARGET_DEFINE_IO
+
+namespace internal {
+
+RETARGET_DECL void appendSkeletonCsvHeader(std::string& line, const SkeletonCsvWriteOptions& options) {
   line += "time";
   for (int j = 0; j < kHumanJointCount; ++j) {
     const std::string_view joint_name = name(static_cast<HumanJoint>(j));
@@ -69,11 +122,8 @@ inline void appendSkeletonCsvHeader(std::string& line, const SkeletonCsvWriteOpt
   if (options.hand_states) line += ",HandLeft.hand,HandRight.hand";
 }
 
-/// Appends one frame's core columns (no extra joints, no line end); positions that are not
-/// finite are written as 0 (the caller checks that only untracked joints have them). Does not
-/// allocate when `line` has room for the row.
-inline void appendSkeletonCsvRow(std::string& line, const SkeletonFrame<double>& frame,
-                                 const SkeletonCsvWriteOptions& options) {
+RETARGET_DECL void appendSkeletonCsvRow(std::string& line, const SkeletonFrame<double>& frame,
+                                        const SkeletonCsvWriteOptions& options) {
   appendNumber(line, frame.time);
   for (int j = 0; j < kHumanJointCount; ++j) {
     const auto J = static_cast<std::size_t>(j);
@@ -94,9 +144,8 @@ inline void appendSkeletonCsvRow(std::string& line, const SkeletonFrame<double>&
   }
 }
 
-/// Parses a tracking state field (Kinect numbering) (0, 1 or 2) or fails naming the joint.
-inline TrackingState parseTrackingStateOrFail(const LineReader& reader, std::string_view field, std::size_t column,
-                                              HumanJoint joint) {
+RETARGET_DECL TrackingState parseTrackingStateOrFail(const LineReader& reader, std::string_view field,
+                                                     std::size_t column, HumanJoint joint) {
   if (field == "0") return TrackingState::kNotTracked;
   if (field == "1") return TrackingState::kInferred;
   if (field == "2") return TrackingState::kTracked;
@@ -104,8 +153,7 @@ inline TrackingState parseTrackingStateOrFail(const LineReader& reader, std::str
               std::string(name(joint)) + ".state), got " + internal::quoted(field));
 }
 
-/// Nominal frame rate (Hz) from the median frame spacing of increasing times; 0 when unknown.
-inline double medianFrameRate(const std::vector<SkeletonFrame<double>>& frames) {
+RETARGET_DECL double medianFrameRate(const std::vector<SkeletonFrame<double>>& frames) {
   if (frames.size() < 2) return 0.0;
   std::vector<double> dt;
   dt.reserve(frames.size() - 1);
@@ -115,22 +163,9 @@ inline double medianFrameRate(const std::vector<SkeletonFrame<double>>& frames) 
   return median > 0 ? 1.0 / median : 0.0;
 }
 
-/// Where one skeleton-CSV column goes.
-struct SkeletonCsvColumn {
-  enum class Kind { kTime, kPosition, kState, kHand, kExtra } kind = Kind::kTime;
-  int joint = 0;  // core joint index, extra joint index, or 0/1 for left/right hand
-  int axis = 0;   // 0, 1, 2 for .x, .y, .z
-};
-
 }  // namespace internal
 
-/// Reads a skeleton CSV (see the file doc) from a stream; `file` names it in errors.
-/// Result: `format` = "skeleton-csv", frame_rate from the median frame spacing.
-/// Throws ParseError on a bad header (first column not `time`, unknown suffix, repeated
-/// column, a joint missing one of .x/.y/.z, a .state column for an extra joint), a row with
-/// the wrong number of values, a non-finite number, a tracking/hand state outside its range,
-/// or a time that does not increase.
-inline SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std::string& file = "<stream>") {
+RETARGET_DECL SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std::string& file) {
   using Column = internal::SkeletonCsvColumn;
   internal::LineReader reader(in, file);
   if (!reader.nextNonEmpty()) reader.fail("expected a header 'time,<Joint>.x,<Joint>.y,<Joint>.z,...', got an empty file");
@@ -250,19 +285,13 @@ inline SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std::strin
   return motion;
 }
 
-/// Reads the skeleton CSV at `path`. Throws ParseError (also when the file is unreadable).
-inline SkeletonMotion<double> readSkeletonCsv(const std::string& path) {
+RETARGET_DECL SkeletonMotion<double> readSkeletonCsv(const std::string& path) {
   std::ifstream in = internal::openForReading(path);
   return readSkeletonCsv(in, path);
 }
 
-/// Writes `motion` as skeleton CSV (LF, shortest exact decimals): time, then x, y, z (and
-/// .state) of the 25 core joints in `HumanJoint` order, then hand states, then extra joints.
-/// Positions of not-tracked joints that are not finite are written as 0.
-/// Throws InvalidArgument when times are not finite and strictly increasing, a tracked or
-/// inferred position is not finite, or extra joints are inconsistent with the frames.
-inline void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::ostream& out,
-                             const SkeletonCsvWriteOptions& options = {}) {
+RETARGET_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::ostream& out,
+                                    const SkeletonCsvWriteOptions& options) {
   const bool extras = options.extra_joints && !motion.extra_joint_names.empty();
   const auto extra_count = static_cast<Eigen::Index>(motion.extra_joint_names.size());
   if (extras) {
@@ -311,13 +340,13 @@ inline void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::ostream&
   }
 }
 
-/// Writes `motion` as skeleton CSV to `path`. Throws InvalidArgument (bad motion) or Error
-/// (file not writable).
-inline void writeSkeletonCsv(const SkeletonMotion<double>& motion, const std::string& path,
-                             const SkeletonCsvWriteOptions& options = {}) {
+RETARGET_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, const std::string& path,
+                                    const SkeletonCsvWriteOptions& options) {
   std::ofstream out = internal::openForWriting(path);
   writeSkeletonCsv(motion, out, options);
   internal::finishWriting(out, path);
 }
+
+#endif  // RETARGET_DEFINE_IO
 
 }  // namespace retarget

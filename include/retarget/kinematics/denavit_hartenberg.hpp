@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 
@@ -110,5 +111,17 @@ RobotModel<Scalar> robotFromDh(const std::string& robot_name, const std::vector<
   appendDhChain(builder, "base", rows, convention, "link");
   return builder.build();
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_KINEMATICS void appendDhChain<double>(
+    RobotModelBuilder<double>&, const std::string&, const std::vector<DhRow<double>>&, DhConvention,
+    const std::string&);
+RETARGET_TEMPLATE_KINEMATICS void appendDhChain<float>(
+    RobotModelBuilder<float>&, const std::string&, const std::vector<DhRow<float>>&, DhConvention, const std::string&);
+RETARGET_TEMPLATE_KINEMATICS RobotModel<double> robotFromDh<double>(
+    const std::string&, const std::vector<DhRow<double>>&, DhConvention);
+RETARGET_TEMPLATE_KINEMATICS RobotModel<float> robotFromDh<float>(
+    const std::string&, const std::vector<DhRow<float>>&, DhConvention);
+#endif
 
 }  // namespace retarget

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -201,5 +202,42 @@ bool withinLimits(const RobotModel<Scalar>& model, const Eigen::MatrixBase<Deriv
   }
   return true;
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_KINEMATICS Isometry3<double> jointMotion<double>(const Joint<double>&, double);
+RETARGET_TEMPLATE_KINEMATICS void forwardKinematics<double, VectorX<double>>(
+    const RobotModel<double>&, RobotData<double>&, const Eigen::MatrixBase<VectorX<double>>&);
+RETARGET_TEMPLATE_KINEMATICS Isometry3<double> jointFrameInWorld<double>(
+    const RobotModel<double>&, const RobotData<double>&, int);
+RETARGET_TEMPLATE_KINEMATICS void pointJacobian<double, Matrix3X<double>>(
+    const RobotModel<double>&, const RobotData<double>&, int, const Vector3<double>&,
+    const Eigen::MatrixBase<Matrix3X<double>>&);
+RETARGET_TEMPLATE_KINEMATICS void angularJacobian<double, Matrix3X<double>>(
+    const RobotModel<double>&, const RobotData<double>&, int, const Eigen::MatrixBase<Matrix3X<double>>&);
+RETARGET_TEMPLATE_KINEMATICS const Vector3<double>& centerOfMass<double>(const RobotModel<double>&, RobotData<double>&);
+RETARGET_TEMPLATE_KINEMATICS const Matrix3X<double>& centerOfMassJacobian<double>(
+    const RobotModel<double>&, RobotData<double>&);
+RETARGET_TEMPLATE_KINEMATICS int clampToLimits<double, VectorX<double>>(
+    const RobotModel<double>&, const Eigen::MatrixBase<VectorX<double>>&, JointFlags*);
+RETARGET_TEMPLATE_KINEMATICS bool withinLimits<double, VectorX<double>>(
+    const RobotModel<double>&, const Eigen::MatrixBase<VectorX<double>>&, double);
+RETARGET_TEMPLATE_KINEMATICS Isometry3<float> jointMotion<float>(const Joint<float>&, float);
+RETARGET_TEMPLATE_KINEMATICS void forwardKinematics<float, VectorX<float>>(
+    const RobotModel<float>&, RobotData<float>&, const Eigen::MatrixBase<VectorX<float>>&);
+RETARGET_TEMPLATE_KINEMATICS Isometry3<float> jointFrameInWorld<float>(
+    const RobotModel<float>&, const RobotData<float>&, int);
+RETARGET_TEMPLATE_KINEMATICS void pointJacobian<float, Matrix3X<float>>(
+    const RobotModel<float>&, const RobotData<float>&, int, const Vector3<float>&,
+    const Eigen::MatrixBase<Matrix3X<float>>&);
+RETARGET_TEMPLATE_KINEMATICS void angularJacobian<float, Matrix3X<float>>(
+    const RobotModel<float>&, const RobotData<float>&, int, const Eigen::MatrixBase<Matrix3X<float>>&);
+RETARGET_TEMPLATE_KINEMATICS const Vector3<float>& centerOfMass<float>(const RobotModel<float>&, RobotData<float>&);
+RETARGET_TEMPLATE_KINEMATICS const Matrix3X<float>& centerOfMassJacobian<float>(
+    const RobotModel<float>&, RobotData<float>&);
+RETARGET_TEMPLATE_KINEMATICS int clampToLimits<float, VectorX<float>>(
+    const RobotModel<float>&, const Eigen::MatrixBase<VectorX<float>>&, JointFlags*);
+RETARGET_TEMPLATE_KINEMATICS bool withinLimits<float, VectorX<float>>(
+    const RobotModel<float>&, const Eigen::MatrixBase<VectorX<float>>&, float);
+#endif
 
 }  // namespace retarget

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/geometry/capsule.hpp>
@@ -176,15 +177,9 @@ class RobotModel {
   /// Joint index of each configuration coordinate.
   const std::vector<int>& qJoints() const { return q_joints_; }
   /// Name of configuration coordinate `i` (the joint's name).
-  const std::string& qName(int i) const {
-    return joints_[static_cast<std::size_t>(q_joints_[static_cast<std::size_t>(i)])].name;
-  }
+  const std::string& qName(int i) const;
   /// Names of all configuration coordinates, in q order.
-  std::vector<std::string> qNames() const {
-    std::vector<std::string> names;
-    for (int j : q_joints_) names.push_back(joints_[static_cast<std::size_t>(j)].name);
-    return names;
-  }
+  std::vector<std::string> qNames() const;
   /// Lower / upper position limits of q (rad or m; -inf/+inf for continuous joints).
   const VectorX<Scalar>& lowerLimits() const { return lower_; }
   const VectorX<Scalar>& upperLimits() const { return upper_; }
@@ -198,44 +193,21 @@ class RobotModel {
   /// Index of the joint named `name`, or -1.
   int findJoint(const std::string& name) const { return find(joint_index_, name); }
   /// Configuration index of the joint named `name`, or -1 (fixed, mimic or unknown joints).
-  int findQ(const std::string& name) const {
-    const int j = findJoint(name);
-    return j < 0 ? -1 : joints_[static_cast<std::size_t>(j)].q_index;
-  }
+  int findQ(const std::string& name) const;
   /// Like findLink, but throws InvalidArgument naming the missing link.
-  int linkIndex(const std::string& name) const {
-    const int i = findLink(name);
-    RETARGET_THROW_UNLESS(i >= 0, InvalidArgument, "robot '", name_, "' has no link named '", name, "'");
-    return i;
-  }
+  int linkIndex(const std::string& name) const;
   /// Like findJoint, but throws InvalidArgument naming the missing joint.
-  int jointIndex(const std::string& name) const {
-    const int i = findJoint(name);
-    RETARGET_THROW_UNLESS(i >= 0, InvalidArgument, "robot '", name_, "' has no joint named '", name, "'");
-    return i;
-  }
+  int jointIndex(const std::string& name) const;
   /// Like findQ, but throws InvalidArgument when the joint is missing or has no coordinate.
-  int qIndex(const std::string& name) const {
-    const Joint<Scalar>& joint = joints_[static_cast<std::size_t>(jointIndex(name))];
-    RETARGET_THROW_UNLESS(joint.q_index >= 0, InvalidArgument, "joint '", name,
-                          "' of robot '", name_, "' is ", toString(joint.type),
-                          joint.isMimic() ? " (mimic)" : "", " and has no coordinate in q");
-    return joint.q_index;
-  }
+  int qIndex(const std::string& name) const;
 
   /// A configuration with every coordinate at zero, clamped into its limits.
-  VectorX<Scalar> neutralConfiguration() const {
-    VectorX<Scalar> q = VectorX<Scalar>::Zero(nq());
-    return q.cwiseMax(lower_).cwiseMin(upper_);
-  }
+  VectorX<Scalar> neutralConfiguration() const;
 
  private:
   template <typename> friend class RobotModelBuilder;
 
-  static int find(const std::unordered_map<std::string, int>& map, const std::string& name) {
-    const auto it = map.find(name);
-    return it == map.end() ? -1 : it->second;
-  }
+  static int find(const std::unordered_map<std::string, int>& map, const std::string& name);
 
   std::string name_;
   std::vector<Link<Scalar>> links_;
@@ -259,36 +231,15 @@ class RobotModelBuilder {
  public:
   explicit RobotModelBuilder(std::string robot_name) : name_(std::move(robot_name)) {}
 
-  RobotModelBuilder& addLink(LinkSpec<Scalar> link) {
-    links_.push_back(std::move(link));
-    return *this;
-  }
+  RobotModelBuilder& addLink(LinkSpec<Scalar> link);
   RobotModelBuilder& addLink(const std::string& name, Scalar mass = Scalar(0),
-                             const Vector3<Scalar>& p_LCm = Vector3<Scalar>::Zero()) {
-    return addLink(LinkSpec<Scalar>{name, Inertial<Scalar>{mass, p_LCm}, {}});
-  }
-  RobotModelBuilder& addJoint(JointSpec<Scalar> joint) {
-    joints_.push_back(std::move(joint));
-    return *this;
-  }
+                             const Vector3<Scalar>& p_LCm = Vector3<Scalar>::Zero());
+  RobotModelBuilder& addJoint(JointSpec<Scalar> joint);
   /// Attaches a collision shape to a previously added link (throws if it does not exist).
-  RobotModelBuilder& addCollision(const std::string& link, CollisionShape<Scalar> shape) {
-    for (auto& l : links_) {
-      if (l.name == link) {
-        l.collisions.push_back(std::move(shape));
-        return *this;
-      }
-    }
-    RETARGET_THROW_UNLESS(false, InvalidArgument, "robot '", name_,
-                          "': collision shape '", shape.name, "' names unknown link '", link, "'");
-    return *this;
-  }
+  RobotModelBuilder& addCollision(const std::string& link, CollisionShape<Scalar> shape);
   /// Orders q as the given joint names (each must be a moving, non-mimic joint; all such
   /// joints must be listed). Without this call q follows the topological joint order.
-  RobotModelBuilder& setConfigurationOrder(std::vector<std::string> joint_names) {
-    q_order_ = std::move(joint_names);
-    return *this;
-  }
+  RobotModelBuilder& setConfigurationOrder(std::vector<std::string> joint_names);
 
   /// Validates everything and returns the model (see the class doc for what throws).
   RobotModel<Scalar> build() const;
@@ -507,5 +458,103 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
   }
   return model;
 }
+
+template <typename Scalar>
+const std::string& RobotModel<Scalar>::qName(int i) const {
+  return joints_[static_cast<std::size_t>(q_joints_[static_cast<std::size_t>(i)])].name;
+}
+
+template <typename Scalar>
+std::vector<std::string> RobotModel<Scalar>::qNames() const {
+  std::vector<std::string> names;
+  for (int j : q_joints_) names.push_back(joints_[static_cast<std::size_t>(j)].name);
+  return names;
+}
+
+template <typename Scalar>
+int RobotModel<Scalar>::findQ(const std::string& name) const {
+  const int j = findJoint(name);
+  return j < 0 ? -1 : joints_[static_cast<std::size_t>(j)].q_index;
+}
+
+template <typename Scalar>
+int RobotModel<Scalar>::linkIndex(const std::string& name) const {
+  const int i = findLink(name);
+  RETARGET_THROW_UNLESS(i >= 0, InvalidArgument, "robot '", name_, "' has no link named '", name, "'");
+  return i;
+}
+
+template <typename Scalar>
+int RobotModel<Scalar>::jointIndex(const std::string& name) const {
+  const int i = findJoint(name);
+  RETARGET_THROW_UNLESS(i >= 0, InvalidArgument, "robot '", name_, "' has no joint named '", name, "'");
+  return i;
+}
+
+template <typename Scalar>
+int RobotModel<Scalar>::qIndex(const std::string& name) const {
+  const Joint<Scalar>& joint = joints_[static_cast<std::size_t>(jointIndex(name))];
+  RETARGET_THROW_UNLESS(joint.q_index >= 0, InvalidArgument, "joint '", name,
+                        "' of robot '", name_, "' is ", toString(joint.type),
+                        joint.isMimic() ? " (mimic)" : "", " and has no coordinate in q");
+  return joint.q_index;
+}
+
+template <typename Scalar>
+VectorX<Scalar> RobotModel<Scalar>::neutralConfiguration() const {
+  VectorX<Scalar> q = VectorX<Scalar>::Zero(nq());
+  return q.cwiseMax(lower_).cwiseMin(upper_);
+}
+
+template <typename Scalar>
+int RobotModel<Scalar>::find(const std::unordered_map<std::string, int>& map, const std::string& name) {
+  const auto it = map.find(name);
+  return it == map.end() ? -1 : it->second;
+}
+
+template <typename Scalar>
+RobotModelBuilder<Scalar>& RobotModelBuilder<Scalar>::addLink(LinkSpec<Scalar> link) {
+  links_.push_back(std::move(link));
+  return *this;
+}
+
+template <typename Scalar>
+RobotModelBuilder<Scalar>& RobotModelBuilder<Scalar>::addLink(const std::string& name, Scalar mass,
+                                                              const Vector3<Scalar>& p_LCm) {
+  return addLink(LinkSpec<Scalar>{name, Inertial<Scalar>{mass, p_LCm}, {}});
+}
+
+template <typename Scalar>
+RobotModelBuilder<Scalar>& RobotModelBuilder<Scalar>::addJoint(JointSpec<Scalar> joint) {
+  joints_.push_back(std::move(joint));
+  return *this;
+}
+
+template <typename Scalar>
+RobotModelBuilder<Scalar>& RobotModelBuilder<Scalar>::addCollision(const std::string& link,
+                                                                   CollisionShape<Scalar> shape) {
+  for (auto& l : links_) {
+    if (l.name == link) {
+      l.collisions.push_back(std::move(shape));
+      return *this;
+    }
+  }
+  RETARGET_THROW_UNLESS(false, InvalidArgument, "robot '", name_,
+                        "': collision shape '", shape.name, "' names unknown link '", link, "'");
+  return *this;
+}
+
+template <typename Scalar>
+RobotModelBuilder<Scalar>& RobotModelBuilder<Scalar>::setConfigurationOrder(std::vector<std::string> joint_names) {
+  q_order_ = std::move(joint_names);
+  return *this;
+}
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_KINEMATICS class RobotModel<double>;
+RETARGET_TEMPLATE_KINEMATICS class RobotModel<float>;
+RETARGET_TEMPLATE_KINEMATICS class RobotModelBuilder<double>;
+RETARGET_TEMPLATE_KINEMATICS class RobotModelBuilder<float>;
+#endif
 
 }  // namespace retarget

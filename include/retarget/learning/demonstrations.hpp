@@ -24,6 +24,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include "retarget/core/error.hpp"
 #include "retarget/learning/gaussian_mixture.hpp"
 #include "retarget/learning/gaussian_mixture_regression.hpp"
@@ -45,16 +46,7 @@ struct DemonstrationLearningOptions {
   double still_range = 1e-9;
 
   /// Throws InvalidArgument naming the field and its value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(steps >= 2, InvalidArgument, "DemonstrationLearningOptions::steps (got ", steps,
-                          ", expected >= 2)");
-    RETARGET_THROW_UNLESS(components >= 0, InvalidArgument, "DemonstrationLearningOptions::components (got ",
-                          components, ", expected >= 0; 0 = choose by BIC)");
-    RETARGET_THROW_UNLESS(std::isfinite(still_range) && still_range >= 0.0, InvalidArgument,
-                          "DemonstrationLearningOptions::still_range (got ", still_range,
-                          ", expected a finite value >= 0 rad)");
-    mixture.validate();
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// The generalised gesture: steps x J mean (rad) and variance (rad^2) from GMR, with how it was
@@ -71,7 +63,17 @@ struct GeneralisedTrajectory {
 
 /// Resamples `frames` (n x J, n >= 1) to `steps` rows by linear interpolation in the frame
 /// index; row 0 and row steps - 1 are the first and last frames.
-inline Eigen::MatrixXd resampleFrames(const Eigen::MatrixXd& frames, int steps) {
+RETARGET_DECL Eigen::MatrixXd resampleFrames(const Eigen::MatrixXd& frames, int steps);
+
+/// Resample, one GMM per joint on (step, angle), GMR at every step. Throws InvalidArgument for
+/// no demonstrations, one with fewer than 2 frames, differing joint counts or a non-finite angle
+/// (naming demonstration, frame and joint), for invalid options, and as fitGaussianMixture.
+RETARGET_DECL GeneralisedTrajectory learnFromDemonstrations(const std::vector<Eigen::MatrixXd>& demonstrations,
+                                                            const DemonstrationLearningOptions& options = {});
+
+#if RETARGET_DEFINE_LEARNING
+
+RETARGET_DECL Eigen::MatrixXd resampleFrames(const Eigen::MatrixXd& frames, int steps) {
   RETARGET_THROW_UNLESS(frames.rows() >= 1 && steps >= 2, InvalidArgument, "resampleFrames: ", frames.rows(),
                         " frames to ", steps, " steps (expected >= 1 frame and >= 2 steps)");
   Eigen::MatrixXd out(steps, frames.cols());
@@ -86,11 +88,8 @@ inline Eigen::MatrixXd resampleFrames(const Eigen::MatrixXd& frames, int steps) 
   return out;
 }
 
-/// Resample, one GMM per joint on (step, angle), GMR at every step. Throws InvalidArgument for
-/// no demonstrations, one with fewer than 2 frames, differing joint counts or a non-finite angle
-/// (naming demonstration, frame and joint), for invalid options, and as fitGaussianMixture.
-inline GeneralisedTrajectory learnFromDemonstrations(const std::vector<Eigen::MatrixXd>& demonstrations,
-                                                     const DemonstrationLearningOptions& options = {}) {
+RETARGET_DECL GeneralisedTrajectory learnFromDemonstrations(const std::vector<Eigen::MatrixXd>& demonstrations,
+                                                            const DemonstrationLearningOptions& options) {
   options.validate();
   RETARGET_THROW_UNLESS(!demonstrations.empty(), InvalidArgument, "demonstrations: none given");
   const Eigen::Index joints = demonstrations.front().cols();
@@ -141,5 +140,18 @@ inline GeneralisedTrajectory learnFromDemonstrations(const std::vector<Eigen::Ma
   }
   return result;
 }
+
+RETARGET_DECL void DemonstrationLearningOptions::validate() const {
+  RETARGET_THROW_UNLESS(steps >= 2, InvalidArgument, "DemonstrationLearningOptions::steps (got ", steps,
+                        ", expected >= 2)");
+  RETARGET_THROW_UNLESS(components >= 0, InvalidArgument, "DemonstrationLearningOptions::components (got ",
+                        components, ", expected >= 0; 0 = choose by BIC)");
+  RETARGET_THROW_UNLESS(std::isfinite(still_range) && still_range >= 0.0, InvalidArgument,
+                        "DemonstrationLearningOptions::still_range (got ", still_range,
+                        ", expected a finite value >= 0 rad)");
+  mixture.validate();
+}
+
+#endif  // RETARGET_DEFINE_LEARNING
 
 }  // namespace retarget

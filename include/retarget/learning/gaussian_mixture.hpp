@@ -30,6 +30,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include "retarget/core/error.hpp"
 #include "retarget/core/internal/portable_random.hpp"
 #include "retarget/core/types.hpp"
@@ -54,21 +55,7 @@ struct GaussianMixtureOptions {
   std::uint64_t seed = 1;
 
   /// Throws InvalidArgument naming the field and its value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(max_components >= 1, InvalidArgument, "GaussianMixtureOptions::max_components (got ",
-                          max_components, ", expected >= 1)");
-    RETARGET_THROW_UNLESS(max_iterations >= 1, InvalidArgument, "GaussianMixtureOptions::max_iterations (got ",
-                          max_iterations, ", expected >= 1)");
-    RETARGET_THROW_UNLESS(std::isfinite(tolerance) && tolerance > 0.0, InvalidArgument,
-                          "GaussianMixtureOptions::tolerance (got ", tolerance, ", expected a finite value > 0)");
-    RETARGET_THROW_UNLESS(std::isfinite(regularization) && regularization >= 0.0, InvalidArgument,
-                          "GaussianMixtureOptions::regularization (got ", regularization,
-                          ", expected a finite value >= 0)");
-    RETARGET_THROW_UNLESS(kmeans_iterations >= 1, InvalidArgument, "GaussianMixtureOptions::kmeans_iterations (got ",
-                          kmeans_iterations, ", expected >= 1)");
-    RETARGET_THROW_UNLESS(starts >= 1, InvalidArgument, "GaussianMixtureOptions::starts (got ", starts,
-                          ", expected >= 1)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// A fitted mixture of K full-covariance Gaussians in D dimensions.
@@ -88,47 +75,23 @@ struct GaussianMixture {
   int dimension() const { return static_cast<int>(means.rows()); }
 
   /// Number of free parameters: (K - 1) weights, K D means, K D (D + 1) / 2 covariance entries.
-  int parameterCount() const {
-    const int k = components();
-    const int d = dimension();
-    return (k - 1) + k * d + k * d * (d + 1) / 2;
-  }
+  RETARGET_DECL int parameterCount() const;
 
   /// log p(x) for one point x (D). Throws InvalidArgument on a size mismatch.
-  double logDensity(const Eigen::VectorXd& x) const {
-    RETARGET_THROW_UNLESS(x.size() == means.rows(), InvalidArgument, "GaussianMixture::logDensity: point of size ",
-                          x.size(), ", expected ", means.rows());
-    Eigen::VectorXd log_terms(components());
-    for (int k = 0; k < components(); ++k) {
-      const Eigen::LLT<Eigen::MatrixXd> llt(covariances[static_cast<std::size_t>(k)]);
-      log_terms[k] = std::log(weights[k]) + logGaussian(x - means.col(k), llt);
-    }
-    return logSumExp(log_terms);
-  }
+  RETARGET_DECL double logDensity(const Eigen::VectorXd& x) const;
 
   /// Sum of log p(x_j) over the rows of `data` (N x D): the plain log-likelihood.
-  double logLikelihood(const Eigen::MatrixXd& data) const;
+  RETARGET_DECL double logLikelihood(const Eigen::MatrixXd& data) const;
 
   /// Bayesian information criterion of the mixture on `data` (N x D):
   /// -2 log-likelihood + parameterCount() log N. Lower is better.
-  double bic(const Eigen::MatrixXd& data) const {
-    return -2.0 * logLikelihood(data) + parameterCount() * std::log(static_cast<double>(data.rows()));
-  }
+  RETARGET_DECL double bic(const Eigen::MatrixXd& data) const;
 
   /// log N(d; 0, Sigma) for a deviation d, Sigma given by its Cholesky factor.
-  static double logGaussian(const Eigen::VectorXd& deviation, const Eigen::LLT<Eigen::MatrixXd>& llt) {
-    const Eigen::VectorXd w = llt.matrixL().solve(deviation);
-    double log_det = 0.0;
-    for (Eigen::Index i = 0; i < deviation.size(); ++i) log_det += 2.0 * std::log(llt.matrixL()(i, i));
-    return -0.5 * (w.squaredNorm() + log_det + static_cast<double>(deviation.size()) * std::log(2.0 * kPi<double>));
-  }
+  RETARGET_DECL static double logGaussian(const Eigen::VectorXd& deviation, const Eigen::LLT<Eigen::MatrixXd>& llt);
 
   /// log sum_i exp(v_i), without overflow.
-  static double logSumExp(const Eigen::VectorXd& v) {
-    const double top = v.maxCoeff();
-    if (!std::isfinite(top)) return top;
-    return top + std::log((v.array() - top).exp().sum());
-  }
+  RETARGET_DECL static double logSumExp(const Eigen::VectorXd& v);
 };
 
 /// Result of a fit: the mixture and how EM got there.
@@ -148,7 +111,45 @@ struct GaussianMixtureFit {
 namespace internal {
 
 /// Throws InvalidArgument unless `data` (N x D) is non-empty and finite, naming the first bad cell.
-inline void checkMixtureData(const Eigen::MatrixXd& data, int components) {
+RETARGET_DECL void checkMixtureData(const Eigen::MatrixXd& data, int components);
+
+/// k-means++ seeding then Lloyd iterations; returns the D x K centres. An emptied cluster is
+/// moved to the point farthest from its centre.
+RETARGET_DECL Eigen::MatrixXd kMeansCentres(const Eigen::MatrixXd& data, int k, int iterations, PortableRandom& random);
+
+/// Component scores log(pi_k N(x_j; mu_k, Sigma_k) exp(-r tr(Sigma_k^-1) / 2)), N x K; throws
+/// when a covariance is not positive definite.
+RETARGET_DECL Eigen::MatrixXd mixtureLogScores(const Eigen::MatrixXd& data, const GaussianMixture& mixture, double r);
+
+/// M-step from responsibilities `gamma` (N x K).
+RETARGET_DECL void mixtureMaximisation(const Eigen::MatrixXd& data, const Eigen::MatrixXd& gamma, double r,
+                                       GaussianMixture& mixture);
+
+/// One start: k-means centres, hard-assignment responsibilities, then EM.
+RETARGET_DECL GaussianMixtureFit fitMixtureOnce(const Eigen::MatrixXd& data, int k,
+                                                const GaussianMixtureOptions& options, PortableRandom& random);
+
+}  // namespace internal
+
+/// Fits a mixture of exactly `components` Gaussians to `data` (N x D, one point per row) by EM
+/// from k-means (best of `options.starts` seeded starts by the objective L_r).
+/// Throws InvalidArgument for empty or non-finite data (naming the cell), components outside
+/// 1 ... N, invalid options, or a singular covariance (possible only with regularization 0).
+RETARGET_DECL GaussianMixtureFit fitGaussianMixture(const Eigen::MatrixXd& data, int components,
+                                                    const GaussianMixtureOptions& options = {});
+
+/// Fits 1 ... min(max_components, N) components and keeps the fit with the lowest BIC
+/// (ties go to fewer components). `bic_by_components`, when given, receives every BIC tried
+/// (index K - 1). Same exceptions as fitGaussianMixture.
+RETARGET_DECL GaussianMixtureFit fitGaussianMixtureBic(const Eigen::MatrixXd& data,
+                                                       const GaussianMixtureOptions& options = {},
+                                                       std::vector<double>* bic_by_components = nullptr);
+
+#if RETARGET_DEFINE_LEARNING
+
+namespace internal {
+
+RETARGET_DECL void checkMixtureData(const Eigen::MatrixXd& data, int components) {
   RETARGET_THROW_UNLESS(data.rows() > 0 && data.cols() > 0, InvalidArgument, "mixture data (got ", data.rows(), " x ",
                         data.cols(), " points x dimensions, expected a non-empty matrix)");
   for (Eigen::Index c = 0; c < data.cols(); ++c) {
@@ -161,9 +162,8 @@ inline void checkMixtureData(const Eigen::MatrixXd& data, int components) {
                         components, ", expected 1 ... the number of points, ", data.rows(), ")");
 }
 
-/// k-means++ seeding then Lloyd iterations; returns the D x K centres. An emptied cluster is
-/// moved to the point farthest from its centre.
-inline Eigen::MatrixXd kMeansCentres(const Eigen::MatrixXd& data, int k, int iterations, PortableRandom& random) {
+RETARGET_DECL Eigen::MatrixXd kMeansCentres(const Eigen::MatrixXd& data, int k, int iterations,
+                                            PortableRandom& random) {
   const Eigen::Index n = data.rows();
   Eigen::MatrixXd centres(data.cols(), k);
   centres.col(0) = data.row(static_cast<Eigen::Index>(random.uniform() * static_cast<double>(n))).transpose();
@@ -225,9 +225,7 @@ inline Eigen::MatrixXd kMeansCentres(const Eigen::MatrixXd& data, int k, int ite
   return centres;
 }
 
-/// Component scores log(pi_k N(x_j; mu_k, Sigma_k) exp(-r tr(Sigma_k^-1) / 2)), N x K; throws
-/// when a covariance is not positive definite.
-inline Eigen::MatrixXd mixtureLogScores(const Eigen::MatrixXd& data, const GaussianMixture& mixture, double r) {
+RETARGET_DECL Eigen::MatrixXd mixtureLogScores(const Eigen::MatrixXd& data, const GaussianMixture& mixture, double r) {
   const int k_count = mixture.components();
   Eigen::MatrixXd scores(data.rows(), k_count);
   for (int k = 0; k < k_count; ++k) {
@@ -254,9 +252,8 @@ inline Eigen::MatrixXd mixtureLogScores(const Eigen::MatrixXd& data, const Gauss
   return scores;
 }
 
-/// M-step from responsibilities `gamma` (N x K).
-inline void mixtureMaximisation(const Eigen::MatrixXd& data, const Eigen::MatrixXd& gamma, double r,
-                                GaussianMixture& mixture) {
+RETARGET_DECL void mixtureMaximisation(const Eigen::MatrixXd& data, const Eigen::MatrixXd& gamma, double r,
+                                       GaussianMixture& mixture) {
   const Eigen::Index n = data.rows();
   for (Eigen::Index k = 0; k < gamma.cols(); ++k) {
     // A floor on N_k keeps an emptied component defined (it keeps a vanishing weight).
@@ -273,9 +270,8 @@ inline void mixtureMaximisation(const Eigen::MatrixXd& data, const Eigen::Matrix
   mixture.weights /= mixture.weights.sum();
 }
 
-/// One start: k-means centres, hard-assignment responsibilities, then EM.
-inline GaussianMixtureFit fitMixtureOnce(const Eigen::MatrixXd& data, int k, const GaussianMixtureOptions& options,
-                                         PortableRandom& random) {
+RETARGET_DECL GaussianMixtureFit fitMixtureOnce(const Eigen::MatrixXd& data, int k,
+                                                const GaussianMixtureOptions& options, PortableRandom& random) {
   const Eigen::Index n = data.rows();
   const Eigen::Index d = data.cols();
   const Eigen::MatrixXd centres = kMeansCentres(data, k, options.kmeans_iterations, random);
@@ -316,7 +312,7 @@ inline GaussianMixtureFit fitMixtureOnce(const Eigen::MatrixXd& data, int k, con
 
 }  // namespace internal
 
-inline double GaussianMixture::logLikelihood(const Eigen::MatrixXd& data) const {
+RETARGET_DECL double GaussianMixture::logLikelihood(const Eigen::MatrixXd& data) const {
   RETARGET_THROW_UNLESS(data.cols() == means.rows(), InvalidArgument, "GaussianMixture::logLikelihood: points of size ",
                         data.cols(), ", expected ", means.rows());
   const Eigen::MatrixXd scores = internal::mixtureLogScores(data, *this, 0.0);
@@ -325,12 +321,8 @@ inline double GaussianMixture::logLikelihood(const Eigen::MatrixXd& data) const 
   return total;
 }
 
-/// Fits a mixture of exactly `components` Gaussians to `data` (N x D, one point per row) by EM
-/// from k-means (best of `options.starts` seeded starts by the objective L_r).
-/// Throws InvalidArgument for empty or non-finite data (naming the cell), components outside
-/// 1 ... N, invalid options, or a singular covariance (possible only with regularization 0).
-inline GaussianMixtureFit fitGaussianMixture(const Eigen::MatrixXd& data, int components,
-                                             const GaussianMixtureOptions& options = {}) {
+RETARGET_DECL GaussianMixtureFit fitGaussianMixture(const Eigen::MatrixXd& data, int components,
+                                                    const GaussianMixtureOptions& options) {
   options.validate();
   internal::checkMixtureData(data, components);
   internal::PortableRandom random(options.seed);
@@ -344,11 +336,9 @@ inline GaussianMixtureFit fitGaussianMixture(const Eigen::MatrixXd& data, int co
   return best;
 }
 
-/// Fits 1 ... min(max_components, N) components and keeps the fit with the lowest BIC
-/// (ties go to fewer components). `bic_by_components`, when given, receives every BIC tried
-/// (index K - 1). Same exceptions as fitGaussianMixture.
-inline GaussianMixtureFit fitGaussianMixtureBic(const Eigen::MatrixXd& data, const GaussianMixtureOptions& options = {},
-                                                std::vector<double>* bic_by_components = nullptr) {
+RETARGET_DECL GaussianMixtureFit fitGaussianMixtureBic(const Eigen::MatrixXd& data,
+                                                       const GaussianMixtureOptions& options,
+                                                       std::vector<double>* bic_by_components) {
   options.validate();
   internal::checkMixtureData(data, 1);
   const int largest = static_cast<int>(std::min<Eigen::Index>(options.max_components, data.rows()));
@@ -361,5 +351,58 @@ inline GaussianMixtureFit fitGaussianMixtureBic(const Eigen::MatrixXd& data, con
   }
   return best;
 }
+
+RETARGET_DECL void GaussianMixtureOptions::validate() const {
+  RETARGET_THROW_UNLESS(max_components >= 1, InvalidArgument, "GaussianMixtureOptions::max_components (got ",
+                        max_components, ", expected >= 1)");
+  RETARGET_THROW_UNLESS(max_iterations >= 1, InvalidArgument, "GaussianMixtureOptions::max_iterations (got ",
+                        max_iterations, ", expected >= 1)");
+  RETARGET_THROW_UNLESS(std::isfinite(tolerance) && tolerance > 0.0, InvalidArgument,
+                        "GaussianMixtureOptions::tolerance (got ", tolerance, ", expected a finite value > 0)");
+  RETARGET_THROW_UNLESS(std::isfinite(regularization) && regularization >= 0.0, InvalidArgument,
+                        "GaussianMixtureOptions::regularization (got ", regularization,
+                        ", expected a finite value >= 0)");
+  RETARGET_THROW_UNLESS(kmeans_iterations >= 1, InvalidArgument, "GaussianMixtureOptions::kmeans_iterations (got ",
+                        kmeans_iterations, ", expected >= 1)");
+  RETARGET_THROW_UNLESS(starts >= 1, InvalidArgument, "GaussianMixtureOptions::starts (got ", starts,
+                        ", expected >= 1)");
+}
+
+RETARGET_DECL int GaussianMixture::parameterCount() const {
+  const int k = components();
+  const int d = dimension();
+  return (k - 1) + k * d + k * d * (d + 1) / 2;
+}
+
+RETARGET_DECL double GaussianMixture::logDensity(const Eigen::VectorXd& x) const {
+  RETARGET_THROW_UNLESS(x.size() == means.rows(), InvalidArgument, "GaussianMixture::logDensity: point of size ",
+                        x.size(), ", expected ", means.rows());
+  Eigen::VectorXd log_terms(components());
+  for (int k = 0; k < components(); ++k) {
+    const Eigen::LLT<Eigen::MatrixXd> llt(covariances[static_cast<std::size_t>(k)]);
+    log_terms[k] = std::log(weights[k]) + logGaussian(x - means.col(k), llt);
+  }
+  return logSumExp(log_terms);
+}
+
+RETARGET_DECL double GaussianMixture::bic(const Eigen::MatrixXd& data) const {
+  return -2.0 * logLikelihood(data) + parameterCount() * std::log(static_cast<double>(data.rows()));
+}
+
+RETARGET_DECL double GaussianMixture::logGaussian(const Eigen::VectorXd& deviation,
+                                                  const Eigen::LLT<Eigen::MatrixXd>& llt) {
+  const Eigen::VectorXd w = llt.matrixL().solve(deviation);
+  double log_det = 0.0;
+  for (Eigen::Index i = 0; i < deviation.size(); ++i) log_det += 2.0 * std::log(llt.matrixL()(i, i));
+  return -0.5 * (w.squaredNorm() + log_det + static_cast<double>(deviation.size()) * std::log(2.0 * kPi<double>));
+}
+
+RETARGET_DECL double GaussianMixture::logSumExp(const Eigen::VectorXd& v) {
+  const double top = v.maxCoeff();
+  if (!std::isfinite(top)) return top;
+  return top + std::log((v.array() - top).exp().sum());
+}
+
+#endif  // RETARGET_DEFINE_LEARNING
 
 }  // namespace retarget

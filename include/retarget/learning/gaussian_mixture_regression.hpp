@@ -21,6 +21,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include "retarget/core/error.hpp"
 #include "retarget/learning/gaussian_mixture.hpp"
 
@@ -43,25 +44,7 @@ class GaussianMixtureRegression {
  public:
   /// Throws InvalidArgument unless 1 <= input_dim < the mixture's dimension, or when a
   /// component's input block is not positive definite.
-  GaussianMixtureRegression(GaussianMixture mixture, int input_dim)
-      : mixture_(std::move(mixture)), input_dim_(input_dim) {
-    const int d = mixture_.dimension();
-    RETARGET_THROW_UNLESS(input_dim >= 1 && input_dim < d, InvalidArgument, "GMR input_dim (got ", input_dim,
-                          ", expected 1 ... ", d - 1, " for a mixture of dimension ", d, ")");
-    const int out = d - input_dim;
-    for (int k = 0; k < mixture_.components(); ++k) {
-      const Eigen::MatrixXd& sigma = mixture_.covariances[static_cast<std::size_t>(k)];
-      Component c;
-      c.input_llt.compute(sigma.topLeftCorner(input_dim, input_dim));
-      RETARGET_THROW_UNLESS(c.input_llt.info() == Eigen::Success, InvalidArgument, "GMR component ", k,
-                            ": the input block of its covariance is not positive definite");
-      // gain = Sigma_at Sigma_tt^-1, computed as (Sigma_tt^-1 Sigma_ta)^T.
-      c.gain = c.input_llt.solve(sigma.topRightCorner(input_dim, out)).transpose();
-      c.covariance = sigma.bottomRightCorner(out, out) - c.gain * sigma.topRightCorner(input_dim, out);
-      c.covariance = 0.5 * (c.covariance + c.covariance.transpose()).eval();
-      components_.push_back(std::move(c));
-    }
-  }
+  RETARGET_DECL GaussianMixtureRegression(GaussianMixture mixture, int input_dim);
 
   /// Input dimension and output dimension.
   int inputDim() const { return input_dim_; }
@@ -71,43 +54,10 @@ class GaussianMixtureRegression {
 
   /// beta_k for the input (K; sums to 1). Throws InvalidArgument on a size mismatch or a
   /// non-finite input.
-  Eigen::VectorXd responsibilities(const Eigen::VectorXd& input) const {
-    RETARGET_THROW_UNLESS(input.size() == input_dim_ && input.allFinite(), InvalidArgument,
-                          "GMR input (got size ", input.size(), ", expected ", input_dim_, " finite values)");
-    const int k_count = mixture_.components();
-    Eigen::VectorXd log_beta(k_count);
-    for (int k = 0; k < k_count; ++k) {
-      log_beta[k] = std::log(mixture_.weights[k]) +
-                    GaussianMixture::logGaussian(input - mixture_.means.col(k).head(input_dim_),
-                                                 components_[static_cast<std::size_t>(k)].input_llt);
-    }
-    const double norm = GaussianMixture::logSumExp(log_beta);
-    return (log_beta.array() - norm).exp();
-  }
+  RETARGET_DECL Eigen::VectorXd responsibilities(const Eigen::VectorXd& input) const;
 
   /// Mean and covariance of the outputs given `input`. Same exceptions as responsibilities.
-  GmrPrediction predict(const Eigen::VectorXd& input, GmrVariance variance = GmrVariance::kMixture) const {
-    const Eigen::VectorXd beta = responsibilities(input);
-    const int out = outputDim();
-    GmrPrediction p{Eigen::VectorXd::Zero(out), Eigen::MatrixXd::Zero(out, out)};
-    std::vector<Eigen::VectorXd> local(components_.size());
-    for (std::size_t k = 0; k < components_.size(); ++k) {
-      const auto ki = static_cast<Eigen::Index>(k);
-      local[k] = mixture_.means.col(ki).tail(out) +
-                 components_[k].gain * (input - mixture_.means.col(ki).head(input_dim_));
-      p.mean += beta[ki] * local[k];
-    }
-    for (std::size_t k = 0; k < components_.size(); ++k) {
-      const double b = beta[static_cast<Eigen::Index>(k)];
-      if (variance == GmrVariance::kPaper) {
-        p.covariance += b * b * components_[k].covariance;
-      } else {
-        p.covariance += b * (components_[k].covariance + local[k] * local[k].transpose());
-      }
-    }
-    if (variance == GmrVariance::kMixture) p.covariance -= p.mean * p.mean.transpose();
-    return p;
-  }
+  RETARGET_DECL GmrPrediction predict(const Eigen::VectorXd& input, GmrVariance variance = GmrVariance::kMixture) const;
 
  private:
   struct Component {
@@ -119,5 +69,67 @@ class GaussianMixtureRegression {
   int input_dim_ = 1;
   std::vector<Component> components_;
 };
+
+#if RETARGET_DEFINE_LEARNING
+
+RETARGET_DECL GaussianMixtureRegression::GaussianMixtureRegression(GaussianMixture mixture, int input_dim)
+    : mixture_(std::move(mixture)), input_dim_(input_dim) {
+  const int d = mixture_.dimension();
+  RETARGET_THROW_UNLESS(input_dim >= 1 && input_dim < d, InvalidArgument, "GMR input_dim (got ", input_dim,
+                        ", expected 1 ... ", d - 1, " for a mixture of dimension ", d, ")");
+  const int out = d - input_dim;
+  for (int k = 0; k < mixture_.components(); ++k) {
+    const Eigen::MatrixXd& sigma = mixture_.covariances[static_cast<std::size_t>(k)];
+    Component c;
+    c.input_llt.compute(sigma.topLeftCorner(input_dim, input_dim));
+    RETARGET_THROW_UNLESS(c.input_llt.info() == Eigen::Success, InvalidArgument, "GMR component ", k,
+                          ": the input block of its covariance is not positive definite");
+    // gain = Sigma_at Sigma_tt^-1, computed as (Sigma_tt^-1 Sigma_ta)^T.
+    c.gain = c.input_llt.solve(sigma.topRightCorner(input_dim, out)).transpose();
+    c.covariance = sigma.bottomRightCorner(out, out) - c.gain * sigma.topRightCorner(input_dim, out);
+    c.covariance = 0.5 * (c.covariance + c.covariance.transpose()).eval();
+    components_.push_back(std::move(c));
+  }
+}
+
+RETARGET_DECL Eigen::VectorXd GaussianMixtureRegression::responsibilities(const Eigen::VectorXd& input) const {
+  RETARGET_THROW_UNLESS(input.size() == input_dim_ && input.allFinite(), InvalidArgument,
+                        "GMR input (got size ", input.size(), ", expected ", input_dim_, " finite values)");
+  const int k_count = mixture_.components();
+  Eigen::VectorXd log_beta(k_count);
+  for (int k = 0; k < k_count; ++k) {
+    log_beta[k] = std::log(mixture_.weights[k]) +
+                  GaussianMixture::logGaussian(input - mixture_.means.col(k).head(input_dim_),
+                                               components_[static_cast<std::size_t>(k)].input_llt);
+  }
+  const double norm = GaussianMixture::logSumExp(log_beta);
+  return (log_beta.array() - norm).exp();
+}
+
+RETARGET_DECL GmrPrediction GaussianMixtureRegression::predict(const Eigen::VectorXd& input,
+                                                               GmrVariance variance) const {
+  const Eigen::VectorXd beta = responsibilities(input);
+  const int out = outputDim();
+  GmrPrediction p{Eigen::VectorXd::Zero(out), Eigen::MatrixXd::Zero(out, out)};
+  std::vector<Eigen::VectorXd> local(components_.size());
+  for (std::size_t k = 0; k < components_.size(); ++k) {
+    const auto ki = static_cast<Eigen::Index>(k);
+    local[k] = mixture_.means.col(ki).tail(out) +
+               components_[k].gain * (input - mixture_.means.col(ki).head(input_dim_));
+    p.mean += beta[ki] * local[k];
+  }
+  for (std::size_t k = 0; k < components_.size(); ++k) {
+    const double b = beta[static_cast<Eigen::Index>(k)];
+    if (variance == GmrVariance::kPaper) {
+      p.covariance += b * b * components_[k].covariance;
+    } else {
+      p.covariance += b * (components_[k].covariance + local[k] * local[k].transpose());
+    }
+  }
+  if (variance == GmrVariance::kMixture) p.covariance -= p.mean * p.mean.transpose();
+  return p;
+}
+
+#endif  // RETARGET_DEFINE_LEARNING
 
 }  // namespace retarget

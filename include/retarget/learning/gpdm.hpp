@@ -48,6 +48,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include "retarget/core/error.hpp"
 #include "retarget/core/status.hpp"
 
@@ -67,18 +68,7 @@ struct GpdmHyperparameters {
   static constexpr double kMaxLog = 100.0;
 
   /// Throws InvalidArgument naming the first entry that is not finite or beyond kMaxLog.
-  void validate() const {
-    for (Eigen::Index i = 0; i < 4; ++i) {
-      RETARGET_THROW_UNLESS(std::isfinite(log_alpha(i)) && std::abs(log_alpha(i)) <= kMaxLog, InvalidArgument,
-                            "GpdmHyperparameters::log_alpha(", i, ") (got ", log_alpha(i), ", expected a value in [-",
-                            kMaxLog, ", ", kMaxLog, "])");
-    }
-    for (Eigen::Index i = 0; i < 3; ++i) {
-      RETARGET_THROW_UNLESS(std::isfinite(log_beta(i)) && std::abs(log_beta(i)) <= kMaxLog, InvalidArgument,
-                            "GpdmHyperparameters::log_beta(", i, ") (got ", log_beta(i), ", expected a value in [-",
-                            kMaxLog, ", ", kMaxLog, "])");
-    }
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Preallocated buffers of the per-frame GPDM calls; make one per thread with
@@ -113,82 +103,11 @@ class GpdmModel {
   /// one sequence), latent points `x` (N x d) and `hyperparameters`. Throws InvalidArgument
   /// naming the bad value (sizes, non-finite entries, sequence lengths) and Error when a kernel
   /// matrix is not positive definite.
-  GpdmModel(const Eigen::MatrixXd& y, std::vector<Eigen::Index> sequence_lengths, const Eigen::MatrixXd& x,
-            const GpdmHyperparameters& hyperparameters = {}) {
-    RETARGET_THROW_UNLESS(y.rows() >= 2 && y.cols() >= 1, InvalidArgument, "y (got ", y.rows(), " x ", y.cols(),
-                          ", expected at least 2 frames of at least 1 value)");
-    RETARGET_THROW_UNLESS(x.rows() == y.rows() && x.cols() >= 1, InvalidArgument, "x (got ", x.rows(), " x ",
-                          x.cols(), ", expected ", y.rows(), " rows and at least 1 latent dimension)");
-    checkFinite(y, "y");
-    if (sequence_lengths.empty()) sequence_lengths.push_back(y.rows());
-    Eigen::Index total = 0;
-    for (std::size_t s = 0; s < sequence_lengths.size(); ++s) {
-      RETARGET_THROW_UNLESS(sequence_lengths[s] >= 2, InvalidArgument, "sequence_lengths[", s, "] (got ",
-                            sequence_lengths[s], ", expected >= 2 frames)");
-      total += sequence_lengths[s];
-    }
-    RETARGET_THROW_UNLESS(total == y.rows(), InvalidArgument, "sequence_lengths (sum ", total, ", expected ",
-                          y.rows(), " = the number of frames)");
-    y_ = y;
-    y_mean_ = y.colwise().mean().transpose();
-    y_centred_ = y.rowwise() - y_mean_.transpose();
-    // Columns that do not vary (a joint the motion never moves) carry no information: they are
-    // decoded as their constant value and left out of the decoder likelihood, which they would
-    // otherwise drive towards zero noise (ln|K_Y| of an all-zero column is unbounded below).
-    active_columns_ = 0;
-    for (Eigen::Index c = 0; c < y.cols(); ++c) {
-      if (y.col(c).maxCoeff() - y.col(c).minCoeff() > kConstantColumnRange) {
-        ++active_columns_;
-      } else {
-        y_mean_(c) = y(0, c);
-        y_centred_.col(c).setZero();
-      }
-    }
-    sequence_lengths_ = std::move(sequence_lengths);
-    Eigen::Index start = 0;
-    for (const Eigen::Index length : sequence_lengths_) {
-      first_rows_.push_back(start);
-      for (Eigen::Index t = 0; t + 1 < length; ++t) {
-        in_rows_.push_back(start + t);
-        out_rows_.push_back(start + t + 1);
-      }
-      start += length;
-    }
-    set(x, hyperparameters);
-  }
+  RETARGET_DECL GpdmModel(const Eigen::MatrixXd& y, std::vector<Eigen::Index> sequence_lengths,
+                          const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters = {});
 
   /// Replaces the latent points and hyperparameters and refactorises. Throws as the constructor.
-  void set(const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters) {
-    RETARGET_THROW_UNLESS(x.rows() == y_centred_.rows() && x.cols() >= 1, InvalidArgument, "x (got ", x.rows(),
-                          " x ", x.cols(), ", expected ", y_centred_.rows(), " rows)");
-    checkFinite(x, "x");
-    hyperparameters.validate();
-    x_ = x;
-    hyper_ = hyperparameters;
-    x_in_ = gather(x_, in_rows_);
-    const Eigen::MatrixXd x_out = gather(x_, out_rows_);
-    const Eigen::Vector4d a = hyper_.log_alpha.array().exp();
-    const Eigen::Vector3d b = hyper_.log_beta.array().exp();
-    Eigen::MatrixXd kx = dynamicsKernel(x_in_, x_in_, a);
-    kx.diagonal().array() += 1.0 / a(3) + kJitter;
-    Eigen::MatrixXd ky = decoderKernel(x_, x_, b);
-    ky.diagonal().array() += 1.0 / b(2) + kJitter;
-    const Eigen::LLT<Eigen::MatrixXd> llt_x(kx);
-    const Eigen::LLT<Eigen::MatrixXd> llt_y(ky);
-    RETARGET_THROW_UNLESS(llt_x.info() == Eigen::Success && llt_y.info() == Eigen::Success, Error,
-                          "GpdmModel: a kernel matrix is not positive definite (dynamics ",
-                          llt_x.info() == Eigen::Success ? "ok" : "failed", ", decoder ",
-                          llt_y.info() == Eigen::Success ? "ok" : "failed", ")");
-    kx_inverse_ = llt_x.solve(Eigen::MatrixXd::Identity(kx.rows(), kx.cols()));
-    ky_inverse_ = llt_y.solve(Eigen::MatrixXd::Identity(ky.rows(), ky.cols()));
-    dynamics_weights_ = kx_inverse_ * x_out;
-    decoder_weights_ = ky_inverse_ * y_centred_;
-    RETARGET_THROW_UNLESS(kx_inverse_.allFinite() && ky_inverse_.allFinite() && dynamics_weights_.allFinite() &&
-                              decoder_weights_.allFinite(),
-                          Error, "GpdmModel: the kernel matrices are too ill-conditioned to predict with (a weight is not finite)");
-    alpha_ = a;
-    beta_ = b;
-  }
+  RETARGET_DECL void set(const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters);
 
   /// Frames N, observation dimension D, latent dimension d, dynamics pairs n.
   Eigen::Index frames() const noexcept { return y_centred_.rows(); }
@@ -210,34 +129,16 @@ class GpdmModel {
   const std::vector<Eigen::Index>& sequenceLengths() const noexcept { return sequence_lengths_; }
 
   /// A workspace sized for this model's per-frame calls.
-  GpdmWorkspace workspace() const {
-    GpdmWorkspace w;
-    w.k_dynamics.resize(dynamicsPairs());
-    w.v_dynamics.resize(dynamicsPairs());
-    w.k_decoder.resize(frames());
-    w.v_decoder.resize(frames());
-    return w;
-  }
+  RETARGET_DECL GpdmWorkspace workspace() const;
 
   /// Number of optimisation parameters: N d latent coordinates + 4 + 3 log-hyperparameters.
   Eigen::Index parameterCount() const noexcept { return x_.size() + 7; }
 
   /// The parameter vector [X row by row (frame 0's d values first); log_alpha; log_beta].
-  Eigen::VectorXd parameters() const {
-    Eigen::VectorXd p(parameterCount());
-    pack(x_, hyper_, p);
-    return p;
-  }
+  RETARGET_DECL Eigen::VectorXd parameters() const;
 
   /// Sets X and the hyperparameters from a parameter vector (layout of `parameters()`).
-  void setParameters(const Eigen::VectorXd& p) {
-    RETARGET_THROW_UNLESS(p.size() == parameterCount(), InvalidArgument, "parameters (got ", p.size(),
-                          " entries, expected ", parameterCount(), ")");
-    Eigen::MatrixXd x;
-    GpdmHyperparameters h;
-    unpack(p, x, h);
-    set(x, h);
-  }
+  RETARGET_DECL void setParameters(const Eigen::VectorXd& p);
 
   /// The negative log posterior L (see the file comment) at parameter vector `p` (layout of
   /// `parameters()`), for this model's observations and sequences; also its gradient dL/dp when
@@ -247,222 +148,48 @@ class GpdmModel {
   /// `dynamics_weight` (> 0) multiplies the dynamics GP term: 1 is Wang et al.'s GPDM, D'/d the
   /// "balanced" GPDM of Urtasun et al. (CVPR 2006), which keeps the decoder from dominating when
   /// D' >> d. Throws InvalidArgument for a non-positive weight.
-  double negativeLogLikelihood(const Eigen::VectorXd& p, Eigen::VectorXd* gradient = nullptr,
-                               double dynamics_weight = 1.0) const {
-    RETARGET_THROW_UNLESS(p.size() == parameterCount(), InvalidArgument, "parameters (got ", p.size(),
-                          " entries, expected ", parameterCount(), ")");
-    RETARGET_THROW_UNLESS(dynamics_weight > 0.0 && std::isfinite(dynamics_weight), InvalidArgument,
-                          "dynamics_weight (got ", dynamics_weight, ", expected > 0)");
-    if (gradient != nullptr) gradient->setZero(p.size());
-    if (!p.allFinite()) return std::numeric_limits<double>::infinity();
-    Eigen::MatrixXd x;
-    GpdmHyperparameters h;
-    unpack(p, x, h);
-    const Eigen::Index n_frames = x.rows();
-    const Eigen::Index d = x.cols();
-    const auto dim_y = static_cast<double>(active_columns_);
-    const Eigen::Vector4d a = h.log_alpha.array().exp();
-    const Eigen::Vector3d b = h.log_beta.array().exp();
-    constexpr double kLog2Pi = 1.8378770664093454836;
-
-    Eigen::MatrixXd grad_x = Eigen::MatrixXd::Zero(n_frames, d);
-    Eigen::Vector4d grad_alpha = Eigen::Vector4d::Ones();  // hyperprior: d(ln a_i)/d(ln a_i) = 1
-    Eigen::Vector3d grad_beta = Eigen::Vector3d::Ones();
-    double value = h.log_alpha.sum() + h.log_beta.sum();
-
-    // Decoder term: D'/2 ln|K_Y| + 1/2 tr(K_Y^-1 Yc Yc^T) over the varying columns.
-    {
-      const Eigen::MatrixXd d2 = squaredDistances(x, x);
-      const Eigen::MatrixXd e = (-0.5 * b(1) * d2.array()).exp().matrix();
-      Eigen::MatrixXd k = b(0) * e;
-      k.diagonal().array() += 1.0 / b(2) + kJitter;
-      const Eigen::LLT<Eigen::MatrixXd> llt(k);
-      if (llt.info() != Eigen::Success) return failure(gradient);
-      const Eigen::MatrixXd k_inverse = llt.solve(Eigen::MatrixXd::Identity(n_frames, n_frames));
-      const Eigen::MatrixXd weights = k_inverse * y_centred_;
-      const double log_det = 2.0 * llt.matrixLLT().diagonal().array().log().sum();
-      value += 0.5 * dim_y * log_det + 0.5 * (y_centred_.array() * weights.array()).sum() +
-               0.5 * dim_y * static_cast<double>(n_frames) * kLog2Pi;
-      if (gradient != nullptr) {
-        const Eigen::MatrixXd g = 0.5 * (dim_y * k_inverse - weights * weights.transpose());
-        const Eigen::MatrixXd ge = g.cwiseProduct(e);
-        grad_beta(0) += b(0) * ge.sum();
-        grad_beta(1) += -0.5 * b(1) * b(0) * ge.cwiseProduct(d2).sum();
-        grad_beta(2) += -g.trace() / b(2);
-        addRbfInputGradient(ge, x, b(0) * b(1), grad_x);
-      }
-    }
-
-    // Dynamics term: d/2 ln|K_X| + 1/2 tr(K_X^-1 X_out X_out^T), pairs inside sequences only.
-    {
-      const Eigen::MatrixXd x_in = gather(x, in_rows_);
-      const Eigen::MatrixXd x_out = gather(x, out_rows_);
-      const Eigen::Index n = x_in.rows();
-      const Eigen::MatrixXd d2 = squaredDistances(x_in, x_in);
-      const Eigen::MatrixXd e = (-0.5 * a(1) * d2.array()).exp().matrix();
-      const Eigen::MatrixXd lin = x_in * x_in.transpose();
-      Eigen::MatrixXd k = a(0) * e + a(2) * lin;
-      k.diagonal().array() += 1.0 / a(3) + kJitter;
-      const Eigen::LLT<Eigen::MatrixXd> llt(k);
-      if (llt.info() != Eigen::Success) return failure(gradient);
-      const Eigen::MatrixXd k_inverse = llt.solve(Eigen::MatrixXd::Identity(n, n));
-      const Eigen::MatrixXd weights = k_inverse * x_out;
-      const double log_det = 2.0 * llt.matrixLLT().diagonal().array().log().sum();
-      const double lambda = dynamics_weight;
-      value += lambda * (0.5 * static_cast<double>(d) * log_det + 0.5 * (x_out.array() * weights.array()).sum() +
-                         0.5 * static_cast<double>(x_out.size()) * kLog2Pi);
-      if (gradient != nullptr) {
-        const Eigen::MatrixXd g = 0.5 * lambda * (static_cast<double>(d) * k_inverse - weights * weights.transpose());
-        const Eigen::MatrixXd ge = g.cwiseProduct(e);
-        grad_alpha(0) += a(0) * ge.sum();
-        grad_alpha(1) += -0.5 * a(1) * a(0) * ge.cwiseProduct(d2).sum();
-        grad_alpha(2) += a(2) * g.cwiseProduct(lin).sum();
-        grad_alpha(3) += -g.trace() / a(3);
-        Eigen::MatrixXd grad_in = Eigen::MatrixXd::Zero(n, d);
-        addRbfInputGradient(ge, x_in, a(0) * a(1), grad_in);
-        grad_in += 2.0 * a(2) * (g * x_in);  // linear kernel: dK_ij/dx_i = a3 x_j
-        for (Eigen::Index i = 0; i < n; ++i) {
-          grad_x.row(in_rows_[static_cast<std::size_t>(i)]) += grad_in.row(i);
-          grad_x.row(out_rows_[static_cast<std::size_t>(i)]) += lambda * weights.row(i);
-        }
-      }
-    }
-
-    // Prior of the first frame of each sequence: x_1 ~ N(0, I).
-    for (const Eigen::Index row : first_rows_) {
-      value += 0.5 * x.row(row).squaredNorm() + 0.5 * static_cast<double>(d) * kLog2Pi;
-      if (gradient != nullptr) grad_x.row(row) += x.row(row);
-    }
-
-    if (gradient != nullptr) {
-      GpdmHyperparameters gh;
-      gh.log_alpha = grad_alpha;
-      gh.log_beta = grad_beta;
-      pack(grad_x, gh, *gradient);
-    }
-    return value;
-  }
+  RETARGET_DECL double negativeLogLikelihood(const Eigen::VectorXd& p, Eigen::VectorXd* gradient = nullptr,
+                                             double dynamics_weight = 1.0) const;
 
   /// Mean of the next latent state, x_next = X_out^T K_X^-1 k_X(X_in, x) (d values), and its
   /// predictive variance sigma_X^2(x) (latent unit^2, the same for every coordinate). `x` and
   /// `x_next` have d entries (they may not alias). Returns kInvalidInput, leaving the outputs
   /// unchanged, when a size is wrong or `x` is not finite. Allocates nothing, never throws.
-  Status predictNext(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
-                     Eigen::Ref<Eigen::VectorXd> x_next, double& variance) const noexcept {
-    if (workspace.v_dynamics.size() != dynamicsPairs()) return StatusCode::kInvalidInput;
-    const Status status = predictNextMean(x, workspace, x_next);  // fills workspace.k_dynamics
-    if (!status.ok()) return status;
-    workspace.v_dynamics.noalias() = kx_inverse_ * workspace.k_dynamics;
-    const double prior = alpha_(0) + alpha_(2) * x.squaredNorm() + 1.0 / alpha_(3);
-    variance = std::max(prior - workspace.k_dynamics.dot(workspace.v_dynamics), 1.0 / alpha_(3));
-    return StatusCode::kOk;
-  }
+  RETARGET_DECL Status predictNext(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+                                   Eigen::Ref<Eigen::VectorXd> x_next, double& variance) const noexcept;
 
   /// The mean of `predictNext` alone (d values), without the O(n^2) variance: what a particle
   /// filter needs per particle. Same checks and contract as `predictNext`.
-  Status predictNextMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
-                         Eigen::Ref<Eigen::VectorXd> x_next) const noexcept {
-    if (x.size() != latentDim() || x_next.size() != latentDim() || workspace.k_dynamics.size() != dynamicsPairs() ||
-        !x.allFinite()) {
-      return StatusCode::kInvalidInput;
-    }
-    for (Eigen::Index i = 0; i < x_in_.rows(); ++i) {
-      const double d2 = (x_in_.row(i).transpose() - x).squaredNorm();
-      workspace.k_dynamics(i) = alpha_(0) * std::exp(-0.5 * alpha_(1) * d2) + alpha_(2) * x_in_.row(i).dot(x);
-    }
-    x_next.noalias() = dynamics_weights_.transpose() * workspace.k_dynamics;
-    return StatusCode::kOk;
-  }
+  RETARGET_DECL Status predictNextMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+                                       Eigen::Ref<Eigen::VectorXd> x_next) const noexcept;
 
   /// The mean of `decode` alone (D values, radians), without the O(N^2) variance. Same checks
   /// and contract as `decode`.
-  Status decodeMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
-                    Eigen::Ref<Eigen::VectorXd> y) const noexcept {
-    if (x.size() != latentDim() || y.size() != observationDim() || workspace.k_decoder.size() != frames() ||
-        !x.allFinite()) {
-      return StatusCode::kInvalidInput;
-    }
-    for (Eigen::Index i = 0; i < x_.rows(); ++i) {
-      const double d2 = (x_.row(i).transpose() - x).squaredNorm();
-      workspace.k_decoder(i) = beta_(0) * std::exp(-0.5 * beta_(1) * d2);
-    }
-    y = y_mean_;
-    y.noalias() += decoder_weights_.transpose() * workspace.k_decoder;
-    return StatusCode::kOk;
-  }
+  RETARGET_DECL Status decodeMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+                                  Eigen::Ref<Eigen::VectorXd> y) const noexcept;
 
   /// Decoder mean y = ybar + Yc^T K_Y^-1 k_Y(X, x) (D values, radians for joint angles) and its
   /// predictive variance sigma_Y^2(x) (rad^2, the same for every joint). `x` has d entries, `y`
   /// D. Returns kInvalidInput, leaving the outputs unchanged, when a size is wrong or `x` is not
   /// finite. Allocates nothing, never throws.
-  Status decode(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace, Eigen::Ref<Eigen::VectorXd> y,
-                double& variance) const noexcept {
-    if (workspace.v_decoder.size() != frames()) return StatusCode::kInvalidInput;
-    const Status status = decodeMean(x, workspace, y);  // fills workspace.k_decoder
-    if (!status.ok()) return status;
-    workspace.v_decoder.noalias() = ky_inverse_ * workspace.k_decoder;
-    const double prior = beta_(0) + 1.0 / beta_(2);
-    variance = std::max(prior - workspace.k_decoder.dot(workspace.v_decoder), 1.0 / beta_(2));
-    return StatusCode::kOk;
-  }
+  RETARGET_DECL Status decode(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+                              Eigen::Ref<Eigen::VectorXd> y, double& variance) const noexcept;
 
  private:
-  static double failure(Eigen::VectorXd* gradient) {
-    if (gradient != nullptr) gradient->setZero();
-    return std::numeric_limits<double>::infinity();
-  }
-  static void checkFinite(const Eigen::MatrixXd& m, const char* name) {
-    for (Eigen::Index c = 0; c < m.cols(); ++c) {
-      for (Eigen::Index r = 0; r < m.rows(); ++r) {
-        RETARGET_THROW_UNLESS(std::isfinite(m(r, c)) && std::abs(m(r, c)) <= kMaxMagnitude, InvalidArgument, name, "(",
-                              r, ", ", c, ") (got ", m(r, c), ", expected a finite value of magnitude <= ",
-                              kMaxMagnitude, ")");
-      }
-    }
-  }
-  static Eigen::MatrixXd gather(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& rows) {
-    Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()), m.cols());
-    for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = m.row(rows[i]);
-    return out;
-  }
-  static Eigen::MatrixXd squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
-    Eigen::MatrixXd d2(a.rows(), b.rows());
-    for (Eigen::Index j = 0; j < b.rows(); ++j) {
-      for (Eigen::Index i = 0; i < a.rows(); ++i) d2(i, j) = (a.row(i) - b.row(j)).squaredNorm();
-    }
-    return d2;
-  }
-  static Eigen::MatrixXd dynamicsKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q, const Eigen::Vector4d& a) {
-    return (a(0) * (-0.5 * a(1) * squaredDistances(p, q).array()).exp()).matrix() + a(2) * p * q.transpose();
-  }
-  static Eigen::MatrixXd decoderKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q, const Eigen::Vector3d& b) {
-    return (b(0) * (-0.5 * b(1) * squaredDistances(p, q).array()).exp()).matrix();
-  }
+  RETARGET_DECL static double failure(Eigen::VectorXd* gradient);
+  RETARGET_DECL static void checkFinite(const Eigen::MatrixXd& m, const char* name);
+  RETARGET_DECL static Eigen::MatrixXd gather(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& rows);
+  RETARGET_DECL static Eigen::MatrixXd squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
+  RETARGET_DECL static Eigen::MatrixXd dynamicsKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
+                                                      const Eigen::Vector4d& a);
+  RETARGET_DECL static Eigen::MatrixXd decoderKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
+                                                     const Eigen::Vector3d& b);
   // Adds dL/dX of an RBF term s exp(-g/2 |x_i - x_j|^2) given ge = G o E (symmetric) and
   // scale = s g: dL/dx_k = -2 s g sum_j ge_kj (x_k - x_j).
-  static void addRbfInputGradient(const Eigen::MatrixXd& ge, const Eigen::MatrixXd& x, double scale,
-                                  Eigen::MatrixXd& grad) {
-    const Eigen::VectorXd row_sums = ge.rowwise().sum();
-    grad -= 2.0 * scale * (row_sums.asDiagonal() * x - ge * x);
-  }
-  static void pack(const Eigen::MatrixXd& x, const GpdmHyperparameters& h, Eigen::VectorXd& p) {
-    p.resize(x.size() + 7);
-    Eigen::Index index = 0;
-    for (Eigen::Index r = 0; r < x.rows(); ++r) {
-      for (Eigen::Index c = 0; c < x.cols(); ++c) p(index++) = x(r, c);
-    }
-    p.segment<4>(index) = h.log_alpha;
-    p.segment<3>(index + 4) = h.log_beta;
-  }
-  void unpack(const Eigen::VectorXd& p, Eigen::MatrixXd& x, GpdmHyperparameters& h) const {
-    x.resize(x_.rows(), x_.cols());
-    Eigen::Index index = 0;
-    for (Eigen::Index r = 0; r < x.rows(); ++r) {
-      for (Eigen::Index c = 0; c < x.cols(); ++c) x(r, c) = p(index++);
-    }
-    h.log_alpha = p.segment<4>(index);
-    h.log_beta = p.segment<3>(index + 4);
-  }
+  RETARGET_DECL static void addRbfInputGradient(const Eigen::MatrixXd& ge, const Eigen::MatrixXd& x, double scale,
+                                                Eigen::MatrixXd& grad);
+  RETARGET_DECL static void pack(const Eigen::MatrixXd& x, const GpdmHyperparameters& h, Eigen::VectorXd& p);
+  RETARGET_DECL void unpack(const Eigen::VectorXd& p, Eigen::MatrixXd& x, GpdmHyperparameters& h) const;
 
   Eigen::MatrixXd y_;
   Eigen::VectorXd y_mean_;
@@ -482,5 +209,334 @@ class GpdmModel {
   Eigen::MatrixXd dynamics_weights_;  // K_X^-1 X_out (n x d)
   Eigen::MatrixXd decoder_weights_;   // K_Y^-1 Yc (N x D)
 };
+
+#if RETARGET_DEFINE_LEARNING
+
+RETARGET_DECL void GpdmHyperparameters::validate() const {
+  for (Eigen::Index i = 0; i < 4; ++i) {
+    RETARGET_THROW_UNLESS(std::isfinite(log_alpha(i)) && std::abs(log_alpha(i)) <= kMaxLog, InvalidArgument,
+                          "GpdmHyperparameters::log_alpha(", i, ") (got ", log_alpha(i), ", expected a value in [-",
+                          kMaxLog, ", ", kMaxLog, "])");
+  }
+  for (Eigen::Index i = 0; i < 3; ++i) {
+    RETARGET_THROW_UNLESS(std::isfinite(log_beta(i)) && std::abs(log_beta(i)) <= kMaxLog, InvalidArgument,
+                          "GpdmHyperparameters::log_beta(", i, ") (got ", log_beta(i), ", expected a value in [-",
+                          kMaxLog, ", ", kMaxLog, "])");
+  }
+}
+
+RETARGET_DECL GpdmModel::GpdmModel(const Eigen::MatrixXd& y, std::vector<Eigen::Index> sequence_lengths,
+                                   const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters) {
+  RETARGET_THROW_UNLESS(y.rows() >= 2 && y.cols() >= 1, InvalidArgument, "y (got ", y.rows(), " x ", y.cols(),
+                        ", expected at least 2 frames of at least 1 value)");
+  RETARGET_THROW_UNLESS(x.rows() == y.rows() && x.cols() >= 1, InvalidArgument, "x (got ", x.rows(), " x ",
+                        x.cols(), ", expected ", y.rows(), " rows and at least 1 latent dimension)");
+  checkFinite(y, "y");
+  if (sequence_lengths.empty()) sequence_lengths.push_back(y.rows());
+  Eigen::Index total = 0;
+  for (std::size_t s = 0; s < sequence_lengths.size(); ++s) {
+    RETARGET_THROW_UNLESS(sequence_lengths[s] >= 2, InvalidArgument, "sequence_lengths[", s, "] (got ",
+                          sequence_lengths[s], ", expected >= 2 frames)");
+    total += sequence_lengths[s];
+  }
+  RETARGET_THROW_UNLESS(total == y.rows(), InvalidArgument, "sequence_lengths (sum ", total, ", expected ",
+                        y.rows(), " = the number of frames)");
+  y_ = y;
+  y_mean_ = y.colwise().mean().transpose();
+  y_centred_ = y.rowwise() - y_mean_.transpose();
+  // Columns that do not vary (a joint the motion never moves) carry no information: they are
+  // decoded as their constant value and left out of the decoder likelihood, which they would
+  // otherwise drive towards zero noise (ln|K_Y| of an all-zero column is unbounded below).
+  active_columns_ = 0;
+  for (Eigen::Index c = 0; c < y.cols(); ++c) {
+    if (y.col(c).maxCoeff() - y.col(c).minCoeff() > kConstantColumnRange) {
+      ++active_columns_;
+    } else {
+      y_mean_(c) = y(0, c);
+      y_centred_.col(c).setZero();
+    }
+  }
+  sequence_lengths_ = std::move(sequence_lengths);
+  Eigen::Index start = 0;
+  for (const Eigen::Index length : sequence_lengths_) {
+    first_rows_.push_back(start);
+    for (Eigen::Index t = 0; t + 1 < length; ++t) {
+      in_rows_.push_back(start + t);
+      out_rows_.push_back(start + t + 1);
+    }
+    start += length;
+  }
+  set(x, hyperparameters);
+}
+
+RETARGET_DECL void GpdmModel::set(const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters) {
+  RETARGET_THROW_UNLESS(x.rows() == y_centred_.rows() && x.cols() >= 1, InvalidArgument, "x (got ", x.rows(),
+                        " x ", x.cols(), ", expected ", y_centred_.rows(), " rows)");
+  checkFinite(x, "x");
+  hyperparameters.validate();
+  x_ = x;
+  hyper_ = hyperparameters;
+  x_in_ = gather(x_, in_rows_);
+  const Eigen::MatrixXd x_out = gather(x_, out_rows_);
+  const Eigen::Vector4d a = hyper_.log_alpha.array().exp();
+  const Eigen::Vector3d b = hyper_.log_beta.array().exp();
+  Eigen::MatrixXd kx = dynamicsKernel(x_in_, x_in_, a);
+  kx.diagonal().array() += 1.0 / a(3) + kJitter;
+  Eigen::MatrixXd ky = decoderKernel(x_, x_, b);
+  ky.diagonal().array() += 1.0 / b(2) + kJitter;
+  const Eigen::LLT<Eigen::MatrixXd> llt_x(kx);
+  const Eigen::LLT<Eigen::MatrixXd> llt_y(ky);
+  RETARGET_THROW_UNLESS(llt_x.info() == Eigen::Success && llt_y.info() == Eigen::Success, Error,
+                        "GpdmModel: a kernel matrix is not positive definite (dynamics ",
+                        llt_x.info() == Eigen::Success ? "ok" : "failed", ", decoder ",
+                        llt_y.info() == Eigen::Success ? "ok" : "failed", ")");
+  kx_inverse_ = llt_x.solve(Eigen::MatrixXd::Identity(kx.rows(), kx.cols()));
+  ky_inverse_ = llt_y.solve(Eigen::MatrixXd::Identity(ky.rows(), ky.cols()));
+  dynamics_weights_ = kx_inverse_ * x_out;
+  decoder_weights_ = ky_inverse_ * y_centred_;
+  RETARGET_THROW_UNLESS(kx_inverse_.allFinite() && ky_inverse_.allFinite() && dynamics_weights_.allFinite() &&
+                            decoder_weights_.allFinite(),
+                        Error, "GpdmModel: the kernel matrices are too ill-conditioned to predict with (a weight is not finite)");
+  alpha_ = a;
+  beta_ = b;
+}
+
+RETARGET_DECL GpdmWorkspace GpdmModel::workspace() const {
+  GpdmWorkspace w;
+  w.k_dynamics.resize(dynamicsPairs());
+  w.v_dynamics.resize(dynamicsPairs());
+  w.k_decoder.resize(frames());
+  w.v_decoder.resize(frames());
+  return w;
+}
+
+RETARGET_DECL Eigen::VectorXd GpdmModel::parameters() const {
+  Eigen::VectorXd p(parameterCount());
+  pack(x_, hyper_, p);
+  return p;
+}
+
+RETARGET_DECL void GpdmModel::setParameters(const Eigen::VectorXd& p) {
+  RETARGET_THROW_UNLESS(p.size() == parameterCount(), InvalidArgument, "parameters (got ", p.size(),
+                        " entries, expected ", parameterCount(), ")");
+  Eigen::MatrixXd x;
+  GpdmHyperparameters h;
+  unpack(p, x, h);
+  set(x, h);
+}
+
+RETARGET_DECL double GpdmModel::negativeLogLikelihood(const Eigen::VectorXd& p, Eigen::VectorXd* gradient,
+                                                      double dynamics_weight) const {
+  RETARGET_THROW_UNLESS(p.size() == parameterCount(), InvalidArgument, "parameters (got ", p.size(),
+                        " entries, expected ", parameterCount(), ")");
+  RETARGET_THROW_UNLESS(dynamics_weight > 0.0 && std::isfinite(dynamics_weight), InvalidArgument,
+                        "dynamics_weight (got ", dynamics_weight, ", expected > 0)");
+  if (gradient != nullptr) gradient->setZero(p.size());
+  if (!p.allFinite()) return std::numeric_limits<double>::infinity();
+  Eigen::MatrixXd x;
+  GpdmHyperparameters h;
+  unpack(p, x, h);
+  const Eigen::Index n_frames = x.rows();
+  const Eigen::Index d = x.cols();
+  const auto dim_y = static_cast<double>(active_columns_);
+  const Eigen::Vector4d a = h.log_alpha.array().exp();
+  const Eigen::Vector3d b = h.log_beta.array().exp();
+  constexpr double kLog2Pi = 1.8378770664093454836;
+
+  Eigen::MatrixXd grad_x = Eigen::MatrixXd::Zero(n_frames, d);
+  Eigen::Vector4d grad_alpha = Eigen::Vector4d::Ones();  // hyperprior: d(ln a_i)/d(ln a_i) = 1
+  Eigen::Vector3d grad_beta = Eigen::Vector3d::Ones();
+  double value = h.log_alpha.sum() + h.log_beta.sum();
+
+  // Decoder term: D'/2 ln|K_Y| + 1/2 tr(K_Y^-1 Yc Yc^T) over the varying columns.
+  {
+    const Eigen::MatrixXd d2 = squaredDistances(x, x);
+    const Eigen::MatrixXd e = (-0.5 * b(1) * d2.array()).exp().matrix();
+    Eigen::MatrixXd k = b(0) * e;
+    k.diagonal().array() += 1.0 / b(2) + kJitter;
+    const Eigen::LLT<Eigen::MatrixXd> llt(k);
+    if (llt.info() != Eigen::Success) return failure(gradient);
+    const Eigen::MatrixXd k_inverse = llt.solve(Eigen::MatrixXd::Identity(n_frames, n_frames));
+    const Eigen::MatrixXd weights = k_inverse * y_centred_;
+    const double log_det = 2.0 * llt.matrixLLT().diagonal().array().log().sum();
+    value += 0.5 * dim_y * log_det + 0.5 * (y_centred_.array() * weights.array()).sum() +
+             0.5 * dim_y * static_cast<double>(n_frames) * kLog2Pi;
+    if (gradient != nullptr) {
+      const Eigen::MatrixXd g = 0.5 * (dim_y * k_inverse - weights * weights.transpose());
+      const Eigen::MatrixXd ge = g.cwiseProduct(e);
+      grad_beta(0) += b(0) * ge.sum();
+      grad_beta(1) += -0.5 * b(1) * b(0) * ge.cwiseProduct(d2).sum();
+      grad_beta(2) += -g.trace() / b(2);
+      addRbfInputGradient(ge, x, b(0) * b(1), grad_x);
+    }
+  }
+
+  // Dynamics term: d/2 ln|K_X| + 1/2 tr(K_X^-1 X_out X_out^T), pairs inside sequences only.
+  {
+    const Eigen::MatrixXd x_in = gather(x, in_rows_);
+    const Eigen::MatrixXd x_out = gather(x, out_rows_);
+    const Eigen::Index n = x_in.rows();
+    const Eigen::MatrixXd d2 = squaredDistances(x_in, x_in);
+    const Eigen::MatrixXd e = (-0.5 * a(1) * d2.array()).exp().matrix();
+    const Eigen::MatrixXd lin = x_in * x_in.transpose();
+    Eigen::MatrixXd k = a(0) * e + a(2) * lin;
+    k.diagonal().array() += 1.0 / a(3) + kJitter;
+    const Eigen::LLT<Eigen::MatrixXd> llt(k);
+    if (llt.info() != Eigen::Success) return failure(gradient);
+    const Eigen::MatrixXd k_inverse = llt.solve(Eigen::MatrixXd::Identity(n, n));
+    const Eigen::MatrixXd weights = k_inverse * x_out;
+    const double log_det = 2.0 * llt.matrixLLT().diagonal().array().log().sum();
+    const double lambda = dynamics_weight;
+    value += lambda * (0.5 * static_cast<double>(d) * log_det + 0.5 * (x_out.array() * weights.array()).sum() +
+                       0.5 * static_cast<double>(x_out.size()) * kLog2Pi);
+    if (gradient != nullptr) {
+      const Eigen::MatrixXd g = 0.5 * lambda * (static_cast<double>(d) * k_inverse - weights * weights.transpose());
+      const Eigen::MatrixXd ge = g.cwiseProduct(e);
+      grad_alpha(0) += a(0) * ge.sum();
+      grad_alpha(1) += -0.5 * a(1) * a(0) * ge.cwiseProduct(d2).sum();
+      grad_alpha(2) += a(2) * g.cwiseProduct(lin).sum();
+      grad_alpha(3) += -g.trace() / a(3);
+      Eigen::MatrixXd grad_in = Eigen::MatrixXd::Zero(n, d);
+      addRbfInputGradient(ge, x_in, a(0) * a(1), grad_in);
+      grad_in += 2.0 * a(2) * (g * x_in);  // linear kernel: dK_ij/dx_i = a3 x_j
+      for (Eigen::Index i = 0; i < n; ++i) {
+        grad_x.row(in_rows_[static_cast<std::size_t>(i)]) += grad_in.row(i);
+        grad_x.row(out_rows_[static_cast<std::size_t>(i)]) += lambda * weights.row(i);
+      }
+    }
+  }
+
+  // Prior of the first frame of each sequence: x_1 ~ N(0, I).
+  for (const Eigen::Index row : first_rows_) {
+    value += 0.5 * x.row(row).squaredNorm() + 0.5 * static_cast<double>(d) * kLog2Pi;
+    if (gradient != nullptr) grad_x.row(row) += x.row(row);
+  }
+
+  if (gradient != nullptr) {
+    GpdmHyperparameters gh;
+    gh.log_alpha = grad_alpha;
+    gh.log_beta = grad_beta;
+    pack(grad_x, gh, *gradient);
+  }
+  return value;
+}
+
+RETARGET_DECL Status GpdmModel::predictNext(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+                                            Eigen::Ref<Eigen::VectorXd> x_next, double& variance) const noexcept {
+  if (workspace.v_dynamics.size() != dynamicsPairs()) return StatusCode::kInvalidInput;
+  const Status status = predictNextMean(x, workspace, x_next);  // fills workspace.k_dynamics
+  if (!status.ok()) return status;
+  workspace.v_dynamics.noalias() = kx_inverse_ * workspace.k_dynamics;
+  const double prior = alpha_(0) + alpha_(2) * x.squaredNorm() + 1.0 / alpha_(3);
+  variance = std::max(prior - workspace.k_dynamics.dot(workspace.v_dynamics), 1.0 / alpha_(3));
+  return StatusCode::kOk;
+}
+
+RETARGET_DECL Status GpdmModel::predictNextMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+                                                Eigen::Ref<Eigen::VectorXd> x_next) const noexcept {
+  if (x.size() != latentDim() || x_next.size() != latentDim() || workspace.k_dynamics.size() != dynamicsPairs() ||
+      !x.allFinite()) {
+    return StatusCode::kInvalidInput;
+  }
+  for (Eigen::Index i = 0; i < x_in_.rows(); ++i) {
+    const double d2 = (x_in_.row(i).transpose() - x).squaredNorm();
+    workspace.k_dynamics(i) = alpha_(0) * std::exp(-0.5 * alpha_(1) * d2) + alpha_(2) * x_in_.row(i).dot(x);
+  }
+  x_next.noalias() = dynamics_weights_.transpose() * workspace.k_dynamics;
+  return StatusCode::kOk;
+}
+
+RETARGET_DECL Status GpdmModel::decodeMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+                                           Eigen::Ref<Eigen::VectorXd> y) const noexcept {
+  if (x.size() != latentDim() || y.size() != observationDim() || workspace.k_decoder.size() != frames() ||
+      !x.allFinite()) {
+    return StatusCode::kInvalidInput;
+  }
+  for (Eigen::Index i = 0; i < x_.rows(); ++i) {
+    const double d2 = (x_.row(i).transpose() - x).squaredNorm();
+    workspace.k_decoder(i) = beta_(0) * std::exp(-0.5 * beta_(1) * d2);
+  }
+  y = y_mean_;
+  y.noalias() += decoder_weights_.transpose() * workspace.k_decoder;
+  return StatusCode::kOk;
+}
+
+RETARGET_DECL Status GpdmModel::decode(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+                                       Eigen::Ref<Eigen::VectorXd> y, double& variance) const noexcept {
+  if (workspace.v_decoder.size() != frames()) return StatusCode::kInvalidInput;
+  const Status status = decodeMean(x, workspace, y);  // fills workspace.k_decoder
+  if (!status.ok()) return status;
+  workspace.v_decoder.noalias() = ky_inverse_ * workspace.k_decoder;
+  const double prior = beta_(0) + 1.0 / beta_(2);
+  variance = std::max(prior - workspace.k_decoder.dot(workspace.v_decoder), 1.0 / beta_(2));
+  return StatusCode::kOk;
+}
+
+RETARGET_DECL double GpdmModel::failure(Eigen::VectorXd* gradient) {
+  if (gradient != nullptr) gradient->setZero();
+  return std::numeric_limits<double>::infinity();
+}
+
+RETARGET_DECL void GpdmModel::checkFinite(const Eigen::MatrixXd& m, const char* name) {
+  for (Eigen::Index c = 0; c < m.cols(); ++c) {
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+      RETARGET_THROW_UNLESS(std::isfinite(m(r, c)) && std::abs(m(r, c)) <= kMaxMagnitude, InvalidArgument, name, "(",
+                            r, ", ", c, ") (got ", m(r, c), ", expected a finite value of magnitude <= ",
+                            kMaxMagnitude, ")");
+    }
+  }
+}
+
+RETARGET_DECL Eigen::MatrixXd GpdmModel::gather(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& rows) {
+  Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()), m.cols());
+  for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = m.row(rows[i]);
+  return out;
+}
+
+RETARGET_DECL Eigen::MatrixXd GpdmModel::squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  Eigen::MatrixXd d2(a.rows(), b.rows());
+  for (Eigen::Index j = 0; j < b.rows(); ++j) {
+    for (Eigen::Index i = 0; i < a.rows(); ++i) d2(i, j) = (a.row(i) - b.row(j)).squaredNorm();
+  }
+  return d2;
+}
+
+RETARGET_DECL Eigen::MatrixXd GpdmModel::dynamicsKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
+                                                        const Eigen::Vector4d& a) {
+  return (a(0) * (-0.5 * a(1) * squaredDistances(p, q).array()).exp()).matrix() + a(2) * p * q.transpose();
+}
+
+RETARGET_DECL Eigen::MatrixXd GpdmModel::decoderKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
+                                                       const Eigen::Vector3d& b) {
+  return (b(0) * (-0.5 * b(1) * squaredDistances(p, q).array()).exp()).matrix();
+}
+
+RETARGET_DECL void GpdmModel::addRbfInputGradient(const Eigen::MatrixXd& ge, const Eigen::MatrixXd& x, double scale,
+                                                  Eigen::MatrixXd& grad) {
+  const Eigen::VectorXd row_sums = ge.rowwise().sum();
+  grad -= 2.0 * scale * (row_sums.asDiagonal() * x - ge * x);
+}
+
+RETARGET_DECL void GpdmModel::pack(const Eigen::MatrixXd& x, const GpdmHyperparameters& h, Eigen::VectorXd& p) {
+  p.resize(x.size() + 7);
+  Eigen::Index index = 0;
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    for (Eigen::Index c = 0; c < x.cols(); ++c) p(index++) = x(r, c);
+  }
+  p.segment<4>(index) = h.log_alpha;
+  p.segment<3>(index + 4) = h.log_beta;
+}
+
+RETARGET_DECL void GpdmModel::unpack(const Eigen::VectorXd& p, Eigen::MatrixXd& x, GpdmHyperparameters& h) const {
+  x.resize(x_.rows(), x_.cols());
+  Eigen::Index index = 0;
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    for (Eigen::Index c = 0; c < x.cols(); ++c) x(r, c) = p(index++);
+  }
+  h.log_alpha = p.segment<4>(index);
+  h.log_beta = p.segment<3>(index + 4);
+}
+
+#endif  // RETARGET_DEFINE_LEARNING
 
 }  // namespace retarget

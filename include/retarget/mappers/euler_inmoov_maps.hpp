@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/human/bvh_motion.hpp>
 #include <retarget/human/bvh_schemas.hpp>
@@ -52,7 +53,65 @@ struct EulerSkeletonNames {
   std::vector<std::string> arm_left{}, arm_right{};
 };
 
-inline EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonNames& names) {
+RETARGET_DECL EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonNames& names);
+
+RETARGET_DECL std::vector<std::vector<std::string>> threeSegmentFingers(const std::string& side);
+
+}  // namespace internal
+
+/// InMoov mapping for the Axis Neuron (Perception Neuron) 59-joint skeleton: neck chain
+/// Neck, Head; fingers {Left,Right}Hand{Thumb,Index,Middle,Ring,Pinky}1..3. See the file
+/// comment for how each joint is mapped.
+RETARGET_DECL EulerMap inmoovAxisNeuronMap();
+
+/// InMoov mapping for the 31-joint CMU skeleton: neck chain Neck, Neck1, Head; thumb from
+/// LThumb / RThumb, the four other fingers from {L,R}FingerBase + {Left,Right}HandIndex1.
+RETARGET_DECL EulerMap inmoovCmuMap();
+
+/// InMoov mapping for the Mixamo rig ("mixamorig:" names): neck chain Neck, Head; fingers
+/// {Left,Right}Hand{Thumb,Index,Middle,Ring,Pinky}1..3.
+RETARGET_DECL EulerMap inmoovMixamoMap();
+
+/// Names the skeleton family of a BVH hierarchy: "axis-neuron" (LeftInHandIndex or
+/// LeftHandThumb1 without a namespace), "cmu" (LThumb / LHipJoint), "mixamo"
+/// ("mixamorig:Hips"), or "" when none matches.
+RETARGET_DECL std::string detectEulerSkeleton(const BvhMotion& motion);
+
+/// The built-in InMoov configuration for a skeleton family ("axis-neuron", "cmu",
+/// "mixamo"). Throws InvalidArgument naming the family otherwise.
+RETARGET_DECL EulerMap inmoovEulerMap(const std::string& skeleton);
+
+/// InMoov mapping for any rig bound by `bindRig` (human/rig_binding.hpp): the configuration of
+/// the built-in maps (see the file comment), with its canonical body segments (upper arm, forearm,
+/// hand, neck chain + head, named fingers) resolved through the binding, and its frame conventions
+/// (Y up, facing +Z, left +X, T-pose) carried into the file's own frame and rest pose:
+/// - Frame: with the binding's R_WS, the reference frame B of the built-in maps relates to the file
+///   frame S by R_BS = R_WB^T * R_WS (R_WB: Y up facing +Z). As R_BS is a signed axis permutation,
+///   a rotation decomposed about B's axes (a, b, c) equals the file rotation decomposed about S's
+///   axes (a', b', c') = R_BS^T (a, b, c) with each angle's sign flipped where the axis is: `order`,
+///   `sign` and `reference` (R_ref,S = R_BS^T R_ref,B R_BS) are rewritten accordingly; the wrist axis
+///   becomes R_BS^T * a.
+/// - Rest pose: the arm's rest direction d0 (upper arm to forearm joint, file rest pose) is turned
+///   onto the T-pose direction (+-X in B) by the smallest rotation C; the arm-down reference becomes
+///   R_ref * C and the wrist axis C^T * a, so a T-pose, an A-pose or an arms-down rest pose give the
+///   same robot angles for the same body motion. Elbow and finger angles do not depend on either.
+/// Fingers are mapped when the hand has children named thumb / index / middle / ring / pinky;
+/// otherwise their robot joints are not in the map (they keep their neutral value).
+/// Throws InvalidArgument when the binding does not belong to `hierarchy`.
+RETARGET_DECL EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBinding& binding);
+
+/// The InMoov configuration for a BVH hierarchy: the built-in one of its skeleton family when
+/// `detectEulerSkeleton` names one and the hierarchy has every joint it uses (Axis Neuron, CMU,
+/// Mixamo: unchanged, bit-identical), otherwise
+/// `inmoovRigEulerMap` on its automatic rig binding. Throws InvalidArgument naming what is missing
+/// when the hierarchy cannot be bound.
+RETARGET_DECL EulerMap inmoovEulerMap(const BvhMotion& hierarchy);
+
+#if RETARGET_DEFINE_MAPPERS
+
+namespace internal {
+
+RETARGET_DECL EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonNames& names) {
   constexpr double kHalfPi = kPi<double> / 2;
   EulerMap c;
   c.name = "inmoov/" + skeleton;
@@ -108,7 +167,7 @@ inline EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonN
   return c;
 }
 
-inline std::vector<std::vector<std::string>> threeSegmentFingers(const std::string& side) {
+RETARGET_DECL std::vector<std::vector<std::string>> threeSegmentFingers(const std::string& side) {
   std::vector<std::vector<std::string>> chains;
   for (const char* finger : {"Thumb", "Index", "Middle", "Ring", "Pinky"}) {
     std::vector<std::string> chain;
@@ -120,19 +179,14 @@ inline std::vector<std::vector<std::string>> threeSegmentFingers(const std::stri
 
 }  // namespace internal
 
-/// InMoov mapping for the Axis Neuron (Perception Neuron) 59-joint skeleton: neck chain
-/// Neck, Head; fingers {Left,Right}Hand{Thumb,Index,Middle,Ring,Pinky}1..3. See the file
-/// comment for how each joint is mapped.
-inline EulerMap inmoovAxisNeuronMap() {
+RETARGET_DECL EulerMap inmoovAxisNeuronMap() {
   return internal::inmoovTPoseMap("axis-neuron", {"",
                                                      {"Neck", "Head"},
                                                      internal::threeSegmentFingers("Left"),
                                                      internal::threeSegmentFingers("Right")});
 }
 
-/// InMoov mapping for the 31-joint CMU skeleton: neck chain Neck, Neck1, Head; thumb from
-/// LThumb / RThumb, the four other fingers from {L,R}FingerBase + {Left,Right}HandIndex1.
-inline EulerMap inmoovCmuMap() {
+RETARGET_DECL EulerMap inmoovCmuMap() {
   auto fingers = [](const std::string& side, const std::string& letter) {
     const std::vector<std::string> index = {side + "FingerBase", side + "HandIndex1"};
     return std::vector<std::vector<std::string>>{{letter + "Thumb"}, index, index, index, index};
@@ -140,28 +194,21 @@ inline EulerMap inmoovCmuMap() {
   return internal::inmoovTPoseMap("cmu", {"", {"Neck", "Neck1", "Head"}, fingers("Left", "L"), fingers("Right", "R")});
 }
 
-/// InMoov mapping for the Mixamo rig ("mixamorig:" names): neck chain Neck, Head; fingers
-/// {Left,Right}Hand{Thumb,Index,Middle,Ring,Pinky}1..3.
-inline EulerMap inmoovMixamoMap() {
+RETARGET_DECL EulerMap inmoovMixamoMap() {
   return internal::inmoovTPoseMap("mixamo", {"mixamorig:",
                                                 {"Neck", "Head"},
                                                 internal::threeSegmentFingers("Left"),
                                                 internal::threeSegmentFingers("Right")});
 }
 
-/// Names the skeleton family of a BVH hierarchy: "axis-neuron" (LeftInHandIndex or
-/// LeftHandThumb1 without a namespace), "cmu" (LThumb / LHipJoint), "mixamo"
-/// ("mixamorig:Hips"), or "" when none matches.
-inline std::string detectEulerSkeleton(const BvhMotion& motion) {
+RETARGET_DECL std::string detectEulerSkeleton(const BvhMotion& motion) {
   if (motion.findJoint("mixamorig:Hips") >= 0) return "mixamo";
   if (motion.findJoint("LThumb") >= 0 || motion.findJoint("LHipJoint") >= 0) return "cmu";
   if (motion.findJoint("LeftInHandIndex") >= 0 || motion.findJoint("LeftHandThumb1") >= 0) return "axis-neuron";
   return "";
 }
 
-/// The built-in InMoov configuration for a skeleton family ("axis-neuron", "cmu",
-/// "mixamo"). Throws InvalidArgument naming the family otherwise.
-inline EulerMap inmoovEulerMap(const std::string& skeleton) {
+RETARGET_DECL EulerMap inmoovEulerMap(const std::string& skeleton) {
   if (skeleton == "axis-neuron") return inmoovAxisNeuronMap();
   if (skeleton == "cmu") return inmoovCmuMap();
   if (skeleton == "mixamo") return inmoovMixamoMap();
@@ -170,24 +217,7 @@ inline EulerMap inmoovEulerMap(const std::string& skeleton) {
   return {};
 }
 
-/// InMoov mapping for any rig bound by `bindRig` (human/rig_binding.hpp): the configuration of
-/// the built-in maps (see the file comment), with its canonical body segments (upper arm, forearm,
-/// hand, neck chain + head, named fingers) resolved through the binding, and its frame conventions
-/// (Y up, facing +Z, left +X, T-pose) carried into the file's own frame and rest pose:
-/// - Frame: with the binding's R_WS, the reference frame B of the built-in maps relates to the file
-///   frame S by R_BS = R_WB^T * R_WS (R_WB: Y up facing +Z). As R_BS is a signed axis permutation,
-///   a rotation decomposed about B's axes (a, b, c) equals the file rotation decomposed about S's
-///   axes (a', b', c') = R_BS^T (a, b, c) with each angle's sign flipped where the axis is: `order`,
-///   `sign` and `reference` (R_ref,S = R_BS^T R_ref,B R_BS) are rewritten accordingly; the wrist axis
-///   becomes R_BS^T * a.
-/// - Rest pose: the arm's rest direction d0 (upper arm to forearm joint, file rest pose) is turned
-///   onto the T-pose direction (+-X in B) by the smallest rotation C; the arm-down reference becomes
-///   R_ref * C and the wrist axis C^T * a, so a T-pose, an A-pose or an arms-down rest pose give the
-///   same robot angles for the same body motion. Elbow and finger angles do not depend on either.
-/// Fingers are mapped when the hand has children named thumb / index / middle / ring / pinky;
-/// otherwise their robot joints are not in the map (they keep their neutral value).
-/// Throws InvalidArgument when the binding does not belong to `hierarchy`.
-inline EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBinding& binding) {
+RETARGET_DECL EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBinding& binding) {
   RETARGET_THROW_UNLESS(binding.joints.size() == hierarchy.joints.size() && binding.arms[0].upper_arm >= 0,
                         InvalidArgument, "rig binding (got ", binding.joints.size(), " joints, expected the ",
                         hierarchy.joints.size(), " joints of the hierarchy it was bound from)");
@@ -262,12 +292,7 @@ inline EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBinding& 
   return c;
 }
 
-/// The InMoov configuration for a BVH hierarchy: the built-in one of its skeleton family when
-/// `detectEulerSkeleton` names one and the hierarchy has every joint it uses (Axis Neuron, CMU,
-/// Mixamo: unchanged, bit-identical), otherwise
-/// `inmoovRigEulerMap` on its automatic rig binding. Throws InvalidArgument naming what is missing
-/// when the hierarchy cannot be bound.
-inline EulerMap inmoovEulerMap(const BvhMotion& hierarchy) {
+RETARGET_DECL EulerMap inmoovEulerMap(const BvhMotion& hierarchy) {
   const std::string skeleton = detectEulerSkeleton(hierarchy);
   if (!skeleton.empty()) {
     EulerMap builtin = inmoovEulerMap(skeleton);
@@ -279,5 +304,7 @@ inline EulerMap inmoovEulerMap(const BvhMotion& hierarchy) {
   }
   return inmoovRigEulerMap(hierarchy, bindRig(hierarchy));
 }
+
+#endif  // RETARGET_DEFINE_MAPPERS
 
 }  // namespace retarget

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/geometry/euler_angles.hpp>
@@ -45,27 +46,10 @@ enum class EulerCase {
 
 /// Lower-case name of a case as used in the JSON form: "euler", "elbow_bend",
 /// "wrist_rotation", "wrist_twist", "finger_curl".
-inline const char* toString(EulerCase kind) {
-  switch (kind) {
-    case EulerCase::kEuler: return "euler";
-    case EulerCase::kElbowBend: return "elbow_bend";
-    case EulerCase::kWristRotation: return "wrist_rotation";
-    case EulerCase::kWristTwist: return "wrist_twist";
-    case EulerCase::kFingerCurl: return "finger_curl";
-  }
-  return "unknown";
-}
+RETARGET_DECL const char* toString(EulerCase kind);
 
 /// Parses a case name (see toString); throws InvalidArgument naming the text otherwise.
-inline EulerCase parseEulerCase(const std::string& text) {
-  for (EulerCase c : {EulerCase::kEuler, EulerCase::kElbowBend, EulerCase::kWristRotation, EulerCase::kWristTwist,
-                      EulerCase::kFingerCurl}) {
-    if (text == toString(c)) return c;
-  }
-  RETARGET_THROW_UNLESS(false, InvalidArgument, "Euler mapping case (got '", text,
-                        "', expected one of euler, elbow_bend, wrist_rotation, wrist_twist, finger_curl)");
-  return EulerCase::kEuler;
-}
+RETARGET_DECL EulerCase parseEulerCase(const std::string& text);
 
 /// The mapping of one robot joint. The value written is
 ///   q = offset + sign * scale * x
@@ -120,62 +104,93 @@ struct EulerMap {
   /// empty or repeated robot joint, no source, empty source name, angle not in
   /// {0, 1, 2}, sign not +-1, scale not finite and > 0, non-finite offset, axis, reference or limit,
   /// lower > upper, zero wrist axis.
-  void validate() const {
-    std::set<std::string> seen;
-    for (std::size_t i = 0; i < joints.size(); ++i) {
-      const EulerJointMapping& m = joints[i];
-      const std::string where = "Euler map '" + name + "' joints[" + std::to_string(i) + "] ('" +
-                                m.robot_joint + "')";
-      RETARGET_THROW_UNLESS(!m.robot_joint.empty(), InvalidArgument, where,
-                            ": robot_joint is empty (expected a robot joint name)");
-      RETARGET_THROW_UNLESS(seen.insert(m.robot_joint).second, InvalidArgument, where,
-                            ": robot_joint is mapped twice (expected one entry per robot joint)");
-      RETARGET_THROW_UNLESS(!m.source.empty(), InvalidArgument, where,
-                            ": source (got 0 names, expected at least 1 BVH joint name)");
-      for (const auto& s : m.source) {
-        RETARGET_THROW_UNLESS(!s.empty(), InvalidArgument, where, ": source contains an empty name");
-      }
-      RETARGET_THROW_UNLESS(m.angle >= 0 && m.angle <= 2, InvalidArgument, where, ": angle (got ", m.angle,
-                            ", expected 0, 1 or 2)");
-      const EulerOrder& o = m.order;
-      RETARGET_THROW_UNLESS(o.axes[0] >= 0 && o.axes[0] < 3 && o.axes[1] >= 0 && o.axes[1] < 3 && o.axes[2] >= 0 &&
-                                o.axes[2] < 3 && o.axes[0] != o.axes[1] && o.axes[1] != o.axes[2] &&
-                                o.axes[0] != o.axes[2],
-                            InvalidArgument, where, ": order (got axes ", o.axes[0], ",", o.axes[1], ",", o.axes[2],
-                            ", expected three distinct axes)");
-      RETARGET_THROW_UNLESS(m.sign == 1.0 || m.sign == -1.0, InvalidArgument, where, ": sign (got ", m.sign,
-                            ", expected 1 or -1)");
-      RETARGET_THROW_UNLESS(std::isfinite(m.scale) && m.scale > 0, InvalidArgument, where, ": scale (got ",
-                            m.scale, ", expected a finite value > 0)");
-      RETARGET_THROW_UNLESS(std::isfinite(m.offset), InvalidArgument, where, ": offset (got ", m.offset,
-                            ", expected a finite value in rad)");
-      RETARGET_THROW_UNLESS(m.axis.allFinite(), InvalidArgument, where, ": axis (got ", m.axis.transpose(),
-                            ", expected finite values)");
-      RETARGET_THROW_UNLESS(m.reference.allFinite(), InvalidArgument, where, ": reference (got ",
-                            m.reference.transpose(), ", expected a finite rotation vector in rad)");
-      RETARGET_THROW_UNLESS(m.kind != EulerCase::kWristRotation || m.axis.norm() > 1e-9, InvalidArgument, where,
-                            ": axis (got ", m.axis.transpose(), ", expected a non-zero axis for wrist_rotation)");
-      RETARGET_THROW_UNLESS(!m.lower || std::isfinite(*m.lower), InvalidArgument, where, ": lower (got ",
-                            m.lower.value_or(0), ", expected a finite value in rad)");
-      RETARGET_THROW_UNLESS(!m.upper || std::isfinite(*m.upper), InvalidArgument, where, ": upper (got ",
-                            m.upper.value_or(0), ", expected a finite value in rad)");
-      RETARGET_THROW_UNLESS(!(m.lower && m.upper) || *m.lower <= *m.upper, InvalidArgument, where,
-                            ": limits (got lower ", m.lower.value_or(0), " > upper ", m.upper.value_or(0),
-                            ", expected lower <= upper)");
-    }
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// True when two maps hold the same data (exact comparison of every field).
-inline bool operator==(const EulerJointMapping& a, const EulerJointMapping& b) {
+RETARGET_DECL bool operator==(const EulerJointMapping& a, const EulerJointMapping& b);
+inline bool operator!=(const EulerJointMapping& a, const EulerJointMapping& b) { return !(a == b); }
+RETARGET_DECL bool operator==(const EulerMap& a, const EulerMap& b);
+inline bool operator!=(const EulerMap& a, const EulerMap& b) { return !(a == b); }
+
+#if RETARGET_DEFINE_MAPPERS
+
+RETARGET_DECL const char* toString(EulerCase kind) {
+  switch (kind) {
+    case EulerCase::kEuler: return "euler";
+    case EulerCase::kElbowBend: return "elbow_bend";
+    case EulerCase::kWristRotation: return "wrist_rotation";
+    case EulerCase::kWristTwist: return "wrist_twist";
+    case EulerCase::kFingerCurl: return "finger_curl";
+  }
+  return "unknown";
+}
+
+RETARGET_DECL EulerCase parseEulerCase(const std::string& text) {
+  for (EulerCase c : {EulerCase::kEuler, EulerCase::kElbowBend, EulerCase::kWristRotation, EulerCase::kWristTwist,
+                      EulerCase::kFingerCurl}) {
+    if (text == toString(c)) return c;
+  }
+  RETARGET_THROW_UNLESS(false, InvalidArgument, "Euler mapping case (got '", text,
+                        "', expected one of euler, elbow_bend, wrist_rotation, wrist_twist, finger_curl)");
+  return EulerCase::kEuler;
+}
+
+RETARGET_DECL void EulerMap::validate() const {
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    const EulerJointMapping& m = joints[i];
+    const std::string where = "Euler map '" + name + "' joints[" + std::to_string(i) + "] ('" +
+                              m.robot_joint + "')";
+    RETARGET_THROW_UNLESS(!m.robot_joint.empty(), InvalidArgument, where,
+                          ": robot_joint is empty (expected a robot joint name)");
+    RETARGET_THROW_UNLESS(seen.insert(m.robot_joint).second, InvalidArgument, where,
+                          ": robot_joint is mapped twice (expected one entry per robot joint)");
+    RETARGET_THROW_UNLESS(!m.source.empty(), InvalidArgument, where,
+                          ": source (got 0 names, expected at least 1 BVH joint name)");
+    for (const auto& s : m.source) {
+      RETARGET_THROW_UNLESS(!s.empty(), InvalidArgument, where, ": source contains an empty name");
+    }
+    RETARGET_THROW_UNLESS(m.angle >= 0 && m.angle <= 2, InvalidArgument, where, ": angle (got ", m.angle,
+                          ", expected 0, 1 or 2)");
+    const EulerOrder& o = m.order;
+    RETARGET_THROW_UNLESS(o.axes[0] >= 0 && o.axes[0] < 3 && o.axes[1] >= 0 && o.axes[1] < 3 && o.axes[2] >= 0 &&
+                              o.axes[2] < 3 && o.axes[0] != o.axes[1] && o.axes[1] != o.axes[2] &&
+                              o.axes[0] != o.axes[2],
+                          InvalidArgument, where, ": order (got axes ", o.axes[0], ",", o.axes[1], ",", o.axes[2],
+                          ", expected three distinct axes)");
+    RETARGET_THROW_UNLESS(m.sign == 1.0 || m.sign == -1.0, InvalidArgument, where, ": sign (got ", m.sign,
+                          ", expected 1 or -1)");
+    RETARGET_THROW_UNLESS(std::isfinite(m.scale) && m.scale > 0, InvalidArgument, where, ": scale (got ",
+                          m.scale, ", expected a finite value > 0)");
+    RETARGET_THROW_UNLESS(std::isfinite(m.offset), InvalidArgument, where, ": offset (got ", m.offset,
+                          ", expected a finite value in rad)");
+    RETARGET_THROW_UNLESS(m.axis.allFinite(), InvalidArgument, where, ": axis (got ", m.axis.transpose(),
+                          ", expected finite values)");
+    RETARGET_THROW_UNLESS(m.reference.allFinite(), InvalidArgument, where, ": reference (got ",
+                          m.reference.transpose(), ", expected a finite rotation vector in rad)");
+    RETARGET_THROW_UNLESS(m.kind != EulerCase::kWristRotation || m.axis.norm() > 1e-9, InvalidArgument, where,
+                          ": axis (got ", m.axis.transpose(), ", expected a non-zero axis for wrist_rotation)");
+    RETARGET_THROW_UNLESS(!m.lower || std::isfinite(*m.lower), InvalidArgument, where, ": lower (got ",
+                          m.lower.value_or(0), ", expected a finite value in rad)");
+    RETARGET_THROW_UNLESS(!m.upper || std::isfinite(*m.upper), InvalidArgument, where, ": upper (got ",
+                          m.upper.value_or(0), ", expected a finite value in rad)");
+    RETARGET_THROW_UNLESS(!(m.lower && m.upper) || *m.lower <= *m.upper, InvalidArgument, where,
+                          ": limits (got lower ", m.lower.value_or(0), " > upper ", m.upper.value_or(0),
+                          ", expected lower <= upper)");
+  }
+}
+
+RETARGET_DECL bool operator==(const EulerJointMapping& a, const EulerJointMapping& b) {
   return a.robot_joint == b.robot_joint && a.kind == b.kind && a.source == b.source && a.order == b.order &&
          a.angle == b.angle && a.axis == b.axis && a.reference == b.reference && a.sign == b.sign && a.scale == b.scale && a.offset == b.offset &&
          a.lower == b.lower && a.upper == b.upper;
 }
-inline bool operator!=(const EulerJointMapping& a, const EulerJointMapping& b) { return !(a == b); }
-inline bool operator==(const EulerMap& a, const EulerMap& b) {
+
+RETARGET_DECL bool operator==(const EulerMap& a, const EulerMap& b) {
   return a.name == b.name && a.skeleton == b.skeleton && a.joints == b.joints;
 }
-inline bool operator!=(const EulerMap& a, const EulerMap& b) { return !(a == b); }
+
+#endif  // RETARGET_DEFINE_MAPPERS
 
 }  // namespace retarget

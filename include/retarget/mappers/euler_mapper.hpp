@@ -14,12 +14,13 @@
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
+#include <retarget/geometry/euler_angles.hpp>
 #include <retarget/human/bvh_motion.hpp>
 #include <retarget/kinematics/robot_model.hpp>
-#include <retarget/geometry/euler_angles.hpp>
 #include <retarget/mappers/euler_map.hpp>
 #include <retarget/mappers/mapper.hpp>
 
@@ -61,62 +62,21 @@ class EulerMapper {
   /// no coordinate, when the map's limits do not intersect the robot's, when a source joint is
   /// missing from the hierarchy or has no rotation channels, or when a derived link axis has
   /// zero length (coincident joints: give `axis` explicitly).
-  EulerMapper(const RobotModel<Scalar>& model, const BvhMotion& hierarchy, EulerMap map, EulerOptions options = {})
-      : model_(&model), map_(std::move(map)), options_(std::move(options)) {
-    map_.validate();
-    options_.validate();
-    resolveRobot(model);
-    bindHierarchy(hierarchy);
-    clamped_ = JointFlags::Constant(model.nq(), false);
-    held_ = JointFlags::Constant(model.nq(), false);
-    reset();
-  }
+  EulerMapper(const RobotModel<Scalar>& model, const BvhMotion& hierarchy, EulerMap map, EulerOptions options = {});
 
   /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
   EulerMapper(const RobotModel<Scalar>&&, const BvhMotion&, EulerMap, EulerOptions = {}) = delete;
 
   /// Forgets the temporal state: every mapped joint goes back to its neutral value (clamped
   /// into the map's limits), which it holds until its source gives a finite rotation.
-  void reset() noexcept {
-    for (const Entry& e : entries_) last_[e.q] = std::clamp(neutral_[e.q], e.lower, e.upper);
-    raw_ = last_;
-    clamped_.setConstant(false);
-    held_.setConstant(false);
-  }
+  void reset() noexcept;
 
   /// Maps one frame given as its `channel_count` channel values in file order (positions in
   /// file units, rotations in degrees), e.g. `motion.frameValues(f)`, one line of a BVH MOTION
   /// section or one Axis Neuron broadcast frame, into `q_out` (size nq, robot q order, rad).
   /// Eq. 1 in the file's channel order. Never allocates or throws; see the class doc for the
   /// statuses.
-  [[nodiscard]] Status map(const BvhChannelValues& values, Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
-    if (q_out.size() != nq_) return StatusCode::kInvalidInput;
-    if (values.size() != channel_count_) {
-      q_out = last_;
-      clamped_.setConstant(false);
-      held_.setConstant(false);
-      return StatusCode::kInvalidInput;
-    }
-    constexpr Scalar kDegree = kPi<Scalar> / Scalar(180);
-    for (std::size_t s = 0; s < sources_.size(); ++s) {
-      const Source& src = sources_[s];
-      // Eq. 1 in the file's channel order, as a product of unit quaternions (cheaper than 3x3).
-      Quaternion<Scalar> R = Quaternion<Scalar>::Identity();
-      bool finite = true;
-      for (int c = 0; c < src.rotation_count; ++c) {
-        const double value = values[src.rotation_channels[c]];
-        finite = finite && std::isfinite(value);
-        const Scalar half = Scalar(0.5) * static_cast<Scalar>(value) * kDegree;
-        Quaternion<Scalar> axis_rotation(std::cos(half), Scalar(0), Scalar(0), Scalar(0));
-        axis_rotation.vec()[src.rotation_axes[c]] = std::sin(half);
-        R = R * axis_rotation;
-      }
-      finite = finite && R.coeffs().allFinite();
-      valid_[s] = finite ? 1 : 0;
-      if (finite) rotations_[s] = R.toRotationMatrix();
-    }
-    return finish(q_out);
-  }
+  [[nodiscard]] Status map(const BvhChannelValues& values, Eigen::Ref<VectorX<Scalar>> q_out) noexcept;
 
   /// The robot model.
   const RobotModel<Scalar>& model() const noexcept { return *model_; }
@@ -140,11 +100,7 @@ class EulerMapper {
   /// Number of channel values a frame must have (the bound hierarchy's channel count).
   int channelCount() const noexcept { return static_cast<int>(channel_count_); }
   /// Configuration indices of the mapped robot joints, in map-entry order (allocates).
-  std::vector<int> mappedJoints() const {
-    std::vector<int> out;
-    for (const Entry& e : entries_) out.push_back(e.q);
-    return out;
-  }
+  std::vector<int> mappedJoints() const;
   /// Effective limits of map entry `i` (robot limits intersected with the map's, rad).
   Scalar lowerLimit(int i) const { return entries_[static_cast<std::size_t>(i)].lower; }
   Scalar upperLimit(int i) const { return entries_[static_cast<std::size_t>(i)].upper; }
@@ -174,212 +130,23 @@ class EulerMapper {
   };
 
   // Robot side: joint indices, effective limits, gains, reference rotations, Euler groups.
-  void resolveRobot(const RobotModel<Scalar>& model) {
-    nq_ = model.nq();
-    neutral_ = model.neutralConfiguration();
-    last_ = neutral_;
-    entries_.reserve(map_.joints.size());
-    for (const EulerJointMapping& m : map_.joints) {
-      Entry e;
-      e.q = model.qIndex(m.robot_joint);
-      e.kind = m.kind;
-      e.order = m.order;
-      e.angle = m.angle;
-      e.gain = Scalar(m.sign * m.scale);
-      e.offset = Scalar(m.offset);
-      e.lower = model.lowerLimits()[e.q];
-      e.upper = model.upperLimits()[e.q];
-      if (m.lower) e.lower = std::max(e.lower, Scalar(*m.lower));
-      if (m.upper) e.upper = std::min(e.upper, Scalar(*m.upper));
-      RETARGET_THROW_UNLESS(e.lower <= e.upper, InvalidArgument, "Euler map '", map_.name, "' joint '", m.robot_joint,
-                            "': limits [", m.lower.value_or(-INFINITY), ", ", m.upper.value_or(INFINITY),
-                            "] do not intersect the robot's [", model.lowerLimits()[e.q], ", ",
-                            model.upperLimits()[e.q], "] (expected an overlapping range)");
-      // Centre used to pick the 2*pi branch of Euler angles (offset when unbounded).
-      e.centre = (std::isfinite(e.lower) && std::isfinite(e.upper)) ? (e.lower + e.upper) / 2 : e.offset;
-      e.axis = m.axis.template cast<Scalar>();
-      const double reference_angle = m.reference.norm();
-      if (reference_angle > 0) {
-        const Eigen::Matrix3d R_ref = Eigen::AngleAxisd(reference_angle, m.reference / reference_angle).toRotationMatrix();
-        e.R_ref_T = R_ref.transpose().cast<Scalar>();
-      }
-      // Entries decomposing the same rotation in the same order share one Euler branch choice.
-      e.leader = entries_.size();
-      for (std::size_t k = 0; k < entries_.size() && m.kind == EulerCase::kEuler; ++k) {
-        const EulerJointMapping& other = map_.joints[k];
-        if (other.kind == EulerCase::kEuler && other.source == m.source && other.order == m.order &&
-            other.reference == m.reference) {
-          e.leader = entries_[k].leader;
-          break;
-        }
-      }
-      entries_.push_back(e);
-    }
-    euler_angles_.assign(entries_.size(), Vector3<Scalar>::Zero());
-  }
+  void resolveRobot(const RobotModel<Scalar>& model);
 
   // Source side: BVH joints, their rotation channels and the link axes the cases need.
-  void bindHierarchy(const BvhMotion& hierarchy) {
-    channel_count_ = hierarchy.channel_count;
-    std::vector<int> source_of_joint(hierarchy.joints.size(), -1);
-    auto useJoint = [&](const std::string& name, const std::string& robot_joint) -> int {
-      const int j = hierarchy.findJoint(name);
-      RETARGET_THROW_UNLESS(j >= 0 && !hierarchy.joints[static_cast<std::size_t>(j)].is_end_site, InvalidArgument,
-                            "Euler map '", map_.name, "' joint '", robot_joint, "': source (got BVH joint '", name,
-                            "', expected a joint of the BVH hierarchy)");
-      if (source_of_joint[static_cast<std::size_t>(j)] < 0) {
-        Source s;
-        s.joint = j;
-        int n = 0;
-        const auto& joint = hierarchy.joints[static_cast<std::size_t>(j)];
-        for (std::size_t c = 0; c < joint.channels.size(); ++c) {
-          if (!isRotation(joint.channels[c]) || n >= 3) continue;
-          s.rotation_axes[n] = bvhChannelAxis(joint.channels[c]);
-          s.rotation_channels[n] = joint.first_channel + static_cast<int>(c);
-          ++n;
-        }
-        s.rotation_count = n;
-        source_of_joint[static_cast<std::size_t>(j)] = static_cast<int>(sources_.size());
-        sources_.push_back(s);
-      }
-      return source_of_joint[static_cast<std::size_t>(j)];
-    };
-    // The bone from joint j to its first child, in j's frame (file units).
-    auto boneOut = [&](int j) -> Vector3<Scalar> {
-      for (const BvhJoint& child : hierarchy.joints) {
-        if (child.parent == j) return child.offset.template cast<Scalar>();
-      }
-      return Vector3<Scalar>::Zero();
-    };
-    for (std::size_t i = 0; i < entries_.size(); ++i) {
-      const EulerJointMapping& m = map_.joints[i];
-      Entry& e = entries_[i];
-      e.first_link = links_.size();
-      for (std::size_t k = 0; k < m.source.size(); ++k) {
-        const std::string& name = m.source[k];
-        Link link;
-        link.source = static_cast<std::size_t>(useJoint(name, m.robot_joint));  // always >= 0
-        const int j = sources_[link.source].joint;
-        // Link axes: for a finger every segment, otherwise the last joint of the chain.
-        const bool needs_axis =
-            e.kind == EulerCase::kFingerCurl || (e.kind != EulerCase::kEuler && k + 1 == m.source.size());
-        if (!needs_axis) {
-          // no axis needed
-        } else if (e.axis.norm() > kDegenerateEpsilon<Scalar> || e.kind == EulerCase::kWristRotation) {
-          link.u = e.axis.normalized();
-        } else {
-          Vector3<Scalar> out = boneOut(j);
-          // A zero-length end bone (e.g. the CMU thumbs of the Xia files) falls back to the
-          // nearest non-zero bone towards the root: all BVH rest-pose frames are parallel.
-          for (int a = j; a >= 0 && !(out.norm() > kDegenerateEpsilon<Scalar>);
-               a = hierarchy.joints[static_cast<std::size_t>(a)].parent) {
-            out = hierarchy.joints[static_cast<std::size_t>(a)].offset.template cast<Scalar>();
-          }
-          RETARGET_THROW_UNLESS(out.norm() > kDegenerateEpsilon<Scalar>, InvalidArgument, "Euler map '", map_.name,
-                                "' joint '", m.robot_joint, "': cannot derive the link axis of BVH joint '", name,
-                                "' (every bone from it to the root has zero length, expected one > 0; set 'axis' "
-                                "explicitly)");
-          link.u = out.normalized();
-        }
-        links_.push_back(link);
-      }
-      e.link_count = m.source.size();
-    }
-    rotations_.assign(sources_.size(), Matrix3<Scalar>::Identity());
-    valid_.assign(sources_.size(), 1);
-  }
+  void bindHierarchy(const BvhMotion& hierarchy);
 
   // Angle (rad, [0, pi]) between unit vectors a and b.
-  static Scalar angleBetween(const Vector3<Scalar>& a, const Vector3<Scalar>& b) {
-    using std::atan2;
-    return atan2(a.cross(b).norm(), a.dot(b));
-  }
+  static Scalar angleBetween(const Vector3<Scalar>& a, const Vector3<Scalar>& b);
 
   // Value of entry e for Euler angle x, on the 2*pi branch nearest the middle of its limits.
-  static Scalar eulerValue(const Entry& e, Scalar x) {
-    using std::abs;
-    const Scalar period = Scalar(2) * kPi<Scalar> * abs(e.gain);
-    return e.centre + std::remainder(e.offset + e.gain * x - e.centre, period);
-  }
+  static Scalar eulerValue(const Entry& e, Scalar x);
 
   // A Tait-Bryan rotation has two angle triples: (a, b, c) and (a + pi, pi - b, c + pi). Keep
   // the one whose values for all entries of the leader's group violate the limits least
   // (the principal one on ties), so that e.g. a shoulder raised above 90 deg keeps its branch.
-  Vector3<Scalar> chooseEulerBranch(std::size_t leader, const Vector3<Scalar>& principal) const {
-    const Vector3<Scalar> other(principal[0] + kPi<Scalar>, kPi<Scalar> - principal[1], principal[2] + kPi<Scalar>);
-    Scalar cost_principal = Scalar(0), cost_other = Scalar(0);
-    for (std::size_t k = leader; k < entries_.size(); ++k) {
-      const Entry& e = entries_[k];
-      if (e.kind != EulerCase::kEuler || e.leader != leader) continue;
-      const Scalar v1 = eulerValue(e, principal[e.angle]);
-      const Scalar v2 = eulerValue(e, other[e.angle]);
-      cost_principal += std::max(Scalar(0), e.lower - v1) + std::max(Scalar(0), v1 - e.upper);
-      cost_other += std::max(Scalar(0), e.lower - v2) + std::max(Scalar(0), v2 - e.upper);
-    }
-    return cost_other < cost_principal ? other : principal;
-  }
+  Vector3<Scalar> chooseEulerBranch(std::size_t leader, const Vector3<Scalar>& principal) const;
 
-  Status finish(Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
-    Status status;
-    clamped_.setConstant(false);
-    held_.setConstant(false);
-    for (const Entry& e : entries_) {
-      bool ok = true;
-      Scalar x = Scalar(0);
-      if (e.kind == EulerCase::kFingerCurl) {
-        // Mean bend of the finger's segments, each relative to the reference pose.
-        for (std::size_t l = 0; l < e.link_count; ++l) {
-          const Link& link = links_[e.first_link + l];
-          ok = ok && valid_[link.source] != 0;
-          if (ok) x += angleBetween(link.u, rotations_[link.source] * e.R_ref_T * link.u);
-        }
-        x /= Scalar(e.link_count);
-      } else {
-        // Chain product of the sources' local rotations (parent first), relative to the reference.
-        Matrix3<Scalar> R = Matrix3<Scalar>::Identity();
-        for (std::size_t l = 0; l < e.link_count; ++l) {
-          const Link& link = links_[e.first_link + l];
-          ok = ok && valid_[link.source] != 0;
-          if (ok) R = R * rotations_[link.source];
-        }
-        R = R * e.R_ref_T;
-        const Vector3<Scalar>& u = links_[e.first_link + e.link_count - 1].u;
-        if (!ok) {
-          // held below
-        } else if (e.kind == EulerCase::kEuler) {
-          const auto me = static_cast<std::size_t>(&e - entries_.data());
-          if (e.leader == me) euler_angles_[me] = chooseEulerBranch(me, rotationToEuler<Scalar>(e.order, R));
-          x = euler_angles_[e.leader][e.angle];  // Eq. 2
-        } else if (e.kind == EulerCase::kElbowBend) {
-          x = kPi<Scalar> - angleBetween(u, R * u);  // Eqs. 5-6
-        } else if (e.kind == EulerCase::kWristRotation) {
-          x = angleBetween(u, R * u);  // Eqs. 9-10
-        } else {
-          // Twist about u: the rotation's quaternion projected on u (swing-twist split).
-          const Quaternion<Scalar> r(R);
-          x = Scalar(2) * std::atan2(r.vec().dot(u), r.w());
-          if (x > kPi<Scalar>) x -= Scalar(2) * kPi<Scalar>;
-          if (x <= -kPi<Scalar>) x += Scalar(2) * kPi<Scalar>;
-        }
-      }
-      if (!ok || !std::isfinite(x)) {
-        held_[e.q] = true;  // hold the previous value
-        status |= StatusCode::kDegenerateInput;
-        continue;
-      }
-      // Euler angles are 2*pi periodic: eulerValue takes the branch nearest the limits' middle.
-      const Scalar value = e.kind == EulerCase::kEuler ? eulerValue(e, x) : e.offset + e.gain * x;
-      raw_[e.q] = value;
-      const Scalar clamped = std::clamp(value, e.lower, e.upper);
-      if (clamped != value) {
-        clamped_[e.q] = true;
-        status |= StatusCode::kClamped;
-      }
-      last_[e.q] = clamped;
-    }
-    q_out = last_;
-    return status;
-  }
+  Status finish(Eigen::Ref<VectorX<Scalar>> q_out) noexcept;
 
   const RobotModel<Scalar>* model_;
   EulerMap map_;
@@ -395,5 +162,276 @@ class EulerMapper {
   std::vector<Matrix3<Scalar>> rotations_;
   std::vector<char> valid_;
 };
+
+template <typename ScalarType>
+EulerMapper<ScalarType>::EulerMapper(const RobotModel<Scalar>& model, const BvhMotion& hierarchy, EulerMap map,
+                                     EulerOptions options)
+    : model_(&model), map_(std::move(map)), options_(std::move(options)) {
+  map_.validate();
+  options_.validate();
+  resolveRobot(model);
+  bindHierarchy(hierarchy);
+  clamped_ = JointFlags::Constant(model.nq(), false);
+  held_ = JointFlags::Constant(model.nq(), false);
+  reset();
+}
+
+template <typename ScalarType>
+void EulerMapper<ScalarType>::reset() noexcept {
+  for (const Entry& e : entries_) last_[e.q] = std::clamp(neutral_[e.q], e.lower, e.upper);
+  raw_ = last_;
+  clamped_.setConstant(false);
+  held_.setConstant(false);
+}
+
+template <typename ScalarType>
+Status EulerMapper<ScalarType>::map(const BvhChannelValues& values, Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
+  if (q_out.size() != nq_) return StatusCode::kInvalidInput;
+  if (values.size() != channel_count_) {
+    q_out = last_;
+    clamped_.setConstant(false);
+    held_.setConstant(false);
+    return StatusCode::kInvalidInput;
+  }
+  constexpr Scalar kDegree = kPi<Scalar> / Scalar(180);
+  for (std::size_t s = 0; s < sources_.size(); ++s) {
+    const Source& src = sources_[s];
+    // Eq. 1 in the file's channel order, as a product of unit quaternions (cheaper than 3x3).
+    Quaternion<Scalar> R = Quaternion<Scalar>::Identity();
+    bool finite = true;
+    for (int c = 0; c < src.rotation_count; ++c) {
+      const double value = values[src.rotation_channels[c]];
+      finite = finite && std::isfinite(value);
+      const Scalar half = Scalar(0.5) * static_cast<Scalar>(value) * kDegree;
+      Quaternion<Scalar> axis_rotation(std::cos(half), Scalar(0), Scalar(0), Scalar(0));
+      axis_rotation.vec()[src.rotation_axes[c]] = std::sin(half);
+      R = R * axis_rotation;
+    }
+    finite = finite && R.coeffs().allFinite();
+    valid_[s] = finite ? 1 : 0;
+    if (finite) rotations_[s] = R.toRotationMatrix();
+  }
+  return finish(q_out);
+}
+
+template <typename ScalarType>
+std::vector<int> EulerMapper<ScalarType>::mappedJoints() const {
+  std::vector<int> out;
+  for (const Entry& e : entries_) out.push_back(e.q);
+  return out;
+}
+
+template <typename ScalarType>
+void EulerMapper<ScalarType>::resolveRobot(const RobotModel<Scalar>& model) {
+  nq_ = model.nq();
+  neutral_ = model.neutralConfiguration();
+  last_ = neutral_;
+  entries_.reserve(map_.joints.size());
+  for (const EulerJointMapping& m : map_.joints) {
+    Entry e;
+    e.q = model.qIndex(m.robot_joint);
+    e.kind = m.kind;
+    e.order = m.order;
+    e.angle = m.angle;
+    e.gain = Scalar(m.sign * m.scale);
+    e.offset = Scalar(m.offset);
+    e.lower = model.lowerLimits()[e.q];
+    e.upper = model.upperLimits()[e.q];
+    if (m.lower) e.lower = std::max(e.lower, Scalar(*m.lower));
+    if (m.upper) e.upper = std::min(e.upper, Scalar(*m.upper));
+    RETARGET_THROW_UNLESS(e.lower <= e.upper, InvalidArgument, "Euler map '", map_.name, "' joint '", m.robot_joint,
+                          "': limits [", m.lower.value_or(-INFINITY), ", ", m.upper.value_or(INFINITY),
+                          "] do not intersect the robot's [", model.lowerLimits()[e.q], ", ",
+                          model.upperLimits()[e.q], "] (expected an overlapping range)");
+    // Centre used to pick the 2*pi branch of Euler angles (offset when unbounded).
+    e.centre = (std::isfinite(e.lower) && std::isfinite(e.upper)) ? (e.lower + e.upper) / 2 : e.offset;
+    e.axis = m.axis.template cast<Scalar>();
+    const double reference_angle = m.reference.norm();
+    if (reference_angle > 0) {
+      const Eigen::Matrix3d R_ref = Eigen::AngleAxisd(reference_angle, m.reference / reference_angle).toRotationMatrix();
+      e.R_ref_T = R_ref.transpose().cast<Scalar>();
+    }
+    // Entries decomposing the same rotation in the same order share one Euler branch choice.
+    e.leader = entries_.size();
+    for (std::size_t k = 0; k < entries_.size() && m.kind == EulerCase::kEuler; ++k) {
+      const EulerJointMapping& other = map_.joints[k];
+      if (other.kind == EulerCase::kEuler && other.source == m.source && other.order == m.order &&
+          other.reference == m.reference) {
+        e.leader = entries_[k].leader;
+        break;
+      }
+    }
+    entries_.push_back(e);
+  }
+  euler_angles_.assign(entries_.size(), Vector3<Scalar>::Zero());
+}
+
+template <typename ScalarType>
+void EulerMapper<ScalarType>::bindHierarchy(const BvhMotion& hierarchy) {
+  channel_count_ = hierarchy.channel_count;
+  std::vector<int> source_of_joint(hierarchy.joints.size(), -1);
+  auto useJoint = [&](const std::string& name, const std::string& robot_joint) -> int {
+    const int j = hierarchy.findJoint(name);
+    RETARGET_THROW_UNLESS(j >= 0 && !hierarchy.joints[static_cast<std::size_t>(j)].is_end_site, InvalidArgument,
+                          "Euler map '", map_.name, "' joint '", robot_joint, "': source (got BVH joint '", name,
+                          "', expected a joint of the BVH hierarchy)");
+    if (source_of_joint[static_cast<std::size_t>(j)] < 0) {
+      Source s;
+      s.joint = j;
+      int n = 0;
+      const auto& joint = hierarchy.joints[static_cast<std::size_t>(j)];
+      for (std::size_t c = 0; c < joint.channels.size(); ++c) {
+        if (!isRotation(joint.channels[c]) || n >= 3) continue;
+        s.rotation_axes[n] = bvhChannelAxis(joint.channels[c]);
+        s.rotation_channels[n] = joint.first_channel + static_cast<int>(c);
+        ++n;
+      }
+      s.rotation_count = n;
+      source_of_joint[static_cast<std::size_t>(j)] = static_cast<int>(sources_.size());
+      sources_.push_back(s);
+    }
+    return source_of_joint[static_cast<std::size_t>(j)];
+  };
+  // The bone from joint j to its first child, in j's frame (file units).
+  auto boneOut = [&](int j) -> Vector3<Scalar> {
+    for (const BvhJoint& child : hierarchy.joints) {
+      if (child.parent == j) return child.offset.template cast<Scalar>();
+    }
+    return Vector3<Scalar>::Zero();
+  };
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const EulerJointMapping& m = map_.joints[i];
+    Entry& e = entries_[i];
+    e.first_link = links_.size();
+    for (std::size_t k = 0; k < m.source.size(); ++k) {
+      const std::string& name = m.source[k];
+      Link link;
+      link.source = static_cast<std::size_t>(useJoint(name, m.robot_joint));  // always >= 0
+      const int j = sources_[link.source].joint;
+      // Link axes: for a finger every segment, otherwise the last joint of the chain.
+      const bool needs_axis =
+          e.kind == EulerCase::kFingerCurl || (e.kind != EulerCase::kEuler && k + 1 == m.source.size());
+      if (!needs_axis) {
+        // no axis needed
+      } else if (e.axis.norm() > kDegenerateEpsilon<Scalar> || e.kind == EulerCase::kWristRotation) {
+        link.u = e.axis.normalized();
+      } else {
+        Vector3<Scalar> out = boneOut(j);
+        // A zero-length end bone (e.g. the CMU thumbs of the Xia files) falls back to the
+        // nearest non-zero bone towards the root: all BVH rest-pose frames are parallel.
+        for (int a = j; a >= 0 && !(out.norm() > kDegenerateEpsilon<Scalar>);
+             a = hierarchy.joints[static_cast<std::size_t>(a)].parent) {
+          out = hierarchy.joints[static_cast<std::size_t>(a)].offset.template cast<Scalar>();
+        }
+        RETARGET_THROW_UNLESS(out.norm() > kDegenerateEpsilon<Scalar>, InvalidArgument, "Euler map '", map_.name,
+                              "' joint '", m.robot_joint, "': cannot derive the link axis of BVH joint '", name,
+                              "' (every bone from it to the root has zero length, expected one > 0; set 'axis' "
+                              "explicitly)");
+        link.u = out.normalized();
+      }
+      links_.push_back(link);
+    }
+    e.link_count = m.source.size();
+  }
+  rotations_.assign(sources_.size(), Matrix3<Scalar>::Identity());
+  valid_.assign(sources_.size(), 1);
+}
+
+template <typename ScalarType>
+auto EulerMapper<ScalarType>::angleBetween(const Vector3<Scalar>& a, const Vector3<Scalar>& b) -> Scalar {
+  using std::atan2;
+  return atan2(a.cross(b).norm(), a.dot(b));
+}
+
+template <typename ScalarType>
+auto EulerMapper<ScalarType>::eulerValue(const Entry& e, Scalar x) -> Scalar {
+  using std::abs;
+  const Scalar period = Scalar(2) * kPi<Scalar> * abs(e.gain);
+  return e.centre + std::remainder(e.offset + e.gain * x - e.centre, period);
+}
+
+template <typename ScalarType>
+auto EulerMapper<ScalarType>::chooseEulerBranch(std::size_t leader, const Vector3<Scalar>& principal) const
+    -> Vector3<Scalar> {
+  const Vector3<Scalar> other(principal[0] + kPi<Scalar>, kPi<Scalar> - principal[1], principal[2] + kPi<Scalar>);
+  Scalar cost_principal = Scalar(0), cost_other = Scalar(0);
+  for (std::size_t k = leader; k < entries_.size(); ++k) {
+    const Entry& e = entries_[k];
+    if (e.kind != EulerCase::kEuler || e.leader != leader) continue;
+    const Scalar v1 = eulerValue(e, principal[e.angle]);
+    const Scalar v2 = eulerValue(e, other[e.angle]);
+    cost_principal += std::max(Scalar(0), e.lower - v1) + std::max(Scalar(0), v1 - e.upper);
+    cost_other += std::max(Scalar(0), e.lower - v2) + std::max(Scalar(0), v2 - e.upper);
+  }
+  return cost_other < cost_principal ? other : principal;
+}
+
+template <typename ScalarType>
+Status EulerMapper<ScalarType>::finish(Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
+  Status status;
+  clamped_.setConstant(false);
+  held_.setConstant(false);
+  for (const Entry& e : entries_) {
+    bool ok = true;
+    Scalar x = Scalar(0);
+    if (e.kind == EulerCase::kFingerCurl) {
+      // Mean bend of the finger's segments, each relative to the reference pose.
+      for (std::size_t l = 0; l < e.link_count; ++l) {
+        const Link& link = links_[e.first_link + l];
+        ok = ok && valid_[link.source] != 0;
+        if (ok) x += angleBetween(link.u, rotations_[link.source] * e.R_ref_T * link.u);
+      }
+      x /= Scalar(e.link_count);
+    } else {
+      // Chain product of the sources' local rotations (parent first), relative to the reference.
+      Matrix3<Scalar> R = Matrix3<Scalar>::Identity();
+      for (std::size_t l = 0; l < e.link_count; ++l) {
+        const Link& link = links_[e.first_link + l];
+        ok = ok && valid_[link.source] != 0;
+        if (ok) R = R * rotations_[link.source];
+      }
+      R = R * e.R_ref_T;
+      const Vector3<Scalar>& u = links_[e.first_link + e.link_count - 1].u;
+      if (!ok) {
+        // held below
+      } else if (e.kind == EulerCase::kEuler) {
+        const auto me = static_cast<std::size_t>(&e - entries_.data());
+        if (e.leader == me) euler_angles_[me] = chooseEulerBranch(me, rotationToEuler<Scalar>(e.order, R));
+        x = euler_angles_[e.leader][e.angle];  // Eq. 2
+      } else if (e.kind == EulerCase::kElbowBend) {
+        x = kPi<Scalar> - angleBetween(u, R * u);  // Eqs. 5-6
+      } else if (e.kind == EulerCase::kWristRotation) {
+        x = angleBetween(u, R * u);  // Eqs. 9-10
+      } else {
+        // Twist about u: the rotation's quaternion projected on u (swing-twist split).
+        const Quaternion<Scalar> r(R);
+        x = Scalar(2) * std::atan2(r.vec().dot(u), r.w());
+        if (x > kPi<Scalar>) x -= Scalar(2) * kPi<Scalar>;
+        if (x <= -kPi<Scalar>) x += Scalar(2) * kPi<Scalar>;
+      }
+    }
+    if (!ok || !std::isfinite(x)) {
+      held_[e.q] = true;  // hold the previous value
+      status |= StatusCode::kDegenerateInput;
+      continue;
+    }
+    // Euler angles are 2*pi periodic: eulerValue takes the branch nearest the limits' middle.
+    const Scalar value = e.kind == EulerCase::kEuler ? eulerValue(e, x) : e.offset + e.gain * x;
+    raw_[e.q] = value;
+    const Scalar clamped = std::clamp(value, e.lower, e.upper);
+    if (clamped != value) {
+      clamped_[e.q] = true;
+      status |= StatusCode::kClamped;
+    }
+    last_[e.q] = clamped;
+  }
+  q_out = last_;
+  return status;
+}
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS class EulerMapper<double>;
+RETARGET_TEMPLATE_MAPPERS class EulerMapper<float>;
+#endif
 
 }  // namespace retarget

@@ -38,6 +38,7 @@
 #include <cstddef>
 #include <limits>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/geometry/octants.hpp>
@@ -55,12 +56,7 @@ struct FabrikOptions {
   int max_iterations = 20;
 
   /// Throws InvalidArgument naming the field and value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(tolerance) && tolerance > 0.0, InvalidArgument,
-                          "FabrikOptions::tolerance (got ", tolerance, ", expected a finite value > 0 m)");
-    RETARGET_THROW_UNLESS(max_iterations >= 1 && max_iterations <= 100000, InvalidArgument,
-                          "FabrikOptions::max_iterations (got ", max_iterations, ", expected 1..100000)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// The set of octants obtained by flipping every sign of the octants of `set` (the octant of
@@ -237,5 +233,23 @@ FabrikResult<Scalar> solveFabrik(FabrikChain<Scalar>& chain, const Vector3<Scala
   result.converged = result.error <= tolerance;
   return result;
 }
+
+#if RETARGET_DEFINE_MAPPERS
+
+RETARGET_DECL void FabrikOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(tolerance) && tolerance > 0.0, InvalidArgument,
+                        "FabrikOptions::tolerance (got ", tolerance, ", expected a finite value > 0 m)");
+  RETARGET_THROW_UNLESS(max_iterations >= 1 && max_iterations <= 100000, InvalidArgument,
+                        "FabrikOptions::max_iterations (got ", max_iterations, ", expected 1..100000)");
+}
+
+#endif  // RETARGET_DEFINE_MAPPERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS FabrikResult<double> solveFabrik<double>(
+    FabrikChain<double>&, const Vector3<double>&, const FabrikOptions&, const FabrikConstraints&) noexcept;
+RETARGET_TEMPLATE_MAPPERS FabrikResult<float> solveFabrik<float>(
+    FabrikChain<float>&, const Vector3<float>&, const FabrikOptions&, const FabrikConstraints&) noexcept;
+#endif
 
 }  // namespace retarget

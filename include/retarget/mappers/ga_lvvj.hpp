@@ -120,6 +120,7 @@
 #include <optional>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -192,31 +193,7 @@ struct GaLvvjOptions {
 
   /// Throws InvalidArgument naming the field and value when a value is out of range or not
   /// finite (`rest` is checked against the model by the mapper).
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(hip_yaw_pitch), InvalidArgument, "GaLvvjOptions::hip_yaw_pitch (got ",
-                          hip_yaw_pitch, ", expected a finite angle in rad)");
-    RETARGET_THROW_UNLESS(std::isfinite(singular_tolerance) && singular_tolerance > 0.0 && singular_tolerance <= 0.5,
-                          InvalidArgument, "GaLvvjOptions::singular_tolerance (got ", singular_tolerance,
-                          ", expected a value in (0, 0.5])");
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-      RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "GaLvvjOptions::rest[", i, "] (got ", rest[i],
-                            ", expected a finite value)");
-    }
-    RETARGET_THROW_UNLESS(std::isfinite(continuity_weight) && continuity_weight >= 0.0, InvalidArgument,
-                          "GaLvvjOptions::continuity_weight (got ", continuity_weight, ", expected a finite value >= 0)");
-    RETARGET_THROW_UNLESS(jump_cost > 0.0, InvalidArgument, "GaLvvjOptions::jump_cost (got ", jump_cost,
-                          ", expected a value > 0, or infinity for no cap)");
-    RETARGET_THROW_UNLESS(std::isfinite(continuity_gain) && continuity_gain >= 0.0, InvalidArgument,
-                          "GaLvvjOptions::continuity_gain (got ", continuity_gain, ", expected a finite value >= 0)");
-    RETARGET_THROW_UNLESS(std::isfinite(discontinuity_step) && discontinuity_step > 0.0, InvalidArgument,
-                          "GaLvvjOptions::discontinuity_step (got ", discontinuity_step,
-                          ", expected a finite value > 0 in rad)");
-    RETARGET_THROW_UNLESS(std::isfinite(clamp_tolerance) && clamp_tolerance >= 0.0, InvalidArgument,
-                          "GaLvvjOptions::clamp_tolerance (got ", clamp_tolerance, ", expected a finite value >= 0 in rad)");
-    RETARGET_THROW_UNLESS(inferred_joints == InferredJoints::kHold || inferred_joints == InferredJoints::kUse,
-                          InvalidArgument, "GaLvvjOptions::inferred_joints (got ", static_cast<int>(inferred_joints),
-                          ", expected kHold or kUse)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// GA-LVVJ whole-body mapper (see the file doc for the method, signs and singular cases).
@@ -239,47 +216,7 @@ class GaLvvjMapper {
   /// Validates `options` and resolves `map` against `model` (throws InvalidArgument naming the
   /// field: see GaLvvjOptions::validate and resolveGaLvvjBindings; also when `rest` does not
   /// have nq entries or lies outside the limits). Allocates everything `map()` needs.
-  GaLvvjMapper(const RobotModel<Scalar>& model, GaLvvjMap map, GaLvvjOptions options = {})
-      : model_(&model), options_(std::move(options)), bindings_(resolveGaLvvjBindings(map, model)) {
-    options_.validate();
-    for (const Eigen::Matrix3d* R : {&map.R_UE_left, &map.R_UE_right}) {
-      RETARGET_THROW_UNLESS(R->allFinite() && (R->transpose() * *R - Eigen::Matrix3d::Identity()).norm() < 1e-6 &&
-                                R->determinant() > 0,
-                            InvalidArgument, "GaLvvjMap '", map.robot,
-                            "' R_UE_left / R_UE_right (got a matrix that is not a rotation, expected one)");
-    }
-    R_UE_[0] = map.R_UE_left.cast<Scalar>();
-    R_UE_[1] = map.R_UE_right.cast<Scalar>();
-    if (options_.rest.empty()) {
-      rest_ = model.neutralConfiguration();
-    } else {
-      RETARGET_THROW_UNLESS(static_cast<int>(options_.rest.size()) == model.nq(), InvalidArgument,
-                            "GaLvvjOptions::rest (got ", options_.rest.size(), " values, expected nq = ", model.nq(),
-                            " for robot '", model.name(), "')");
-      rest_.resize(model.nq());
-      for (int i = 0; i < model.nq(); ++i) rest_[i] = static_cast<Scalar>(options_.rest[static_cast<std::size_t>(i)]);
-      RETARGET_THROW_UNLESS(withinLimits(model, rest_), InvalidArgument,
-                            "GaLvvjOptions::rest (got a configuration outside the limits of robot '", model.name(),
-                            "', expected values within them)");
-    }
-    for (int i = 0; i < kGaLvvjJointCount; ++i) {
-      const auto& b = bindings_[static_cast<std::size_t>(i)];
-      Scalar lo = -std::numeric_limits<Scalar>::infinity(), hi = std::numeric_limits<Scalar>::infinity();
-      if (b.q >= 0) {
-        const Scalar a = (model.lowerLimits()[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign);
-        const Scalar c = (model.upperLimits()[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign);
-        lo = std::min(a, c);
-        hi = std::max(a, c);
-      }
-      canonical_lower_[static_cast<std::size_t>(i)] = lo;
-      canonical_upper_[static_cast<std::size_t>(i)] = hi;
-    }
-    clamped_ = JointFlags::Constant(model.nq(), false);
-    held_ = JointFlags::Constant(model.nq(), false);
-    singular_ = JointFlags::Constant(model.nq(), false);
-    wanted_ = rest_;
-    reset();
-  }
+  GaLvvjMapper(const RobotModel<Scalar>& model, GaLvvjMap map, GaLvvjOptions options = {});
 
   /// Maps one skeleton frame (canonical frame, m) to robot joint angles `q_out` (size nq, rad,
   /// robot q order). See the class doc for the contract.
@@ -289,20 +226,7 @@ class GaLvvjMapper {
   GaLvvjMapper(const RobotModel<Scalar>&&, GaLvvjMap, GaLvvjOptions = {}) = delete;
 
   /// Forgets the temporal state: held values go back to `rest`, hands to their rest value.
-  void reset() noexcept {
-    for (int i = 0; i < kGaLvvjJointCount; ++i) {
-      const auto& b = bindings_[static_cast<std::size_t>(i)];
-      angle_[static_cast<std::size_t>(i)] =
-          b.q >= 0 ? (rest_[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign) : Scalar(0);
-    }
-    angle_[static_cast<std::size_t>(GaLvvjJoint::kLHipYawPitch)] = static_cast<Scalar>(options_.hip_yaw_pitch);
-    wanted_virtual_ = angle_;
-    wanted_ = rest_;
-    has_previous_arm_ = {false, false};
-    clamped_.setConstant(false);
-    held_.setConstant(false);
-    singular_.setConstant(false);
-  }
+  void reset() noexcept;
 
   /// Per q coordinate: clamped to a limit in the last `map()` call.
   const JointFlags& clamped() const noexcept { return clamped_; }
@@ -977,5 +901,99 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<
   }
   return status;
 }
+
+template <typename ScalarType>
+GaLvvjMapper<ScalarType>::GaLvvjMapper(const RobotModel<Scalar>& model, GaLvvjMap map, GaLvvjOptions options)
+    : model_(&model), options_(std::move(options)), bindings_(resolveGaLvvjBindings(map, model)) {
+  options_.validate();
+  for (const Eigen::Matrix3d* R : {&map.R_UE_left, &map.R_UE_right}) {
+    RETARGET_THROW_UNLESS(R->allFinite() && (R->transpose() * *R - Eigen::Matrix3d::Identity()).norm() < 1e-6 &&
+                              R->determinant() > 0,
+                          InvalidArgument, "GaLvvjMap '", map.robot,
+                          "' R_UE_left / R_UE_right (got a matrix that is not a rotation, expected one)");
+  }
+  R_UE_[0] = map.R_UE_left.cast<Scalar>();
+  R_UE_[1] = map.R_UE_right.cast<Scalar>();
+  if (options_.rest.empty()) {
+    rest_ = model.neutralConfiguration();
+  } else {
+    RETARGET_THROW_UNLESS(static_cast<int>(options_.rest.size()) == model.nq(), InvalidArgument,
+                          "GaLvvjOptions::rest (got ", options_.rest.size(), " values, expected nq = ", model.nq(),
+                          " for robot '", model.name(), "')");
+    rest_.resize(model.nq());
+    for (int i = 0; i < model.nq(); ++i) rest_[i] = static_cast<Scalar>(options_.rest[static_cast<std::size_t>(i)]);
+    RETARGET_THROW_UNLESS(withinLimits(model, rest_), InvalidArgument,
+                          "GaLvvjOptions::rest (got a configuration outside the limits of robot '", model.name(),
+                          "', expected values within them)");
+  }
+  for (int i = 0; i < kGaLvvjJointCount; ++i) {
+    const auto& b = bindings_[static_cast<std::size_t>(i)];
+    Scalar lo = -std::numeric_limits<Scalar>::infinity(), hi = std::numeric_limits<Scalar>::infinity();
+    if (b.q >= 0) {
+      const Scalar a = (model.lowerLimits()[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign);
+      const Scalar c = (model.upperLimits()[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign);
+      lo = std::min(a, c);
+      hi = std::max(a, c);
+    }
+    canonical_lower_[static_cast<std::size_t>(i)] = lo;
+    canonical_upper_[static_cast<std::size_t>(i)] = hi;
+  }
+  clamped_ = JointFlags::Constant(model.nq(), false);
+  held_ = JointFlags::Constant(model.nq(), false);
+  singular_ = JointFlags::Constant(model.nq(), false);
+  wanted_ = rest_;
+  reset();
+}
+
+template <typename ScalarType>
+void GaLvvjMapper<ScalarType>::reset() noexcept {
+  for (int i = 0; i < kGaLvvjJointCount; ++i) {
+    const auto& b = bindings_[static_cast<std::size_t>(i)];
+    angle_[static_cast<std::size_t>(i)] =
+        b.q >= 0 ? (rest_[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign) : Scalar(0);
+  }
+  angle_[static_cast<std::size_t>(GaLvvjJoint::kLHipYawPitch)] = static_cast<Scalar>(options_.hip_yaw_pitch);
+  wanted_virtual_ = angle_;
+  wanted_ = rest_;
+  has_previous_arm_ = {false, false};
+  clamped_.setConstant(false);
+  held_.setConstant(false);
+  singular_.setConstant(false);
+}
+
+#if RETARGET_DEFINE_MAPPERS
+
+RETARGET_DECL void GaLvvjOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(hip_yaw_pitch), InvalidArgument, "GaLvvjOptions::hip_yaw_pitch (got ",
+                        hip_yaw_pitch, ", expected a finite angle in rad)");
+  RETARGET_THROW_UNLESS(std::isfinite(singular_tolerance) && singular_tolerance > 0.0 && singular_tolerance <= 0.5,
+                        InvalidArgument, "GaLvvjOptions::singular_tolerance (got ", singular_tolerance,
+                        ", expected a value in (0, 0.5])");
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "GaLvvjOptions::rest[", i, "] (got ", rest[i],
+                          ", expected a finite value)");
+  }
+  RETARGET_THROW_UNLESS(std::isfinite(continuity_weight) && continuity_weight >= 0.0, InvalidArgument,
+                        "GaLvvjOptions::continuity_weight (got ", continuity_weight, ", expected a finite value >= 0)");
+  RETARGET_THROW_UNLESS(jump_cost > 0.0, InvalidArgument, "GaLvvjOptions::jump_cost (got ", jump_cost,
+                        ", expected a value > 0, or infinity for no cap)");
+  RETARGET_THROW_UNLESS(std::isfinite(continuity_gain) && continuity_gain >= 0.0, InvalidArgument,
+                        "GaLvvjOptions::continuity_gain (got ", continuity_gain, ", expected a finite value >= 0)");
+  RETARGET_THROW_UNLESS(std::isfinite(discontinuity_step) && discontinuity_step > 0.0, InvalidArgument,
+                        "GaLvvjOptions::discontinuity_step (got ", discontinuity_step,
+                        ", expected a finite value > 0 in rad)");
+  RETARGET_THROW_UNLESS(std::isfinite(clamp_tolerance) && clamp_tolerance >= 0.0, InvalidArgument,
+                        "GaLvvjOptions::clamp_tolerance (got ", clamp_tolerance, ", expected a finite value >= 0 in rad)");
+  RETARGET_THROW_UNLESS(inferred_joints == InferredJoints::kHold || inferred_joints == InferredJoints::kUse,
+                        InvalidArgument, "GaLvvjOptions::inferred_joints (got ", static_cast<int>(inferred_joints),
+                        ", expected kHold or kUse)");
+}
+
+#endif  // RETARGET_DEFINE_MAPPERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS class GaLvvjMapper<double>;
+RETARGET_TEMPLATE_MAPPERS class GaLvvjMapper<float>;
+#endif
 
 }  // namespace retarget

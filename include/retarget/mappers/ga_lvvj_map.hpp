@@ -30,6 +30,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/human/skeleton.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -128,10 +129,8 @@ struct ResolvedVirtualPoint {
   Eigen::Vector3d v_L = Eigen::Vector3d::Zero();
 };
 
-inline void addPoint(GaLvvjMap& map, HumanJoint joint, const char* link, double x, double y, double z,
-                     std::optional<HumanJoint> from = std::nullopt) {
-  map.virtual_skeleton.push_back(VirtualPointSpec{joint, from, link, Eigen::Vector3d(x, y, z)});
-}
+RETARGET_DECL void addPoint(GaLvvjMap& map, HumanJoint joint, const char* link, double x, double y, double z,
+                            std::optional<HumanJoint> from = std::nullopt);
 
 }  // namespace internal
 
@@ -201,7 +200,45 @@ std::vector<internal::ResolvedVirtualPoint> resolveVirtualSkeleton(const GaLvvjM
 /// LForeArm/RForeArm, hand 0.05775 m along +x of l_wrist/r_wrist, thigh 0.1 m and tibia
 /// 0.1029 m along -z of LThigh/LTibia (R*), foot (0.07, 0, -0.04511) in l_ankle/r_ankle, head
 /// 0.07 m along +z of Head.
-inline GaLvvjMap naoGaLvvjMap() {
+RETARGET_DECL GaLvvjMap naoGaLvvjMap();
+
+/// GA-LVVJ map of Pepper's arms and head (link and joint names of
+/// ../shared/data/urdf/pepper_1.0.urdf and of the built-in Pepper): the arm and head joints are
+/// NAO-like (same axes, same zero pose), so they bind with sign +1 and offset 0; Pepper's
+/// HipRoll / HipPitch / KneePitch move the trunk on the wheeled base, not legs, so the leg
+/// virtual joints are left unbound. Virtual skeleton: shoulders at the shoulder joints
+/// (-0.057, +-0.14974, 0.08682) of `torso`, upper arm 0.1812 m along +x of LBicep/RBicep,
+/// lower arm 0.15 m along +x of LForeArm/RForeArm, neck at (-0.038, 0, 0.1699), head 0.1 m
+/// along +z of Head. Link lengths are rounded from the URDF joint origins (estimates for
+/// display; the mapping uses directions only). Pepper's elbow frames are pitched by -0.157079
+/// rad from the upper arm (`R_UE_left` / `R_UE_right`).
+RETARGET_DECL GaLvvjMap pepperGaLvvjMap();
+
+/// The built-in GA-LVVJ map that fits `model`: the NAO map when every joint and link it names
+/// exists (built-in NAO or a NAO URDF), else the Pepper map, else nullopt. Never throws.
+template <typename Scalar>
+std::optional<GaLvvjMap> gaLvvjMapFor(const RobotModel<Scalar>& model) {
+  for (GaLvvjMap map : {naoGaLvvjMap(), pepperGaLvvjMap()}) {
+    bool fits = true;
+    for (const auto& b : map.joints) fits = fits && (b.joint.empty() || model.findQ(b.joint) >= 0);
+    for (const auto& p : map.virtual_skeleton) fits = fits && model.findLink(p.link) >= 0;
+    if (fits) return map;
+  }
+  return std::nullopt;
+}
+
+#if RETARGET_DEFINE_MAPPERS
+
+namespace internal {
+
+RETARGET_DECL void addPoint(GaLvvjMap& map, HumanJoint joint, const char* link, double x, double y, double z,
+                            std::optional<HumanJoint> from) {
+  map.virtual_skeleton.push_back(VirtualPointSpec{joint, from, link, Eigen::Vector3d(x, y, z)});
+}
+
+}  // namespace internal
+
+RETARGET_DECL GaLvvjMap naoGaLvvjMap() {
   GaLvvjMap map;
   map.robot = "NAO H25";
   for (int i = 0; i < kGaLvvjJointCount; ++i) {
@@ -233,17 +270,7 @@ inline GaLvvjMap naoGaLvvjMap() {
   return map;
 }
 
-/// GA-LVVJ map of Pepper's arms and head (link and joint names of
-/// ../shared/data/urdf/pepper_1.0.urdf and of the built-in Pepper): the arm and head joints are
-/// NAO-like (same axes, same zero pose), so they bind with sign +1 and offset 0; Pepper's
-/// HipRoll / HipPitch / KneePitch move the trunk on the wheeled base, not legs, so the leg
-/// virtual joints are left unbound. Virtual skeleton: shoulders at the shoulder joints
-/// (-0.057, +-0.14974, 0.08682) of `torso`, upper arm 0.1812 m along +x of LBicep/RBicep,
-/// lower arm 0.15 m along +x of LForeArm/RForeArm, neck at (-0.038, 0, 0.1699), head 0.1 m
-/// along +z of Head. Link lengths are rounded from the URDF joint origins (estimates for
-/// display; the mapping uses directions only). Pepper's elbow frames are pitched by -0.157079
-/// rad from the upper arm (`R_UE_left` / `R_UE_right`).
-inline GaLvvjMap pepperGaLvvjMap() {
+RETARGET_DECL GaLvvjMap pepperGaLvvjMap() {
   GaLvvjMap map;
   map.robot = "Pepper";
   using J = GaLvvjJoint;
@@ -268,17 +295,19 @@ inline GaLvvjMap pepperGaLvvjMap() {
   return map;
 }
 
-/// The built-in GA-LVVJ map that fits `model`: the NAO map when every joint and link it names
-/// exists (built-in NAO or a NAO URDF), else the Pepper map, else nullopt. Never throws.
-template <typename Scalar>
-std::optional<GaLvvjMap> gaLvvjMapFor(const RobotModel<Scalar>& model) {
-  for (GaLvvjMap map : {naoGaLvvjMap(), pepperGaLvvjMap()}) {
-    bool fits = true;
-    for (const auto& b : map.joints) fits = fits && (b.joint.empty() || model.findQ(b.joint) >= 0);
-    for (const auto& p : map.virtual_skeleton) fits = fits && model.findLink(p.link) >= 0;
-    if (fits) return map;
-  }
-  return std::nullopt;
-}
+#endif  // RETARGET_DEFINE_MAPPERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS std::array<internal::ResolvedBinding, kGaLvvjJointCount> resolveGaLvvjBindings<double>(
+    const GaLvvjMap&, const RobotModel<double>&);
+RETARGET_TEMPLATE_MAPPERS std::array<internal::ResolvedBinding, kGaLvvjJointCount> resolveGaLvvjBindings<float>(
+    const GaLvvjMap&, const RobotModel<float>&);
+RETARGET_TEMPLATE_MAPPERS std::vector<internal::ResolvedVirtualPoint> resolveVirtualSkeleton<double>(const GaLvvjMap&,
+                                                                                     const RobotModel<double>&);
+RETARGET_TEMPLATE_MAPPERS std::vector<internal::ResolvedVirtualPoint> resolveVirtualSkeleton<float>(const GaLvvjMap&,
+                                                                                    const RobotModel<float>&);
+RETARGET_TEMPLATE_MAPPERS std::optional<GaLvvjMap> gaLvvjMapFor<double>(const RobotModel<double>&);
+RETARGET_TEMPLATE_MAPPERS std::optional<GaLvvjMap> gaLvvjMapFor<float>(const RobotModel<float>&);
+#endif
 
 }  // namespace retarget

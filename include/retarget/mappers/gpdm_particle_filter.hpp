@@ -61,6 +61,7 @@
 #include <utility>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/internal/portable_random.hpp>
 #include <retarget/core/status.hpp>
@@ -123,40 +124,7 @@ struct GpdmParticleFilterOptions {
   InferredJoints inferred_joints = InferredJoints::kHold;
 
   /// Throws InvalidArgument naming the field and value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(particles >= 1 && particles <= 100000, InvalidArgument,
-                          "GpdmParticleFilterOptions::particles (got ", particles, ", expected 1 ... 100000)");
-    RETARGET_THROW_UNLESS(std::isfinite(noise_scale) && noise_scale >= 0.0, InvalidArgument,
-                          "GpdmParticleFilterOptions::noise_scale (got ", noise_scale, ", expected a finite value >= 0)");
-    RETARGET_THROW_UNLESS(std::isfinite(min_noise) && min_noise >= 0.0, InvalidArgument,
-                          "GpdmParticleFilterOptions::min_noise (got ", min_noise,
-                          ", expected a finite value >= 0 in latent units)");
-    RETARGET_THROW_UNLESS(std::isfinite(likelihood_sigma) && likelihood_sigma > 0.0, InvalidArgument,
-                          "GpdmParticleFilterOptions::likelihood_sigma (got ", likelihood_sigma,
-                          ", expected a finite value > 0)");
-    RETARGET_THROW_UNLESS(window >= 0 && window <= 1000, InvalidArgument, "GpdmParticleFilterOptions::window (got ",
-                          window, ", expected 0 ... 1000; 0 = no re-location)");
-    RETARGET_THROW_UNLESS(std::isfinite(relocation_similarity) && relocation_similarity >= -1.0 &&
-                              relocation_similarity <= 1.0,
-                          InvalidArgument, "GpdmParticleFilterOptions::relocation_similarity (got ",
-                          relocation_similarity, ", expected a value in [-1, 1])");
-    RETARGET_THROW_UNLESS(std::isfinite(relocation_fraction) && relocation_fraction >= 0.0 && relocation_fraction <= 1.0,
-                          InvalidArgument, "GpdmParticleFilterOptions::relocation_fraction (got ",
-                          relocation_fraction, ", expected a value in [0, 1])");
-    RETARGET_THROW_UNLESS(estimate == GpdmEstimate::kLatentMean || estimate == GpdmEstimate::kJointMean,
-                          InvalidArgument, "GpdmParticleFilterOptions::estimate (got ", static_cast<int>(estimate),
-                          ", expected kLatentMean or kJointMean)");
-    RETARGET_THROW_UNLESS(std::isfinite(min_similarity) && min_similarity >= -1.0 && min_similarity <= 1.0,
-                          InvalidArgument, "GpdmParticleFilterOptions::min_similarity (got ", min_similarity,
-                          ", expected a value in [-1, 1])");
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-      RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "GpdmParticleFilterOptions::rest[", i, "] (got ",
-                            rest[i], ", expected a finite value)");
-    }
-    RETARGET_THROW_UNLESS(inferred_joints == InferredJoints::kHold || inferred_joints == InferredJoints::kUse,
-                          InvalidArgument, "GpdmParticleFilterOptions::inferred_joints (got ",
-                          static_cast<int>(inferred_joints), ", expected kHold or kUse)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// GPDM particle filter mapper (seed 003, Sections 6-7; see the file doc).
@@ -182,60 +150,7 @@ class GpdmParticleFilter {
   /// InvalidArgument when `map.motion_model` is empty, when a joint name is not a coordinate
   /// of the model or is repeated, when the name count is not D (or D is not nq without names),
   /// or when `rest` is not nq values within the limits.
-  GpdmParticleFilter(const RobotModel<Scalar>& model, GpdmFilterMap map, GpdmParticleFilterOptions options = {})
-      : model_(&model), options_(std::move(options)), gpdm_(std::move(map.motion_model)), skeleton_(model, map.skeleton) {
-    options_.validate();
-    const int nq = model.nq();
-    const Eigen::Index dim_y = gpdm_.observationDim(), dim_x = gpdm_.latentDim();
-    RETARGET_THROW_UNLESS(gpdm_.frames() >= 2 && dim_x >= 1, InvalidArgument,
-                          "GpdmFilterMap::motion_model (got an empty model, expected a trained GPDM)");
-    if (map.joints.empty()) {
-      RETARGET_THROW_UNLESS(dim_y == nq, InvalidArgument, "GpdmFilterMap::joints (got none for a model of ", dim_y,
-                            " observation columns, expected names, or a model of nq = ", nq, " columns for robot '",
-                            model.name(), "')");
-      for (int i = 0; i < nq; ++i) columns_.push_back(i);
-    } else {
-      RETARGET_THROW_UNLESS(static_cast<Eigen::Index>(map.joints.size()) == dim_y, InvalidArgument,
-                            "GpdmFilterMap::joints (got ", map.joints.size(), " names, expected D = ", dim_y,
-                            ", one per observation column of the model)");
-      for (std::size_t k = 0; k < map.joints.size(); ++k) {
-        const int i = model.findQ(map.joints[k]);
-        RETARGET_THROW_UNLESS(i >= 0, InvalidArgument, "GpdmFilterMap::joints[", k, "] (got '", map.joints[k],
-                              "', expected a coordinate of robot '", model.name(), "')");
-        RETARGET_THROW_UNLESS(std::find(columns_.begin(), columns_.end(), i) == columns_.end(), InvalidArgument,
-                              "GpdmFilterMap::joints[", k, "] (got '", map.joints[k],
-                              "' a second time, expected each coordinate once)");
-        columns_.push_back(i);
-      }
-    }
-    rest_ = internal::restConfiguration(model, options_.rest, "GpdmParticleFilterOptions::rest");
-    // Database of Eq. 7: every window of k consecutive training latent points inside a sequence.
-    const int k = options_.window;
-    if (k > 0) {
-      Eigen::Index start = 0;
-      for (const Eigen::Index length : gpdm_.sequenceLengths()) {
-        for (Eigen::Index t = 0; t + k <= length; ++t) window_ends_.push_back(start + t + k - 1);
-        start += length;
-      }
-    }
-    const auto count = static_cast<Eigen::Index>(options_.particles);
-    workspace_ = gpdm_.workspace();
-    particles_.resize(dim_x, count);
-    scratch_.resize(dim_x, count);
-    decoded_.resize(nq, count);
-    log_weight_.resize(count);
-    weight_.resize(count);
-    similarity_.resize(count);
-    latent_.resize(dim_x);
-    latent_next_.resize(dim_x);
-    y_.resize(dim_y);
-    q_.resize(nq);
-    last_.resize(nq);
-    history_.resize(dim_x, std::max(k, 1));
-    clamped_ = JointFlags::Constant(nq, false);
-    held_ = JointFlags::Constant(nq, false);
-    reset();
-  }
+  GpdmParticleFilter(const RobotModel<Scalar>& model, GpdmFilterMap map, GpdmParticleFilterOptions options = {});
 
   /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
   GpdmParticleFilter(const RobotModel<Scalar>&&, GpdmFilterMap, GpdmParticleFilterOptions = {}) = delete;
@@ -247,21 +162,7 @@ class GpdmParticleFilter {
   /// Back to the initial state: particles over the training latent points, the held output
   /// (before any update) the decoding of the first training latent point, the random numbers
   /// restarted from `seed`. Afterwards the filter gives exactly what a fresh one gives.
-  void reset() noexcept {
-    const Eigen::Index count = particles_.cols(), frames = gpdm_.frames();
-    for (Eigen::Index p = 0; p < count; ++p) particles_.col(p) = gpdm_.latent().row(p * frames / count).transpose();
-    estimate_latent_ = gpdm_.latent().row(0).transpose();
-    last_ = rest_;
-    if (gpdm_.decodeMean(estimate_latent_, workspace_, y_).ok()) writeDecoded(y_, last_);
-    random_.reseed(options_.seed);
-    history_count_ = 0;
-    best_similarity_ = Scalar(0);
-    effective_size_ = Scalar(0);
-    relocated_to_ = -1;
-    relocation_cosine_ = 0.0;
-    clamped_.setConstant(false);
-    held_.setConstant(false);
-  }
+  void reset() noexcept;
 
   /// Per q coordinate: the decoded estimate left the limits (by > 1e-9 rad) and was clamped.
   const JointFlags& clamped() const noexcept { return clamped_; }
@@ -289,43 +190,11 @@ class GpdmParticleFilter {
 
  private:
   // q = rest with the decoded columns written, clamped to the limits.
-  void writeDecoded(const Eigen::VectorXd& y, VectorX<Scalar>& q) const noexcept {
-    for (std::size_t c = 0; c < columns_.size(); ++c) {
-      const int i = columns_[c];
-      q[i] = std::min(std::max(static_cast<Scalar>(y[static_cast<Eigen::Index>(c)]), model_->lowerLimits()[i]),
-                      model_->upperLimits()[i]);
-    }
-  }
+  void writeDecoded(const Eigen::VectorXd& y, VectorX<Scalar>& q) const noexcept;
 
   // Eq. 7: the training frame ending the database window most similar to the last k estimates
   // (-1 when none reaches relocation_similarity).
-  Eigen::Index relocation() noexcept {
-    const Eigen::Index k = history_.cols(), dim_x = history_.rows();
-    double history_norm2 = 0.0;
-    for (Eigen::Index j = 0; j < k; ++j) history_norm2 += historyAt(j).squaredNorm();
-    if (!(history_norm2 > 0.0)) return -1;
-    double best = -2.0;
-    Eigen::Index best_end = -1;
-    const Eigen::MatrixXd& x = gpdm_.latent();
-    for (const Eigen::Index end : window_ends_) {
-      double dot = 0.0, norm2 = 0.0;
-      for (Eigen::Index j = 0; j < k; ++j) {
-        const Eigen::Index row = end - k + 1 + j;
-        for (Eigen::Index c = 0; c < dim_x; ++c) {
-          dot += historyAt(j)[c] * x(row, c);
-          norm2 += x(row, c) * x(row, c);
-        }
-      }
-      if (!(norm2 > 0.0)) continue;
-      const double cosine = dot / std::sqrt(history_norm2 * norm2);
-      if (cosine > best) {
-        best = cosine;
-        best_end = end;
-      }
-    }
-    relocation_cosine_ = best;
-    return best >= options_.relocation_similarity ? best_end : -1;
-  }
+  Eigen::Index relocation() noexcept;
   // The j-th oldest of the last k estimates (j = k - 1: the newest).
   auto historyAt(Eigen::Index j) const noexcept {
     const Eigen::Index k = history_.cols();
@@ -449,5 +318,161 @@ Status GpdmParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen
   if (best_similarity_ < static_cast<Scalar>(options_.min_similarity)) status |= StatusCode::kNotConverged;
   return status;
 }
+
+template <typename ScalarType>
+GpdmParticleFilter<ScalarType>::GpdmParticleFilter(const RobotModel<Scalar>& model, GpdmFilterMap map,
+                                                   GpdmParticleFilterOptions options)
+    : model_(&model), options_(std::move(options)), gpdm_(std::move(map.motion_model)), skeleton_(model, map.skeleton) {
+  options_.validate();
+  const int nq = model.nq();
+  const Eigen::Index dim_y = gpdm_.observationDim(), dim_x = gpdm_.latentDim();
+  RETARGET_THROW_UNLESS(gpdm_.frames() >= 2 && dim_x >= 1, InvalidArgument,
+                        "GpdmFilterMap::motion_model (got an empty model, expected a trained GPDM)");
+  if (map.joints.empty()) {
+    RETARGET_THROW_UNLESS(dim_y == nq, InvalidArgument, "GpdmFilterMap::joints (got none for a model of ", dim_y,
+                          " observation columns, expected names, or a model of nq = ", nq, " columns for robot '",
+                          model.name(), "')");
+    for (int i = 0; i < nq; ++i) columns_.push_back(i);
+  } else {
+    RETARGET_THROW_UNLESS(static_cast<Eigen::Index>(map.joints.size()) == dim_y, InvalidArgument,
+                          "GpdmFilterMap::joints (got ", map.joints.size(), " names, expected D = ", dim_y,
+                          ", one per observation column of the model)");
+    for (std::size_t k = 0; k < map.joints.size(); ++k) {
+      const int i = model.findQ(map.joints[k]);
+      RETARGET_THROW_UNLESS(i >= 0, InvalidArgument, "GpdmFilterMap::joints[", k, "] (got '", map.joints[k],
+                            "', expected a coordinate of robot '", model.name(), "')");
+      RETARGET_THROW_UNLESS(std::find(columns_.begin(), columns_.end(), i) == columns_.end(), InvalidArgument,
+                            "GpdmFilterMap::joints[", k, "] (got '", map.joints[k],
+                            "' a second time, expected each coordinate once)");
+      columns_.push_back(i);
+    }
+  }
+  rest_ = internal::restConfiguration(model, options_.rest, "GpdmParticleFilterOptions::rest");
+  // Database of Eq. 7: every window of k consecutive training latent points inside a sequence.
+  const int k = options_.window;
+  if (k > 0) {
+    Eigen::Index start = 0;
+    for (const Eigen::Index length : gpdm_.sequenceLengths()) {
+      for (Eigen::Index t = 0; t + k <= length; ++t) window_ends_.push_back(start + t + k - 1);
+      start += length;
+    }
+  }
+  const auto count = static_cast<Eigen::Index>(options_.particles);
+  workspace_ = gpdm_.workspace();
+  particles_.resize(dim_x, count);
+  scratch_.resize(dim_x, count);
+  decoded_.resize(nq, count);
+  log_weight_.resize(count);
+  weight_.resize(count);
+  similarity_.resize(count);
+  latent_.resize(dim_x);
+  latent_next_.resize(dim_x);
+  y_.resize(dim_y);
+  q_.resize(nq);
+  last_.resize(nq);
+  history_.resize(dim_x, std::max(k, 1));
+  clamped_ = JointFlags::Constant(nq, false);
+  held_ = JointFlags::Constant(nq, false);
+  reset();
+}
+
+template <typename ScalarType>
+void GpdmParticleFilter<ScalarType>::reset() noexcept {
+  const Eigen::Index count = particles_.cols(), frames = gpdm_.frames();
+  for (Eigen::Index p = 0; p < count; ++p) particles_.col(p) = gpdm_.latent().row(p * frames / count).transpose();
+  estimate_latent_ = gpdm_.latent().row(0).transpose();
+  last_ = rest_;
+  if (gpdm_.decodeMean(estimate_latent_, workspace_, y_).ok()) writeDecoded(y_, last_);
+  random_.reseed(options_.seed);
+  history_count_ = 0;
+  best_similarity_ = Scalar(0);
+  effective_size_ = Scalar(0);
+  relocated_to_ = -1;
+  relocation_cosine_ = 0.0;
+  clamped_.setConstant(false);
+  held_.setConstant(false);
+}
+
+template <typename ScalarType>
+void GpdmParticleFilter<ScalarType>::writeDecoded(const Eigen::VectorXd& y, VectorX<Scalar>& q) const noexcept {
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    const int i = columns_[c];
+    q[i] = std::min(std::max(static_cast<Scalar>(y[static_cast<Eigen::Index>(c)]), model_->lowerLimits()[i]),
+                    model_->upperLimits()[i]);
+  }
+}
+
+template <typename ScalarType>
+Eigen::Index GpdmParticleFilter<ScalarType>::relocation() noexcept {
+  const Eigen::Index k = history_.cols(), dim_x = history_.rows();
+  double history_norm2 = 0.0;
+  for (Eigen::Index j = 0; j < k; ++j) history_norm2 += historyAt(j).squaredNorm();
+  if (!(history_norm2 > 0.0)) return -1;
+  double best = -2.0;
+  Eigen::Index best_end = -1;
+  const Eigen::MatrixXd& x = gpdm_.latent();
+  for (const Eigen::Index end : window_ends_) {
+    double dot = 0.0, norm2 = 0.0;
+    for (Eigen::Index j = 0; j < k; ++j) {
+      const Eigen::Index row = end - k + 1 + j;
+      for (Eigen::Index c = 0; c < dim_x; ++c) {
+        dot += historyAt(j)[c] * x(row, c);
+        norm2 += x(row, c) * x(row, c);
+      }
+    }
+    if (!(norm2 > 0.0)) continue;
+    const double cosine = dot / std::sqrt(history_norm2 * norm2);
+    if (cosine > best) {
+      best = cosine;
+      best_end = end;
+    }
+  }
+  relocation_cosine_ = best;
+  return best >= options_.relocation_similarity ? best_end : -1;
+}
+
+#if RETARGET_DEFINE_MAPPERS
+
+RETARGET_DECL void GpdmParticleFilterOptions::validate() const {
+  RETARGET_THROW_UNLESS(particles >= 1 && particles <= 100000, InvalidArgument,
+                        "GpdmParticleFilterOptions::particles (got ", particles, ", expected 1 ... 100000)");
+  RETARGET_THROW_UNLESS(std::isfinite(noise_scale) && noise_scale >= 0.0, InvalidArgument,
+                        "GpdmParticleFilterOptions::noise_scale (got ", noise_scale, ", expected a finite value >= 0)");
+  RETARGET_THROW_UNLESS(std::isfinite(min_noise) && min_noise >= 0.0, InvalidArgument,
+                        "GpdmParticleFilterOptions::min_noise (got ", min_noise,
+                        ", expected a finite value >= 0 in latent units)");
+  RETARGET_THROW_UNLESS(std::isfinite(likelihood_sigma) && likelihood_sigma > 0.0, InvalidArgument,
+                        "GpdmParticleFilterOptions::likelihood_sigma (got ", likelihood_sigma,
+                        ", expected a finite value > 0)");
+  RETARGET_THROW_UNLESS(window >= 0 && window <= 1000, InvalidArgument, "GpdmParticleFilterOptions::window (got ",
+                        window, ", expected 0 ... 1000; 0 = no re-location)");
+  RETARGET_THROW_UNLESS(std::isfinite(relocation_similarity) && relocation_similarity >= -1.0 &&
+                            relocation_similarity <= 1.0,
+                        InvalidArgument, "GpdmParticleFilterOptions::relocation_similarity (got ",
+                        relocation_similarity, ", expected a value in [-1, 1])");
+  RETARGET_THROW_UNLESS(std::isfinite(relocation_fraction) && relocation_fraction >= 0.0 && relocation_fraction <= 1.0,
+                        InvalidArgument, "GpdmParticleFilterOptions::relocation_fraction (got ",
+                        relocation_fraction, ", expected a value in [0, 1])");
+  RETARGET_THROW_UNLESS(estimate == GpdmEstimate::kLatentMean || estimate == GpdmEstimate::kJointMean,
+                        InvalidArgument, "GpdmParticleFilterOptions::estimate (got ", static_cast<int>(estimate),
+                        ", expected kLatentMean or kJointMean)");
+  RETARGET_THROW_UNLESS(std::isfinite(min_similarity) && min_similarity >= -1.0 && min_similarity <= 1.0,
+                        InvalidArgument, "GpdmParticleFilterOptions::min_similarity (got ", min_similarity,
+                        ", expected a value in [-1, 1])");
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "GpdmParticleFilterOptions::rest[", i, "] (got ",
+                          rest[i], ", expected a finite value)");
+  }
+  RETARGET_THROW_UNLESS(inferred_joints == InferredJoints::kHold || inferred_joints == InferredJoints::kUse,
+                        InvalidArgument, "GpdmParticleFilterOptions::inferred_joints (got ",
+                        static_cast<int>(inferred_joints), ", expected kHold or kUse)");
+}
+
+#endif  // RETARGET_DEFINE_MAPPERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS class GpdmParticleFilter<double>;
+RETARGET_TEMPLATE_MAPPERS class GpdmParticleFilter<float>;
+#endif
 
 }  // namespace retarget

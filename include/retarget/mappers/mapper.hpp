@@ -84,6 +84,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -177,9 +178,7 @@ double frameTime(const SkeletonMotion<Scalar>& motion, std::size_t k) {
   return static_cast<double>(motion.frames[k].time);
 }
 inline std::size_t frameCount(const BvhMotion& motion) { return static_cast<std::size_t>(motion.frame_count); }
-inline BvhChannelValues frameInput(const BvhMotion& motion, std::size_t k) {
-  return motion.frameValues(static_cast<int>(k));
-}
+RETARGET_DECL BvhChannelValues frameInput(const BvhMotion& motion, std::size_t k);
 inline double frameTime(const BvhMotion& motion, std::size_t k) { return static_cast<double>(k) * motion.frame_time; }
 
 /// A whole recording mapped frame by frame: times, joint angles, the status of every frame and
@@ -260,5 +259,13 @@ MappedMotion<typename Mapper::Scalar> mapMotion(Mapper& mapper, const Motion& mo
   }
   return out;
 }
+
+#if RETARGET_DEFINE_MAPPERS
+
+RETARGET_DECL BvhChannelValues frameInput(const BvhMotion& motion, std::size_t k) {
+  return motion.frameValues(static_cast<int>(k));
+}
+
+#endif  // RETARGET_DEFINE_MAPPERS
 
 }  // namespace retarget

@@ -68,6 +68,7 @@
 #include <utility>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/internal/portable_random.hpp>
 #include <retarget/core/status.hpp>
@@ -84,10 +85,7 @@ namespace retarget {
 
 /// The 12 NAO arm coordinates of seed 003's arms-only filter (Section 3: "we estimated the
 /// joint angles of only the left and right arms, reducing the state space to 12 dimensions").
-inline std::vector<std::string> naoArmJoints() {
-  return {"LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll", "LWristYaw", "LHand",
-          "RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll", "RWristYaw", "RHand"};
-}
+RETARGET_DECL std::vector<std::string> naoArmJoints();
 
 /// Options of `JointSpaceParticleFilter` (a validated aggregate; `validate()` runs in the
 /// constructor; the joint names and `rest` are checked against the model there).
@@ -123,29 +121,7 @@ struct ParticleFilterOptions {
 
   /// Throws InvalidArgument naming the field and value when a value is out of range or not
   /// finite.
-  void validate() const {
-    RETARGET_THROW_UNLESS(particles >= 1 && particles <= 1000000, InvalidArgument,
-                          "ParticleFilterOptions::particles (got ", particles, ", expected 1 ... 1000000)");
-    RETARGET_THROW_UNLESS(std::isfinite(noise) && noise > 0.0, InvalidArgument, "ParticleFilterOptions::noise (got ",
-                          noise, ", expected a finite value > 0 in rad per frame)");
-    RETARGET_THROW_UNLESS(std::isfinite(likelihood_sigma) && likelihood_sigma > 0.0, InvalidArgument,
-                          "ParticleFilterOptions::likelihood_sigma (got ", likelihood_sigma,
-                          ", expected a finite value > 0)");
-    RETARGET_THROW_UNLESS(std::isfinite(min_similarity) && min_similarity >= -1.0 && min_similarity <= 1.0,
-                          InvalidArgument, "ParticleFilterOptions::min_similarity (got ", min_similarity,
-                          ", expected a value in [-1, 1])");
-    for (std::size_t i = 0; i < joints.size(); ++i) {
-      RETARGET_THROW_UNLESS(!joints[i].empty(), InvalidArgument, "ParticleFilterOptions::joints[", i,
-                            "] (got an empty name, expected a robot joint name)");
-    }
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-      RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "ParticleFilterOptions::rest[", i, "] (got ",
-                            rest[i], ", expected a finite value)");
-    }
-    RETARGET_THROW_UNLESS(inferred_joints == InferredJoints::kHold || inferred_joints == InferredJoints::kUse,
-                          InvalidArgument, "ParticleFilterOptions::inferred_joints (got ",
-                          static_cast<int>(inferred_joints), ", expected kHold or kUse)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Joint-space particle filter mapper (seed 003, Section 3; see the file doc for the method,
@@ -171,42 +147,7 @@ class JointSpaceParticleFilter {
   /// InvalidArgument when a name in `joints` is not a coordinate of the model or is repeated,
   /// when `rest` does not have nq values within the limits, or when no chosen coordinate is
   /// observed by the similarity links.
-  JointSpaceParticleFilter(const RobotModel<Scalar>& model, GaLvvjMap map, ParticleFilterOptions options = {})
-      : model_(&model), options_(std::move(options)), skeleton_(model, map) {
-    options_.validate();
-    const int nq = model.nq();
-    rest_ = internal::restConfiguration(model, options_.rest, "ParticleFilterOptions::rest");
-    std::vector<int> chosen;
-    if (options_.joints.empty()) {
-      for (int i = 0; i < nq; ++i) chosen.push_back(i);
-    } else {
-      for (std::size_t k = 0; k < options_.joints.size(); ++k) {
-        const int i = model.findQ(options_.joints[k]);
-        RETARGET_THROW_UNLESS(i >= 0, InvalidArgument, "ParticleFilterOptions::joints[", k, "] (got '",
-                              options_.joints[k], "', expected a coordinate of robot '", model.name(), "')");
-        RETARGET_THROW_UNLESS(std::find(chosen.begin(), chosen.end(), i) == chosen.end(), InvalidArgument,
-                              "ParticleFilterOptions::joints[", k, "] (got '", options_.joints[k],
-                              "' a second time, expected each coordinate once)");
-        chosen.push_back(i);
-      }
-    }
-    probeObservability(chosen);
-    RETARGET_THROW_UNLESS(!estimated_.empty(), InvalidArgument,
-                          "ParticleFilterOptions::joints (got no coordinate that the 11 similarity links observe on robot '",
-                          model.name(), "', expected at least one)");
-    const auto count = static_cast<Eigen::Index>(options_.particles);
-    particles_.resize(nq, count);
-    scratch_.resize(nq, count);
-    log_weight_.resize(count);
-    weight_.resize(count);
-    similarity_.resize(count);
-    estimate_.resize(nq);
-    last_.resize(nq);
-    seen_.assign(estimated_.size(), 0);
-    clamped_ = JointFlags::Constant(nq, false);
-    held_ = JointFlags::Constant(nq, false);
-    reset();
-  }
+  JointSpaceParticleFilter(const RobotModel<Scalar>& model, GaLvvjMap map, ParticleFilterOptions options = {});
 
   /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
   JointSpaceParticleFilter(const RobotModel<Scalar>&&, GaLvvjMap, ParticleFilterOptions = {}) = delete;
@@ -218,16 +159,7 @@ class JointSpaceParticleFilter {
 
   /// Back to the initial state: every particle at rest, the estimate at rest, the random
   /// numbers restarted from `seed`. Afterwards the filter gives exactly what a fresh one gives.
-  void reset() noexcept {
-    for (Eigen::Index p = 0; p < particles_.cols(); ++p) particles_.col(p) = rest_;
-    last_ = rest_;
-    estimate_ = rest_;
-    random_.reseed(options_.seed);
-    best_similarity_ = Scalar(0);
-    effective_size_ = Scalar(0);
-    clamped_.setConstant(false);
-    held_.setConstant(false);
-  }
+  void reset() noexcept;
 
   /// Per q coordinate: clamped in the last `map()` call (never: see the file doc).
   const JointFlags& clamped() const noexcept { return clamped_; }
@@ -253,72 +185,11 @@ class JointSpaceParticleFilter {
   static constexpr std::size_t kLinks = static_cast<std::size_t>(kCosineLinkCount);
 
   // Unit direction of every cosine link in the skeleton's base frame; false where undefined.
-  static void directions(const Links& links, std::array<Vector3<Scalar>, kLinks>& out, std::array<bool, kLinks>& valid) {
-    for (std::size_t i = 0; i < kLinks; ++i) {
-      valid[i] = false;
-      if (!links.base || !links.cosine[i]) continue;
-      const Vector3<Scalar> d = links.base->transpose() * *links.cosine[i];
-      const Scalar norm = d.norm();
-      if (!(norm > Scalar(0)) || !std::isfinite(norm)) continue;
-      out[i] = d / norm;
-      valid[i] = true;
-    }
-  }
+  static void directions(const Links& links, std::array<Vector3<Scalar>, kLinks>& out, std::array<bool, kLinks>& valid);
 
   // Which links each chosen coordinate moves (see the file doc, "Observability"); fills
   // estimated_ and observes_.
-  void probeObservability(const std::vector<int>& chosen) {
-    const RobotModel<Scalar>& model = *model_;
-    std::vector<VectorX<Scalar>> configurations{rest_};
-    std::mt19937_64 probe(20200105u);  // fixed: the probe does not depend on the filter's seed
-    for (int n = 0; n < 4; ++n) {
-      VectorX<Scalar> q(model.nq());
-      for (int i = 0; i < model.nq(); ++i) {
-        const double u = static_cast<double>(probe() >> 11) * (1.0 / 9007199254740992.0);
-        const double lo = static_cast<double>(model.lowerLimits()[i]), hi = static_cast<double>(model.upperLimits()[i]);
-        q[i] = static_cast<Scalar>(lo + (0.1 + 0.8 * u) * (hi - lo));
-      }
-      configurations.push_back(q);
-    }
-    std::vector<std::array<bool, kLinks>> observes(chosen.size(), std::array<bool, kLinks>{});
-    SkeletonFrame<Scalar> frame;
-    std::array<Vector3<Scalar>, kLinks> d0{}, d1{};
-    std::array<bool, kLinks> v0{}, v1{};
-    const Scalar step = Scalar(0.05), threshold = Scalar(1e-6);
-    for (const VectorX<Scalar>& q0 : configurations) {
-      if (!skeleton_.compute(q0, frame).ok()) continue;
-      directions(Links(frame), d0, v0);
-      for (std::size_t k = 0; k < chosen.size(); ++k) {
-        const int i = chosen[k];
-        VectorX<Scalar> q = q0;
-        q[i] = q0[i] + step <= model.upperLimits()[i] ? q0[i] + step : q0[i] - step;
-        if (!skeleton_.compute(q, frame).ok()) continue;
-        directions(Links(frame), d1, v1);
-        for (std::size_t l = 0; l < kLinks; ++l) {
-          if (v0[l] && v1[l] && (d1[l] - d0[l]).norm() > threshold) observes[k][l] = true;
-        }
-      }
-    }
-    for (std::size_t k = 0; k < chosen.size(); ++k) {
-      bool any = false;
-      for (bool b : observes[k]) any = any || b;
-      if (!any && options_.unobserved_at_rest) continue;
-      estimated_.push_back(chosen[k]);
-      observes_.push_back(observes[k]);
-    }
-    // Ascending q order (the order of `joints` does not change the filter).
-    std::vector<std::size_t> order(estimated_.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return estimated_[a] < estimated_[b]; });
-    std::vector<int> sorted_estimated;
-    std::vector<std::array<bool, kLinks>> sorted_observes;
-    for (std::size_t k : order) {
-      sorted_estimated.push_back(estimated_[k]);
-      sorted_observes.push_back(observes_[k]);
-    }
-    estimated_ = std::move(sorted_estimated);
-    observes_ = std::move(sorted_observes);
-  }
+  void probeObservability(const std::vector<int>& chosen);
 
   void resample() noexcept;
 
@@ -419,5 +290,162 @@ Status JointSpaceParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame,
   if (best_similarity_ < static_cast<Scalar>(options_.min_similarity)) status |= StatusCode::kNotConverged;
   return status;
 }
+
+template <typename ScalarType>
+JointSpaceParticleFilter<ScalarType>::JointSpaceParticleFilter(const RobotModel<Scalar>& model, GaLvvjMap map,
+                                                               ParticleFilterOptions options)
+    : model_(&model), options_(std::move(options)), skeleton_(model, map) {
+  options_.validate();
+  const int nq = model.nq();
+  rest_ = internal::restConfiguration(model, options_.rest, "ParticleFilterOptions::rest");
+  std::vector<int> chosen;
+  if (options_.joints.empty()) {
+    for (int i = 0; i < nq; ++i) chosen.push_back(i);
+  } else {
+    for (std::size_t k = 0; k < options_.joints.size(); ++k) {
+      const int i = model.findQ(options_.joints[k]);
+      RETARGET_THROW_UNLESS(i >= 0, InvalidArgument, "ParticleFilterOptions::joints[", k, "] (got '",
+                            options_.joints[k], "', expected a coordinate of robot '", model.name(), "')");
+      RETARGET_THROW_UNLESS(std::find(chosen.begin(), chosen.end(), i) == chosen.end(), InvalidArgument,
+                            "ParticleFilterOptions::joints[", k, "] (got '", options_.joints[k],
+                            "' a second time, expected each coordinate once)");
+      chosen.push_back(i);
+    }
+  }
+  probeObservability(chosen);
+  RETARGET_THROW_UNLESS(!estimated_.empty(), InvalidArgument,
+                        "ParticleFilterOptions::joints (got no coordinate that the 11 similarity links observe on robot '",
+                        model.name(), "', expected at least one)");
+  const auto count = static_cast<Eigen::Index>(options_.particles);
+  particles_.resize(nq, count);
+  scratch_.resize(nq, count);
+  log_weight_.resize(count);
+  weight_.resize(count);
+  similarity_.resize(count);
+  estimate_.resize(nq);
+  last_.resize(nq);
+  seen_.assign(estimated_.size(), 0);
+  clamped_ = JointFlags::Constant(nq, false);
+  held_ = JointFlags::Constant(nq, false);
+  reset();
+}
+
+template <typename ScalarType>
+void JointSpaceParticleFilter<ScalarType>::reset() noexcept {
+  for (Eigen::Index p = 0; p < particles_.cols(); ++p) particles_.col(p) = rest_;
+  last_ = rest_;
+  estimate_ = rest_;
+  random_.reseed(options_.seed);
+  best_similarity_ = Scalar(0);
+  effective_size_ = Scalar(0);
+  clamped_.setConstant(false);
+  held_.setConstant(false);
+}
+
+template <typename ScalarType>
+void JointSpaceParticleFilter<ScalarType>::directions(const Links& links, std::array<Vector3<Scalar>, kLinks>& out,
+                                                      std::array<bool, kLinks>& valid) {
+  for (std::size_t i = 0; i < kLinks; ++i) {
+    valid[i] = false;
+    if (!links.base || !links.cosine[i]) continue;
+    const Vector3<Scalar> d = links.base->transpose() * *links.cosine[i];
+    const Scalar norm = d.norm();
+    if (!(norm > Scalar(0)) || !std::isfinite(norm)) continue;
+    out[i] = d / norm;
+    valid[i] = true;
+  }
+}
+
+template <typename ScalarType>
+void JointSpaceParticleFilter<ScalarType>::probeObservability(const std::vector<int>& chosen) {
+  const RobotModel<Scalar>& model = *model_;
+  std::vector<VectorX<Scalar>> configurations{rest_};
+  std::mt19937_64 probe(20200105u);  // fixed: the probe does not depend on the filter's seed
+  for (int n = 0; n < 4; ++n) {
+    VectorX<Scalar> q(model.nq());
+    for (int i = 0; i < model.nq(); ++i) {
+      const double u = static_cast<double>(probe() >> 11) * (1.0 / 9007199254740992.0);
+      const double lo = static_cast<double>(model.lowerLimits()[i]), hi = static_cast<double>(model.upperLimits()[i]);
+      q[i] = static_cast<Scalar>(lo + (0.1 + 0.8 * u) * (hi - lo));
+    }
+    configurations.push_back(q);
+  }
+  std::vector<std::array<bool, kLinks>> observes(chosen.size(), std::array<bool, kLinks>{});
+  SkeletonFrame<Scalar> frame;
+  std::array<Vector3<Scalar>, kLinks> d0{}, d1{};
+  std::array<bool, kLinks> v0{}, v1{};
+  const Scalar step = Scalar(0.05), threshold = Scalar(1e-6);
+  for (const VectorX<Scalar>& q0 : configurations) {
+    if (!skeleton_.compute(q0, frame).ok()) continue;
+    directions(Links(frame), d0, v0);
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+      const int i = chosen[k];
+      VectorX<Scalar> q = q0;
+      q[i] = q0[i] + step <= model.upperLimits()[i] ? q0[i] + step : q0[i] - step;
+      if (!skeleton_.compute(q, frame).ok()) continue;
+      directions(Links(frame), d1, v1);
+      for (std::size_t l = 0; l < kLinks; ++l) {
+        if (v0[l] && v1[l] && (d1[l] - d0[l]).norm() > threshold) observes[k][l] = true;
+      }
+    }
+  }
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    bool any = false;
+    for (bool b : observes[k]) any = any || b;
+    if (!any && options_.unobserved_at_rest) continue;
+    estimated_.push_back(chosen[k]);
+    observes_.push_back(observes[k]);
+  }
+  // Ascending q order (the order of `joints` does not change the filter).
+  std::vector<std::size_t> order(estimated_.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return estimated_[a] < estimated_[b]; });
+  std::vector<int> sorted_estimated;
+  std::vector<std::array<bool, kLinks>> sorted_observes;
+  for (std::size_t k : order) {
+    sorted_estimated.push_back(estimated_[k]);
+    sorted_observes.push_back(observes_[k]);
+  }
+  estimated_ = std::move(sorted_estimated);
+  observes_ = std::move(sorted_observes);
+}
+
+#if RETARGET_DEFINE_MAPPERS
+
+RETARGET_DECL std::vector<std::string> naoArmJoints() {
+  return {"LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll", "LWristYaw", "LHand",
+          "RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll", "RWristYaw", "RHand"};
+}
+
+RETARGET_DECL void ParticleFilterOptions::validate() const {
+  RETARGET_THROW_UNLESS(particles >= 1 && particles <= 1000000, InvalidArgument,
+                        "ParticleFilterOptions::particles (got ", particles, ", expected 1 ... 1000000)");
+  RETARGET_THROW_UNLESS(std::isfinite(noise) && noise > 0.0, InvalidArgument, "ParticleFilterOptions::noise (got ",
+                        noise, ", expected a finite value > 0 in rad per frame)");
+  RETARGET_THROW_UNLESS(std::isfinite(likelihood_sigma) && likelihood_sigma > 0.0, InvalidArgument,
+                        "ParticleFilterOptions::likelihood_sigma (got ", likelihood_sigma,
+                        ", expected a finite value > 0)");
+  RETARGET_THROW_UNLESS(std::isfinite(min_similarity) && min_similarity >= -1.0 && min_similarity <= 1.0,
+                        InvalidArgument, "ParticleFilterOptions::min_similarity (got ", min_similarity,
+                        ", expected a value in [-1, 1])");
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    RETARGET_THROW_UNLESS(!joints[i].empty(), InvalidArgument, "ParticleFilterOptions::joints[", i,
+                          "] (got an empty name, expected a robot joint name)");
+  }
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "ParticleFilterOptions::rest[", i, "] (got ",
+                          rest[i], ", expected a finite value)");
+  }
+  RETARGET_THROW_UNLESS(inferred_joints == InferredJoints::kHold || inferred_joints == InferredJoints::kUse,
+                        InvalidArgument, "ParticleFilterOptions::inferred_joints (got ",
+                        static_cast<int>(inferred_joints), ", expected kHold or kUse)");
+}
+
+#endif  // RETARGET_DEFINE_MAPPERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS class JointSpaceParticleFilter<double>;
+RETARGET_TEMPLATE_MAPPERS class JointSpaceParticleFilter<float>;
+#endif
 
 }  // namespace retarget

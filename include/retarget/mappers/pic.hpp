@@ -46,6 +46,7 @@
 
 #include <Eigen/Cholesky>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -65,14 +66,7 @@ namespace retarget {
 enum class PicAlgorithm { kFabrik, kPic, kPics };
 
 /// Lower-case name of an algorithm ("fabrik", "pic", "pics").
-inline const char* toString(PicAlgorithm a) {
-  switch (a) {
-    case PicAlgorithm::kFabrik: return "fabrik";
-    case PicAlgorithm::kPic: return "pic";
-    case PicAlgorithm::kPics: return "pics";
-  }
-  return "unknown";
-}
+RETARGET_DECL const char* toString(PicAlgorithm a);
 
 /// Options of `PicMapper` (a validated aggregate; `validate()` runs in the constructor).
 struct PicOptions {
@@ -99,26 +93,7 @@ struct PicOptions {
   std::vector<double> rest{};
 
   /// Throws InvalidArgument naming the field and value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(softening >= 0 && softening <= 3, InvalidArgument, "PicOptions::softening (got ", softening,
-                          ", expected 0..3)");
-    fabrik.validate();
-    RETARGET_THROW_UNLESS(fit_iterations >= 1 && fit_iterations <= 100, InvalidArgument,
-                          "PicOptions::fit_iterations (got ", fit_iterations, ", expected 1..100)");
-    RETARGET_THROW_UNLESS(std::isfinite(fit_damping) && fit_damping > 0.0, InvalidArgument,
-                          "PicOptions::fit_damping (got ", fit_damping, ", expected a finite value > 0 m)");
-    RETARGET_THROW_UNLESS(std::isfinite(fit_elbow_weight) && fit_elbow_weight > 0.0 && fit_elbow_weight <= 1.0,
-                          InvalidArgument, "PicOptions::fit_elbow_weight (got ", fit_elbow_weight,
-                          ", expected a value in (0, 1])");
-    SkeletonSmoothingOptions{smoothing_alpha}.validate();
-    placement.validate();
-    RETARGET_THROW_UNLESS(transition_frames >= 0 && transition_frames <= 1000, InvalidArgument,
-                          "PicOptions::transition_frames (got ", transition_frames, ", expected 0..1000)");
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-      RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "PicOptions::rest[", i, "] (got ", rest[i],
-                            ", expected a finite value)");
-    }
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// The octant constraints of Eq. 1 for one arm: OUT of the shoulder, IN of the elbow, OUT of
@@ -143,15 +118,7 @@ PicPose picPose(const Vector3<Scalar>& u, const Vector3<Scalar>& f) {
 /// Chain constraints (Eq. 2 + Eq. 3) of a pose on a chain with `points` points and its elbow
 /// at index `elbow`: OUT_S on link 0, IN_E on link elbow-1, OUT_E on link elbow, IN_W on the
 /// last link; each set is the octant softened by `softening` (Eq. 3; 0 = PIC).
-inline FabrikConstraints picConstraints(const PicPose& pose, int points, int elbow, int softening) {
-  FabrikConstraints c;
-  const auto at = [](int i) { return static_cast<std::size_t>(i); };
-  c.out[at(0)] = octantNeighbours(pose.out_shoulder, softening);
-  c.in[at(elbow - 1)] = static_cast<OctantSet>(c.in[at(elbow - 1)] & octantNeighbours(pose.in_elbow, softening));
-  c.out[at(elbow)] = static_cast<OctantSet>(c.out[at(elbow)] & octantNeighbours(pose.out_elbow, softening));
-  c.in[at(points - 2)] = static_cast<OctantSet>(c.in[at(points - 2)] & octantNeighbours(pose.in_wrist, softening));
-  return c;
-}
+RETARGET_DECL FabrikConstraints picConstraints(const PicPose& pose, int points, int elbow, int softening);
 
 /// PIC / PICs / FABRIK mapper (see the file doc), of the shape of mappers/mapper.hpp.
 template <typename ScalarType = double>
@@ -164,65 +131,7 @@ class PicMapper {
 
   /// Validates `map` against `model` and `options` (throws InvalidArgument naming the field),
   /// measures the chain lengths and allocates every buffer.
-  PicMapper(const RobotModel<Scalar>& model, PicMap map, PicOptions options = {})
-      : model_(&model),
-        map_(std::move(map)),
-        options_(std::move(options)),
-        data_(model),
-        smoothing_(SkeletonSmoothingOptions{options_.smoothing_alpha}),
-        placement_(options_.placement, Scalar(1), Scalar(1)) {
-    options_.validate();
-    map_.validateFor(model);
-    if (options_.rest.empty()) {
-      rest_ = model.neutralConfiguration();
-    } else {
-      RETARGET_THROW_UNLESS(static_cast<int>(options_.rest.size()) == model.nq(), InvalidArgument,
-                            "PicOptions::rest (got ", options_.rest.size(), " values, expected nq = ", model.nq(), ")");
-      rest_.resize(model.nq());
-      for (int i = 0; i < model.nq(); ++i) rest_[i] = static_cast<Scalar>(options_.rest[static_cast<std::size_t>(i)]);
-      RETARGET_THROW_UNLESS(withinLimits(model, rest_), InvalidArgument,
-                            "PicOptions::rest (got a configuration outside the limits of robot '", model.name(), "')");
-    }
-    for (const PicArmMap& arm : map_.arms) {
-      if (!options_.rest.empty()) break;  // explicit rest values win over the map's
-      for (std::size_t k = 0; k < arm.rest.size(); ++k) rest_[model.qIndex(arm.fit_joints[k])] = static_cast<Scalar>(arm.rest[k]);
-    }
-    forwardKinematics(model, data_, rest_);
-    std::array<Scalar, 2> length{Scalar(0), Scalar(0)};
-    std::array<bool, 2> seen{false, false};
-    arm_count_ = static_cast<int>(map_.arms.size());
-    for (int a = 0; a < arm_count_; ++a) {
-      const PicArmMap& src = map_.arms[static_cast<std::size_t>(a)];
-      Arm& arm = arms_[static_cast<std::size_t>(a)];
-      arm.side = src.side;
-      arm.dof = static_cast<int>(src.fit_joints.size());
-      for (int k = 0; k < arm.dof; ++k) arm.q[static_cast<std::size_t>(k)] = model.qIndex(src.fit_joints[static_cast<std::size_t>(k)]);
-      arm.points = static_cast<int>(src.points.size());
-      arm.elbow = src.elbow;
-      for (int k = 0; k < arm.points; ++k) arm.joint[static_cast<std::size_t>(k)] = model.jointIndex(src.points[static_cast<std::size_t>(k)]);
-      arm.chain.count = arm.points;
-      for (int k = 0; k < arm.points; ++k) arm.chain.p[static_cast<std::size_t>(k)] = pointOf(arm.joint[static_cast<std::size_t>(k)]);
-      arm.chain.setLengthsFromPoints();
-      for (int k = 0; k + 1 < arm.points; ++k) {
-        RETARGET_THROW_UNLESS(arm.chain.length[static_cast<std::size_t>(k)] > Scalar(1e-3), InvalidArgument, "PicMap '",
-                              map_.robot, "'::arms[", a, "].points: '", src.points[static_cast<std::size_t>(k)], "' and '",
-                              src.points[static_cast<std::size_t>(k + 1)], "' coincide (expected distinct positions)");
-      }
-      const int s = static_cast<int>(arm.side);
-      length[static_cast<std::size_t>(s)] = arm.chain.reach();
-      seen[static_cast<std::size_t>(s)] = true;
-    }
-    for (int s = 0; s < 2; ++s) {
-      if (!seen[static_cast<std::size_t>(s)]) length[static_cast<std::size_t>(s)] = length[static_cast<std::size_t>(1 - s)];
-    }
-    placement_ = ArmPlacement<Scalar>(options_.placement, length[0], length[1]);
-    clamped_ = JointFlags::Constant(model.nq(), false);
-    held_ = JointFlags::Constant(model.nq(), false);
-    q_out_ = rest_;
-    q_solution_ = rest_;
-    J_ = Matrix3X<Scalar>::Zero(3, model.nq());
-    reset();
-  }
+  PicMapper(const RobotModel<Scalar>& model, PicMap map, PicOptions options = {});
   /// A temporary model would dangle: not allowed (mappers/mapper.hpp, "Lifetime rule").
   PicMapper(const RobotModel<Scalar>&&, PicMap, PicOptions = {}) = delete;
 
@@ -230,21 +139,7 @@ class PicMapper {
   [[nodiscard]] Status map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept;
 
   /// Forgets the temporal state: smoothing, calibration, warm start, transitions, held values.
-  void reset() noexcept {
-    smoothing_.reset();
-    placement_.reset();
-    q_out_ = rest_;
-    q_solution_ = rest_;
-    clamped_.setConstant(false);
-    held_.setConstant(false);
-    for (Arm& arm : arms_) {
-      arm.has_key = false;
-      arm.key = 0;
-      arm.remaining = 0;
-      arm.residual = Scalar(0);
-      arm.result = FabrikResult<Scalar>{};
-    }
-  }
+  void reset() noexcept;
 
   const RobotModel<Scalar>& model() const noexcept { return *model_; }
   const PicOptions& options() const noexcept { return options_; }
@@ -268,12 +163,7 @@ class PicMapper {
   const ArmPlacement<Scalar>& placement() const noexcept { return placement_; }
   /// Robot chain points of arm `a` at configuration q (m, base frame), written to `chain`
   /// (lengths unchanged). Uses the mapper's workspace; not for concurrent use.
-  void chainAt(int a, const VectorX<Scalar>& q, FabrikChain<Scalar>& chain) noexcept {
-    forwardKinematics(*model_, data_, q);
-    const Arm& arm = arms_[static_cast<std::size_t>(a)];
-    chain = arm.chain;
-    for (int k = 0; k < arm.points; ++k) chain.p[static_cast<std::size_t>(k)] = pointOf(arm.joint[static_cast<std::size_t>(k)]);
-  }
+  void chainAt(int a, const VectorX<Scalar>& q, FabrikChain<Scalar>& chain) noexcept;
 
  private:
   static constexpr int kMaxDof = 8;
@@ -303,13 +193,8 @@ class PicMapper {
   };
 
   // Origin of joint k in the base frame (valid after forwardKinematics on data_).
-  V3 pointOf(int k) const {
-    const Joint<Scalar>& joint = model_->joints()[static_cast<std::size_t>(k)];
-    return (data_.X_WL[static_cast<std::size_t>(joint.parent_link)] * joint.X_PJ).translation();
-  }
-  void holdArm(const Arm& arm) {
-    for (int k = 0; k < arm.dof; ++k) held_[arm.q[static_cast<std::size_t>(k)]] = true;
-  }
+  V3 pointOf(int k) const;
+  void holdArm(const Arm& arm);
   bool solveArm(Arm& arm, const SkeletonFrame<Scalar>& frame);
   void fitArm(Arm& arm);
 
@@ -467,5 +352,151 @@ Status PicMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<Vec
   if (not_converged_) status = status | StatusCode::kNotConverged;
   return status;
 }
+
+template <typename ScalarType>
+PicMapper<ScalarType>::PicMapper(const RobotModel<Scalar>& model, PicMap map, PicOptions options)
+    : model_(&model),
+      map_(std::move(map)),
+      options_(std::move(options)),
+      data_(model),
+      smoothing_(SkeletonSmoothingOptions{options_.smoothing_alpha}),
+      placement_(options_.placement, Scalar(1), Scalar(1)) {
+  options_.validate();
+  map_.validateFor(model);
+  if (options_.rest.empty()) {
+    rest_ = model.neutralConfiguration();
+  } else {
+    RETARGET_THROW_UNLESS(static_cast<int>(options_.rest.size()) == model.nq(), InvalidArgument,
+                          "PicOptions::rest (got ", options_.rest.size(), " values, expected nq = ", model.nq(), ")");
+    rest_.resize(model.nq());
+    for (int i = 0; i < model.nq(); ++i) rest_[i] = static_cast<Scalar>(options_.rest[static_cast<std::size_t>(i)]);
+    RETARGET_THROW_UNLESS(withinLimits(model, rest_), InvalidArgument,
+                          "PicOptions::rest (got a configuration outside the limits of robot '", model.name(), "')");
+  }
+  for (const PicArmMap& arm : map_.arms) {
+    if (!options_.rest.empty()) break;  // explicit rest values win over the map's
+    for (std::size_t k = 0; k < arm.rest.size(); ++k) rest_[model.qIndex(arm.fit_joints[k])] = static_cast<Scalar>(arm.rest[k]);
+  }
+  forwardKinematics(model, data_, rest_);
+  std::array<Scalar, 2> length{Scalar(0), Scalar(0)};
+  std::array<bool, 2> seen{false, false};
+  arm_count_ = static_cast<int>(map_.arms.size());
+  for (int a = 0; a < arm_count_; ++a) {
+    const PicArmMap& src = map_.arms[static_cast<std::size_t>(a)];
+    Arm& arm = arms_[static_cast<std::size_t>(a)];
+    arm.side = src.side;
+    arm.dof = static_cast<int>(src.fit_joints.size());
+    for (int k = 0; k < arm.dof; ++k) arm.q[static_cast<std::size_t>(k)] = model.qIndex(src.fit_joints[static_cast<std::size_t>(k)]);
+    arm.points = static_cast<int>(src.points.size());
+    arm.elbow = src.elbow;
+    for (int k = 0; k < arm.points; ++k) arm.joint[static_cast<std::size_t>(k)] = model.jointIndex(src.points[static_cast<std::size_t>(k)]);
+    arm.chain.count = arm.points;
+    for (int k = 0; k < arm.points; ++k) arm.chain.p[static_cast<std::size_t>(k)] = pointOf(arm.joint[static_cast<std::size_t>(k)]);
+    arm.chain.setLengthsFromPoints();
+    for (int k = 0; k + 1 < arm.points; ++k) {
+      RETARGET_THROW_UNLESS(arm.chain.length[static_cast<std::size_t>(k)] > Scalar(1e-3), InvalidArgument, "PicMap '",
+                            map_.robot, "'::arms[", a, "].points: '", src.points[static_cast<std::size_t>(k)], "' and '",
+                            src.points[static_cast<std::size_t>(k + 1)], "' coincide (expected distinct positions)");
+    }
+    const int s = static_cast<int>(arm.side);
+    length[static_cast<std::size_t>(s)] = arm.chain.reach();
+    seen[static_cast<std::size_t>(s)] = true;
+  }
+  for (int s = 0; s < 2; ++s) {
+    if (!seen[static_cast<std::size_t>(s)]) length[static_cast<std::size_t>(s)] = length[static_cast<std::size_t>(1 - s)];
+  }
+  placement_ = ArmPlacement<Scalar>(options_.placement, length[0], length[1]);
+  clamped_ = JointFlags::Constant(model.nq(), false);
+  held_ = JointFlags::Constant(model.nq(), false);
+  q_out_ = rest_;
+  q_solution_ = rest_;
+  J_ = Matrix3X<Scalar>::Zero(3, model.nq());
+  reset();
+}
+
+template <typename ScalarType>
+void PicMapper<ScalarType>::reset() noexcept {
+  smoothing_.reset();
+  placement_.reset();
+  q_out_ = rest_;
+  q_solution_ = rest_;
+  clamped_.setConstant(false);
+  held_.setConstant(false);
+  for (Arm& arm : arms_) {
+    arm.has_key = false;
+    arm.key = 0;
+    arm.remaining = 0;
+    arm.residual = Scalar(0);
+    arm.result = FabrikResult<Scalar>{};
+  }
+}
+
+template <typename ScalarType>
+void PicMapper<ScalarType>::chainAt(int a, const VectorX<Scalar>& q, FabrikChain<Scalar>& chain) noexcept {
+  forwardKinematics(*model_, data_, q);
+  const Arm& arm = arms_[static_cast<std::size_t>(a)];
+  chain = arm.chain;
+  for (int k = 0; k < arm.points; ++k) chain.p[static_cast<std::size_t>(k)] = pointOf(arm.joint[static_cast<std::size_t>(k)]);
+}
+
+template <typename ScalarType>
+auto PicMapper<ScalarType>::pointOf(int k) const -> V3 {
+  const Joint<Scalar>& joint = model_->joints()[static_cast<std::size_t>(k)];
+  return (data_.X_WL[static_cast<std::size_t>(joint.parent_link)] * joint.X_PJ).translation();
+}
+
+template <typename ScalarType>
+void PicMapper<ScalarType>::holdArm(const Arm& arm) {
+  for (int k = 0; k < arm.dof; ++k) held_[arm.q[static_cast<std::size_t>(k)]] = true;
+}
+
+#if RETARGET_DEFINE_MAPPERS
+
+RETARGET_DECL const char* toString(PicAlgorithm a) {
+  switch (a) {
+    case PicAlgorithm::kFabrik: return "fabrik";
+    case PicAlgorithm::kPic: return "pic";
+    case PicAlgorithm::kPics: return "pics";
+  }
+  return "unknown";
+}
+
+RETARGET_DECL FabrikConstraints picConstraints(const PicPose& pose, int points, int elbow, int softening) {
+  FabrikConstraints c;
+  const auto at = [](int i) { return static_cast<std::size_t>(i); };
+  c.out[at(0)] = octantNeighbours(pose.out_shoulder, softening);
+  c.in[at(elbow - 1)] = static_cast<OctantSet>(c.in[at(elbow - 1)] & octantNeighbours(pose.in_elbow, softening));
+  c.out[at(elbow)] = static_cast<OctantSet>(c.out[at(elbow)] & octantNeighbours(pose.out_elbow, softening));
+  c.in[at(points - 2)] = static_cast<OctantSet>(c.in[at(points - 2)] & octantNeighbours(pose.in_wrist, softening));
+  return c;
+}
+
+RETARGET_DECL void PicOptions::validate() const {
+  RETARGET_THROW_UNLESS(softening >= 0 && softening <= 3, InvalidArgument, "PicOptions::softening (got ", softening,
+                        ", expected 0..3)");
+  fabrik.validate();
+  RETARGET_THROW_UNLESS(fit_iterations >= 1 && fit_iterations <= 100, InvalidArgument,
+                        "PicOptions::fit_iterations (got ", fit_iterations, ", expected 1..100)");
+  RETARGET_THROW_UNLESS(std::isfinite(fit_damping) && fit_damping > 0.0, InvalidArgument,
+                        "PicOptions::fit_damping (got ", fit_damping, ", expected a finite value > 0 m)");
+  RETARGET_THROW_UNLESS(std::isfinite(fit_elbow_weight) && fit_elbow_weight > 0.0 && fit_elbow_weight <= 1.0,
+                        InvalidArgument, "PicOptions::fit_elbow_weight (got ", fit_elbow_weight,
+                        ", expected a value in (0, 1])");
+  SkeletonSmoothingOptions{smoothing_alpha}.validate();
+  placement.validate();
+  RETARGET_THROW_UNLESS(transition_frames >= 0 && transition_frames <= 1000, InvalidArgument,
+                        "PicOptions::transition_frames (got ", transition_frames, ", expected 0..1000)");
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "PicOptions::rest[", i, "] (got ", rest[i],
+                          ", expected a finite value)");
+  }
+}
+
+#endif  // RETARGET_DEFINE_MAPPERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS class PicMapper<double>;
+RETARGET_TEMPLATE_MAPPERS class PicMapper<float>;
+#endif
 
 }  // namespace retarget

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/human/arm_placement.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -69,53 +70,15 @@ PicArmMap picArmFromChain(const RobotModel<Scalar>& model, ArmSide side, const s
 
 /// Built-in map of Baxter (makeBaxter() or baxter.urdf): both arms, shoulder s1, elbow e1,
 /// wrist w1; the fit moves s0, s1, e0, e1, w0 (w1 and w2 do not move the wrist point).
-inline PicMap baxterPicMap() {
-  PicMap map;
-  map.robot = "baxter";
-  for (const char* prefix : {"left_", "right_"}) {
-    PicArmMap arm;
-    arm.side = std::string(prefix) == "left_" ? ArmSide::kLeft : ArmSide::kRight;
-    for (const char* j : {"s0", "s1", "e0", "e1", "w0"}) arm.fit_joints.push_back(prefix + std::string(j));
-    for (const char* j : {"s1", "e1", "w1"}) arm.points.push_back(prefix + std::string(j));
-    arm.elbow = 1;
-    arm.rest = {0.0, -0.55, 0.0, 1.0, 0.0};  // arm forward and down, elbow bent 57 deg
-    map.arms.push_back(arm);
-  }
-  return map;
-}
+RETARGET_DECL PicMap baxterPicMap();
 
 /// Built-in map of YuMi (makeYumi() or the IRB 14000 URDF): both arms, shoulder joint 2,
 /// elbow joint 3, wrist joint 5 (Fig. 1(b)); the fit moves joints 1, 2, 7, 3, 4.
-inline PicMap yumiPicMap() {
-  PicMap map;
-  map.robot = "yumi";
-  for (const char* suffix : {"_l", "_r"}) {
-    PicArmMap arm;
-    arm.side = std::string(suffix) == "_l" ? ArmSide::kLeft : ArmSide::kRight;
-    for (const char* j : {"1", "2", "7", "3", "4"}) arm.fit_joints.push_back("yumi_joint_" + std::string(j) + suffix);
-    for (const char* j : {"2", "3", "5"}) arm.points.push_back("yumi_joint_" + std::string(j) + suffix);
-    arm.elbow = 1;
-    arm.rest = {0.0, -1.0, 0.0, -0.9, 0.0};  // upper arm lowered, elbow bent 52 deg
-    map.arms.push_back(arm);
-  }
-  return map;
-}
+RETARGET_DECL PicMap yumiPicMap();
 
 /// Built-in map of NAO / Pepper: shoulder LShoulderPitch, elbow LElbowYaw, wrist LWristYaw
 /// (and R...); the fit moves ShoulderPitch, ShoulderRoll, ElbowYaw, ElbowRoll.
-inline PicMap naoPicMap(const std::string& robot = "nao") {
-  PicMap map;
-  map.robot = robot;
-  for (const char* s : {"L", "R"}) {
-    PicArmMap arm;
-    arm.side = std::string(s) == "L" ? ArmSide::kLeft : ArmSide::kRight;
-    for (const char* j : {"ShoulderPitch", "ShoulderRoll", "ElbowYaw", "ElbowRoll"}) arm.fit_joints.push_back(s + std::string(j));
-    for (const char* j : {"ShoulderPitch", "ElbowYaw", "WristYaw"}) arm.points.push_back(s + std::string(j));
-    arm.elbow = 1;
-    map.arms.push_back(arm);
-  }
-  return map;
-}
+RETARGET_DECL PicMap naoPicMap(const std::string& robot = "nao");
 
 /// The built-in map that fits `model`, chosen by its joint names (so URDF-loaded models match
 /// too): Baxter, YuMi, NAO / Pepper; nullopt otherwise.
@@ -218,5 +181,66 @@ PicArmMap picArmFromChain(const RobotModel<Scalar>& model, ArmSide side, const s
   }
   return arm;
 }
+
+#if RETARGET_DEFINE_MAPPERS
+
+RETARGET_DECL PicMap baxterPicMap() {
+  PicMap map;
+  map.robot = "baxter";
+  for (const char* prefix : {"left_", "right_"}) {
+    PicArmMap arm;
+    arm.side = std::string(prefix) == "left_" ? ArmSide::kLeft : ArmSide::kRight;
+    for (const char* j : {"s0", "s1", "e0", "e1", "w0"}) arm.fit_joints.push_back(prefix + std::string(j));
+    for (const char* j : {"s1", "e1", "w1"}) arm.points.push_back(prefix + std::string(j));
+    arm.elbow = 1;
+    arm.rest = {0.0, -0.55, 0.0, 1.0, 0.0};  // arm forward and down, elbow bent 57 deg
+    map.arms.push_back(arm);
+  }
+  return map;
+}
+
+RETARGET_DECL PicMap yumiPicMap() {
+  PicMap map;
+  map.robot = "yumi";
+  for (const char* suffix : {"_l", "_r"}) {
+    PicArmMap arm;
+    arm.side = std::string(suffix) == "_l" ? ArmSide::kLeft : ArmSide::kRight;
+    for (const char* j : {"1", "2", "7", "3", "4"}) arm.fit_joints.push_back("yumi_joint_" + std::string(j) + suffix);
+    for (const char* j : {"2", "3", "5"}) arm.points.push_back("yumi_joint_" + std::string(j) + suffix);
+    arm.elbow = 1;
+    arm.rest = {0.0, -1.0, 0.0, -0.9, 0.0};  // upper arm lowered, elbow bent 52 deg
+    map.arms.push_back(arm);
+  }
+  return map;
+}
+
+RETARGET_DECL PicMap naoPicMap(const std::string& robot) {
+  PicMap map;
+  map.robot = robot;
+  for (const char* s : {"L", "R"}) {
+    PicArmMap arm;
+    arm.side = std::string(s) == "L" ? ArmSide::kLeft : ArmSide::kRight;
+    for (const char* j : {"ShoulderPitch", "ShoulderRoll", "ElbowYaw", "ElbowRoll"}) arm.fit_joints.push_back(s + std::string(j));
+    for (const char* j : {"ShoulderPitch", "ElbowYaw", "WristYaw"}) arm.points.push_back(s + std::string(j));
+    arm.elbow = 1;
+    map.arms.push_back(arm);
+  }
+  return map;
+}
+
+#endif  // RETARGET_DEFINE_MAPPERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS void PicMap::validateFor<double>(const RobotModel<double>&) const;
+RETARGET_TEMPLATE_MAPPERS void PicMap::validateFor<float>(const RobotModel<float>&) const;
+RETARGET_TEMPLATE_MAPPERS PicArmMap picArmFromChain<double>(const RobotModel<double>&, ArmSide, const std::string&,
+                                                           const std::string&, const std::string&, const std::string&,
+                                                           bool);
+RETARGET_TEMPLATE_MAPPERS PicArmMap picArmFromChain<float>(const RobotModel<float>&, ArmSide, const std::string&,
+                                                          const std::string&, const std::string&, const std::string&,
+                                                          bool);
+RETARGET_TEMPLATE_MAPPERS std::optional<PicMap> picMapFor<double>(const RobotModel<double>&);
+RETARGET_TEMPLATE_MAPPERS std::optional<PicMap> picMapFor<float>(const RobotModel<float>&);
+#endif
 
 }  // namespace retarget

@@ -54,6 +54,7 @@
 #include <utility>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -77,15 +78,7 @@ struct TriangleOptions {
   std::vector<double> rest{};
 
   /// Throws InvalidArgument naming the field and value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(singular_tolerance) && singular_tolerance > 0.0 && singular_tolerance <= 0.5,
-                          InvalidArgument, "TriangleOptions::singular_tolerance (got ", singular_tolerance,
-                          ", expected a value in (0, 0.5])");
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-      RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "TriangleOptions::rest[", i, "] (got ", rest[i],
-                            ", expected a finite value)");
-    }
-  }
+  RETARGET_DECL void validate() const;
 };
 
 namespace internal {
@@ -183,71 +176,17 @@ class TriangleMapper {
   /// Validates `options` and resolves `map` against `model` (throws InvalidArgument naming the
   /// field: see resolveTriangleArm, TriangleOptions::validate; also when `rest` does not have
   /// nq entries or lies outside the limits, or the two arms share a joint).
-  TriangleMapper(const RobotModel<Scalar>& model, TriangleMap map, TriangleOptions options = {})
-      : model_(&model), map_(std::move(map)), options_(std::move(options)) {
-    options_.validate();
-    arms_[0] = resolveTriangleArm(map_, map_.left, "left", model);
-    arms_[1] = resolveTriangleArm(map_, map_.right, "right", model);
-    for (int i : arms_[0].q) {
-      for (int j : arms_[1].q) {
-        RETARGET_THROW_UNLESS(i != j, InvalidArgument, "TriangleMap '", map_.robot, "' (got joint '", model.qName(i),
-                              "' in both arms, expected distinct joints)");
-      }
-    }
-    for (int s = 0; s < 2; ++s) {
-      const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
-      for (std::size_t k = 0; k < 4; ++k) axes_[static_cast<std::size_t>(s)][k] = arm.axes[k].cast<Scalar>();
-      u0_[static_cast<std::size_t>(s)] = arm.upper_arm.cast<Scalar>();
-      l0_[static_cast<std::size_t>(s)] = arm.forearm.cast<Scalar>();
-    }
-    if (options_.rest.empty()) {
-      rest_ = model.neutralConfiguration();
-    } else {
-      RETARGET_THROW_UNLESS(static_cast<int>(options_.rest.size()) == model.nq(), InvalidArgument,
-                            "TriangleOptions::rest (got ", options_.rest.size(), " values, expected nq = ", model.nq(),
-                            " for robot '", model.name(), "')");
-      rest_.resize(model.nq());
-      for (int i = 0; i < model.nq(); ++i) rest_[i] = static_cast<Scalar>(options_.rest[static_cast<std::size_t>(i)]);
-      RETARGET_THROW_UNLESS(withinLimits(model, rest_), InvalidArgument,
-                            "TriangleOptions::rest (got a configuration outside the limits of robot '", model.name(),
-                            "', expected values within them)");
-    }
-    last_ = rest_;
-    clamped_ = JointFlags::Constant(model.nq(), false);
-    held_ = JointFlags::Constant(model.nq(), false);
-    reset();
-  }
+  TriangleMapper(const RobotModel<Scalar>& model, TriangleMap map, TriangleOptions options = {});
 
   /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
   TriangleMapper(const RobotModel<Scalar>&&, TriangleMap, TriangleOptions = {}) = delete;
 
   /// Maps one skeleton frame (canonical frame, m) to joint angles `q_out` (size nq, rad, robot
   /// q order). See the class doc for the contract.
-  [[nodiscard]] Status map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
-    if (q_out.size() != model_->nq()) return StatusCode::kInvalidInput;
-    clamped_.setConstant(false);
-    held_.setConstant(false);
-    Status status;
-    using H = HumanJoint;
-    const std::optional<Matrix3<Scalar>> R_WT =
-        torsoFrame(frame, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kShoulderLeft);
-    for (int s = 0; s < 2; ++s) {
-      const bool left = s == 0;
-      mapArm(frame, R_WT, s, left ? H::kShoulderLeft : H::kShoulderRight, left ? H::kElbowLeft : H::kElbowRight,
-             left ? H::kWristLeft : H::kWristRight);
-    }
-    if (held_.any()) status |= StatusCode::kDegenerateInput;
-    if (clampToLimits(*model_, last_, &clamped_) > 0) status |= StatusCode::kClamped;
-    q_out = last_;
-    return status;
-  }
+  [[nodiscard]] Status map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept;
 
   /// Forgets the temporal state: held values go back to `rest`.
-  void reset() noexcept {
-    last_ = rest_;
-    clamped_.setConstant(false);
-    held_.setConstant(false);
-  }
+  void reset() noexcept;
 
   /// Per q coordinate: clamped to a limit in the last `map()` call.
   const JointFlags& clamped() const noexcept { return clamped_; }
@@ -263,88 +202,14 @@ class TriangleMapper {
  private:
   using V3 = Vector3<Scalar>;
 
-  void holdArm(int s) {
-    for (int q : arms_[static_cast<std::size_t>(s)].q) held_[q] = true;
-  }
+  void holdArm(int s);
   // Writes offset + theta for joint k of arm s, wrapped into a 2 pi wide range.
-  void write(int s, int k, Scalar theta) {
-    const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
-    const int q = arms_[static_cast<std::size_t>(s)].q[static_cast<std::size_t>(k)];
-    Scalar value = static_cast<Scalar>(arm.offset[static_cast<std::size_t>(k)]) + theta;
-    const Scalar lo = model_->lowerLimits()[q], hi = model_->upperLimits()[q];
-    if (std::isfinite(lo) && std::isfinite(hi) && hi - lo >= 2 * kPi<Scalar> - Scalar(1e-6)) {
-      const Scalar two_pi = 2 * kPi<Scalar>;
-      if (value < lo) value += two_pi * std::ceil((lo - value) / two_pi);
-      if (value > hi) value -= two_pi * std::ceil((value - hi) / two_pi);
-    }
-    if (std::isfinite(value)) {
-      last_[q] = value;
-    } else {
-      held_[q] = true;
-    }
-  }
-  Scalar theta(int s, int k) const {
-    const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
-    return last_[arms_[static_cast<std::size_t>(s)].q[static_cast<std::size_t>(k)]] -
-           static_cast<Scalar>(arm.offset[static_cast<std::size_t>(k)]);
-  }
-  static std::optional<V3> unit(const V3& v) {
-    if (!v.allFinite()) return std::nullopt;
-    const Scalar scale = v.cwiseAbs().maxCoeff();
-    if (!(scale > Scalar(0)) || !std::isfinite(scale)) return std::nullopt;
-    const V3 w = v / scale;
-    const Scalar n = w.norm();
-    if (!(n > Scalar(0)) || !std::isfinite(n) || scale * n <= kDegenerateEpsilon<Scalar>) return std::nullopt;
-    return V3(w / n);
-  }
+  void write(int s, int k, Scalar theta);
+  Scalar theta(int s, int k) const;
+  static std::optional<V3> unit(const V3& v);
 
   void mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<Matrix3<Scalar>>& R_WT, int s, HumanJoint shoulder,
-              HumanJoint elbow, HumanJoint wrist) {
-    if (!R_WT || !frame.usable(shoulder) || !frame.usable(elbow) || !frame.usable(wrist)) {
-      holdArm(s);
-      return;
-    }
-    const std::optional<V3> u = unit(R_WT->transpose() * (frame.position(elbow) - frame.position(shoulder)));
-    const std::optional<V3> l = unit(R_WT->transpose() * (frame.position(wrist) - frame.position(elbow)));
-    if (!u || !l) {
-      holdArm(s);
-      return;
-    }
-    const auto& a = axes_[static_cast<std::size_t>(s)];
-    const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
-    const Scalar tol = static_cast<Scalar>(options_.singular_tolerance);
-    const int* q = arms_[static_cast<std::size_t>(s)].q.data();
-    // Shoulder roll and pitch (Eqs. 1-2).
-    const auto shoulder_angles = internal::twoRotations<Scalar>(a[0], a[1], u0_[static_cast<std::size_t>(s)], *u,
-                                                                static_cast<Scalar>(arm.shoulder_branch), tol);
-    if (!shoulder_angles.ok) {
-      holdArm(s);
-      return;
-    }
-    if (shoulder_angles.a_defined) {
-      write(s, 0, shoulder_angles.theta_a);
-    } else {
-      held_[q[0]] = true;
-    }
-    write(s, 1, shoulder_angles.theta_b);
-    // Shoulder yaw and elbow (Eqs. 3 and 6), in the upper-arm frame of the joints just written.
-    const Matrix3<Scalar> R_12 = Eigen::AngleAxis<Scalar>(theta(s, 0), a[0]).toRotationMatrix() *
-                                 Eigen::AngleAxis<Scalar>(theta(s, 1), a[1]).toRotationMatrix();
-    const V3 l_U = R_12.transpose() * *l;
-    const auto elbow_angles = internal::twoRotations<Scalar>(a[2], a[3], l0_[static_cast<std::size_t>(s)], l_U,
-                                                             static_cast<Scalar>(arm.elbow_branch), tol);
-    if (!elbow_angles.ok) {
-      held_[q[2]] = true;
-      held_[q[3]] = true;
-      return;
-    }
-    if (elbow_angles.a_defined) {
-      write(s, 2, elbow_angles.theta_a);
-    } else {
-      held_[q[2]] = true;
-    }
-    write(s, 3, elbow_angles.theta_b);
-  }
+              HumanJoint elbow, HumanJoint wrist);
 
   const RobotModel<Scalar>* model_;
   TriangleMap map_;
@@ -367,39 +232,12 @@ template <typename Scalar = double>
 class TriangleSkeleton {
  public:
   /// Resolves `map` against `model` (throws InvalidArgument as resolveTriangleArm does).
-  TriangleSkeleton(const RobotModel<Scalar>& model, const TriangleMap& map)
-      : model_(&model), map_(map), data_(model), torso_(model.linkIndex(map.torso_link)) {
-    arms_[0] = resolveTriangleArm(map_, map_.left, "left", model);
-    arms_[1] = resolveTriangleArm(map_, map_.right, "right", model);
-  }
+  TriangleSkeleton(const RobotModel<Scalar>& model, const TriangleMap& map);
   TriangleSkeleton(const RobotModel<Scalar>&&, const TriangleMap&) = delete;
 
   /// Fills the seven points of `out` (kTracked; other joints kNotTracked) for `q` (size nq,
   /// rad). Returns kInvalidInput (out unchanged) when q has the wrong size or is not finite.
-  Status compute(const Eigen::Ref<const VectorX<Scalar>>& q, SkeletonFrame<Scalar>& out) {
-    if (q.size() != model_->nq() || !q.allFinite()) return StatusCode::kInvalidInput;
-    forwardKinematics(*model_, data_, q);
-    out.state.fill(TrackingState::kNotTracked);
-    using H = HumanJoint;
-    const auto set = [&](H joint, const V3& p) {
-      out.position(joint) = p;
-      out.trackingState(joint) = TrackingState::kTracked;
-    };
-    const auto& X_WT = data_.X_WL[static_cast<std::size_t>(torso_)];
-    set(H::kSpineMid, X_WT * map_.p_spine_mid.cast<Scalar>());
-    set(H::kSpineShoulder, X_WT * map_.p_spine_shoulder.cast<Scalar>());
-    for (int s = 0; s < 2; ++s) {
-      const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
-      const auto& r = arms_[static_cast<std::size_t>(s)];
-      const V3 p_s = data_.X_WL[static_cast<std::size_t>(r.shoulder_link)] * arm.p_shoulder.cast<Scalar>();
-      const V3 p_e = p_s + data_.X_WL[static_cast<std::size_t>(r.upper_arm_link)].linear() * arm.v_upper_arm.cast<Scalar>();
-      const V3 p_w = p_e + data_.X_WL[static_cast<std::size_t>(r.forearm_link)].linear() * arm.v_forearm.cast<Scalar>();
-      set(s == 0 ? H::kShoulderLeft : H::kShoulderRight, p_s);
-      set(s == 0 ? H::kElbowLeft : H::kElbowRight, p_e);
-      set(s == 0 ? H::kWristLeft : H::kWristRight, p_w);
-    }
-    return Status{};
-  }
+  Status compute(const Eigen::Ref<const VectorX<Scalar>>& q, SkeletonFrame<Scalar>& out);
 
   /// The model.
   const RobotModel<Scalar>& model() const { return *model_; }
@@ -437,5 +275,216 @@ std::vector<LinkPoint> triangleArmPoints(const RobotModel<Scalar>& model, const 
   }
   return out;
 }
+
+template <typename ScalarType>
+TriangleMapper<ScalarType>::TriangleMapper(const RobotModel<Scalar>& model, TriangleMap map, TriangleOptions options)
+    : model_(&model), map_(std::move(map)), options_(std::move(options)) {
+  options_.validate();
+  arms_[0] = resolveTriangleArm(map_, map_.left, "left", model);
+  arms_[1] = resolveTriangleArm(map_, map_.right, "right", model);
+  for (int i : arms_[0].q) {
+    for (int j : arms_[1].q) {
+      RETARGET_THROW_UNLESS(i != j, InvalidArgument, "TriangleMap '", map_.robot, "' (got joint '", model.qName(i),
+                            "' in both arms, expected distinct joints)");
+    }
+  }
+  for (int s = 0; s < 2; ++s) {
+    const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
+    for (std::size_t k = 0; k < 4; ++k) axes_[static_cast<std::size_t>(s)][k] = arm.axes[k].cast<Scalar>();
+    u0_[static_cast<std::size_t>(s)] = arm.upper_arm.cast<Scalar>();
+    l0_[static_cast<std::size_t>(s)] = arm.forearm.cast<Scalar>();
+  }
+  if (options_.rest.empty()) {
+    rest_ = model.neutralConfiguration();
+  } else {
+    RETARGET_THROW_UNLESS(static_cast<int>(options_.rest.size()) == model.nq(), InvalidArgument,
+                          "TriangleOptions::rest (got ", options_.rest.size(), " values, expected nq = ", model.nq(),
+                          " for robot '", model.name(), "')");
+    rest_.resize(model.nq());
+    for (int i = 0; i < model.nq(); ++i) rest_[i] = static_cast<Scalar>(options_.rest[static_cast<std::size_t>(i)]);
+    RETARGET_THROW_UNLESS(withinLimits(model, rest_), InvalidArgument,
+                          "TriangleOptions::rest (got a configuration outside the limits of robot '", model.name(),
+                          "', expected values within them)");
+  }
+  last_ = rest_;
+  clamped_ = JointFlags::Constant(model.nq(), false);
+  held_ = JointFlags::Constant(model.nq(), false);
+  reset();
+}
+
+template <typename ScalarType>
+Status TriangleMapper<ScalarType>::map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
+  if (q_out.size() != model_->nq()) return StatusCode::kInvalidInput;
+  clamped_.setConstant(false);
+  held_.setConstant(false);
+  Status status;
+  using H = HumanJoint;
+  const std::optional<Matrix3<Scalar>> R_WT =
+      torsoFrame(frame, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kShoulderLeft);
+  for (int s = 0; s < 2; ++s) {
+    const bool left = s == 0;
+    mapArm(frame, R_WT, s, left ? H::kShoulderLeft : H::kShoulderRight, left ? H::kElbowLeft : H::kElbowRight,
+           left ? H::kWristLeft : H::kWristRight);
+  }
+  if (held_.any()) status |= StatusCode::kDegenerateInput;
+  if (clampToLimits(*model_, last_, &clamped_) > 0) status |= StatusCode::kClamped;
+  q_out = last_;
+  return status;
+}
+
+template <typename ScalarType>
+void TriangleMapper<ScalarType>::reset() noexcept {
+  last_ = rest_;
+  clamped_.setConstant(false);
+  held_.setConstant(false);
+}
+
+template <typename ScalarType>
+void TriangleMapper<ScalarType>::holdArm(int s) {
+  for (int q : arms_[static_cast<std::size_t>(s)].q) held_[q] = true;
+}
+
+template <typename ScalarType>
+void TriangleMapper<ScalarType>::write(int s, int k, Scalar theta) {
+  const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
+  const int q = arms_[static_cast<std::size_t>(s)].q[static_cast<std::size_t>(k)];
+  Scalar value = static_cast<Scalar>(arm.offset[static_cast<std::size_t>(k)]) + theta;
+  const Scalar lo = model_->lowerLimits()[q], hi = model_->upperLimits()[q];
+  if (std::isfinite(lo) && std::isfinite(hi) && hi - lo >= 2 * kPi<Scalar> - Scalar(1e-6)) {
+    const Scalar two_pi = 2 * kPi<Scalar>;
+    if (value < lo) value += two_pi * std::ceil((lo - value) / two_pi);
+    if (value > hi) value -= two_pi * std::ceil((value - hi) / two_pi);
+  }
+  if (std::isfinite(value)) {
+    last_[q] = value;
+  } else {
+    held_[q] = true;
+  }
+}
+
+template <typename ScalarType>
+auto TriangleMapper<ScalarType>::theta(int s, int k) const -> Scalar {
+  const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
+  return last_[arms_[static_cast<std::size_t>(s)].q[static_cast<std::size_t>(k)]] -
+         static_cast<Scalar>(arm.offset[static_cast<std::size_t>(k)]);
+}
+
+template <typename ScalarType>
+auto TriangleMapper<ScalarType>::unit(const V3& v) -> std::optional<V3> {
+  if (!v.allFinite()) return std::nullopt;
+  const Scalar scale = v.cwiseAbs().maxCoeff();
+  if (!(scale > Scalar(0)) || !std::isfinite(scale)) return std::nullopt;
+  const V3 w = v / scale;
+  const Scalar n = w.norm();
+  if (!(n > Scalar(0)) || !std::isfinite(n) || scale * n <= kDegenerateEpsilon<Scalar>) return std::nullopt;
+  return V3(w / n);
+}
+
+template <typename ScalarType>
+void TriangleMapper<ScalarType>::mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<Matrix3<Scalar>>& R_WT,
+                                        int s, HumanJoint shoulder, HumanJoint elbow, HumanJoint wrist) {
+  if (!R_WT || !frame.usable(shoulder) || !frame.usable(elbow) || !frame.usable(wrist)) {
+    holdArm(s);
+    return;
+  }
+  const std::optional<V3> u = unit(R_WT->transpose() * (frame.position(elbow) - frame.position(shoulder)));
+  const std::optional<V3> l = unit(R_WT->transpose() * (frame.position(wrist) - frame.position(elbow)));
+  if (!u || !l) {
+    holdArm(s);
+    return;
+  }
+  const auto& a = axes_[static_cast<std::size_t>(s)];
+  const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
+  const Scalar tol = static_cast<Scalar>(options_.singular_tolerance);
+  const int* q = arms_[static_cast<std::size_t>(s)].q.data();
+  // Shoulder roll and pitch (Eqs. 1-2).
+  const auto shoulder_angles = internal::twoRotations<Scalar>(a[0], a[1], u0_[static_cast<std::size_t>(s)], *u,
+                                                              static_cast<Scalar>(arm.shoulder_branch), tol);
+  if (!shoulder_angles.ok) {
+    holdArm(s);
+    return;
+  }
+  if (shoulder_angles.a_defined) {
+    write(s, 0, shoulder_angles.theta_a);
+  } else {
+    held_[q[0]] = true;
+  }
+  write(s, 1, shoulder_angles.theta_b);
+  // Shoulder yaw and elbow (Eqs. 3 and 6), in the upper-arm frame of the joints just written.
+  const Matrix3<Scalar> R_12 = Eigen::AngleAxis<Scalar>(theta(s, 0), a[0]).toRotationMatrix() *
+                               Eigen::AngleAxis<Scalar>(theta(s, 1), a[1]).toRotationMatrix();
+  const V3 l_U = R_12.transpose() * *l;
+  const auto elbow_angles = internal::twoRotations<Scalar>(a[2], a[3], l0_[static_cast<std::size_t>(s)], l_U,
+                                                           static_cast<Scalar>(arm.elbow_branch), tol);
+  if (!elbow_angles.ok) {
+    held_[q[2]] = true;
+    held_[q[3]] = true;
+    return;
+  }
+  if (elbow_angles.a_defined) {
+    write(s, 2, elbow_angles.theta_a);
+  } else {
+    held_[q[2]] = true;
+  }
+  write(s, 3, elbow_angles.theta_b);
+}
+
+template <typename Scalar>
+TriangleSkeleton<Scalar>::TriangleSkeleton(const RobotModel<Scalar>& model, const TriangleMap& map)
+    : model_(&model), map_(map), data_(model), torso_(model.linkIndex(map.torso_link)) {
+  arms_[0] = resolveTriangleArm(map_, map_.left, "left", model);
+  arms_[1] = resolveTriangleArm(map_, map_.right, "right", model);
+}
+
+template <typename Scalar>
+Status TriangleSkeleton<Scalar>::compute(const Eigen::Ref<const VectorX<Scalar>>& q, SkeletonFrame<Scalar>& out) {
+  if (q.size() != model_->nq() || !q.allFinite()) return StatusCode::kInvalidInput;
+  forwardKinematics(*model_, data_, q);
+  out.state.fill(TrackingState::kNotTracked);
+  using H = HumanJoint;
+  const auto set = [&](H joint, const V3& p) {
+    out.position(joint) = p;
+    out.trackingState(joint) = TrackingState::kTracked;
+  };
+  const auto& X_WT = data_.X_WL[static_cast<std::size_t>(torso_)];
+  set(H::kSpineMid, X_WT * map_.p_spine_mid.cast<Scalar>());
+  set(H::kSpineShoulder, X_WT * map_.p_spine_shoulder.cast<Scalar>());
+  for (int s = 0; s < 2; ++s) {
+    const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
+    const auto& r = arms_[static_cast<std::size_t>(s)];
+    const V3 p_s = data_.X_WL[static_cast<std::size_t>(r.shoulder_link)] * arm.p_shoulder.cast<Scalar>();
+    const V3 p_e = p_s + data_.X_WL[static_cast<std::size_t>(r.upper_arm_link)].linear() * arm.v_upper_arm.cast<Scalar>();
+    const V3 p_w = p_e + data_.X_WL[static_cast<std::size_t>(r.forearm_link)].linear() * arm.v_forearm.cast<Scalar>();
+    set(s == 0 ? H::kShoulderLeft : H::kShoulderRight, p_s);
+    set(s == 0 ? H::kElbowLeft : H::kElbowRight, p_e);
+    set(s == 0 ? H::kWristLeft : H::kWristRight, p_w);
+  }
+  return Status{};
+}
+
+#if RETARGET_DEFINE_MAPPERS
+
+RETARGET_DECL void TriangleOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(singular_tolerance) && singular_tolerance > 0.0 && singular_tolerance <= 0.5,
+                        InvalidArgument, "TriangleOptions::singular_tolerance (got ", singular_tolerance,
+                        ", expected a value in (0, 0.5])");
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "TriangleOptions::rest[", i, "] (got ", rest[i],
+                          ", expected a finite value)");
+  }
+}
+
+#endif  // RETARGET_DEFINE_MAPPERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS class TriangleMapper<double>;
+RETARGET_TEMPLATE_MAPPERS class TriangleMapper<float>;
+RETARGET_TEMPLATE_MAPPERS class TriangleSkeleton<double>;
+RETARGET_TEMPLATE_MAPPERS class TriangleSkeleton<float>;
+RETARGET_TEMPLATE_MAPPERS std::vector<LinkPoint> triangleArmPoints<double>(const RobotModel<double>& model,
+                                                                           const TriangleMap& map);
+RETARGET_TEMPLATE_MAPPERS std::vector<LinkPoint> triangleArmPoints<float>(const RobotModel<float>& model,
+                                                                          const TriangleMap& map);
+#endif
 
 }  // namespace retarget

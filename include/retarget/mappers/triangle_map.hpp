@@ -30,6 +30,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 
@@ -89,29 +90,14 @@ struct ResolvedTriangleArm {
   int shoulder_link = 0, upper_arm_link = 0, forearm_link = 0;
 };
 
-inline TriangleArmMap triangleArm(std::array<std::string, 4> joints, std::array<Eigen::Vector3d, 4> axes,
-                                  const Eigen::Vector3d& u0, const Eigen::Vector3d& l0, double shoulder_branch,
-                                  double elbow_branch) {
-  TriangleArmMap arm;
-  arm.joints = std::move(joints);
-  arm.axes = axes;
-  arm.upper_arm = u0;
-  arm.forearm = l0;
-  arm.shoulder_branch = shoulder_branch;
-  arm.elbow_branch = elbow_branch;
-  return arm;
-}
+RETARGET_DECL TriangleArmMap triangleArm(std::array<std::string, 4> joints, std::array<Eigen::Vector3d, 4> axes,
+                                         const Eigen::Vector3d& u0, const Eigen::Vector3d& l0, double shoulder_branch,
+                                         double elbow_branch);
 
-inline void triangleArmPoints(TriangleArmMap& arm, std::string shoulder_link, const Eigen::Vector3d& p_shoulder,
-                              std::string upper_link, const Eigen::Vector3d& v_upper, std::string forearm_link,
-                              const Eigen::Vector3d& v_forearm) {
-  arm.shoulder_link = std::move(shoulder_link);
-  arm.p_shoulder = p_shoulder;
-  arm.upper_arm_link = std::move(upper_link);
-  arm.v_upper_arm = v_upper;
-  arm.forearm_link = std::move(forearm_link);
-  arm.v_forearm = v_forearm;
-}
+RETARGET_DECL void triangleArmPoints(TriangleArmMap& arm, std::string shoulder_link,
+                                     const Eigen::Vector3d& p_shoulder, std::string upper_link,
+                                     const Eigen::Vector3d& v_upper, std::string forearm_link,
+                                     const Eigen::Vector3d& v_forearm);
 
 }  // namespace internal
 
@@ -170,7 +156,72 @@ internal::ResolvedTriangleArm resolveTriangleArm(const TriangleMap& map, const T
 /// elbow in (-pi/2, pi/2) (straight arm at +pi/2, fully folded at -pi/2). Virtual arm:
 /// shoulders at (0, +-t1, 0) of `base`, elbow d1 along z of `<p>link2`, wrist d2 along x of
 /// `<p>link4`; spine SpineShoulder at the origin of `base`, SpineMid 0.2 m below.
-inline TriangleMap tangyTriangleMap() {
+RETARGET_DECL TriangleMap tangyTriangleMap();
+
+/// Triangle map of NAO's arms (built-in NAO H25 and the NAO URDFs): T = `torso`; reference pose
+/// q = 0, arms forward (u_0 = l_0 = +x); axes ShoulderPitch +y, ShoulderRoll +z, ElbowYaw +x,
+/// ElbowRoll +z (the GA-LVVJ canonical model of seed 000). Branches: |ShoulderRoll| < pi/2;
+/// LElbowRoll in (-pi, 0), RElbowRoll in (0, pi) (NAO's own limits). Virtual arm as in
+/// `naoGaLvvjMap()`: shoulders (0, +-0.098, 0.1), upper arm 0.105 m along x of LBicep/RBicep,
+/// forearm 0.05595 m along x of LForeArm/RForeArm.
+RETARGET_DECL TriangleMap naoTriangleMap();
+
+/// Triangle map of Pepper's arms (built-in Pepper and pepper_1.0.urdf): as NAO, but the elbow
+/// frame is pitched by R_UE = R_y(-0.157079) from the upper arm (URDF origins of
+/// LElbowYaw/RElbowYaw), so ElbowYaw's axis and the straight forearm are R_UE x and ElbowRoll's
+/// axis is R_UE z. Virtual arm as in `pepperGaLvvjMap()`.
+RETARGET_DECL TriangleMap pepperTriangleMap();
+
+/// The built-in triangle map that fits `model` (every joint and link it names exists): Tangy,
+/// NAO or Pepper, else nullopt. Never throws.
+template <typename Scalar>
+std::optional<TriangleMap> triangleMapFor(const RobotModel<Scalar>& model) {
+  for (TriangleMap map : {tangyTriangleMap(), naoTriangleMap(), pepperTriangleMap()}) {
+    bool fits = model.findLink(map.torso_link) >= 0;
+    for (const auto& j : map.identifying_joints) fits = fits && model.findJoint(j) >= 0;
+    for (const TriangleArmMap* arm : {&map.left, &map.right}) {
+      for (const auto& j : arm->joints) fits = fits && model.findQ(j) >= 0;
+      for (const auto* l : {&arm->shoulder_link, &arm->upper_arm_link, &arm->forearm_link}) {
+        fits = fits && model.findLink(*l) >= 0;
+      }
+    }
+    if (fits) return map;
+  }
+  return std::nullopt;
+}
+
+#if RETARGET_DEFINE_MAPPERS
+
+namespace internal {
+
+RETARGET_DECL TriangleArmMap triangleArm(std::array<std::string, 4> joints, std::array<Eigen::Vector3d, 4> axes,
+                                         const Eigen::Vector3d& u0, const Eigen::Vector3d& l0, double shoulder_branch,
+                                         double elbow_branch) {
+  TriangleArmMap arm;
+  arm.joints = std::move(joints);
+  arm.axes = axes;
+  arm.upper_arm = u0;
+  arm.forearm = l0;
+  arm.shoulder_branch = shoulder_branch;
+  arm.elbow_branch = elbow_branch;
+  return arm;
+}
+
+RETARGET_DECL void triangleArmPoints(TriangleArmMap& arm, std::string shoulder_link,
+                                     const Eigen::Vector3d& p_shoulder, std::string upper_link,
+                                     const Eigen::Vector3d& v_upper, std::string forearm_link,
+                                     const Eigen::Vector3d& v_forearm) {
+  arm.shoulder_link = std::move(shoulder_link);
+  arm.p_shoulder = p_shoulder;
+  arm.upper_arm_link = std::move(upper_link);
+  arm.v_upper_arm = v_upper;
+  arm.forearm_link = std::move(forearm_link);
+  arm.v_forearm = v_forearm;
+}
+
+}  // namespace internal
+
+RETARGET_DECL TriangleMap tangyTriangleMap() {
   using V = Eigen::Vector3d;
   TriangleMap map;
   map.robot = "Tangy";
@@ -186,13 +237,7 @@ inline TriangleMap tangyTriangleMap() {
   return map;
 }
 
-/// Triangle map of NAO's arms (built-in NAO H25 and the NAO URDFs): T = `torso`; reference pose
-/// q = 0, arms forward (u_0 = l_0 = +x); axes ShoulderPitch +y, ShoulderRoll +z, ElbowYaw +x,
-/// ElbowRoll +z (the GA-LVVJ canonical model of seed 000). Branches: |ShoulderRoll| < pi/2;
-/// LElbowRoll in (-pi, 0), RElbowRoll in (0, pi) (NAO's own limits). Virtual arm as in
-/// `naoGaLvvjMap()`: shoulders (0, +-0.098, 0.1), upper arm 0.105 m along x of LBicep/RBicep,
-/// forearm 0.05595 m along x of LForeArm/RForeArm.
-inline TriangleMap naoTriangleMap() {
+RETARGET_DECL TriangleMap naoTriangleMap() {
   using V = Eigen::Vector3d;
   TriangleMap map;
   map.robot = "NAO H25";
@@ -212,11 +257,7 @@ inline TriangleMap naoTriangleMap() {
   return map;
 }
 
-/// Triangle map of Pepper's arms (built-in Pepper and pepper_1.0.urdf): as NAO, but the elbow
-/// frame is pitched by R_UE = R_y(-0.157079) from the upper arm (URDF origins of
-/// LElbowYaw/RElbowYaw), so ElbowYaw's axis and the straight forearm are R_UE x and ElbowRoll's
-/// axis is R_UE z. Virtual arm as in `pepperGaLvvjMap()`.
-inline TriangleMap pepperTriangleMap() {
+RETARGET_DECL TriangleMap pepperTriangleMap() {
   using V = Eigen::Vector3d;
   TriangleMap map;
   map.robot = "Pepper";
@@ -238,22 +279,15 @@ inline TriangleMap pepperTriangleMap() {
   return map;
 }
 
-/// The built-in triangle map that fits `model` (every joint and link it names exists): Tangy,
-/// NAO or Pepper, else nullopt. Never throws.
-template <typename Scalar>
-std::optional<TriangleMap> triangleMapFor(const RobotModel<Scalar>& model) {
-  for (TriangleMap map : {tangyTriangleMap(), naoTriangleMap(), pepperTriangleMap()}) {
-    bool fits = model.findLink(map.torso_link) >= 0;
-    for (const auto& j : map.identifying_joints) fits = fits && model.findJoint(j) >= 0;
-    for (const TriangleArmMap* arm : {&map.left, &map.right}) {
-      for (const auto& j : arm->joints) fits = fits && model.findQ(j) >= 0;
-      for (const auto* l : {&arm->shoulder_link, &arm->upper_arm_link, &arm->forearm_link}) {
-        fits = fits && model.findLink(*l) >= 0;
-      }
-    }
-    if (fits) return map;
-  }
-  return std::nullopt;
-}
+#endif  // RETARGET_DEFINE_MAPPERS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS internal::ResolvedTriangleArm resolveTriangleArm<double>(
+    const TriangleMap&, const TriangleArmMap&, const char*, const RobotModel<double>&);
+RETARGET_TEMPLATE_MAPPERS internal::ResolvedTriangleArm resolveTriangleArm<float>(
+    const TriangleMap&, const TriangleArmMap&, const char*, const RobotModel<float>&);
+RETARGET_TEMPLATE_MAPPERS std::optional<TriangleMap> triangleMapFor<double>(const RobotModel<double>&);
+RETARGET_TEMPLATE_MAPPERS std::optional<TriangleMap> triangleMapFor<float>(const RobotModel<float>&);
+#endif
 
 }  // namespace retarget

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -63,22 +64,7 @@ class VirtualSkeleton {
   /// `resolveGaLvvjBindings` do). Keeps a reference to `model`: it must outlive this object.
   /// With WbfBase::kSupportFoot also throws InvalidArgument when the map has no FootLeft or
   /// FootRight point (the feet are the links those points sit on).
-  VirtualSkeleton(const RobotModel<Scalar>& model, const GaLvvjMap& map, WbfBase base = WbfBase::kTorso)
-      : model_(&model),
-        data_(model),
-        bindings_(resolveGaLvvjBindings(map, model)),
-        points_(resolveVirtualSkeleton(map, model)),
-        base_(base) {
-    if (base_ != WbfBase::kSupportFoot) return;
-    for (const auto& point : points_) {
-      if (point.joint == static_cast<int>(HumanJoint::kFootLeft)) foot_link_[0] = point.link;
-      if (point.joint == static_cast<int>(HumanJoint::kFootRight)) foot_link_[1] = point.link;
-    }
-    RETARGET_THROW_UNLESS(foot_link_[0] >= 0 && foot_link_[1] >= 0, InvalidArgument, "VirtualSkeleton: GaLvvjMap '",
-                          map.robot, "' (got no FootLeft or FootRight point, expected both for the support-foot base)");
-    forwardKinematics(model, data_, model.neutralConfiguration());
-    for (std::size_t f = 0; f < 2; ++f) X_BF_neutral_[f] = data_.X_WL[static_cast<std::size_t>(foot_link_[f])];
-  }
+  VirtualSkeleton(const RobotModel<Scalar>& model, const GaLvvjMap& map, WbfBase base = WbfBase::kTorso);
 
   /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
   VirtualSkeleton(const RobotModel<Scalar>&&, const GaLvvjMap&, WbfBase = WbfBase::kTorso) = delete;
@@ -95,36 +81,7 @@ class VirtualSkeleton {
   /// Fills `out` (positions, states, hands, head; `time` is left unchanged) for configuration
   /// `q` (size nq, rad). Never allocates or throws. Returns kInvalidInput (and leaves `out`
   /// unchanged) when q has the wrong size or a non-finite entry.
-  Status compute(const Eigen::Ref<const VectorX<Scalar>>& q, SkeletonFrame<Scalar>& out) {
-    if (q.size() != model_->nq() || !q.allFinite()) return StatusCode::kInvalidInput;
-    data_.X_WB = X_WG_;
-    if (base_ == WbfBase::kSupportFoot) placeOnSupportFoot(q);
-    forwardKinematics(*model_, data_, q);
-    out.state.fill(TrackingState::kNotTracked);
-    out.has_orientations = false;
-    for (const auto& point : points_) {
-      const Isometry3<Scalar>& X_WL = data_.X_WL[static_cast<std::size_t>(point.link)];
-      const Vector3<Scalar> v_L = point.v_L.template cast<Scalar>();
-      Vector3<Scalar> p_W;
-      if (point.from < 0) {
-        p_W = X_WL * v_L;
-      } else {
-        p_W = out.p_W[static_cast<std::size_t>(point.from)] + X_WL.linear() * v_L;
-      }
-      out.p_W[static_cast<std::size_t>(point.joint)] = p_W;
-      out.state[static_cast<std::size_t>(point.joint)] = TrackingState::kTracked;
-    }
-    out.left_hand = handState(q, GaLvvjJoint::kLHand);
-    out.right_hand = handState(q, GaLvvjJoint::kRHand);
-    const auto& yaw = binding(GaLvvjJoint::kHeadYaw);
-    const auto& pitch = binding(GaLvvjJoint::kHeadPitch);
-    if (yaw.q >= 0 && pitch.q >= 0) {
-      out.head = HeadAngles<Scalar>{canonical(q, yaw), canonical(q, pitch)};
-    } else {
-      out.head.reset();
-    }
-    return Status{};
-  }
+  Status compute(const Eigen::Ref<const VectorX<Scalar>>& q, SkeletonFrame<Scalar>& out);
 
   /// The model this skeleton belongs to.
   const RobotModel<Scalar>& model() const { return *model_; }
@@ -133,32 +90,13 @@ class VirtualSkeleton {
 
  private:
   const internal::ResolvedBinding& binding(GaLvvjJoint j) const { return bindings_[static_cast<std::size_t>(j)]; }
-  static Scalar canonical(const Eigen::Ref<const VectorX<Scalar>>& q, const internal::ResolvedBinding& b) {
-    return (q[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign);
-  }
-  HandState handState(const Eigen::Ref<const VectorX<Scalar>>& q, GaLvvjJoint j) const {
-    const auto& b = binding(j);
-    if (b.q < 0) return HandState::kUnknown;
-    return canonical(q, b) >= Scalar(0.5) ? HandState::kOpen : HandState::kClosed;
-  }
+  static Scalar canonical(const Eigen::Ref<const VectorX<Scalar>>& q, const internal::ResolvedBinding& b);
+  HandState handState(const Eigen::Ref<const VectorX<Scalar>>& q, GaLvvjJoint j) const;
 
   // Support-foot base: forward kinematics with the root at the identity gives each foot's pose
   // X_BF in the root frame B; with foot f flat where it stands at the neutral configuration,
   // X_GB = X_BF_neutral X_BF^-1. The support foot is the one over which the other stands higher.
-  void placeOnSupportFoot(const Eigen::Ref<const VectorX<Scalar>>& q) {
-    data_.X_WB.setIdentity();
-    forwardKinematics(*model_, data_, q);
-    std::array<Isometry3<Scalar>, 2> X_GB;
-    std::array<Scalar, 2> other_height{};
-    for (std::size_t f = 0; f < 2; ++f) {
-      const Isometry3<Scalar>& X_BF = data_.X_WL[static_cast<std::size_t>(foot_link_[f])];
-      const Isometry3<Scalar>& X_BO = data_.X_WL[static_cast<std::size_t>(foot_link_[1 - f])];
-      X_GB[f] = X_BF_neutral_[f] * X_BF.inverse(Eigen::Isometry);
-      other_height[f] = (X_GB[f] * X_BO.translation() - X_GB[f] * X_BF.translation())[2];
-    }
-    support_foot_ = other_height[1] > other_height[0] + Scalar(1e-9) ? 1 : 0;
-    data_.X_WB = X_WG_ * X_GB[static_cast<std::size_t>(support_foot_)];
-  }
+  void placeOnSupportFoot(const Eigen::Ref<const VectorX<Scalar>>& q);
 
   const RobotModel<Scalar>* model_;
   RobotData<Scalar> data_;
@@ -170,5 +108,89 @@ class VirtualSkeleton {
   std::array<Isometry3<Scalar>, 2> X_BF_neutral_{Isometry3<Scalar>::Identity(), Isometry3<Scalar>::Identity()};
   int support_foot_ = -1;
 };
+
+template <typename Scalar>
+VirtualSkeleton<Scalar>::VirtualSkeleton(const RobotModel<Scalar>& model, const GaLvvjMap& map, WbfBase base)
+    : model_(&model),
+      data_(model),
+      bindings_(resolveGaLvvjBindings(map, model)),
+      points_(resolveVirtualSkeleton(map, model)),
+      base_(base) {
+  if (base_ != WbfBase::kSupportFoot) return;
+  for (const auto& point : points_) {
+    if (point.joint == static_cast<int>(HumanJoint::kFootLeft)) foot_link_[0] = point.link;
+    if (point.joint == static_cast<int>(HumanJoint::kFootRight)) foot_link_[1] = point.link;
+  }
+  RETARGET_THROW_UNLESS(foot_link_[0] >= 0 && foot_link_[1] >= 0, InvalidArgument, "VirtualSkeleton: GaLvvjMap '",
+                        map.robot, "' (got no FootLeft or FootRight point, expected both for the support-foot base)");
+  forwardKinematics(model, data_, model.neutralConfiguration());
+  for (std::size_t f = 0; f < 2; ++f) X_BF_neutral_[f] = data_.X_WL[static_cast<std::size_t>(foot_link_[f])];
+}
+
+template <typename Scalar>
+Status VirtualSkeleton<Scalar>::compute(const Eigen::Ref<const VectorX<Scalar>>& q, SkeletonFrame<Scalar>& out) {
+  if (q.size() != model_->nq() || !q.allFinite()) return StatusCode::kInvalidInput;
+  data_.X_WB = X_WG_;
+  if (base_ == WbfBase::kSupportFoot) placeOnSupportFoot(q);
+  forwardKinematics(*model_, data_, q);
+  out.state.fill(TrackingState::kNotTracked);
+  out.has_orientations = false;
+  for (const auto& point : points_) {
+    const Isometry3<Scalar>& X_WL = data_.X_WL[static_cast<std::size_t>(point.link)];
+    const Vector3<Scalar> v_L = point.v_L.template cast<Scalar>();
+    Vector3<Scalar> p_W;
+    if (point.from < 0) {
+      p_W = X_WL * v_L;
+    } else {
+      p_W = out.p_W[static_cast<std::size_t>(point.from)] + X_WL.linear() * v_L;
+    }
+    out.p_W[static_cast<std::size_t>(point.joint)] = p_W;
+    out.state[static_cast<std::size_t>(point.joint)] = TrackingState::kTracked;
+  }
+  out.left_hand = handState(q, GaLvvjJoint::kLHand);
+  out.right_hand = handState(q, GaLvvjJoint::kRHand);
+  const auto& yaw = binding(GaLvvjJoint::kHeadYaw);
+  const auto& pitch = binding(GaLvvjJoint::kHeadPitch);
+  if (yaw.q >= 0 && pitch.q >= 0) {
+    out.head = HeadAngles<Scalar>{canonical(q, yaw), canonical(q, pitch)};
+  } else {
+    out.head.reset();
+  }
+  return Status{};
+}
+
+template <typename Scalar>
+Scalar VirtualSkeleton<Scalar>::canonical(const Eigen::Ref<const VectorX<Scalar>>& q,
+                                          const internal::ResolvedBinding& b) {
+  return (q[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign);
+}
+
+template <typename Scalar>
+HandState VirtualSkeleton<Scalar>::handState(const Eigen::Ref<const VectorX<Scalar>>& q, GaLvvjJoint j) const {
+  const auto& b = binding(j);
+  if (b.q < 0) return HandState::kUnknown;
+  return canonical(q, b) >= Scalar(0.5) ? HandState::kOpen : HandState::kClosed;
+}
+
+template <typename Scalar>
+void VirtualSkeleton<Scalar>::placeOnSupportFoot(const Eigen::Ref<const VectorX<Scalar>>& q) {
+  data_.X_WB.setIdentity();
+  forwardKinematics(*model_, data_, q);
+  std::array<Isometry3<Scalar>, 2> X_GB;
+  std::array<Scalar, 2> other_height{};
+  for (std::size_t f = 0; f < 2; ++f) {
+    const Isometry3<Scalar>& X_BF = data_.X_WL[static_cast<std::size_t>(foot_link_[f])];
+    const Isometry3<Scalar>& X_BO = data_.X_WL[static_cast<std::size_t>(foot_link_[1 - f])];
+    X_GB[f] = X_BF_neutral_[f] * X_BF.inverse(Eigen::Isometry);
+    other_height[f] = (X_GB[f] * X_BO.translation() - X_GB[f] * X_BF.translation())[2];
+  }
+  support_foot_ = other_height[1] > other_height[0] + Scalar(1e-9) ? 1 : 0;
+  data_.X_WB = X_WG_ * X_GB[static_cast<std::size_t>(support_foot_)];
+}
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_MAPPERS class VirtualSkeleton<double>;
+RETARGET_TEMPLATE_MAPPERS class VirtualSkeleton<float>;
+#endif
 
 }  // namespace retarget

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/human/arm_placement.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
@@ -35,19 +36,7 @@ namespace retarget {
 /// collaborator's eye across the table (YuMi; the paper's assembly setting). Others: a box 0.25 m
 /// in front of and 0.25 m below the shoulders' mid point is not known without a map, so the
 /// generic default of `WorkArea` is used.
-inline WorkArea defaultWorkArea(const PicMap& map) {
-  WorkArea area;
-  if (map.robot == "baxter") {
-    area.center = Eigen::Vector3d(0.75, 0.0, -0.15);
-    area.half_extents = Eigen::Vector3d(0.15, 0.20, 0.02);
-    area.viewpoint = Eigen::Vector3d(0.19, 0.0, 0.75);
-  } else if (map.robot == "yumi") {
-    area.center = Eigen::Vector3d(0.45, 0.0, 0.05);
-    area.half_extents = Eigen::Vector3d(0.10, 0.15, 0.02);
-    area.viewpoint = Eigen::Vector3d(1.30, 0.0, 0.70);
-  }
-  return area;
-}
+RETARGET_DECL WorkArea defaultWorkArea(const PicMap& map);
 
 /// Per-frame and whole-motion results of `evaluateArmImitation`.
 struct ArmImitation {
@@ -81,10 +70,31 @@ double largestJointStep(const Eigen::MatrixBase<Derived>& q) {
 /// Evaluates joint angles `q` (frames x nq, robot q order) of `model` against the human
 /// `motion` (same number of frames) with the arms of `map`. Throws InvalidArgument when the
 /// sizes disagree or the map does not fit the model.
-inline ArmImitation evaluateArmImitation(const RobotModel<double>& model, const PicMap& map,
+RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model, const PicMap& map,
                                          const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
                                          const WorkArea& area, PoseAccuracyOptions pacc_options = {},
-                                         ArmPlacementOptions placement_options = {}) {
+                                         ArmPlacementOptions placement_options = {});
+
+#if RETARGET_DEFINE_METRICS
+
+RETARGET_DECL WorkArea defaultWorkArea(const PicMap& map) {
+  WorkArea area;
+  if (map.robot == "baxter") {
+    area.center = Eigen::Vector3d(0.75, 0.0, -0.15);
+    area.half_extents = Eigen::Vector3d(0.15, 0.20, 0.02);
+    area.viewpoint = Eigen::Vector3d(0.19, 0.0, 0.75);
+  } else if (map.robot == "yumi") {
+    area.center = Eigen::Vector3d(0.45, 0.0, 0.05);
+    area.half_extents = Eigen::Vector3d(0.10, 0.15, 0.02);
+    area.viewpoint = Eigen::Vector3d(1.30, 0.0, 0.70);
+  }
+  return area;
+}
+
+RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model, const PicMap& map,
+                                         const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
+                                         const WorkArea& area, PoseAccuracyOptions pacc_options,
+                                         ArmPlacementOptions placement_options) {
   map.validateFor(model);
   area.validate();
   RETARGET_THROW_UNLESS(static_cast<std::size_t>(q.rows()) == motion.size() && q.cols() == model.nq(),
@@ -181,5 +191,7 @@ inline ArmImitation evaluateArmImitation(const RobotModel<double>& model, const 
   out.counted_frames = pacc.frames();
   return out;
 }
+
+#endif  // RETARGET_DEFINE_METRICS
 
 }  // namespace retarget

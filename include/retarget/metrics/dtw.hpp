@@ -35,6 +35,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -59,15 +60,7 @@ struct DtwOptions {
 
   /// Throws InvalidArgument unless `window` is >= 0 or kNoDtwWindow and `normalization` is a
   /// known value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(window >= 0 || window == kNoDtwWindow, InvalidArgument,
-                          "DtwOptions.window must be a band radius in frames (got ", window,
-                          ", expected >= 0 or -1 for no window)");
-    RETARGET_THROW_UNLESS(normalization == DtwNormalization::kNone ||
-                              normalization == DtwNormalization::kPathLength,
-                          InvalidArgument, "DtwOptions.normalization is not a known value (got ",
-                          static_cast<int>(normalization), ", expected kNone or kPathLength)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// One cell (i, j) of a warping path: frame i of A is matched with frame j of B.
@@ -494,5 +487,19 @@ class IncrementalDtw {
   std::vector<Scalar> row_cost_, col_cost_;  // D(na-1, 0..nb-1) and D(0..na-1, nb-1)
   std::vector<Eigen::Index> row_len_, col_len_;
 };
+
+#if RETARGET_DEFINE_METRICS
+
+RETARGET_DECL void DtwOptions::validate() const {
+  RETARGET_THROW_UNLESS(window >= 0 || window == kNoDtwWindow, InvalidArgument,
+                        "DtwOptions.window must be a band radius in frames (got ", window,
+                        ", expected >= 0 or -1 for no window)");
+  RETARGET_THROW_UNLESS(normalization == DtwNormalization::kNone ||
+                            normalization == DtwNormalization::kPathLength,
+                        InvalidArgument, "DtwOptions.normalization is not a known value (got ",
+                        static_cast<int>(normalization), ", expected kNone or kPathLength)");
+}
+
+#endif  // RETARGET_DEFINE_METRICS
 
 }  // namespace retarget

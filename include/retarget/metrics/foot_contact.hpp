@@ -34,6 +34,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/motion.hpp>
@@ -53,14 +54,7 @@ struct FootContactOptions {
   std::optional<double> ground_height{};
 
   /// Throws InvalidArgument naming the field and value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(contact_height) && contact_height >= 0, InvalidArgument,
-                          "FootContactOptions::contact_height (got ", contact_height, ", expected a finite value >= 0 in m)");
-    RETARGET_THROW_UNLESS(std::isfinite(contact_speed) && contact_speed > 0, InvalidArgument,
-                          "FootContactOptions::contact_speed (got ", contact_speed, ", expected a finite value > 0 in m/s)");
-    RETARGET_THROW_UNLESS(!ground_height || std::isfinite(*ground_height), InvalidArgument,
-                          "FootContactOptions::ground_height (got ", ground_height.value_or(0), ", expected finite m)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Contact figures of one foot.
@@ -76,14 +70,7 @@ struct FootContact {
 
 namespace internal::foot_contact {
 
-inline double groundOf(const Eigen::Matrix3Xd& p, const FootContactOptions& options) {
-  if (options.ground_height) return *options.ground_height;
-  double ground = std::numeric_limits<double>::infinity();
-  for (Eigen::Index k = 0; k < p.cols(); ++k) {
-    if (p.col(k).allFinite()) ground = std::min(ground, p(2, k));
-  }
-  return ground;
-}
+RETARGET_DECL double groundOf(const Eigen::Matrix3Xd& p, const FootContactOptions& options);
 
 }  // namespace internal::foot_contact
 
@@ -91,58 +78,9 @@ inline double groundOf(const Eigen::Matrix3Xd& p, const FootContactOptions& opti
 /// and optionally the `reference` foot (the human's, same layout; nullptr: no floating figures).
 /// Ground heights are per side (see the file doc). Throws InvalidArgument when the sizes
 /// differ, the options are invalid, or the times are not finite and strictly increasing.
-inline FootContact footContact(const std::vector<double>& time, const Eigen::Matrix3Xd& robot,
-                               const Eigen::Matrix3Xd* reference = nullptr, const FootContactOptions& options = {}) {
-  options.validate();
-  const auto n = static_cast<Eigen::Index>(time.size());
-  RETARGET_THROW_UNLESS(robot.cols() == n, InvalidArgument, "robot foot samples (got ", robot.cols(),
-                        ", expected one per time stamp: ", n, ")");
-  RETARGET_THROW_UNLESS(reference == nullptr || reference->cols() == n, InvalidArgument,
-                        "reference foot samples (got ", reference ? reference->cols() : 0,
-                        ", expected one per time stamp: ", n, ")");
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const auto i = static_cast<std::size_t>(k);
-    RETARGET_THROW_UNLESS(std::isfinite(time[i]) && (k == 0 || time[i] > time[i - 1]), InvalidArgument,
-                          "time stamp of frame ", k, " (got ", time[i], ", expected finite and after the previous)");
-  }
-  FootContact out;
-  const double ground = internal::foot_contact::groundOf(robot, options);
-  std::vector<char> contact(static_cast<std::size_t>(n), 0);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    contact[static_cast<std::size_t>(k)] = robot.col(k).allFinite() && robot(2, k) - ground <= options.contact_height;
-    out.contact_frames += contact[static_cast<std::size_t>(k)];
-  }
-  double contact_time = 0;
-  for (Eigen::Index k = 1; k < n; ++k) {
-    if (!contact[static_cast<std::size_t>(k)] || !contact[static_cast<std::size_t>(k - 1)]) continue;
-    out.sliding += (robot.col(k).head<2>() - robot.col(k - 1).head<2>()).norm();
-    contact_time += time[static_cast<std::size_t>(k)] - time[static_cast<std::size_t>(k - 1)];
-  }
-  if (contact_time > 0) out.sliding_speed = out.sliding / contact_time;
-  if (reference == nullptr) return out;
-
-  const Eigen::Matrix3Xd& ref = *reference;
-  const double ref_ground = internal::foot_contact::groundOf(ref, options);
-  double height_sum = 0;
-  for (Eigen::Index k = 0; k < n; ++k) {
-    if (!ref.col(k).allFinite() || ref(2, k) - ref_ground > options.contact_height) continue;
-    // Horizontal speed: backward difference, forward for the first frame.
-    const Eigen::Index a = k > 0 ? k - 1 : k, b = k > 0 ? k : k + 1;
-    if (b < n) {
-      if (!ref.col(a).allFinite() || !ref.col(b).allFinite()) continue;
-      const double dt = time[static_cast<std::size_t>(b)] - time[static_cast<std::size_t>(a)];
-      if ((ref.col(b).head<2>() - ref.col(a).head<2>()).norm() / dt > options.contact_speed) continue;
-    }
-    if (!robot.col(k).allFinite()) continue;
-    ++out.reference_contact_frames;
-    const double h = robot(2, k) - ground;
-    height_sum += h;
-    out.floating_max = std::max(out.floating_max, h);
-    out.floating_frames += h > options.contact_height ? 1 : 0;
-  }
-  if (out.reference_contact_frames > 0) out.floating_mean = height_sum / out.reference_contact_frames;
-  return out;
-}
+RETARGET_DECL FootContact footContact(const std::vector<double>& time, const Eigen::Matrix3Xd& robot,
+                                      const Eigen::Matrix3Xd* reference = nullptr,
+                                      const FootContactOptions& options = {});
 
 /// Trajectory (3 x frames, m, frame W) of the origin of link `link` of `model` at the
 /// configurations `q` (frames x nq, rad), the root link at `X_WB`. Throws InvalidArgument for an
@@ -196,5 +134,84 @@ Eigen::Matrix3Xd humanFootTrajectory(const SkeletonMotion<Scalar>& motion, Human
   }
   return p;
 }
+
+#if RETARGET_DEFINE_METRICS
+
+namespace internal::foot_contact {
+
+RETARGET_DECL double groundOf(const Eigen::Matrix3Xd& p, const FootContactOptions& options) {
+  if (options.ground_height) return *options.ground_height;
+  double ground = std::numeric_limits<double>::infinity();
+  for (Eigen::Index k = 0; k < p.cols(); ++k) {
+    if (p.col(k).allFinite()) ground = std::min(ground, p(2, k));
+  }
+  return ground;
+}
+
+}  // namespace internal::foot_contact
+
+RETARGET_DECL FootContact footContact(const std::vector<double>& time, const Eigen::Matrix3Xd& robot,
+                                      const Eigen::Matrix3Xd* reference, const FootContactOptions& options) {
+  options.validate();
+  const auto n = static_cast<Eigen::Index>(time.size());
+  RETARGET_THROW_UNLESS(robot.cols() == n, InvalidArgument, "robot foot samples (got ", robot.cols(),
+                        ", expected one per time stamp: ", n, ")");
+  RETARGET_THROW_UNLESS(reference == nullptr || reference->cols() == n, InvalidArgument,
+                        "reference foot samples (got ", reference ? reference->cols() : 0,
+                        ", expected one per time stamp: ", n, ")");
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    RETARGET_THROW_UNLESS(std::isfinite(time[i]) && (k == 0 || time[i] > time[i - 1]), InvalidArgument,
+                          "time stamp of frame ", k, " (got ", time[i], ", expected finite and after the previous)");
+  }
+  FootContact out;
+  const double ground = internal::foot_contact::groundOf(robot, options);
+  std::vector<char> contact(static_cast<std::size_t>(n), 0);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    contact[static_cast<std::size_t>(k)] = robot.col(k).allFinite() && robot(2, k) - ground <= options.contact_height;
+    out.contact_frames += contact[static_cast<std::size_t>(k)];
+  }
+  double contact_time = 0;
+  for (Eigen::Index k = 1; k < n; ++k) {
+    if (!contact[static_cast<std::size_t>(k)] || !contact[static_cast<std::size_t>(k - 1)]) continue;
+    out.sliding += (robot.col(k).head<2>() - robot.col(k - 1).head<2>()).norm();
+    contact_time += time[static_cast<std::size_t>(k)] - time[static_cast<std::size_t>(k - 1)];
+  }
+  if (contact_time > 0) out.sliding_speed = out.sliding / contact_time;
+  if (reference == nullptr) return out;
+
+  const Eigen::Matrix3Xd& ref = *reference;
+  const double ref_ground = internal::foot_contact::groundOf(ref, options);
+  double height_sum = 0;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    if (!ref.col(k).allFinite() || ref(2, k) - ref_ground > options.contact_height) continue;
+    // Horizontal speed: backward difference, forward for the first frame.
+    const Eigen::Index a = k > 0 ? k - 1 : k, b = k > 0 ? k : k + 1;
+    if (b < n) {
+      if (!ref.col(a).allFinite() || !ref.col(b).allFinite()) continue;
+      const double dt = time[static_cast<std::size_t>(b)] - time[static_cast<std::size_t>(a)];
+      if ((ref.col(b).head<2>() - ref.col(a).head<2>()).norm() / dt > options.contact_speed) continue;
+    }
+    if (!robot.col(k).allFinite()) continue;
+    ++out.reference_contact_frames;
+    const double h = robot(2, k) - ground;
+    height_sum += h;
+    out.floating_max = std::max(out.floating_max, h);
+    out.floating_frames += h > options.contact_height ? 1 : 0;
+  }
+  if (out.reference_contact_frames > 0) out.floating_mean = height_sum / out.reference_contact_frames;
+  return out;
+}
+
+RETARGET_DECL void FootContactOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(contact_height) && contact_height >= 0, InvalidArgument,
+                        "FootContactOptions::contact_height (got ", contact_height, ", expected a finite value >= 0 in m)");
+  RETARGET_THROW_UNLESS(std::isfinite(contact_speed) && contact_speed > 0, InvalidArgument,
+                        "FootContactOptions::contact_speed (got ", contact_speed, ", expected a finite value > 0 in m/s)");
+  RETARGET_THROW_UNLESS(!ground_height || std::isfinite(*ground_height), InvalidArgument,
+                        "FootContactOptions::ground_height (got ", ground_height.value_or(0), ", expected finite m)");
+}
+
+#endif  // RETARGET_DEFINE_METRICS
 
 }  // namespace retarget

@@ -24,6 +24,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -163,5 +164,12 @@ JointSmoothness jointSmoothness(const RobotModel<Scalar>& model, const std::vect
   }
   return out;
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_METRICS JointSmoothness jointSmoothness<double, MatrixX<double>>(
+    const RobotModel<double>&, const std::vector<double>&, const Eigen::MatrixBase<MatrixX<double>>&);
+RETARGET_TEMPLATE_METRICS JointSmoothness jointSmoothness<float, MatrixX<float>>(
+    const RobotModel<float>&, const std::vector<double>&, const Eigen::MatrixBase<MatrixX<float>>&);
+#endif
 
 }  // namespace retarget

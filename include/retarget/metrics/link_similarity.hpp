@@ -45,6 +45,7 @@
 #include <optional>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -167,5 +168,18 @@ MotionSimilarity<Scalar> motionSimilarity(const std::vector<SkeletonFrame<Scalar
   }
   return out;
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_METRICS Status frameSimilarity<double>(const SkeletonFrame<double>&, const SkeletonFrame<double>&,
+                                                         FrameSimilarity<double>&, InferredJoints);
+RETARGET_TEMPLATE_METRICS Status frameSimilarity<float>(const SkeletonFrame<float>&, const SkeletonFrame<float>&,
+                                                        FrameSimilarity<float>&, InferredJoints);
+RETARGET_TEMPLATE_METRICS MotionSimilarity<double> motionSimilarity<double>(const std::vector<SkeletonFrame<double>>&,
+                                                                            const std::vector<SkeletonFrame<double>>&,
+                                                                            InferredJoints);
+RETARGET_TEMPLATE_METRICS MotionSimilarity<float> motionSimilarity<float>(const std::vector<SkeletonFrame<float>>&,
+                                                                          const std::vector<SkeletonFrame<float>>&,
+                                                                          InferredJoints);
+#endif
 
 }  // namespace retarget

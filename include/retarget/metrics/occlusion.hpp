@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/geometry/capsule.hpp>
@@ -37,14 +38,7 @@ struct WorkArea {
   bool line_of_sight = true;
 
   /// Throws InvalidArgument naming the field and value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(center.allFinite() && viewpoint.allFinite(), InvalidArgument,
-                          "WorkArea::center / viewpoint (got a non-finite point, expected finite m)");
-    RETARGET_THROW_UNLESS(half_extents.allFinite() && (half_extents.array() >= 0).all(), InvalidArgument,
-                          "WorkArea::half_extents (got ", half_extents.transpose(), ", expected finite values >= 0 m)");
-    RETARGET_THROW_UNLESS(std::isfinite(radius) && radius >= 0, InvalidArgument, "WorkArea::radius (got ", radius,
-                          ", expected a finite value >= 0 m)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Distance (m, >= 0) from point p to the axis-aligned box (centre c, half extents h).
@@ -114,5 +108,18 @@ class OcclusionPercentage {
   int frames_ = 0;
   int occluding_ = 0;
 };
+
+#if RETARGET_DEFINE_METRICS
+
+RETARGET_DECL void WorkArea::validate() const {
+  RETARGET_THROW_UNLESS(center.allFinite() && viewpoint.allFinite(), InvalidArgument,
+                        "WorkArea::center / viewpoint (got a non-finite point, expected finite m)");
+  RETARGET_THROW_UNLESS(half_extents.allFinite() && (half_extents.array() >= 0).all(), InvalidArgument,
+                        "WorkArea::half_extents (got ", half_extents.transpose(), ", expected finite values >= 0 m)");
+  RETARGET_THROW_UNLESS(std::isfinite(radius) && radius >= 0, InvalidArgument, "WorkArea::radius (got ", radius,
+                        ", expected a finite value >= 0 m)");
+}
+
+#endif  // RETARGET_DEFINE_METRICS
 
 }  // namespace retarget

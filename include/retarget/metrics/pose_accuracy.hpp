@@ -18,6 +18,7 @@
 #include <cmath>
 #include <optional>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 
@@ -30,10 +31,7 @@ struct PoseAccuracyOptions {
   double threshold = (15.0 * 3.14159265358979323846 / 180.0) * (15.0 * 3.14159265358979323846 / 180.0);
 
   /// Throws InvalidArgument naming the field and value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(threshold) && threshold > 0.0, InvalidArgument,
-                          "PoseAccuracyOptions::threshold (got ", threshold, ", expected a finite value > 0 rad^2)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Angle (rad, [0, pi]) between the directions shoulder->wrist of a human arm (p_S_h, p_W_h)
@@ -57,23 +55,7 @@ class PoseAccuracy {
 
   /// Adds a frame with up to two arm angles (rad; nullopt = arm not available). Returns the
   /// frame's mean squared error (rad^2), or nullopt when no angle was given (not counted).
-  std::optional<double> add(std::optional<double> left, std::optional<double> right) noexcept {
-    double sum = 0;
-    int n = 0;
-    for (const auto& a : {left, right}) {
-      if (a && std::isfinite(*a)) {
-        sum += *a * *a;
-        ++n;
-      }
-    }
-    if (n == 0) return std::nullopt;
-    const double mse = sum / n;
-    ++frames_;
-    accurate_ += mse < options_.threshold ? 1 : 0;
-    error_sum_ += std::sqrt(mse);
-    worst_ = std::max(worst_, std::sqrt(mse));
-    return mse;
-  }
+  RETARGET_DECL std::optional<double> add(std::optional<double> left, std::optional<double> right) noexcept;
   /// Pacc in [0, 1] (0 before any counted frame).
   double value() const noexcept { return frames_ > 0 ? static_cast<double>(accurate_) / frames_ : 0.0; }
   /// Counted frames and accurate frames.
@@ -91,5 +73,33 @@ class PoseAccuracy {
   double error_sum_ = 0;
   double worst_ = 0;
 };
+
+#if RETARGET_DEFINE_METRICS
+
+RETARGET_DECL void PoseAccuracyOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(threshold) && threshold > 0.0, InvalidArgument,
+                        "PoseAccuracyOptions::threshold (got ", threshold, ", expected a finite value > 0 rad^2)");
+}
+
+RETARGET_DECL std::optional<double> PoseAccuracy::add(std::optional<double> left,
+                                                      std::optional<double> right) noexcept {
+  double sum = 0;
+  int n = 0;
+  for (const auto& a : {left, right}) {
+    if (a && std::isfinite(*a)) {
+      sum += *a * *a;
+      ++n;
+    }
+  }
+  if (n == 0) return std::nullopt;
+  const double mse = sum / n;
+  ++frames_;
+  accurate_ += mse < options_.threshold ? 1 : 0;
+  error_sum_ += std::sqrt(mse);
+  worst_ = std::max(worst_, std::sqrt(mse));
+  return mse;
+}
+
+#endif  // RETARGET_DEFINE_METRICS
 
 }  // namespace retarget

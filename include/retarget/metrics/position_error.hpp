@@ -40,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -243,5 +244,18 @@ MotionPositionError motionPositionError(VirtualSkeleton<Scalar>& robot_view, con
   if (ratio_frames > 0) out.size_ratio = ratio_sum / ratio_frames;
   return out;
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_METRICS Status framePositionError<double>(const SkeletonFrame<double>&, const SkeletonFrame<double>&,
+                                                            FramePositionError<double>&, PositionErrorScaling) noexcept;
+RETARGET_TEMPLATE_METRICS Status framePositionError<float>(const SkeletonFrame<float>&, const SkeletonFrame<float>&,
+                                                           FramePositionError<float>&, PositionErrorScaling) noexcept;
+RETARGET_TEMPLATE_METRICS MotionPositionError motionPositionError<double, MatrixX<double>>(
+    VirtualSkeleton<double>&, const SkeletonMotion<double>&, const Eigen::MatrixBase<MatrixX<double>>&,
+    PositionErrorScaling);
+RETARGET_TEMPLATE_METRICS MotionPositionError motionPositionError<float, MatrixX<float>>(
+    VirtualSkeleton<float>&, const SkeletonMotion<float>&, const Eigen::MatrixBase<MatrixX<float>>&,
+    PositionErrorScaling);
+#endif
 
 }  // namespace retarget

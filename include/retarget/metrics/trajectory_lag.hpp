@@ -17,6 +17,7 @@
 
 #include <Eigen/Core>
 
+#include <retarget/core/compilation.hpp>
 #include "retarget/core/error.hpp"
 
 namespace retarget {
@@ -33,8 +34,13 @@ struct TrajectoryLag {
 /// standard deviation exceeds `min_deviation` (the trajectory's unit). Throws InvalidArgument
 /// when the sizes differ, max_lag is negative or leaves fewer than 3 overlapping frames, a value
 /// is not finite, or no column varies.
-inline TrajectoryLag trajectoryLag(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& follower, int max_lag,
-                                   double min_deviation = 1e-6) {
+RETARGET_DECL TrajectoryLag trajectoryLag(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& follower,
+                                          int max_lag, double min_deviation = 1e-6);
+
+#if RETARGET_DEFINE_METRICS
+
+RETARGET_DECL TrajectoryLag trajectoryLag(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& follower,
+                                          int max_lag, double min_deviation) {
   RETARGET_THROW_UNLESS(reference.rows() == follower.rows() && reference.cols() == follower.cols(), InvalidArgument,
                         "trajectoryLag: follower (got ", follower.rows(), " x ", follower.cols(), ", expected ",
                         reference.rows(), " x ", reference.cols(), " like the reference)");
@@ -71,5 +77,7 @@ inline TrajectoryLag trajectoryLag(const Eigen::MatrixXd& reference, const Eigen
   }
   return best;
 }
+
+#endif  // RETARGET_DEFINE_METRICS
 
 }  // namespace retarget

@@ -17,6 +17,7 @@
 /// "<link>_collision<k>". They include the URDF's two 0.22 m head spheres and its 1 mm
 /// placeholder spheres on head, sonar_ring and screen. Nothing here is estimated.
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/robots/internal/robot_table.hpp>
 
@@ -210,5 +211,10 @@ RobotModel<Scalar> makeBaxter() {
                            sizeof(internal::baxter::kShapes) / sizeof(internal::baxter::kShapes[0]));
   return builder.build();
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_ROBOTS RobotModel<double> makeBaxter<double>();
+RETARGET_TEMPLATE_ROBOTS RobotModel<float> makeBaxter<float>();
+#endif
 
 }  // namespace retarget

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/robots/baxter.hpp>
@@ -20,9 +21,7 @@
 namespace retarget {
 
 /// Names accepted by makeBuiltinRobot, in a fixed order.
-inline std::vector<std::string> builtinRobotNames() {
-  return {"nao", "pepper", "inmoov", "tangy", "baxter", "yumi"};
-}
+RETARGET_DECL std::vector<std::string> builtinRobotNames();
 
 /// Builds the built-in model called `name` (ASCII case-insensitive: "NAO" works too).
 /// Throws InvalidArgument listing the known names when `name` is not one of them.
@@ -41,5 +40,18 @@ RobotModel<Scalar> makeBuiltinRobot(const std::string& name) {
   RETARGET_THROW_UNLESS(false, InvalidArgument, "unknown built-in robot '", name, "' (expected one of: ", known, ")");
   return {};
 }
+
+#if RETARGET_DEFINE_ROBOTS
+
+RETARGET_DECL std::vector<std::string> builtinRobotNames() {
+  return {"nao", "pepper", "inmoov", "tangy", "baxter", "yumi"};
+}
+
+#endif  // RETARGET_DEFINE_ROBOTS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_ROBOTS RobotModel<double> makeBuiltinRobot<double>(const std::string&);
+RETARGET_TEMPLATE_ROBOTS RobotModel<float> makeBuiltinRobot<float>(const std::string&);
+#endif
 
 }  // namespace retarget

@@ -42,6 +42,7 @@
 #include <array>
 #include <string>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/robots/internal/robot_table.hpp>
 
@@ -366,5 +367,10 @@ RobotModel<Scalar> makeInMoov() {
   }
   return builder.build();
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_ROBOTS RobotModel<double> makeInMoov<double>();
+RETARGET_TEMPLATE_ROBOTS RobotModel<float> makeInMoov<float>();
+#endif
 
 }  // namespace retarget

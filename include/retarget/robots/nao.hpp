@@ -27,6 +27,7 @@
 #include <array>
 #include <string>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/robots/internal/robot_table.hpp>
 
@@ -325,5 +326,10 @@ RobotModel<Scalar> makeNao() {
   }
   return builder.build();
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_ROBOTS RobotModel<double> makeNao<double>();
+RETARGET_TEMPLATE_ROBOTS RobotModel<float> makeNao<float>();
+#endif
 
 }  // namespace retarget

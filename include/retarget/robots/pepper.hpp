@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/robots/internal/robot_table.hpp>
 
@@ -309,5 +310,10 @@ RobotModel<Scalar> makePepper() {
   builder.addCollision("r_wrist", capsuleShape<Scalar>("r_hand", V(0, 0, 0), V(s(0.08), 0, 0), s(0.035)));
   return builder.build();
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_ROBOTS RobotModel<double> makePepper<double>();
+RETARGET_TEMPLATE_ROBOTS RobotModel<float> makePepper<float>();
+#endif
 
 }  // namespace retarget

@@ -60,6 +60,7 @@
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/kinematics/denavit_hartenberg.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/robots/internal/robot_table.hpp>
@@ -158,5 +159,12 @@ RobotModel<Scalar> makeTangy() {
   }
   return builder.build();
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_ROBOTS std::vector<DhRow<double>> tangyArmDhRows<double>(const std::string&);
+RETARGET_TEMPLATE_ROBOTS std::vector<DhRow<float>> tangyArmDhRows<float>(const std::string&);
+RETARGET_TEMPLATE_ROBOTS RobotModel<double> makeTangy<double>();
+RETARGET_TEMPLATE_ROBOTS RobotModel<float> makeTangy<float>();
+#endif
 
 }  // namespace retarget

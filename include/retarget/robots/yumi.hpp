@@ -18,6 +18,7 @@
 /// Estimated (not from a source): the collision capsules (the URDF has meshes only); see
 /// makeYumi().
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/robots/internal/robot_table.hpp>
 
@@ -132,5 +133,10 @@ RobotModel<Scalar> makeYumi() {
   internal::addSegmentCapsules(builder, internal::yumi::kJoints, segments);
   return builder.build();
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_ROBOTS RobotModel<double> makeYumi<double>();
+RETARGET_TEMPLATE_ROBOTS RobotModel<float> makeYumi<float>();
+#endif
 
 }  // namespace retarget

@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/geometry/capsule.hpp>
@@ -51,12 +52,7 @@ struct SelfCollisionOptions {
   std::vector<std::pair<std::string, std::string>> excluded_pairs{};
 
   /// Throws InvalidArgument naming the field and value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(margin) && margin >= 0, InvalidArgument, "SelfCollisionOptions::margin (got ",
-                          margin, ", expected a finite value >= 0 in m)");
-    RETARGET_THROW_UNLESS(std::isfinite(min_radius) && min_radius >= 0, InvalidArgument,
-                          "SelfCollisionOptions::min_radius (got ", min_radius, ", expected a finite value >= 0 in m)");
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// One shape of a self-collision model: a capsule (sphere when a == b) on a link.
@@ -97,40 +93,7 @@ class SelfCollisionModel {
  public:
   /// Collects the shapes and pairs. Throws InvalidArgument when the options are invalid or an
   /// excluded pair names an unknown shape.
-  SelfCollisionModel(const RobotModel<Scalar>& model, SelfCollisionOptions options = {})
-      : model_(&model), options_(std::move(options)) {
-    options_.validate();
-    for (std::size_t l = 0; l < model.links().size(); ++l) {
-      for (const auto& shape : model.links()[l].collisions) {
-        if (shape.capsule_L.radius < static_cast<Scalar>(options_.min_radius)) continue;
-        shapes_.push_back(SelfCollisionShape<Scalar>{shape.name, static_cast<int>(l), shape.capsule_L});
-      }
-    }
-    const auto find = [&](const std::string& name) {
-      for (std::size_t i = 0; i < shapes_.size(); ++i) {
-        if (shapes_[i].name == name) return static_cast<int>(i);
-      }
-      return -1;
-    };
-    std::vector<std::pair<int, int>> excluded;
-    for (const auto& [x, y] : options_.excluded_pairs) {
-      const int i = find(x), j = find(y);
-      RETARGET_THROW_UNLESS(i >= 0 && j >= 0, InvalidArgument, "SelfCollisionOptions::excluded_pairs (got '", x,
-                            "' / '", y, "', expected shape names of robot '", model.name(),
-                            "' with radius >= min_radius)");
-      excluded.emplace_back(std::min(i, j), std::max(i, j));
-    }
-    for (int i = 0; i < static_cast<int>(shapes_.size()); ++i) {
-      for (int j = i + 1; j < static_cast<int>(shapes_.size()); ++j) {
-        const int moving = internal::movingJointsBetween(model, shapes_[static_cast<std::size_t>(i)].link,
-                                                         shapes_[static_cast<std::size_t>(j)].link);
-        if (moving == 0) continue;
-        if (moving == 1 && options_.exclude_adjacent) continue;
-        if (std::find(excluded.begin(), excluded.end(), std::pair{i, j}) != excluded.end()) continue;
-        pairs_.push_back(SelfCollisionPair{i, j});
-      }
-    }
-  }
+  SelfCollisionModel(const RobotModel<Scalar>& model, SelfCollisionOptions options = {});
   SelfCollisionModel(const RobotModel<Scalar>&&, SelfCollisionOptions = {}) = delete;
 
   const RobotModel<Scalar>& model() const { return *model_; }
@@ -140,9 +103,7 @@ class SelfCollisionModel {
   const std::vector<SelfCollisionShape<Scalar>>& shapes() const { return shapes_; }
   const std::vector<SelfCollisionPair>& pairs() const { return pairs_; }
   /// Human-readable "a / b" name of pair k.
-  std::string pairName(std::size_t k) const {
-    return shapes_[static_cast<std::size_t>(pairs_[k].a)].name + " / " + shapes_[static_cast<std::size_t>(pairs_[k].b)].name;
-  }
+  std::string pairName(std::size_t k) const;
 
  private:
   const RobotModel<Scalar>* model_;
@@ -169,63 +130,21 @@ class SelfCollisionChecker {
   /// Forward kinematics at `q` (size nq, rad) and the signed distance (m) of every pair (Eq. 9:
   /// D - r_a - r_b). Never allocates or throws.
   template <typename Derived>
-  void update(const Eigen::MatrixBase<Derived>& q) noexcept {
-    forwardKinematics(collision_->model(), data_, q);
-    // Joint axes and origins in W (for gradient): the motion about an axis keeps the axis.
-    const auto& joints = collision_->model().joints();
-    for (std::size_t k = 0; k < joints.size(); ++k) {
-      const Isometry3<Scalar>& X_WP = data_.X_WL[static_cast<std::size_t>(joints[k].parent_link)];
-      axis_W_[k] = X_WP.linear() * (joints[k].X_PJ.linear() * joints[k].axis);
-      origin_W_[k] = X_WP * joints[k].X_PJ.translation();
-    }
-    const auto& shapes = collision_->shapes();
-    for (std::size_t i = 0; i < shapes.size(); ++i) {
-      world_[i] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[i].link)], shapes[i].capsule_L);
-    }
-    const auto& pairs = collision_->pairs();
-    for (std::size_t k = 0; k < pairs.size(); ++k) {
-      results_[k] = distance(world_[static_cast<std::size_t>(pairs[k].a)], world_[static_cast<std::size_t>(pairs[k].b)]);
-    }
-  }
+  void update(const Eigen::MatrixBase<Derived>& q) noexcept;
 
   /// Like `update`, but computes the distances of the listed pairs only (indices into
   /// `pairs()`); the others keep their previous values. Never allocates or throws.
   template <typename Derived>
-  void updatePairs(const Eigen::MatrixBase<Derived>& q, const int* pair_indices, std::size_t count) noexcept {
-    forwardKinematics(collision_->model(), data_, q);
-    const auto& joints = collision_->model().joints();
-    for (std::size_t k = 0; k < joints.size(); ++k) {
-      const Isometry3<Scalar>& X_WP = data_.X_WL[static_cast<std::size_t>(joints[k].parent_link)];
-      axis_W_[k] = X_WP.linear() * (joints[k].X_PJ.linear() * joints[k].axis);
-      origin_W_[k] = X_WP * joints[k].X_PJ.translation();
-    }
-    const auto& shapes = collision_->shapes();
-    const auto& pairs = collision_->pairs();
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto k = static_cast<std::size_t>(pair_indices[i]);
-      const auto a = static_cast<std::size_t>(pairs[k].a), b = static_cast<std::size_t>(pairs[k].b);
-      world_[a] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[a].link)], shapes[a].capsule_L);
-      world_[b] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[b].link)], shapes[b].capsule_L);
-      results_[k] = distance(world_[a], world_[b]);
-    }
-  }
+  void updatePairs(const Eigen::MatrixBase<Derived>& q, const int* pair_indices, std::size_t count) noexcept;
 
   /// Signed distance of pair k (m) after `update`, with witness points and normal (frame W).
   const DistanceResult<Scalar>& result(std::size_t k) const { return results_[k]; }
   /// Every shape in W after `update`.
   const std::vector<Capsule<Scalar>>& worldShapes() const { return world_; }
   /// Smallest signed distance over the pairs (m; +inf without pairs).
-  Scalar minDistance() const {
-    Scalar best = std::numeric_limits<Scalar>::infinity();
-    for (const auto& r : results_) best = std::min(best, r.distance);
-    return best;
-  }
+  Scalar minDistance() const;
   /// Number of pairs closer than `threshold` (m): 0 for contact, `margin()` for the clearance.
-  int pairsBelow(Scalar threshold) const {
-    int n = 0;
-    for (const auto& r : results_) n += r.distance < threshold ? 1 : 0;
-    return n;
-  }
+  int pairsBelow(Scalar threshold) const;
 
   /// Gradient of pair k's signed distance with respect to q (1 x nq, m/rad) after `update`:
   /// n^T (J_b(c_b) - J_a(c_a)), with n the unit normal from a to b and c the closest centre
@@ -233,31 +152,7 @@ class SelfCollisionChecker {
   /// axes cached by `update` (the point Jacobians of kinematics/, without recomputing joint
   /// frames). Never allocates.
   template <typename Derived>
-  void gradient(std::size_t k, const Eigen::MatrixBase<Derived>& g_out) noexcept {
-    auto& g = const_cast<Eigen::MatrixBase<Derived>&>(g_out);
-    const auto& model = collision_->model();
-    const auto& pair = collision_->pairs()[k];
-    const auto& shape_a = collision_->shapes()[static_cast<std::size_t>(pair.a)];
-    const auto& shape_b = collision_->shapes()[static_cast<std::size_t>(pair.b)];
-    const DistanceResult<Scalar>& r = results_[k];
-    const Vector3<Scalar> c_a = r.p_A - shape_a.capsule_L.radius * r.normal;
-    const Vector3<Scalar> c_b = r.p_B + shape_b.capsule_L.radius * r.normal;
-    g.setZero();
-    // d/dq_j of n . (c_b - c_a): each moving joint on a link's support moves its point by
-    // axis_W x (c - origin_W) (revolute) or axis_W (prismatic), times the mimic gain.
-    const auto add = [&](int link, const Vector3<Scalar>& c, Scalar sign) {
-      forEachDrivingJoint(model, link, [&](int j, int column, Scalar gain) {
-        const Joint<Scalar>& joint = model.joints()[static_cast<std::size_t>(j)];
-        const Vector3<Scalar>& axis = axis_W_[static_cast<std::size_t>(j)];
-        const Scalar v = joint.type == JointType::kPrismatic
-                             ? r.normal.dot(axis)
-                             : r.normal.dot(axis.cross(c - origin_W_[static_cast<std::size_t>(j)]));
-        g(column) += static_cast<typename Derived::Scalar>(sign * gain * v);
-      });
-    };
-    add(shape_b.link, c_b, Scalar(1));
-    add(shape_a.link, c_a, Scalar(-1));
-  }
+  void gradient(std::size_t k, const Eigen::MatrixBase<Derived>& g_out) noexcept;
 
   const SelfCollisionModel<Scalar>& collisionModel() const { return *collision_; }
   /// Link poses of the last `update`.
@@ -316,14 +211,7 @@ std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs(const Robo
 /// always-touching pairs (each upper arm with the shoulder capsule it starts inside, and with its
 /// own forearm, joined at the elbow); `alwaysCollidingPairs(makeTangy())` finds exactly these
 /// (checked by tests/safety).
-inline SelfCollisionOptions tangySelfCollisionOptions() {
-  SelfCollisionOptions options;
-  options.excluded_pairs = {{"upper_torso_shoulders", "l_upper_arm"},
-                            {"upper_torso_shoulders", "r_upper_arm"},
-                            {"l_upper_arm", "l_forearm"},
-                            {"r_upper_arm", "r_forearm"}};
-  return options;
-}
+RETARGET_DECL SelfCollisionOptions tangySelfCollisionOptions();
 
 }  // namespace retarget
 
@@ -355,5 +243,170 @@ TrajectoryClearance trajectoryClearance(const SelfCollisionModel<Scalar>& collis
   }
   return out;
 }
+
+template <typename Scalar>
+SelfCollisionModel<Scalar>::SelfCollisionModel(const RobotModel<Scalar>& model, SelfCollisionOptions options)
+    : model_(&model), options_(std::move(options)) {
+  options_.validate();
+  for (std::size_t l = 0; l < model.links().size(); ++l) {
+    for (const auto& shape : model.links()[l].collisions) {
+      if (shape.capsule_L.radius < static_cast<Scalar>(options_.min_radius)) continue;
+      shapes_.push_back(SelfCollisionShape<Scalar>{shape.name, static_cast<int>(l), shape.capsule_L});
+    }
+  }
+  const auto find = [&](const std::string& name) {
+    for (std::size_t i = 0; i < shapes_.size(); ++i) {
+      if (shapes_[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  std::vector<std::pair<int, int>> excluded;
+  for (const auto& [x, y] : options_.excluded_pairs) {
+    const int i = find(x), j = find(y);
+    RETARGET_THROW_UNLESS(i >= 0 && j >= 0, InvalidArgument, "SelfCollisionOptions::excluded_pairs (got '", x,
+                          "' / '", y, "', expected shape names of robot '", model.name(),
+                          "' with radius >= min_radius)");
+    excluded.emplace_back(std::min(i, j), std::max(i, j));
+  }
+  for (int i = 0; i < static_cast<int>(shapes_.size()); ++i) {
+    for (int j = i + 1; j < static_cast<int>(shapes_.size()); ++j) {
+      const int moving = internal::movingJointsBetween(model, shapes_[static_cast<std::size_t>(i)].link,
+                                                       shapes_[static_cast<std::size_t>(j)].link);
+      if (moving == 0) continue;
+      if (moving == 1 && options_.exclude_adjacent) continue;
+      if (std::find(excluded.begin(), excluded.end(), std::pair{i, j}) != excluded.end()) continue;
+      pairs_.push_back(SelfCollisionPair{i, j});
+    }
+  }
+}
+
+template <typename Scalar>
+std::string SelfCollisionModel<Scalar>::pairName(std::size_t k) const {
+  return shapes_[static_cast<std::size_t>(pairs_[k].a)].name + " / " + shapes_[static_cast<std::size_t>(pairs_[k].b)].name;
+}
+
+template <typename Scalar>
+template <typename Derived>
+void SelfCollisionChecker<Scalar>::update(const Eigen::MatrixBase<Derived>& q) noexcept {
+  forwardKinematics(collision_->model(), data_, q);
+  // Joint axes and origins in W (for gradient): the motion about an axis keeps the axis.
+  const auto& joints = collision_->model().joints();
+  for (std::size_t k = 0; k < joints.size(); ++k) {
+    const Isometry3<Scalar>& X_WP = data_.X_WL[static_cast<std::size_t>(joints[k].parent_link)];
+    axis_W_[k] = X_WP.linear() * (joints[k].X_PJ.linear() * joints[k].axis);
+    origin_W_[k] = X_WP * joints[k].X_PJ.translation();
+  }
+  const auto& shapes = collision_->shapes();
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    world_[i] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[i].link)], shapes[i].capsule_L);
+  }
+  const auto& pairs = collision_->pairs();
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    results_[k] = distance(world_[static_cast<std::size_t>(pairs[k].a)], world_[static_cast<std::size_t>(pairs[k].b)]);
+  }
+}
+
+template <typename Scalar>
+template <typename Derived>
+void SelfCollisionChecker<Scalar>::updatePairs(const Eigen::MatrixBase<Derived>& q, const int* pair_indices,
+                                               std::size_t count) noexcept {
+  forwardKinematics(collision_->model(), data_, q);
+  const auto& joints = collision_->model().joints();
+  for (std::size_t k = 0; k < joints.size(); ++k) {
+    const Isometry3<Scalar>& X_WP = data_.X_WL[static_cast<std::size_t>(joints[k].parent_link)];
+    axis_W_[k] = X_WP.linear() * (joints[k].X_PJ.linear() * joints[k].axis);
+    origin_W_[k] = X_WP * joints[k].X_PJ.translation();
+  }
+  const auto& shapes = collision_->shapes();
+  const auto& pairs = collision_->pairs();
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto k = static_cast<std::size_t>(pair_indices[i]);
+    const auto a = static_cast<std::size_t>(pairs[k].a), b = static_cast<std::size_t>(pairs[k].b);
+    world_[a] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[a].link)], shapes[a].capsule_L);
+    world_[b] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[b].link)], shapes[b].capsule_L);
+    results_[k] = distance(world_[a], world_[b]);
+  }
+}
+
+template <typename Scalar>
+Scalar SelfCollisionChecker<Scalar>::minDistance() const {
+  Scalar best = std::numeric_limits<Scalar>::infinity();
+  for (const auto& r : results_) best = std::min(best, r.distance);
+  return best;
+}
+
+template <typename Scalar>
+int SelfCollisionChecker<Scalar>::pairsBelow(Scalar threshold) const {
+  int n = 0;
+  for (const auto& r : results_) n += r.distance < threshold ? 1 : 0;
+  return n;
+}
+
+template <typename Scalar>
+template <typename Derived>
+void SelfCollisionChecker<Scalar>::gradient(std::size_t k, const Eigen::MatrixBase<Derived>& g_out) noexcept {
+  auto& g = const_cast<Eigen::MatrixBase<Derived>&>(g_out);
+  const auto& model = collision_->model();
+  const auto& pair = collision_->pairs()[k];
+  const auto& shape_a = collision_->shapes()[static_cast<std::size_t>(pair.a)];
+  const auto& shape_b = collision_->shapes()[static_cast<std::size_t>(pair.b)];
+  const DistanceResult<Scalar>& r = results_[k];
+  const Vector3<Scalar> c_a = r.p_A - shape_a.capsule_L.radius * r.normal;
+  const Vector3<Scalar> c_b = r.p_B + shape_b.capsule_L.radius * r.normal;
+  g.setZero();
+  // d/dq_j of n . (c_b - c_a): each moving joint on a link's support moves its point by
+  // axis_W x (c - origin_W) (revolute) or axis_W (prismatic), times the mimic gain.
+  const auto add = [&](int link, const Vector3<Scalar>& c, Scalar sign) {
+    forEachDrivingJoint(model, link, [&](int j, int column, Scalar gain) {
+      const Joint<Scalar>& joint = model.joints()[static_cast<std::size_t>(j)];
+      const Vector3<Scalar>& axis = axis_W_[static_cast<std::size_t>(j)];
+      const Scalar v = joint.type == JointType::kPrismatic
+                           ? r.normal.dot(axis)
+                           : r.normal.dot(axis.cross(c - origin_W_[static_cast<std::size_t>(j)]));
+      g(column) += static_cast<typename Derived::Scalar>(sign * gain * v);
+    });
+  };
+  add(shape_b.link, c_b, Scalar(1));
+  add(shape_a.link, c_a, Scalar(-1));
+}
+
+#if RETARGET_DEFINE_SAFETY
+
+RETARGET_DECL SelfCollisionOptions tangySelfCollisionOptions() {
+  SelfCollisionOptions options;
+  options.excluded_pairs = {{"upper_torso_shoulders", "l_upper_arm"},
+                            {"upper_torso_shoulders", "r_upper_arm"},
+                            {"l_upper_arm", "l_forearm"},
+                            {"r_upper_arm", "r_forearm"}};
+  return options;
+}
+
+RETARGET_DECL void SelfCollisionOptions::validate() const {
+  RETARGET_THROW_UNLESS(std::isfinite(margin) && margin >= 0, InvalidArgument, "SelfCollisionOptions::margin (got ",
+                        margin, ", expected a finite value >= 0 in m)");
+  RETARGET_THROW_UNLESS(std::isfinite(min_radius) && min_radius >= 0, InvalidArgument,
+                        "SelfCollisionOptions::min_radius (got ", min_radius, ", expected a finite value >= 0 in m)");
+}
+
+#endif  // RETARGET_DEFINE_SAFETY
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_SAFETY class SelfCollisionModel<double>;
+RETARGET_TEMPLATE_SAFETY class SelfCollisionModel<float>;
+RETARGET_TEMPLATE_SAFETY class SelfCollisionChecker<double>;
+RETARGET_TEMPLATE_SAFETY class SelfCollisionChecker<float>;
+RETARGET_TEMPLATE_SAFETY void SelfCollisionChecker<double>::update<VectorX<double>>(
+    const Eigen::MatrixBase<VectorX<double>>&) noexcept;
+RETARGET_TEMPLATE_SAFETY void SelfCollisionChecker<float>::update<VectorX<float>>(
+    const Eigen::MatrixBase<VectorX<float>>&) noexcept;
+RETARGET_TEMPLATE_SAFETY std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs<double>(
+    const RobotModel<double>&, SelfCollisionOptions, int, double, unsigned);
+RETARGET_TEMPLATE_SAFETY std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs<float>(
+    const RobotModel<float>&, SelfCollisionOptions, int, double, unsigned);
+RETARGET_TEMPLATE_SAFETY TrajectoryClearance trajectoryClearance<double>(
+    const SelfCollisionModel<double>&, const MatrixX<double>&);
+RETARGET_TEMPLATE_SAFETY TrajectoryClearance trajectoryClearance<float>(
+    const SelfCollisionModel<float>&, const MatrixX<float>&);
+#endif
 
 }  // namespace retarget

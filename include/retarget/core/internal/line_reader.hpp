@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/internal/text.hpp>
 
@@ -32,23 +33,9 @@ class LineReader {
   LineReader(std::istream& in, std::string file) : stream_(&in), file_(std::move(file)), buffer_(kBlockSize) {}
 
   /// Advances to the next line; false at the end of the input.
-  bool next() {
-    if (!(stream_ == nullptr ? nextInText() : nextInStream())) {
-      line_ = {};
-      return false;
-    }
-    ++line_number_;
-    if (!line_.empty() && line_.back() == '\r') line_.remove_suffix(1);
-    if (line_number_ == 1 && line_.substr(0, 3) == "\xEF\xBB\xBF") line_.remove_prefix(3);
-    return true;
-  }
+  RETARGET_DECL bool next();
   /// Advances to the next line that is not empty or blank; false at the end of the input.
-  bool nextNonEmpty() {
-    while (next()) {
-      if (!isBlankLine(line_)) return true;
-    }
-    return false;
-  }
+  RETARGET_DECL bool nextNonEmpty();
   /// The current line, without its line ending.
   std::string_view line() const { return line_; }
   /// 1-based number of the current line (0 before the first call to next()).
@@ -74,50 +61,12 @@ class LineReader {
   static constexpr std::size_t kBlockSize = std::size_t(1) << 20;
 #endif
 
-  bool nextInText() {
-    if (pos_ >= text_.size()) return false;
-    const char* begin = text_.data() + pos_;
-    const void* newline = std::memchr(begin, '\n', text_.size() - pos_);
-    const std::size_t length =
-        newline != nullptr ? static_cast<std::size_t>(static_cast<const char*>(newline) - begin) : text_.size() - pos_;
-    pos_ += length + (newline != nullptr ? 1 : 0);
-    line_ = std::string_view(begin, length);
-    return true;
-  }
+  RETARGET_DECL bool nextInText();
 
-  bool nextInStream() {
-    for (;;) {
-      const char* begin = buffer_.data() + begin_;
-      if (const void* newline = std::memchr(begin, '\n', end_ - begin_)) {
-        const auto length = static_cast<std::size_t>(static_cast<const char*>(newline) - begin);
-        begin_ += length + 1;
-        line_ = std::string_view(begin, length);
-        return true;
-      }
-      if (eof_) {
-        if (begin_ >= end_) return false;
-        line_ = std::string_view(begin, end_ - begin_);
-        begin_ = end_;
-        return true;
-      }
-      refill();
-    }
-  }
+  RETARGET_DECL bool nextInStream();
 
   // Keeps the unfinished line, moves it to the front, doubles the buffer when one line fills it.
-  void refill() {
-    const std::size_t kept = end_ - begin_;
-    if (begin_ > 0 && kept > 0) std::memmove(buffer_.data(), buffer_.data() + begin_, kept);
-    begin_ = 0;
-    end_ = kept;
-    if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
-    const auto got = stream_->rdbuf()->sgetn(buffer_.data() + end_, static_cast<std::streamsize>(buffer_.size() - end_));
-    if (got <= 0) {
-      eof_ = true;
-    } else {
-      end_ += static_cast<std::size_t>(got);
-    }
-  }
+  RETARGET_DECL void refill();
 
   std::string_view text_;
   std::size_t pos_ = 0;
@@ -134,7 +83,25 @@ class LineReader {
 
 /// The first line of `in` that is not blank (empty at the end of input), with its 1-based number
 /// in `line_number`; then rewinds `in` to its start (for readers that pick a layout from it).
-inline std::string peekFirstNonBlankLine(std::istream& in, std::size_t& line_number) {
+RETARGET_DECL std::string peekFirstNonBlankLine(std::istream& in, std::size_t& line_number);
+
+/// Opens `path` for reading; throws ParseError(path, 0, "cannot open ...") when it cannot.
+/// `what` names the kind of file in the message ("the file", "the schema file").
+RETARGET_DECL std::ifstream openForReading(const std::string& path, const char* what = "the file");
+
+/// Opens `path` for writing; throws Error naming the path when it cannot.
+RETARGET_DECL std::ofstream openForWriting(const std::string& path);
+
+/// Flushes `out` and throws Error naming `path` when the stream failed.
+RETARGET_DECL void finishWriting(std::ostream& out, const std::string& path);
+
+}  // namespace internal
+
+#if RETARGET_DEFINE_CORE
+
+namespace internal {
+
+RETARGET_DECL std::string peekFirstNonBlankLine(std::istream& in, std::size_t& line_number) {
   LineReader reader(in, {});
   std::string line = reader.nextNonEmpty() ? std::string(reader.line()) : std::string();
   line_number = reader.lineNumber();
@@ -143,26 +110,87 @@ inline std::string peekFirstNonBlankLine(std::istream& in, std::size_t& line_num
   return line;
 }
 
-/// Opens `path` for reading; throws ParseError(path, 0, "cannot open ...") when it cannot.
-/// `what` names the kind of file in the message ("the file", "the schema file").
-inline std::ifstream openForReading(const std::string& path, const char* what = "the file") {
+RETARGET_DECL std::ifstream openForReading(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ParseError(path, 0, std::string("cannot open ") + what + " for reading");
   return in;
 }
 
-/// Opens `path` for writing; throws Error naming the path when it cannot.
-inline std::ofstream openForWriting(const std::string& path) {
+RETARGET_DECL std::ofstream openForWriting(const std::string& path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw Error("[retarget] cannot open '" + path + "' for writing");
   return out;
 }
 
-/// Flushes `out` and throws Error naming `path` when the stream failed.
-inline void finishWriting(std::ostream& out, const std::string& path) {
+RETARGET_DECL void finishWriting(std::ostream& out, const std::string& path) {
   out.flush();
   if (!out) throw Error("[retarget] failed writing '" + path + "'");
 }
 
+RETARGET_DECL bool LineReader::next() {
+  if (!(stream_ == nullptr ? nextInText() : nextInStream())) {
+    line_ = {};
+    return false;
+  }
+  ++line_number_;
+  if (!line_.empty() && line_.back() == '\r') line_.remove_suffix(1);
+  if (line_number_ == 1 && line_.substr(0, 3) == "\xEF\xBB\xBF") line_.remove_prefix(3);
+  return true;
+}
+
+RETARGET_DECL bool LineReader::nextNonEmpty() {
+  while (next()) {
+    if (!isBlankLine(line_)) return true;
+  }
+  return false;
+}
+
+RETARGET_DECL bool LineReader::nextInText() {
+  if (pos_ >= text_.size()) return false;
+  const char* begin = text_.data() + pos_;
+  const void* newline = std::memchr(begin, '\n', text_.size() - pos_);
+  const std::size_t length =
+      newline != nullptr ? static_cast<std::size_t>(static_cast<const char*>(newline) - begin) : text_.size() - pos_;
+  pos_ += length + (newline != nullptr ? 1 : 0);
+  line_ = std::string_view(begin, length);
+  return true;
+}
+
+RETARGET_DECL bool LineReader::nextInStream() {
+  for (;;) {
+    const char* begin = buffer_.data() + begin_;
+    if (const void* newline = std::memchr(begin, '\n', end_ - begin_)) {
+      const auto length = static_cast<std::size_t>(static_cast<const char*>(newline) - begin);
+      begin_ += length + 1;
+      line_ = std::string_view(begin, length);
+      return true;
+    }
+    if (eof_) {
+      if (begin_ >= end_) return false;
+      line_ = std::string_view(begin, end_ - begin_);
+      begin_ = end_;
+      return true;
+    }
+    refill();
+  }
+}
+
+RETARGET_DECL void LineReader::refill() {
+  const std::size_t kept = end_ - begin_;
+  if (begin_ > 0 && kept > 0) std::memmove(buffer_.data(), buffer_.data() + begin_, kept);
+  begin_ = 0;
+  end_ = kept;
+  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  const auto got = stream_->rdbuf()->sgetn(buffer_.data() + end_, static_cast<std::streamsize>(buffer_.size() - end_));
+  if (got <= 0) {
+    eof_ = true;
+  } else {
+    end_ += static_cast<std::size_t>(got);
+  }
+}
+
 }  // namespace internal
+
+#endif  // RETARGET_DEFINE_CORE
+
 }  // namespace retarget

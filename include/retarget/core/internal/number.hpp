@@ -16,6 +16,8 @@
 #include <system_error>
 #include <type_traits>
 
+#include <retarget/core/compilation.hpp>
+
 namespace retarget {
 namespace internal {
 
@@ -88,11 +90,23 @@ bool parseInteger(std::string_view field, Integer& value) {
 }
 
 /// Parses a whole field as a non-negative decimal integer.
-inline bool parseUnsigned(std::string_view field, unsigned long long& value) { return parseInteger(field, value); }
+RETARGET_DECL bool parseUnsigned(std::string_view field, unsigned long long& value);
 
 /// Appends the shortest decimal text that reads back as exactly `value` ("-0" is written "0"
 /// when `signed_zero` is false).
-inline void appendNumber(std::string& out, double value, bool signed_zero = true) {
+RETARGET_DECL void appendNumber(std::string& out, double value, bool signed_zero = true);
+
+}  // namespace internal
+
+#if RETARGET_DEFINE_CORE
+
+namespace internal {
+
+RETARGET_DECL bool parseUnsigned(std::string_view field, unsigned long long& value) {
+  return parseInteger(field, value);
+}
+
+RETARGET_DECL void appendNumber(std::string& out, double value, bool signed_zero) {
   char buffer[32];
   if (!signed_zero && value == 0) value = 0;
   const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
@@ -100,4 +114,7 @@ inline void appendNumber(std::string& out, double value, bool signed_zero = true
 }
 
 }  // namespace internal
+
+#endif  // RETARGET_DEFINE_CORE
+
 }  // namespace retarget

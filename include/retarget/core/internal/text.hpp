@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
+
 namespace retarget {
 namespace internal {
 
@@ -20,7 +22,44 @@ namespace internal {
 constexpr bool isBlank(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /// `text` without leading and trailing white space.
-inline std::string_view trim(std::string_view text) {
+RETARGET_DECL std::string_view trim(std::string_view text);
+
+/// True when `text` is empty or only white space.
+RETARGET_DECL bool isBlankLine(std::string_view text);
+
+/// Splits `text` at every `delimiter` into `fields` (cleared first; fields are trimmed views
+/// into `text`). "a,b," gives three fields, the last one empty.
+RETARGET_DECL void splitFields(std::string_view text, char delimiter, std::vector<std::string_view>& fields);
+
+/// Splits `text` at runs of white space into `fields` (cleared first; views into `text`, no
+/// empty fields).
+RETARGET_DECL void splitWhitespace(std::string_view text, std::vector<std::string_view>& fields);
+
+/// The white-space separated tokens of `text` (see the overload that reuses a vector).
+RETARGET_DECL std::vector<std::string_view> splitWhitespace(std::string_view text);
+
+/// ASCII lower case of `c` (other bytes unchanged; no locale).
+constexpr char toLowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// True when `a` and `b` are equal ignoring ASCII case.
+RETARGET_DECL bool equalsIgnoreCase(std::string_view a, std::string_view b);
+
+/// A field quoted for an error message: at most 40 characters, non-printable bytes as \xNN.
+RETARGET_DECL std::string quoted(std::string_view field);
+
+/// True when every byte is printable ASCII (names in our headers).
+RETARGET_DECL bool isPrintableAscii(std::string_view text);
+
+/// True when `text` is valid UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
+RETARGET_DECL bool isValidUtf8(std::string_view text);
+
+}  // namespace internal
+
+#if RETARGET_DEFINE_CORE
+
+namespace internal {
+
+RETARGET_DECL std::string_view trim(std::string_view text) {
   std::size_t first = 0;
   std::size_t last = text.size();
   while (first < last && isBlank(text[first])) ++first;
@@ -28,12 +67,9 @@ inline std::string_view trim(std::string_view text) {
   return text.substr(first, last - first);
 }
 
-/// True when `text` is empty or only white space.
-inline bool isBlankLine(std::string_view text) { return trim(text).empty(); }
+RETARGET_DECL bool isBlankLine(std::string_view text) { return trim(text).empty(); }
 
-/// Splits `text` at every `delimiter` into `fields` (cleared first; fields are trimmed views
-/// into `text`). "a,b," gives three fields, the last one empty.
-inline void splitFields(std::string_view text, char delimiter, std::vector<std::string_view>& fields) {
+RETARGET_DECL void splitFields(std::string_view text, char delimiter, std::vector<std::string_view>& fields) {
   fields.clear();
   std::size_t start = 0;
   while (true) {
@@ -47,9 +83,7 @@ inline void splitFields(std::string_view text, char delimiter, std::vector<std::
   }
 }
 
-/// Splits `text` at runs of white space into `fields` (cleared first; views into `text`, no
-/// empty fields).
-inline void splitWhitespace(std::string_view text, std::vector<std::string_view>& fields) {
+RETARGET_DECL void splitWhitespace(std::string_view text, std::vector<std::string_view>& fields) {
   fields.clear();
   std::size_t i = 0;
   while (i < text.size()) {
@@ -60,24 +94,18 @@ inline void splitWhitespace(std::string_view text, std::vector<std::string_view>
   }
 }
 
-/// The white-space separated tokens of `text` (see the overload that reuses a vector).
-inline std::vector<std::string_view> splitWhitespace(std::string_view text) {
+RETARGET_DECL std::vector<std::string_view> splitWhitespace(std::string_view text) {
   std::vector<std::string_view> fields;
   splitWhitespace(text, fields);
   return fields;
 }
 
-/// ASCII lower case of `c` (other bytes unchanged; no locale).
-constexpr char toLowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-/// True when `a` and `b` are equal ignoring ASCII case.
-inline bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+RETARGET_DECL bool equalsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return toLowerAscii(x) == toLowerAscii(y); });
 }
 
-/// A field quoted for an error message: at most 40 characters, non-printable bytes as \xNN.
-inline std::string quoted(std::string_view field) {
+RETARGET_DECL std::string quoted(std::string_view field) {
   std::string out = "'";
   const std::size_t n = std::min<std::size_t>(field.size(), 40);
   for (std::size_t i = 0; i < n; ++i) {
@@ -95,16 +123,14 @@ inline std::string quoted(std::string_view field) {
   return out + "'";
 }
 
-/// True when every byte is printable ASCII (names in our headers).
-inline bool isPrintableAscii(std::string_view text) {
+RETARGET_DECL bool isPrintableAscii(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) {
     const auto u = static_cast<unsigned char>(c);
     return u >= 0x20 && u < 0x7f;
   });
 }
 
-/// True when `text` is valid UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
-inline bool isValidUtf8(std::string_view text) {
+RETARGET_DECL bool isValidUtf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
     const auto c = static_cast<unsigned char>(text[i]);
@@ -139,4 +165,7 @@ inline bool isValidUtf8(std::string_view text) {
 }
 
 }  // namespace internal
+
+#endif  // RETARGET_DEFINE_CORE
+
 }  // namespace retarget

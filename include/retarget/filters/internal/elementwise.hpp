@@ -8,6 +8,7 @@
 #include <cmath>
 #include <utility>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -16,11 +17,7 @@ namespace retarget {
 namespace internal {
 
 /// Returns `dimension`; throws InvalidArgument unless it is >= 0.
-inline Eigen::Index checkedSize(Eigen::Index dimension) {
-  RETARGET_THROW_UNLESS(dimension >= 0, InvalidArgument, "filter dimension is invalid (got ", dimension,
-                        ", expected >= 0)");
-  return dimension;
-}
+RETARGET_DECL Eigen::Index checkedSize(Eigen::Index dimension);
 
 /// Runs `step(i, xi, first)` for every element i whose sample xi = x[i] (cast to Scalar) is
 /// finite, with `first` true for the element's first finite sample since construction or reset
@@ -43,4 +40,19 @@ Status updateFiniteElements(const Eigen::MatrixBase<Derived>& x, Eigen::Array<bo
 }
 
 }  // namespace internal
+
+#if RETARGET_DEFINE_FILTERS
+
+namespace internal {
+
+RETARGET_DECL Eigen::Index checkedSize(Eigen::Index dimension) {
+  RETARGET_THROW_UNLESS(dimension >= 0, InvalidArgument, "filter dimension is invalid (got ", dimension,
+                        ", expected >= 0)");
+  return dimension;
+}
+
+}  // namespace internal
+
+#endif  // RETARGET_DEFINE_FILTERS
+
 }  // namespace retarget

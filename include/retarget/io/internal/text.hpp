@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/internal/line_reader.hpp>
 #include <retarget/core/internal/number.hpp>
 #include <retarget/core/internal/text.hpp>
@@ -19,16 +20,8 @@ namespace retarget {
 namespace internal {
 
 /// Parses `field` as a finite number or fails at the reader's line, naming the column.
-inline double parseFiniteOrFail(const LineReader& reader, std::string_view field, std::size_t column,
-                                std::string_view column_name = {}) {
-  double value = 0;
-  if (!parseFinite(field, value)) {
-    std::string what = "expected a finite number in column " + std::to_string(column);
-    if (!column_name.empty()) what += " (" + std::string(column_name) + ")";
-    reader.fail(what + ", got " + internal::quoted(field));
-  }
-  return value;
-}
+RETARGET_DECL double parseFiniteOrFail(const LineReader& reader, std::string_view field, std::size_t column,
+                                       std::string_view column_name = {});
 
 /// Times of the rows read so far by splitTimedCsvRow (s): the first and the last.
 struct CsvRowTimes {
@@ -40,8 +33,24 @@ struct CsvRowTimes {
 /// Splits the reader's current line at commas into `fields` and returns the time in its first
 /// column (s), recording it in `times`. Fails unless the line has `column_count` values (one per
 /// header column) and the time is finite and greater than the previous row's.
-inline double splitTimedCsvRow(const LineReader& reader, std::size_t column_count, CsvRowTimes& times,
-                               std::vector<std::string_view>& fields) {
+RETARGET_DECL double splitTimedCsvRow(const LineReader& reader, std::size_t column_count, CsvRowTimes& times,
+                                      std::vector<std::string_view>& fields);
+
+#if RETARGET_DEFINE_IO
+
+RETARGET_DECL double parseFiniteOrFail(const LineReader& reader, std::string_view field, std::size_t column,
+                                       std::string_view column_name) {
+  double value = 0;
+  if (!parseFinite(field, value)) {
+    std::string what = "expected a finite number in column " + std::to_string(column);
+    if (!column_name.empty()) what += " (" + std::string(column_name) + ")";
+    reader.fail(what + ", got " + internal::quoted(field));
+  }
+  return value;
+}
+
+RETARGET_DECL double splitTimedCsvRow(const LineReader& reader, std::size_t column_count, CsvRowTimes& times,
+                                      std::vector<std::string_view>& fields) {
   splitFields(reader.line(), ',', fields);
   if (fields.size() != column_count) {
     reader.fail("expected " + std::to_string(column_count) + " values (one per header column), got " +
@@ -58,6 +67,8 @@ inline double splitTimedCsvRow(const LineReader& reader, std::size_t column_coun
   times.last = time;
   return time;
 }
+
+#endif  // RETARGET_DEFINE_IO
 
 }  // namespace internal
 }  // namespace retarget

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 
@@ -211,5 +212,22 @@ void fillFromTables(RobotModelBuilder<Scalar>& builder, const RobotTableLink (&l
   }
   builder.setConfigurationOrder(std::move(configuration_order));
 }
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_ROBOTS Matrix3<double> rotationFromRpy<double>(double, double, double);
+RETARGET_TEMPLATE_ROBOTS Matrix3<float> rotationFromRpy<float>(float, float, float);
+RETARGET_TEMPLATE_ROBOTS Isometry3<double> poseFromXyzRpy<double>(const double (&)[3], const double (&)[3]);
+RETARGET_TEMPLATE_ROBOTS Isometry3<float> poseFromXyzRpy<float>(const double (&)[3], const double (&)[3]);
+RETARGET_TEMPLATE_ROBOTS CollisionShape<double> collisionFromPrimitive<double>(
+    const std::string&, UrdfPrimitive, const double (&)[3], const Isometry3<double>&);
+RETARGET_TEMPLATE_ROBOTS CollisionShape<float> collisionFromPrimitive<float>(
+    const std::string&, UrdfPrimitive, const double (&)[3], const Isometry3<float>&);
+RETARGET_TEMPLATE_ROBOTS CollisionShape<double> capsuleShape<double>(
+    const std::string&, const Vector3<double>&, const Vector3<double>&, double);
+RETARGET_TEMPLATE_ROBOTS CollisionShape<float> capsuleShape<float>(
+    const std::string&, const Vector3<float>&, const Vector3<float>&, float);
+RETARGET_TEMPLATE_ROBOTS JointSpec<double> jointSpecFromTable<double>(const RobotTableJoint&);
+RETARGET_TEMPLATE_ROBOTS JointSpec<float> jointSpecFromTable<float>(const RobotTableJoint&);
+#endif
 
 }  // namespace retarget::internal
