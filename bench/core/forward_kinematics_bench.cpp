@@ -1,7 +1,11 @@
 // Forward kinematics of every link of a 25-coordinate humanoid (NAO-like layout: head 2, arms
 // 2 x 6, legs 2 x 6 sharing one hip yaw-pitch coordinate): retarget vs orocos KDL on the same
 // tree and configurations. Both compute the pose of all 27 links per call.
-//   BM_Core_ForwardKinematics            retarget::forwardKinematics (all links, one pass)
+//   BM_Core_ForwardKinematics            retarget::forwardKinematics (all links: joint values,
+//                                        vectorised cos/sin, one precomputed step per joint)
+//   BM_Core_ForwardKinematicsReference   retarget::internal::forwardKinematicsReference, the
+//                                        former code path (one Isometry3 product and one
+//                                        AngleAxis matrix per joint), for before/after
 //   BM_Core_ForwardKinematicsKdlChains   five KDL::ChainFkSolverPos_recursive (torso -> head,
 //                                        hands, feet), each filling all of its segment frames;
 //                                        the chains share no segment, so every link is computed
@@ -161,9 +165,18 @@ struct Fixture {
     return joint.q_index >= 0 ? q[joint.q_index] : joint.mimic_multiplier * q[joint.mimic_q_index] + joint.mimic_offset;
   }
 
-  // Both implementations must give the same poses, or the comparison means nothing.
+  // All implementations must give the same poses, or the comparison means nothing.
   void checkAgreement() {
+    retarget::RobotDatad reference(model);
+    retarget::internal::forwardKinematicsReference(model, reference, configurations[0]);
     retarget::forwardKinematics(model, data, configurations[0]);
+    for (std::size_t i = 0; i < data.X_WL.size(); ++i) {
+      const double err = (data.X_WL[i].matrix() - reference.X_WL[i].matrix()).cwiseAbs().maxCoeff();
+      if (err > 1e-12) {
+        std::fprintf(stderr, "forwardKinematics and its reference disagree on link %zu by %g\n", i, err);
+        std::abort();
+      }
+    }
     for (std::size_t c = 0; c < chains.size(); ++c) {
       chain_solvers[c].JntToCart(chain_q[0][c], chain_frames[c]);
       for (std::size_t s = 0; s < chain_links[c].size(); ++s) {
@@ -200,6 +213,18 @@ void BM_Core_ForwardKinematics(benchmark::State& state) {
   state.counters["links"] = static_cast<double>(f.model.links().size());
 }
 BENCHMARK(BM_Core_ForwardKinematics);
+
+void BM_Core_ForwardKinematicsReference(benchmark::State& state) {
+  Fixture& f = fixture();
+  std::size_t k = 0;
+  for (auto _ : state) {
+    retarget::internal::forwardKinematicsReference(f.model, f.data, f.configurations[k]);
+    benchmark::DoNotOptimize(f.data.X_WL.data());
+    benchmark::ClobberMemory();
+    k = (k + 1) % f.configurations.size();
+  }
+}
+BENCHMARK(BM_Core_ForwardKinematicsReference);
 
 void BM_Core_ForwardKinematicsKdlChains(benchmark::State& state) {
   Fixture& f = fixture();

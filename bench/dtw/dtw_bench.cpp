@@ -1,5 +1,7 @@
 // DTW cost per cell (n = m = 1000 frames of 22 joints: the paper's InMoov) for the full matrix,
-// the O(n)-memory and the incremental forms, beside a straightforward reference written here;
+// the O(min(n, m))-memory, windowed and incremental forms, beside a straightforward reference
+// written here, and a limit row (the kernel's local distances alone); the per-joint weighted
+// metric beside the same reference per joint;
 // CRC-16/MODBUS and serial frame encode/decode throughput beside a bit-by-bit CRC.
 #include <benchmark/benchmark.h>
 
@@ -13,6 +15,7 @@
 #include <retarget/io/crc16.hpp>
 #include <retarget/io/serial_frame.hpp>
 #include <retarget/metrics/dtw.hpp>
+#include <retarget/metrics/weighted_dtw.hpp>
 
 namespace {
 
@@ -53,7 +56,7 @@ double referenceDtw(const std::vector<std::vector<double>>& a, const std::vector
   return D[n][m];
 }
 
-std::vector<std::vector<double>> toVectors(const Eigen::MatrixXd& s) {
+std::vector<std::vector<double>> toVectors(const Eigen::MatrixXd& s) {  // one vector per frame
   std::vector<std::vector<double>> out(static_cast<std::size_t>(s.cols()));
   for (Eigen::Index j = 0; j < s.cols(); ++j) out[static_cast<std::size_t>(j)].assign(s.col(j).data(), s.col(j).data() + s.rows());
   return out;
@@ -104,6 +107,65 @@ void BM_Dtw_TwoRowsWindow50(benchmark::State& state) {
   setCellCounter(state, cells);
 }
 BENCHMARK(BM_Dtw_TwoRowsWindow50)->Arg(1000)->Unit(benchmark::kMillisecond);
+
+// A limit row, not a DTW: the Euclidean local distances of the same 1000 x 1000 cells through
+// the kernel's vectorised block (metrics/dtw.hpp, internal::DtwEuclideanBlock), without the
+// recurrence. The two-row form costs this plus the recurrence (a chain of min and add per cell,
+// and the path-length bookkeeping).
+void BM_Dtw_LocalDistancesOnly(benchmark::State& state) {
+  namespace in = retarget::internal;
+  const Eigen::Index n = state.range(0);
+  const Eigen::MatrixXd a = randomWalk(1, n), b = randomWalk(2, n);
+  in::DtwFeatureTable<double> features = in::DtwFeatureTable<double>::Zero(kDim, in::dtwTableColumns<double>(n));
+  features.leftCols(n) = b;
+  in::DtwSpreadFrame<double> x;
+  constexpr Eigen::Index kCells = in::dtwBlockCells<double>();
+  double out[kCells];
+  for (auto _ : state) {
+    double sum = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      in::dtwSpreadFrame(a.col(i), x);
+      const in::DtwEuclideanBlock<double> block(x.data(), features.data(), features.cols(), kDim);
+      for (Eigen::Index t0 = 0; t0 < n; t0 += kCells) {
+        block(t0, kCells, out);
+        for (const double c : out) sum += c;
+      }
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+  setCellCounter(state, static_cast<double>(n) * static_cast<double>(n));
+}
+BENCHMARK(BM_Dtw_LocalDistancesOnly)->Arg(1000)->Unit(benchmark::kMillisecond);
+
+// The paper's system metric (Eqs. 12-13): one 1-D DTW per joint, 22 joints, weighted; the
+// reference is the textbook table per joint. Cells counted over all joints (22 n^2).
+void BM_Dtw_WeightedJointsReference(benchmark::State& state) {
+  const Eigen::Index n = state.range(0);
+  const Eigen::MatrixXd a = randomWalk(1, n), b = randomWalk(2, n);
+  const Eigen::VectorXd weights = Eigen::VectorXd::LinSpaced(kDim, 1.0, 2.0);
+  std::vector<std::vector<std::vector<double>>> ja, jb;
+  for (Eigen::Index x = 0; x < kDim; ++x) {
+    ja.push_back(toVectors(a.row(x)));
+    jb.push_back(toVectors(b.row(x)));
+  }
+  for (auto _ : state) {
+    double total = 0;
+    for (std::size_t x = 0; x < ja.size(); ++x)
+      total += weights(static_cast<Eigen::Index>(x)) * referenceDtw(ja[x], jb[x]);
+    benchmark::DoNotOptimize(total / weights.sum());
+  }
+  setCellCounter(state, static_cast<double>(kDim) * static_cast<double>(n) * static_cast<double>(n));
+}
+BENCHMARK(BM_Dtw_WeightedJointsReference)->Arg(1000)->Unit(benchmark::kMillisecond);
+
+void BM_Dtw_WeightedJoints(benchmark::State& state) {
+  const Eigen::Index n = state.range(0);
+  const Eigen::MatrixXd a = randomWalk(1, n), b = randomWalk(2, n);
+  const Eigen::VectorXd weights = Eigen::VectorXd::LinSpaced(kDim, 1.0, 2.0);
+  for (auto _ : state) benchmark::DoNotOptimize(retarget::weightedJointDtw(a, b, weights).system_distance);
+  setCellCounter(state, static_cast<double>(kDim) * static_cast<double>(n) * static_cast<double>(n));
+}
+BENCHMARK(BM_Dtw_WeightedJoints)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 // The paper's diag(D) curve: append one human and one robot frame per step, 1000 steps.
 void BM_Dtw_IncrementalLockstep(benchmark::State& state) {

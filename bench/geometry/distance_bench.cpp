@@ -1,6 +1,13 @@
-// Capsule-capsule and sphere-capsule signed distance with witness points: retarget vs FCL 0.7
-// (fcl::distance on preconstructed CollisionObjects, nearest points enabled), on the same
-// seeded random pairs. Each iteration evaluates one pair, cycling through 1024 pairs.
+// Capsule-capsule and sphere-capsule signed distance: retarget vs FCL 0.7 (fcl::distance on
+// preconstructed CollisionObjects), on the same seeded random pairs. Each iteration evaluates one
+// pair, cycling through 1024 pairs.
+//  - BM_Geometry_CapsuleCapsule / SphereCapsule: retarget::distance, with witness points and
+//    normal, vs FCL with nearest points enabled (the ...Fcl rows).
+//  - BM_Geometry_CapsuleCapsuleDistanceOnly / SphereCapsuleDistanceOnly: retarget::signedDistance
+//    (the value only, equal to distance(A, B).distance) vs FCL with nearest points disabled.
+//  - BM_Geometry_CapsuleCapsuleAllCandidates: the segment-segment method used before issue 30 for
+//    every pair (stationary point and all four edges, now kept for near-parallel pairs), with the
+//    same witness-point step, as the before/after row.
 #include <benchmark/benchmark.h>
 
 #include <memory>
@@ -111,5 +118,69 @@ void BM_Geometry_SphereCapsuleFcl(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_Geometry_SphereCapsuleFcl);
+
+void BM_Geometry_CapsuleCapsuleDistanceOnly(benchmark::State& state) {
+  const Pairs& p = pairs();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    double d = retarget::signedDistance(p.a[i], p.b[i]);
+    benchmark::DoNotOptimize(d);
+    i = (i + 1) % kPairs;
+  }
+}
+BENCHMARK(BM_Geometry_CapsuleCapsuleDistanceOnly);
+
+void BM_Geometry_CapsuleCapsuleDistanceOnlyFcl(benchmark::State& state) {
+  const Pairs& p = pairs();
+  fcl::DistanceRequestd request;
+  request.enable_nearest_points = false;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    fcl::DistanceResultd result;
+    fcl::distance(p.fcl_a[i].get(), p.fcl_b[i].get(), request, result);
+    benchmark::DoNotOptimize(result.min_distance);
+    i = (i + 1) % kPairs;
+  }
+}
+BENCHMARK(BM_Geometry_CapsuleCapsuleDistanceOnlyFcl);
+
+void BM_Geometry_SphereCapsuleDistanceOnly(benchmark::State& state) {
+  const Pairs& p = pairs();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    double d = retarget::signedDistance(p.s[i], p.b[i]);
+    benchmark::DoNotOptimize(d);
+    i = (i + 1) % kPairs;
+  }
+}
+BENCHMARK(BM_Geometry_SphereCapsuleDistanceOnly);
+
+void BM_Geometry_SphereCapsuleDistanceOnlyFcl(benchmark::State& state) {
+  const Pairs& p = pairs();
+  fcl::DistanceRequestd request;
+  request.enable_nearest_points = false;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    fcl::DistanceResultd result;
+    fcl::distance(p.fcl_s[i].get(), p.fcl_b[i].get(), request, result);
+    benchmark::DoNotOptimize(result.min_distance);
+    i = (i + 1) % kPairs;
+  }
+}
+BENCHMARK(BM_Geometry_SphereCapsuleDistanceOnlyFcl);
+
+void BM_Geometry_CapsuleCapsuleAllCandidates(benchmark::State& state) {
+  const Pairs& p = pairs();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const Capsuled& A = p.a[i];
+    const Capsuled& B = p.b[i];
+    const auto q = retarget::internal::closestPointsSegmentSegmentByCandidates(A.a, A.b, B.a, B.b);
+    auto r = retarget::internal::distanceFromCentres(q.c_1, A.radius, A.a, A.b, q.c_2, B.radius, B.a, B.b);
+    benchmark::DoNotOptimize(r);
+    i = (i + 1) % kPairs;
+  }
+}
+BENCHMARK(BM_Geometry_CapsuleCapsuleAllCandidates);
 
 }  // namespace

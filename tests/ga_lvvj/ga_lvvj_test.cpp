@@ -531,6 +531,69 @@ TEST_CASE("ga-lvvj: limit-aware shoulder trades an infeasible ElbowYaw into Shou
   CHECK(s_aware.wbf_links[lower] > 0.9);
 }
 
+TEST_CASE("ga-lvvj: the arm-direction error and its analytic derivatives match the arm's FK and central differences") {
+  // internal::armDirectionError drives the limit-aware arm choice; its value must be
+  // 2 - u.u_T - l.l_T of the arm the angles give (checked against AngleAxis products, the
+  // definition) and its gradient the derivative (checked against central differences).
+  std::mt19937 rng(20261126);
+  std::uniform_real_distribution<double> angle(-3.5, 3.5), unit(-1.0, 1.0);
+  auto randomUnit = [&] {
+    Eigen::Vector3d v;
+    do {
+      v = Eigen::Vector3d(unit(rng), unit(rng), unit(rng));
+    } while (v.norm() < 0.1);
+    return Eigen::Vector3d(v.normalized());
+  };
+  auto axis = [](double a, const Eigen::Vector3d& e) { return Eigen::AngleAxisd(a, e).toRotationMatrix(); };
+  double worst_value = 0, worst_gradient = 0, worst_hessian = 0, worst_gauss_newton = 0;
+  for (int trial = 0; trial < sweepCount(5000); ++trial) {
+    const std::array<double, 4> c = {angle(rng), angle(rng), angle(rng), angle(rng)};
+    const Eigen::Matrix3d R_UE = axis(angle(rng), randomUnit());
+    const Eigen::Vector3d u_T = randomUnit(), l_T = randomUnit();
+    std::array<double, 4> gradient{}, gauss_newton{};
+    Eigen::Matrix4d hessian;
+    const double f = internal::armDirectionError(c, R_UE, u_T, l_T, &gradient, &hessian, &gauss_newton);
+    const Eigen::Matrix3d R_TU = axis(c[0], Eigen::Vector3d::UnitY()) * axis(c[1], Eigen::Vector3d::UnitZ());
+    const Eigen::Vector3d u = R_TU.col(0);
+    const Eigen::Vector3d l = R_TU * R_UE * axis(c[2], Eigen::Vector3d::UnitX()) * axis(c[3], Eigen::Vector3d::UnitZ()) *
+                              Eigen::Vector3d::UnitX();
+    worst_value = std::max(worst_value, std::abs(f - (2 - u.dot(u_T) - l.dot(l_T))));
+    REQUIRE(internal::armDirectionError<double>(c, R_UE, u_T, l_T, nullptr) == f);
+    const double h = 1e-6;
+    for (std::size_t k = 0; k < 4; ++k) {
+      std::array<double, 4> plus = c, minus = c;
+      plus[k] += h;
+      minus[k] -= h;
+      const double numeric = (internal::armDirectionError<double>(plus, R_UE, u_T, l_T, nullptr) -
+                              internal::armDirectionError<double>(minus, R_UE, u_T, l_T, nullptr)) /
+                             (2 * h);
+      worst_gradient = std::max(worst_gradient, std::abs(gradient[k] - numeric));
+      // Hessian column k: central differences of the gradient.
+      std::array<double, 4> g_plus{}, g_minus{};
+      (void)internal::armDirectionError<double>(plus, R_UE, u_T, l_T, &g_plus);
+      (void)internal::armDirectionError<double>(minus, R_UE, u_T, l_T, &g_minus);
+      for (std::size_t i = 0; i < 4; ++i) {
+        const double second = (g_plus[i] - g_minus[i]) / (2 * h);
+        worst_hessian = std::max(worst_hessian, std::abs(hessian(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)) - second));
+      }
+      // Gauss-Newton diagonal: |du/dc_k|^2 + |dl/dc_k|^2 from the arm's FK by differences.
+      const Eigen::Matrix3d R_plus = axis(plus[0], Eigen::Vector3d::UnitY()) * axis(plus[1], Eigen::Vector3d::UnitZ());
+      const Eigen::Matrix3d R_minus = axis(minus[0], Eigen::Vector3d::UnitY()) * axis(minus[1], Eigen::Vector3d::UnitZ());
+      const Eigen::Vector3d du = (R_plus.col(0) - R_minus.col(0)) / (2 * h);
+      const Eigen::Vector3d dl = (R_plus * R_UE * axis(plus[2], Eigen::Vector3d::UnitX()) * axis(plus[3], Eigen::Vector3d::UnitZ()) -
+                                  R_minus * R_UE * axis(minus[2], Eigen::Vector3d::UnitX()) * axis(minus[3], Eigen::Vector3d::UnitZ())) *
+                                 Eigen::Vector3d::UnitX() / (2 * h);
+      worst_gauss_newton = std::max(worst_gauss_newton, std::abs(gauss_newton[k] - du.squaredNorm() - dl.squaredNorm()));
+    }
+  }
+  MESSAGE("worst value error ", worst_value, ", gradient ", worst_gradient, ", Hessian ", worst_hessian,
+          ", Gauss-Newton diagonal ", worst_gauss_newton);
+  CHECK(worst_value < 1e-13);
+  CHECK(worst_gradient < 1e-8);
+  CHECK(worst_hessian < 1e-7);
+  CHECK(worst_gauss_newton < 1e-7);
+}
+
 TEST_CASE("ga-lvvj: each documented singular case keeps its joint and flags it as singular (informational)") {
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());

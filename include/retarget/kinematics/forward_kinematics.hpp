@@ -5,8 +5,11 @@
 /// frame, point and angular Jacobians, centre of mass and its Jacobian, and clamping to limits.
 /// None of these functions allocates or throws; sizes are checked with debug asserts only.
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
+#include <vector>
 
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/types.hpp>
@@ -34,11 +37,215 @@ Isometry3<Scalar> jointMotion(const Joint<Scalar>& joint, Scalar value) {
   return M;
 }
 
-/// Forward kinematics: fills `data.joint_values` and `data.X_WL` (pose of every link in W,
-/// with the root at `data.X_WB`) for configuration `q` (size nq; rad or m).
+namespace internal {
+
+/// Cosine and sine of the `n` angles `x` (rad), written to `c` and `s` (which must not overlap
+/// `x`), evaluated in double. For |x| <= 1024 rad: x = m pi/2 + r with the integer m nearest to
+/// 2x/pi, r computed by Cody-Waite reduction (pi/2 as a 33-bit head, exact in m * head, plus a
+/// tail) and |r| <= pi/4; cos r and sin r from their Taylor series to degree 16 and 17
+/// (truncation error below 1e-19); the quadrant m mod 4 swaps and signs them. The result is
+/// within about 1 ulp of std::cos / std::sin. The loops have no branch and no call, so
+/// compilers vectorise them (GCC -O3: SSE2 on plain x86-64). Larger and non-finite angles, if
+/// any, take std::cos / std::sin in a last pass. Returns whether every angle is finite.
+template <typename Scalar>
+bool sinCosArray(const Scalar* x, Scalar* c, Scalar* s, std::size_t n) noexcept {
+  constexpr double kLimit = 1024.0;
+  constexpr double kTwoOverPi = 0.6366197723675814;
+  constexpr double kPiOver2Head = 1.5707963267341256;     // 0x1.921fb544p+0: 33 significant bits
+  constexpr double kPiOver2Tail = 6.077100506506192e-11;  // pi/2 - head, to 4e-27
+  constexpr double kBias = 2048.0;  // a multiple of 4 above 2 kLimit / pi: keeps m + kBias positive
+  // Taylor coefficients (-1)^k / (2k+1)! and (-1)^k / (2k)!; every factorial is exact in double.
+  constexpr double s3 = -1.0 / 6.0, s5 = 1.0 / 120.0, s7 = -1.0 / 5040.0, s9 = 1.0 / 362880.0,
+                   s11 = -1.0 / 39916800.0, s13 = 1.0 / 6227020800.0, s15 = -1.0 / 1307674368000.0,
+                   s17 = 1.0 / 355687428096000.0;
+  constexpr double c4 = 1.0 / 24.0, c6 = -1.0 / 720.0, c8 = 1.0 / 40320.0, c10 = -1.0 / 3628800.0,
+                   c12 = 1.0 / 479001600.0, c14 = -1.0 / 87178291200.0, c16 = 1.0 / 20922789888000.0;
+  // Angles out of range (and NaN) become 0 here, in `s` as scratch (a loop of its own: in the
+  // main loop GCC would make the selection a branch and not vectorise), and are redone last.
+  double out_of_range = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double xi = static_cast<double>(x[i]);
+    const bool in_range = std::abs(xi) <= kLimit;
+    s[i] = in_range ? x[i] : Scalar(0);
+    out_of_range = in_range ? out_of_range : 1.0;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const double xi = static_cast<double>(s[i]);
+    // floor(2x/pi + 1/2) + kBias, by truncation of a positive number.
+    const int biased = static_cast<int>(xi * kTwoOverPi + (kBias + 0.5));
+    const double m = static_cast<double>(biased) - kBias;
+    const double r = (xi - m * kPiOver2Head) - m * kPiOver2Tail;
+    const double z = r * r;
+    const double sin_r =
+        r + r * z * (s3 + z * (s5 + z * (s7 + z * (s9 + z * (s11 + z * (s13 + z * (s15 + z * s17)))))));
+    const double cos_r =
+        1.0 - 0.5 * z + z * z * (c4 + z * (c6 + z * (c8 + z * (c10 + z * (c12 + z * (c14 + z * c16))))));
+    // Quadrant m mod 4 = 0, 1, 2, 3: (cos, sin) = (C, S), (-S, C), (-C, -S), (S, -C). The
+    // selection multiplies by exact 0 and +-1, so it is exact and needs no branch.
+    const double odd = static_cast<double>(biased & 1);
+    const double even = 1.0 - odd;
+    const double sign_sin = static_cast<double>(1 - (biased & 2));
+    const double sign_cos = static_cast<double>(1 - ((biased + 1) & 2));
+    c[i] = static_cast<Scalar>(sign_cos * (even * cos_r + odd * sin_r));
+    s[i] = static_cast<Scalar>(sign_sin * (even * sin_r + odd * cos_r));
+  }
+  if (out_of_range == 0.0) return true;
+  bool finite = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!(std::abs(x[i]) <= Scalar(kLimit))) {
+      c[i] = std::cos(x[i]);
+      s[i] = std::sin(x[i]);
+      finite = finite && std::isfinite(x[i]);
+    }
+  }
+  return finite;
+}
+
+/// Cosine and sine of `n` angles (rad): sinCosArray for float and double, std::cos / std::sin
+/// (found by argument-dependent lookup) for other scalar types. Returns whether every angle is
+/// finite.
+template <typename Scalar>
+bool sinCos(const Scalar* x, Scalar* c, Scalar* s, std::size_t n) noexcept {
+  if constexpr (std::is_same_v<Scalar, double> || std::is_same_v<Scalar, float>) {
+    return sinCosArray(x, c, s, n);
+  } else {
+    using std::cos;
+    using std::isfinite;
+    using std::sin;
+    bool finite = true;
+    for (std::size_t i = 0; i < n; ++i) {
+      c[i] = cos(x[i]);
+      s[i] = sin(x[i]);
+      finite = finite && isfinite(x[i]);
+    }
+    return finite;
+  }
+}
+
+/// A column of a homogeneous 4x4 matrix, four scalars in registers. Plain members and
+/// always-inline operators rather than an Eigen vector: nothing then depends on the compiler
+/// inlining Eigen's assignment loops (GCC stops doing so as the calling function grows), and its
+/// straight-line code pairs the rows into SIMD packets (SLP vectorisation: two SSE2 registers
+/// per column for double, one for float).
+template <typename Scalar>
+struct FkColumn {
+  Scalar r0, r1, r2, r3;
+
+  static EIGEN_ALWAYS_INLINE FkColumn load(const Scalar* p) noexcept { return {p[0], p[1], p[2], p[3]}; }
+  EIGEN_ALWAYS_INLINE void store(Scalar* p) const noexcept {
+    p[0] = r0;
+    p[1] = r1;
+    p[2] = r2;
+    p[3] = r3;
+  }
+  friend EIGEN_ALWAYS_INLINE FkColumn operator*(const FkColumn& a, Scalar k) noexcept {
+    return {a.r0 * k, a.r1 * k, a.r2 * k, a.r3 * k};
+  }
+  friend EIGEN_ALWAYS_INLINE FkColumn operator+(const FkColumn& a, const FkColumn& b) noexcept {
+    return {a.r0 + b.r0, a.r1 + b.r1, a.r2 + b.r2, a.r3 + b.r3};
+  }
+  friend EIGEN_ALWAYS_INLINE FkColumn operator-(const FkColumn& a, const FkColumn& b) noexcept {
+    return {a.r0 - b.r0, a.r1 - b.r1, a.r2 - b.r2, a.r3 - b.r3};
+  }
+};
+
+/// Turns two columns u, v of a rotation by the 2x2 rotation (cos, sin):
+/// u' = cos u + sin v, v' = cos v - sin u.
+template <typename Scalar>
+EIGEN_ALWAYS_INLINE void turnColumns(FkColumn<Scalar>& u, FkColumn<Scalar>& v, Scalar cos_q, Scalar sin_q) noexcept {
+  const FkColumn<Scalar> a = u;
+  u = a * cos_q + v * sin_q;
+  v = v * cos_q - a * sin_q;
+}
+
+/// Columns [x y z] of a rotation times the 3x3 matrix R (column-major array).
+template <typename Scalar>
+EIGEN_ALWAYS_INLINE void rotateColumns(FkColumn<Scalar>& x, FkColumn<Scalar>& y, FkColumn<Scalar>& z,
+                                       const Scalar* R) noexcept {
+  const FkColumn<Scalar> a = x, b = y;
+  x = a * R[0] + b * R[1] + z * R[2];
+  y = a * R[3] + b * R[4] + z * R[5];
+  z = a * R[6] + b * R[7] + z * R[8];
+}
+
+/// One step of forward kinematics, any joint: the pose X_WC of a child link (`C`, a
+/// column-major 4x4 homogeneous matrix as stored by Isometry3) from its parent's X_WP (`P`) and
+/// the joint's value `value` (rad or m) with its cosine and sine:
+/// X_WC = X_WP * X_PJ * Motion(axis, value) * X_JC. The work is on four 4-row columns (x, y, z
+/// of the rotation, t the translation; whole SIMD packets, no 4x4 product); exact identities
+/// in X_PJ and X_JC are skipped. Row 3 of C is computed like the others, from row 3 of P and
+/// the joint's numbers alone: it is exactly 0 0 0 1 when P's is and `value`, `cos_q`, `sin_q`
+/// are finite (forwardKinematics takes the reference path otherwise); writing it as constants
+/// instead would stall the next step's loads (a store forwarding failure on every column). Kept
+/// out of line so that its register needs do not weigh on the common steps (applyFkTurn).
+template <typename Scalar>
+EIGEN_DONT_INLINE void applyFkStep(const FkStep<Scalar>& step, const Scalar* P, Scalar* C, Scalar value,
+                                   Scalar cos_q, Scalar sin_q) noexcept {
+  using Column = FkColumn<Scalar>;
+  Column x = Column::load(P), y = Column::load(P + 4), z = Column::load(P + 8);
+  const Scalar* p_PJ = step.p_PJ.data();
+  Column t = (x * p_PJ[0] + y * p_PJ[1] + z * p_PJ[2]) + Column::load(P + 12);
+  if (step.rotated_origin) rotateColumns(x, y, z, step.R_PJ.data());
+  const Scalar sin_signed = step.axis_sign * sin_q;
+  switch (step.motion) {
+    case FkMotion::kRotateX: turnColumns(y, z, cos_q, sin_signed); break;
+    case FkMotion::kRotateY: turnColumns(z, x, cos_q, sin_signed); break;
+    case FkMotion::kRotateZ: turnColumns(x, y, cos_q, sin_signed); break;
+    case FkMotion::kRotateGeneral: {
+      // R_WJ times the axis-angle matrix cos I + sin [u]x + (1 - cos) u u^T (u = axis).
+      const Scalar* u = step.axis.data();
+      const Scalar sin_u[3] = {sin_q * u[0], sin_q * u[1], sin_q * u[2]};
+      const Scalar cos1_u[3] = {(Scalar(1) - cos_q) * u[0], (Scalar(1) - cos_q) * u[1], (Scalar(1) - cos_q) * u[2]};
+      const Scalar M[9] = {cos1_u[0] * u[0] + cos_q,     cos1_u[0] * u[1] + sin_u[2], cos1_u[0] * u[2] - sin_u[1],
+                           cos1_u[0] * u[1] - sin_u[2],  cos1_u[1] * u[1] + cos_q,    cos1_u[1] * u[2] + sin_u[0],
+                           cos1_u[0] * u[2] + sin_u[1],  cos1_u[1] * u[2] - sin_u[0], cos1_u[2] * u[2] + cos_q};
+      rotateColumns(x, y, z, M);
+      break;
+    }
+    case FkMotion::kTranslate: {
+      const Scalar d[3] = {value * step.axis[0], value * step.axis[1], value * step.axis[2]};
+      t = t + (x * d[0] + y * d[1] + z * d[2]);
+      break;
+    }
+    case FkMotion::kFixed: break;
+  }
+  if (step.child_offset) {
+    const Scalar* p_JC = step.p_JC.data();
+    t = (x * p_JC[0] + y * p_JC[1] + z * p_JC[2]) + t;
+    rotateColumns(x, y, z, step.R_JC.data());
+  }
+  x.store(C);
+  y.store(C + 4);
+  z.store(C + 8);
+  t.store(C + 12);
+}
+
+/// The common step (FkOp kTurnX/Y/Z with `axis` 0/1/2, kShift with `axis` -1): X_PJ a pure
+/// translation, X_JC the identity, so X_WC = (R_WP Rot(+-e_axis, q), R_WP p_PJ + p_WP). As
+/// applyFkStep, on 4-row columns, inline in the loop of forwardKinematics.
+template <int axis, typename Scalar>
+EIGEN_ALWAYS_INLINE void applyFkTurn(const FkStep<Scalar>& step, const Scalar* P, Scalar* C, Scalar cos_q,
+                                     Scalar sin_q) noexcept {
+  using Column = FkColumn<Scalar>;
+  Column x = Column::load(P), y = Column::load(P + 4), z = Column::load(P + 8);
+  const Scalar* p_PJ = step.p_PJ.data();
+  const Column t = (x * p_PJ[0] + y * p_PJ[1] + z * p_PJ[2]) + Column::load(P + 12);
+  const Scalar sin_signed = step.axis_sign * sin_q;
+  if constexpr (axis == 0) turnColumns(y, z, cos_q, sin_signed);
+  if constexpr (axis == 1) turnColumns(z, x, cos_q, sin_signed);
+  if constexpr (axis == 2) turnColumns(x, y, cos_q, sin_signed);
+  x.store(C);
+  y.store(C + 4);
+  z.store(C + 8);
+  t.store(C + 12);
+}
+
+/// Forward kinematics as first written (one general Isometry3 product per joint, the joint
+/// motion from Eigen::AngleAxis): the reference the optimised forwardKinematics is tested and
+/// benchmarked against. Same contract as forwardKinematics.
 template <typename Scalar, typename Derived>
-void forwardKinematics(const RobotModel<Scalar>& model, RobotData<Scalar>& data,
-                       const Eigen::MatrixBase<Derived>& q) {
+void forwardKinematicsReference(const RobotModel<Scalar>& model, RobotData<Scalar>& data,
+                                const Eigen::MatrixBase<Derived>& q) {
   RETARGET_DEBUG_ASSERT(q.size() == model.nq());
   data.X_WL[0] = data.X_WB;
   const auto& joints = model.joints();
@@ -66,6 +273,74 @@ void forwardKinematics(const RobotModel<Scalar>& model, RobotData<Scalar>& data,
         break;
     }
     if (!joint.X_JC_is_identity) X_WC = X_WC * joint.X_JC;
+  }
+}
+
+/// forwardKinematicsReference out of line, for the rare non-finite calls of forwardKinematics
+/// (inline, its code would crowd the hot loop's).
+template <typename Scalar, typename Derived>
+EIGEN_DONT_INLINE void forwardKinematicsFallback(const RobotModel<Scalar>& model, RobotData<Scalar>& data,
+                                                 const Eigen::MatrixBase<Derived>& q) {
+  forwardKinematicsReference(model, data, q);
+}
+
+}  // namespace internal
+
+/// Forward kinematics: fills `data.joint_values` (rad or m; mimic joints resolved, 0 for fixed
+/// joints), `data.joint_cos` / `data.joint_sin` and `data.X_WL` (pose of every link in W, with
+/// the root at `data.X_WB`) for configuration `q` (size nq; rad or m).
+///
+/// Runs the model's precomputed program (RobotModel::fkProgram) in three passes: the joint
+/// values; cos and sin of all of them at once (internal::sinCos, vectorised); then one step per
+/// joint in topological order, X_WC = X_WP * X_PJ * Motion(q) * X_JC on the columns of the 4x4
+/// matrices: translation + 2x2 rotation of two columns for a joint about a principal axis whose
+/// origin is a pure translation (internal::applyFkTurn, inline), every other joint by
+/// internal::applyFkStep (rotation + translation pairs, exact identities skipped). Agrees with
+/// the former code path, internal::forwardKinematicsReference, to rounding (about 1e-15 m and
+/// rad per joint); that path runs instead when a joint value is not finite or X_WB's last row
+/// is not 0 0 0 1, so non-finite input gives the former results exactly.
+template <typename Scalar, typename Derived>
+void forwardKinematics(const RobotModel<Scalar>& model, RobotData<Scalar>& data,
+                       const Eigen::MatrixBase<Derived>& q) {
+  RETARGET_DEBUG_ASSERT(q.size() == model.nq());
+  RETARGET_DEBUG_ASSERT(data.joint_cos.size() == data.joint_values.size());
+  const internal::FkProgram<Scalar>& program = model.fkProgram();
+  Scalar* const values = data.joint_values.data();
+  const std::vector<int>& q_joints = model.qJoints();
+  for (std::size_t i = 0; i < q_joints.size(); ++i) {
+    values[q_joints[i]] = q[static_cast<Eigen::Index>(i)];
+  }
+  for (const internal::FkMimic<Scalar>& mimic : program.mimics) {
+    values[mimic.joint] = mimic.multiplier * q[mimic.q_index] + mimic.offset;
+  }
+  for (int k : program.zero_joints) values[k] = Scalar(0);
+  const std::size_t n = program.steps.size();
+  Scalar* const cos_q = data.joint_cos.data();
+  Scalar* const sin_q = data.joint_sin.data();
+  const bool finite = internal::sinCos<Scalar>(values, cos_q, sin_q, n);
+  // Rare: a non-finite joint value, or a root pose whose homogeneous row is not 0 0 0 1, would
+  // spoil row 3 of the links below (see applyFkStep); the reference path gives the former
+  // results exactly (the same non-finite entries, row 3 restored by every product).
+  const auto root_row = data.X_WB.matrix().row(3);
+  if (!finite || !(root_row[0] == Scalar(0) && root_row[1] == Scalar(0) && root_row[2] == Scalar(0) &&
+                   root_row[3] == Scalar(1))) {
+    internal::forwardKinematicsFallback(model, data, q);
+    return;
+  }
+
+  data.X_WL[0] = data.X_WB;
+  Isometry3<Scalar>* const X_WL = data.X_WL.data();
+  for (std::size_t k = 0; k < n; ++k) {
+    const internal::FkStep<Scalar>& step = program.steps[k];
+    const Scalar* const P = X_WL[step.parent].data();
+    Scalar* const C = X_WL[step.child].data();
+    switch (step.op) {
+      case internal::FkOp::kTurnX: internal::applyFkTurn<0>(step, P, C, cos_q[k], sin_q[k]); break;
+      case internal::FkOp::kTurnY: internal::applyFkTurn<1>(step, P, C, cos_q[k], sin_q[k]); break;
+      case internal::FkOp::kTurnZ: internal::applyFkTurn<2>(step, P, C, cos_q[k], sin_q[k]); break;
+      case internal::FkOp::kShift: internal::applyFkTurn<-1>(step, P, C, cos_q[k], sin_q[k]); break;
+      case internal::FkOp::kGeneral: internal::applyFkStep(step, P, C, values[k], cos_q[k], sin_q[k]); break;
+    }
   }
 }
 

@@ -19,7 +19,9 @@ struct RobotData {
       : X_WL(model.links().size(), Isometry3<Scalar>::Identity()),
         joint_values(VectorX<Scalar>::Zero(static_cast<Eigen::Index>(model.joints().size()))),
         J(Matrix3X<Scalar>::Zero(3, model.nq())),
-        J_com(Matrix3X<Scalar>::Zero(3, model.nq())) {}
+        J_com(Matrix3X<Scalar>::Zero(3, model.nq())),
+        joint_cos(VectorX<Scalar>::Ones(static_cast<Eigen::Index>(model.joints().size()))),
+        joint_sin(VectorX<Scalar>::Zero(static_cast<Eigen::Index>(model.joints().size()))) {}
 
   /// Pose of the root link in the world frame W (set by the caller; identity by default).
   Isometry3<Scalar> X_WB = Isometry3<Scalar>::Identity();
@@ -33,6 +35,9 @@ struct RobotData {
   Vector3<Scalar> p_WCm = Vector3<Scalar>::Zero();
   /// 3 x nq centre-of-mass Jacobian (frame W) after `centerOfMassJacobian`.
   Matrix3X<Scalar> J_com;
+  /// Cosine and sine of every entry of `joint_values` (after FK; meaningful for revolute and
+  /// continuous joints, whose rotations forward kinematics builds from them).
+  VectorX<Scalar> joint_cos, joint_sin;
 };
 
 }  // namespace retarget

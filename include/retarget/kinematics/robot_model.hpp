@@ -154,6 +154,126 @@ struct Link {
   std::vector<int> support{};
 };
 
+namespace internal {
+
+/// What forwardKinematics does for a joint (one switch per joint, no other branch on the common
+/// cases); chosen once per joint by RobotModelBuilder::build.
+enum class FkOp : unsigned char {
+  kTurnX,    ///< X_PJ a pure translation, rotation about +-x, X_JC = I: translate, turn columns y, z.
+  kTurnY,    ///< As kTurnX about +-y: columns z, x turn.
+  kTurnZ,    ///< As kTurnX about +-z: columns x, y turn.
+  kShift,    ///< Fixed joint, X_PJ a pure translation, X_JC = I: translate only.
+  kGeneral,  ///< Anything else: the flags and `motion` of FkStep say what to do.
+};
+
+/// How a kGeneral joint moves its frame J, from the joint's type and axis.
+enum class FkMotion : unsigned char {
+  kFixed,          ///< No motion (fixed joints).
+  kRotateX,        ///< Rotation about +-x of J: columns y, z of R_WJ turn by a 2x2 rotation.
+  kRotateY,        ///< Rotation about +-y of J: columns z, x turn.
+  kRotateZ,        ///< Rotation about +-z of J: columns x, y turn.
+  kRotateGeneral,  ///< Rotation about any other unit axis: R_WJ times the axis-angle matrix.
+  kTranslate,      ///< Translation along the axis (prismatic joints).
+};
+
+/// One joint of the precomputed forward-kinematics program: the fixed parts of
+/// X_PC(q) = X_PJ * Motion(axis, q) * X_JC as a rotation + translation pair each, with exact
+/// identities flagged so that forwardKinematics skips their products.
+template <typename Scalar>
+struct FkStep {
+  // What every joint reads first (one cache line for double).
+  int parent = 0;  ///< Index of the parent link P in RobotModel::links().
+  int child = 0;   ///< Index of the child link C.
+  FkOp op = FkOp::kGeneral;
+  FkMotion motion = FkMotion::kFixed;
+  bool rotated_origin = false;  ///< R_PJ is not exactly the identity.
+  bool child_offset = false;    ///< X_JC is not exactly the identity.
+  /// Rotation about +-x, +-y or +-z: the sign of the axis along it (multiplies sin q).
+  Scalar axis_sign = Scalar(1);
+  Vector3<Scalar> p_PJ = Vector3<Scalar>::Zero();      ///< Translation of X_PJ (m, frame P).
+  // What only kGeneral reads.
+  Matrix3<Scalar> R_PJ = Matrix3<Scalar>::Identity();  ///< Rotation of X_PJ.
+  Vector3<Scalar> axis = Vector3<Scalar>::UnitZ();     ///< Unit axis in J (as Joint::axis).
+  Vector3<Scalar> p_JC = Vector3<Scalar>::Zero();      ///< Translation of X_JC (m).
+  Matrix3<Scalar> R_JC = Matrix3<Scalar>::Identity();  ///< Rotation of X_JC.
+};
+
+/// A mimic joint's value rule, value = multiplier * q[q_index] + offset.
+template <typename Scalar>
+struct FkMimic {
+  int joint = 0;
+  int q_index = 0;
+  Scalar multiplier = Scalar(1);
+  Scalar offset = Scalar(0);
+};
+
+/// The forward-kinematics program of a model (RobotModel::fkProgram): built once, read by
+/// forwardKinematics on every call.
+template <typename Scalar>
+struct FkProgram {
+  std::vector<FkStep<Scalar>> steps;    ///< One per joint, in joint (topological) order.
+  std::vector<FkMimic<Scalar>> mimics;  ///< Every mimic joint.
+  std::vector<int> zero_joints;         ///< Joints whose value is always 0 (fixed joints).
+};
+
+/// Builds the program of `joints` (topologically sorted, axes unit, indices resolved).
+template <typename Scalar>
+FkProgram<Scalar> makeFkProgram(const std::vector<Joint<Scalar>>& joints) {
+  FkProgram<Scalar> program;
+  program.steps.reserve(joints.size());
+  for (std::size_t k = 0; k < joints.size(); ++k) {
+    const Joint<Scalar>& joint = joints[k];
+    FkStep<Scalar> step;
+    step.parent = joint.parent_link;
+    step.child = joint.child_link;
+    step.p_PJ = joint.X_PJ.translation();
+    step.R_PJ = joint.X_PJ.linear();
+    step.rotated_origin = !(step.R_PJ.array() == Matrix3<Scalar>::Identity().array()).all();
+    step.child_offset = !joint.X_JC_is_identity;
+    step.p_JC = joint.X_JC.translation();
+    step.R_JC = joint.X_JC.linear();
+    step.axis = joint.axis;
+    switch (joint.type) {
+      case JointType::kRevolute:
+      case JointType::kContinuous: {
+        step.motion = FkMotion::kRotateGeneral;
+        constexpr FkMotion kPrincipal[3] = {FkMotion::kRotateX, FkMotion::kRotateY, FkMotion::kRotateZ};
+        for (int i = 0; i < 3; ++i) {
+          const Scalar a = joint.axis[i];
+          const bool others_zero = joint.axis[(i + 1) % 3] == Scalar(0) && joint.axis[(i + 2) % 3] == Scalar(0);
+          if (others_zero && (a == Scalar(1) || a == Scalar(-1))) {
+            step.motion = kPrincipal[i];
+            step.axis_sign = a;
+          }
+        }
+        break;
+      }
+      case JointType::kPrismatic: step.motion = FkMotion::kTranslate; break;
+      case JointType::kFixed: step.motion = FkMotion::kFixed; break;
+    }
+    step.op = FkOp::kGeneral;
+    if (!step.rotated_origin && !step.child_offset) {
+      switch (step.motion) {
+        case FkMotion::kRotateX: step.op = FkOp::kTurnX; break;
+        case FkMotion::kRotateY: step.op = FkOp::kTurnY; break;
+        case FkMotion::kRotateZ: step.op = FkOp::kTurnZ; break;
+        case FkMotion::kFixed: step.op = FkOp::kShift; break;
+        case FkMotion::kRotateGeneral:
+        case FkMotion::kTranslate: break;
+      }
+    }
+    program.steps.push_back(step);
+    if (joint.q_index < 0 && joint.mimic_q_index >= 0) {
+      program.mimics.push_back({static_cast<int>(k), joint.mimic_q_index, joint.mimic_multiplier, joint.mimic_offset});
+    } else if (joint.q_index < 0) {
+      program.zero_joints.push_back(static_cast<int>(k));
+    }
+  }
+  return program;
+}
+
+}  // namespace internal
+
 /// Immutable robot description: links, joints in topological order (every joint after the
 /// joint of its parent link), and the configuration layout q.
 ///
@@ -204,6 +324,10 @@ class RobotModel {
   /// A configuration with every coordinate at zero, clamped into its limits.
   VectorX<Scalar> neutralConfiguration() const;
 
+  /// Internal: the joints as precomputed by the builder for forwardKinematics
+  /// (forward_kinematics.hpp); empty for a default-constructed model.
+  const internal::FkProgram<Scalar>& fkProgram() const { return fk_program_; }
+
  private:
   template <typename> friend class RobotModelBuilder;
 
@@ -216,6 +340,7 @@ class RobotModel {
   VectorX<Scalar> lower_, upper_, velocity_;
   Scalar total_mass_ = Scalar(0);
   std::unordered_map<std::string, int> link_index_, joint_index_;
+  internal::FkProgram<Scalar> fk_program_;
 };
 
 /// Assembles and validates a `RobotModel` from link and joint descriptions given in any order.
@@ -456,6 +581,7 @@ RobotModel<Scalar> RobotModelBuilder<Scalar>::build() const {
     }
     model.total_mass_ += link.inertial.mass;
   }
+  model.fk_program_ = internal::makeFkProgram(model.joints_);
   return model;
 }
 

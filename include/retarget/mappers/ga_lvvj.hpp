@@ -69,8 +69,9 @@
 ///    unit leg links, each in its side's lower torso frame L:
 ///      min  sum over sides |R_a(HYP) R_x(HR) R_y(HP) e - t|^2 + |R_a(HYP) R_x(HR) R_y(HP + KP) e - b|^2
 ///           + sum over joints p_k (y_k - y0_k)^2,   e = (0, 0, -1), a = hipYawPitchAxis(side),
-///    within the limits (Levenberg-Marquardt with analytic Jacobians, active set on the bounds,
-///    only descending steps, at most 50 iterations, fixed-size matrices: no allocation). y0 is
+///    within the limits (Levenberg-Marquardt on the exact Hessian, analytic first and second
+///    derivatives, active set on the bounds, only descending steps, at most 50 iterations,
+///    fixed-size matrices: no allocation). y0 is
 ///    the analytic solution clamped to the limits, so an exact solution (a robot pose, the round
 ///    trip) is never moved. p_k = kGaLvvjLegFitPrior (0.25 /rad^2) keeps ill-conditioned
 ///    directions still: the knee plane of a nearly straight knee turns by at most 1/(2 sqrt p) =
@@ -120,6 +121,8 @@
 #include <optional>
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
@@ -155,8 +158,8 @@ struct GaLvvjOptions {
   /// two joints turn about nearly the same axis), and, after the first frame, the previous
   /// ShoulderPitch with the other three solved for it. Each is scored by the arm-direction error
   /// after clamping, 2 - (u . u_human + l . l_human), plus a continuity term (see
-  /// `continuity_weight`); the best is refined by a few steps of projected gradient descent
-  /// started from the previous frame's solution. A solution within the limits is never
+  /// `continuity_weight`), beside the local minimum of that cost from the previous frame's
+  /// solution (Levenberg-Marquardt within the limits). A solution within the limits is never
   /// changed, so round trips are exact. Off: the paper's plain clamping.
   bool limit_aware_shoulder = true;
   /// Weight of continuity in the arm choice above (1/rad^2, >= 0). A joint may step as far as
@@ -195,6 +198,96 @@ struct GaLvvjOptions {
   /// finite (`rest` is checked against the model by the mapper).
   RETARGET_DECL void validate() const;
 };
+
+namespace internal {
+
+/// Rotation by `angle` (rad) about the x axis: AngleAxis about UnitX, from one sine and one
+/// cosine (GA-LVVJ's per-frame path builds many of them).
+template <typename Scalar>
+Matrix3<Scalar> rotationAboutX(Scalar angle) {
+  using std::cos;
+  using std::sin;
+  const Scalar c = cos(angle), s = sin(angle);
+  Matrix3<Scalar> R;
+  R << Scalar(1), Scalar(0), Scalar(0), Scalar(0), c, -s, Scalar(0), s, c;
+  return R;
+}
+/// Rotation by `angle` (rad) about the y axis (see rotationAboutX).
+template <typename Scalar>
+Matrix3<Scalar> rotationAboutY(Scalar angle) {
+  using std::cos;
+  using std::sin;
+  const Scalar c = cos(angle), s = sin(angle);
+  Matrix3<Scalar> R;
+  R << c, Scalar(0), s, Scalar(0), Scalar(1), Scalar(0), -s, Scalar(0), c;
+  return R;
+}
+/// Rotation by `angle` (rad) about the z axis (see rotationAboutX).
+template <typename Scalar>
+Matrix3<Scalar> rotationAboutZ(Scalar angle) {
+  using std::cos;
+  using std::sin;
+  const Scalar c = cos(angle), s = sin(angle);
+  Matrix3<Scalar> R;
+  R << c, -s, Scalar(0), s, c, Scalar(0), Scalar(0), Scalar(0), Scalar(1);
+  return R;
+}
+
+/// The arm-direction error of GA-LVVJ's limit-aware arm choice, 2 - u . u_T - l . l_T
+/// (unitless, in [0, 4]), for the canonical arm angles c = (ShoulderPitch, ShoulderRoll,
+/// ElbowYaw, ElbowRoll) (rad): u = R_y(c0) R_z(c1) x and l = R_y(c0) R_z(c1) R_UE R_x(c2) R_z(c3) x
+/// are the unit upper and lower arm they give in the upper torso frame T, u_T and l_T the
+/// human's (unit, frame T), R_UE the map's elbow frame in the upper-arm frame. When `gradient`
+/// is given it receives the derivatives (1/rad), analytic: with a_k the axis of joint k in T
+/// (a_0 = y, a_1 = R_y(c0) z, a_2 = R_TE x, a_3 = R_TE R_x(c2) z, R_TE = R_y R_z R_UE),
+/// du/dc_k = a_k x u (k < 2) and dl/dc_k = a_k x l, so the derivative is
+/// -a_k . (u x u_T) - a_k . (l x l_T). When `hessian` is given it receives the second
+/// derivatives (1/rad^2): for i <= j along the chain d2u/dc_i dc_j = a_i x (a_j x u) (the same
+/// for l), so H_ij = -u_T . (a_i x du/dc_j) - l_T . (a_i x dl/dc_j); and `gauss_newton` the
+/// diagonal of the Gauss-Newton Hessian, |du/dc_k|^2 + |dl/dc_k|^2 (>= 0).
+template <typename Scalar>
+Scalar armDirectionError(const std::array<Scalar, 4>& c, const Matrix3<Scalar>& R_UE, const Vector3<Scalar>& u_T,
+                         const Vector3<Scalar>& l_T, std::array<Scalar, 4>* gradient,
+                         Eigen::Matrix<Scalar, 4, 4>* hessian = nullptr, std::array<Scalar, 4>* gauss_newton = nullptr) {
+  using V3 = Vector3<Scalar>;
+  using M3 = Matrix3<Scalar>;
+  using std::cos;
+  using std::sin;
+  const M3 R_y = rotationAboutY(c[0]);
+  const M3 R_TU = R_y * rotationAboutZ(c[1]);
+  const M3 R_TE = R_TU * R_UE;
+  const M3 R_x = rotationAboutX(c[2]);
+  const V3 u = R_TU.col(0);
+  const V3 l = R_TE * (cos(c[3]) * V3::UnitX() + sin(c[3]) * R_x.col(1));  // R_TE R_x R_z(c3) x
+  if (gradient) {
+    const V3 u_moment = u.cross(u_T), l_moment = l.cross(l_T);
+    (*gradient)[0] = -(u_moment[1] + l_moment[1]);
+    (*gradient)[1] = -R_y.col(2).dot(u_moment + l_moment);
+    (*gradient)[2] = -R_TE.col(0).dot(l_moment);
+    (*gradient)[3] = -(R_TE * R_x.col(2)).dot(l_moment);
+  }
+  if (hessian || gauss_newton) {
+    const std::array<V3, 4> axes = {V3::UnitY(), V3(R_y.col(2)), V3(R_TE.col(0)), V3(R_TE * R_x.col(2))};
+    std::array<V3, 4> du, dl;
+    for (std::size_t k = 0; k < 4; ++k) {
+      du[k] = k < 2 ? V3(axes[k].cross(u)) : V3::Zero();
+      dl[k] = axes[k].cross(l);
+      if (gauss_newton) (*gauss_newton)[k] = du[k].squaredNorm() + dl[k].squaredNorm();
+    }
+    if (hessian) {
+      for (std::size_t i = 0; i < 4; ++i) {
+        for (std::size_t j = i; j < 4; ++j) {
+          const Scalar h = -u_T.dot(axes[i].cross(du[j])) - l_T.dot(axes[i].cross(dl[j]));
+          (*hessian)(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = h;
+          (*hessian)(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(i)) = h;
+        }
+      }
+    }
+  }
+  return Scalar(2) - u.dot(u_T) - l.dot(l_T);
+}
+
+}  // namespace internal
 
 /// GA-LVVJ whole-body mapper (see the file doc for the method, signs and singular cases).
 ///
@@ -254,6 +347,9 @@ class GaLvvjMapper {
   using M3 = Matrix3<Scalar>;
 
   static M3 rotation(Scalar angle, const V3& axis) { return Eigen::AngleAxis<Scalar>(angle, axis).toRotationMatrix(); }
+  static M3 rotationX(Scalar angle) { return internal::rotationAboutX(angle); }
+  static M3 rotationY(Scalar angle) { return internal::rotationAboutY(angle); }
+  static M3 rotationZ(Scalar angle) { return internal::rotationAboutZ(angle); }
   bool bound(GaLvvjJoint j) const { return bindings_[static_cast<std::size_t>(j)].q >= 0; }
   Scalar& angle(GaLvvjJoint j) { return angle_[static_cast<std::size_t>(j)]; }
   // Degraded: the input a virtual joint needs is missing or broken.
@@ -347,7 +443,7 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
 
   // Elbow (Eqs. 8-12; ElbowRoll is Eq. 14 by the paper's numbering): l in the elbow frame
   // E = T R_y(SP) R_z(SR) R_UE.
-  const M3 R_WE = *R_WT * rotation(angle(sp), V3::UnitY()) * rotation(angle(sr), V3::UnitZ()) * R_UE_[left ? 0 : 1];
+  const M3 R_WE = *R_WT * rotationY(angle(sp)) * rotationZ(angle(sr)) * R_UE_[left ? 0 : 1];
   const std::optional<V3> l = unitIn(frame, R_WE, elbow, wrist);
   if (!l) {
     hold(ey);
@@ -374,9 +470,9 @@ typename GaLvvjMapper<Scalar>::ArmAngles GaLvvjMapper<Scalar>::armWithPitch(cons
                                                                            Scalar pitch, Scalar yaw_if_straight) const {
   using std::atan2;
   using std::hypot;
-  const V3 u_P = rotation(pitch, V3::UnitY()).transpose() * u_T;
+  const V3 u_P = rotationY(pitch).transpose() * u_T;
   const Scalar roll = atan2(u_P[1], hypot(u_P[0], u_P[2]));
-  const M3 R_TE = rotation(pitch, V3::UnitY()) * rotation(roll, V3::UnitZ()) * R_UE_[left ? 0 : 1];
+  const M3 R_TE = rotationY(pitch) * rotationZ(roll) * R_UE_[left ? 0 : 1];
   const V3 l_E = R_TE.transpose() * l_T;
   const Scalar sin_roll = hypot(l_E[1], l_E[2]);
   const Scalar bend = atan2(sin_roll, l_E[0]);
@@ -430,14 +526,13 @@ Status GaLvvjMapper<Scalar>::chooseArm(const V3& u_T, const V3& l_T, bool left) 
   previous_exact_[side] = false;
   // Arm directions (torso frame) reached by a candidate, and its cost.
   auto directions = [&](const ArmAngles& c) {
-    const M3 R_TU = rotation(c[0], V3::UnitY()) * rotation(c[1], V3::UnitZ());
+    const M3 R_TU = rotationY(c[0]) * rotationZ(c[1]);
     const V3 u = R_TU.col(0);
-    const V3 l = R_TU * R_UE_[side] * rotation(c[2], V3::UnitX()) * rotation(c[3], V3::UnitZ()) * V3::UnitX();
+    const V3 l = R_TU * R_UE_[side] * rotationX(c[2]) * rotationZ(c[3]) * V3::UnitX();
     return std::pair<V3, V3>(u, l);
   };
   auto directionError = [&](const ArmAngles& c) {
-    const auto [u, l] = directions(c);
-    return Scalar(2) - u.dot(u_T) - l.dot(l_T);
+    return internal::armDirectionError<Scalar>(c, R_UE_[side], u_T, l_T, nullptr);
   };
   // The largest joint step from the previous frame, and the sum of the squared excesses.
   auto stepOf = [&](const ArmAngles& c) {
@@ -483,31 +578,98 @@ Status GaLvvjMapper<Scalar>::chooseArm(const V3& u_T, const V3& l_T, bool left) 
   auto cost = [&](const ArmAngles& c) {
     return directionError(c) + (continuous ? std::min(jump_cost, weight * stepOf(c).second) : Scalar(0));
   };
-  // The local minimum of the cost from a start (projected gradient descent in the limit box,
-  // central differences, at most 60 steps): from the previous frame's solution it moves
-  // continuously with the input, so a discrete candidate replaces it only when clearly better.
-  auto refine = [&](ArmAngles c) {
-    Scalar f = cost(c);
-    using std::sqrt;
-    const Scalar h = sqrt(std::numeric_limits<Scalar>::epsilon());
-    Scalar rate = Scalar(0.1);
-    for (int iteration = 0; iteration < 60 && rate > Scalar(1e-7); ++iteration) {
-      ArmAngles trial = c;
+  // The cost with its gradient g, Hessian H and a positive damping scale D (the Gauss-Newton
+  // diagonal): internal::armDirectionError, and the continuity term's 2 w excess_k sign(c_k -
+  // p_k) and 2 w (where excess_k > 0) while it is below its cap, nothing above.
+  using Vec4 = Eigen::Matrix<Scalar, 4, 1>;
+  using Mat4 = Eigen::Matrix<Scalar, 4, 4>;
+  struct ArmDerivatives {
+    ArmAngles g;
+    Mat4 H;
+    ArmAngles D;
+  };
+  auto costAndDerivatives = [&](const ArmAngles& c, ArmDerivatives& d) {
+    Scalar f = internal::armDirectionError(c, R_UE_[side], u_T, l_T, &d.g, &d.H, &d.D);
+    for (std::size_t k = 0; k < 4; ++k) d.D[k] += Scalar(1e-6);  // keeps a joint the arm ignores still
+    if (continuous) {
+      Scalar squares = 0;
+      ArmAngles slope{};
       for (std::size_t k = 0; k < 4; ++k) {
-        ArmAngles plus = c, minus = c;
-        plus[k] += h;
-        minus[k] -= h;
-        trial[k] = c[k] - rate * (cost(plus) - cost(minus)) / (Scalar(2) * h);
+        const Scalar step = c[k] - previous_arm_[side][k];
+        const Scalar excess = std::max(Scalar(0), std::abs(step) - free_step);
+        squares += excess * excess;
+        slope[k] = step < Scalar(0) ? -excess : excess;
       }
-      trial = clamp(trial);
-      const Scalar f_trial = cost(trial);
-      if (f_trial < f) {
-        c = trial;
-        f = f_trial;
-        rate *= Scalar(1.5);
+      if (weight * squares < jump_cost) {
+        f += weight * squares;
+        for (std::size_t k = 0; k < 4; ++k) {
+          d.g[k] += Scalar(2) * weight * slope[k];
+          if (slope[k] != Scalar(0)) {
+            d.H(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(k)) += Scalar(2) * weight;
+            d.D[k] += Scalar(2) * weight;
+          }
+        }
       } else {
-        rate *= Scalar(0.5);
+        f += jump_cost;
       }
+    }
+    return f;
+  };
+  // The local minimum of the cost from a start, within the limit box (Levenberg-Marquardt on
+  // the exact Hessian, joints held at a limit they are pushed against; converges in a few
+  // steps): from the previous frame's solution it moves continuously with the input, so a
+  // discrete candidate replaces it only when clearly better.
+  auto refine = [&](ArmAngles c) {
+    ArmDerivatives now, trial_derivatives;
+    Scalar f = costAndDerivatives(c, now);
+    Scalar lambda = Scalar(1e-3);
+    for (int iteration = 0; iteration < 30; ++iteration) {
+      Vec4 g;
+      Mat4 H = now.H;
+      Vec4 D;
+      for (std::size_t k = 0; k < 4; ++k) {
+        const auto i = static_cast<Eigen::Index>(k);
+        g[i] = now.g[k];
+        D[i] = now.D[k];
+        const Scalar lower = canonical_lower_[static_cast<std::size_t>(joints[k])];
+        const Scalar upper = canonical_upper_[static_cast<std::size_t>(joints[k])];
+        if ((c[k] <= lower && g[i] > Scalar(0)) || (c[k] >= upper && g[i] < Scalar(0))) {
+          g[i] = Scalar(0);
+          H.row(i).setZero();
+          H.col(i).setZero();
+          H(i, i) = Scalar(1);
+          D[i] = Scalar(1);
+        }
+      }
+      if (!(g.squaredNorm() > Scalar(1e-28))) break;
+      bool accepted = false;
+      for (int attempt = 0; attempt < 12 && !accepted; ++attempt) {
+        Mat4 A = H;
+        A.diagonal() += lambda * D;
+        const Eigen::LLT<Mat4> cholesky(A);
+        if (cholesky.info() != Eigen::Success) {  // H indefinite here: damp more
+          lambda *= Scalar(4);
+          continue;
+        }
+        const Vec4 step = cholesky.solve(-g);
+        ArmAngles trial;
+        for (std::size_t k = 0; k < 4; ++k) trial[k] = c[k] + step[static_cast<Eigen::Index>(k)];
+        trial = clamp(trial);
+        const Scalar f_trial = costAndDerivatives(trial, trial_derivatives);
+        // A tiny step is taken on the gradient's word (the cost's rounding hides its gain).
+        const Scalar step_norm = step.norm();
+        if (step.allFinite() && (f_trial < f || step_norm < Scalar(1e-7))) {
+          c = trial;
+          f = f_trial;
+          now = trial_derivatives;
+          lambda = std::max(lambda / Scalar(3), Scalar(1e-9));
+          accepted = step_norm > Scalar(1e-10);
+          if (!accepted) break;
+        } else {
+          lambda *= Scalar(4);
+        }
+      }
+      if (!accepted) break;
     }
     return c;
   };
@@ -596,11 +758,11 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
     undefined(hr);  // horizontal thigh, straight knee: any roll fits
   }
   // HipPitch: the thigh projected on the plane normal to the (rolled) pitch axis.
-  const V3 t_R = rotation(angle(hr), V3::UnitX()).transpose() * *t;
+  const V3 t_R = rotationX(angle(hr)).transpose() * *t;
   angle(hp) = atan2(-t_R[0], -t_R[2]);
 
   // Knee (Eqs. 20-23): b in the thigh frame Th = L R_x(HR) R_y(HP), projected on its x-z plane.
-  const M3 R_WTh = *R_WL * rotation(angle(hr), V3::UnitX()) * rotation(angle(hp), V3::UnitY());
+  const M3 R_WTh = *R_WL * rotationX(angle(hr)) * rotationY(angle(hp));
   const std::optional<V3> b = unitIn(frame, R_WTh, knee, ankle);
   if (!b) {
     hold(kp);
@@ -664,8 +826,6 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
   constexpr int kVars = 7;  // HipYawPitch, then HipRoll, HipPitch, KneePitch of the left and right legs
   using Vec = Eigen::Matrix<Scalar, kVars, 1>;
   using Mat = Eigen::Matrix<Scalar, kVars, kVars>;
-  using Residual = Eigen::Matrix<Scalar, 12, 1>;
-  using Jacobian = Eigen::Matrix<Scalar, 12, kVars>;
   static constexpr std::array<J, kVars> joints = {J::kLHipYawPitch, J::kLHipRoll,  J::kLHipPitch, J::kLKneePitch,
                                                   J::kRHipRoll,     J::kRHipPitch, J::kRKneePitch};
   auto is_held = [&](J j) { return held_virtual_[static_cast<std::size_t>(j)]; };
@@ -703,92 +863,121 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
   free[0] = free[0] && bound(J::kLHipYawPitch) && !is_held(J::kLHipYawPitch) && knee_w > Scalar(0) &&
             options_.hip_yaw_pitch_mode == GaLvvjOptions::HipYawPitchMode::kFromKnees;
   if (free[0]) prior[0] = Scalar(kGaLvvjLegFitHipYawPitchPrior) + (Scalar(1) - knee_w) / knee_w;
-  // Residuals (thigh, tibia of each side) and, when asked, their analytic Jacobian; returns the
-  // robust cost: each link's squared distance s enters as c^2 log(1 + s / c^2) (Cauchy), so a
-  // link that no pose near the others can match (a glitched tibia) stops pulling on them.
+  // The robust cost at y: each link's squared distance s enters as c^2 log(1 + s / c^2)
+  // (Cauchy), so a link that no pose near the others can match (a glitched tibia) stops pulling
+  // on them; plus the priors. When asked, also half its gradient g and half its Hessian H
+  // (Newton: exact second derivatives, so the fit converges quadratically), and `damping`, the
+  // diagonal of the Gauss-Newton Hessian (positive), which scales the Levenberg-Marquardt term.
+  // Derivatives: each link d = A X R_y(...) e turns about the joints' axes in L, a_0 = the hip
+  // yaw-pitch axis, a_1 = A x (HipRoll), a_2 = A X y (HipPitch, and KneePitch for the tibia);
+  // dd/dy_i = a_i x d and, for i before j along the chain, d2d/dy_i dy_j = a_i x (a_j x d). With
+  // r = d - target, w = rho'(s) = 1 / (1 + s / c^2) and rho'' = -w^2 / c^2, a link adds
+  // w (r . J_i) to g_i and w (J_i . J_j + r . (a_i x J_j)) + 2 rho'' (r . J_i)(r . J_j) to H_ij.
   const V3 e(Scalar(0), Scalar(0), Scalar(-1));
   const Scalar c2 = Scalar(kGaLvvjLegFitOutlierScale * kGaLvvjLegFitOutlierScale);
-  auto robust = [&](const Residual& r) {
-    Scalar total = 0;
-    for (Eigen::Index link = 0; link < 4; ++link) {
-      using std::log1p;
-      total += c2 * log1p(r.template segment<3>(3 * link).squaredNorm() / c2);
+  struct Derivatives {
+    Vec g;
+    Mat H;
+    Vec damping;
+  };
+  auto evaluate = [&](const Vec& y, Derivatives* derivatives) {
+    const Vec from_anchor = y - y0;
+    Scalar total = (prior.array() * from_anchor.array().square()).sum();
+    if (derivatives) {
+      derivatives->g = (prior.array() * from_anchor.array()).matrix();
+      derivatives->H = prior.asDiagonal();
+      derivatives->damping = prior;
+    }
+    using std::cos;
+    using std::sin;
+    using std::log1p;
+    const Scalar cos_hyp = cos(y[0]), sin_hyp = sin(y[0]);
+    for (std::size_t side = 0; side < 2; ++side) {
+      if (!use[side]) continue;
+      const auto c = static_cast<Eigen::Index>(1 + 3 * side);
+      const V3 axis = hipYawPitchAxis(side == 0);
+      // A = R_axis(HYP) (Rodrigues), AX = A R_x(HR); the links A X R_y(HP) e and A X R_y(HP + KP) e.
+      M3 A = (Scalar(1) - cos_hyp) * axis * axis.transpose();
+      A.diagonal().array() += cos_hyp;
+      A += sin_hyp * (M3() << Scalar(0), -axis[2], axis[1], axis[2], Scalar(0), -axis[0], -axis[1], axis[0], Scalar(0))
+                          .finished();
+      const M3 AX = A * rotationX(y[c]);
+      const std::array<V3, 4> axes = {axis, V3(A.col(0)), V3(AX.col(1)), V3(AX.col(1))};
+      const std::array<Eigen::Index, 4> index = {0, c, c + 1, c + 2};
+      for (int link = 0; link < 2; ++link) {  // thigh (3 joints), tibia (4 joints)
+        const Scalar pitch = link == 0 ? y[c + 1] : y[c + 1] + y[c + 2];
+        const V3 d = AX * V3(-sin(pitch), Scalar(0), -cos(pitch));
+        const V3 r = d - (link == 0 ? t[side] : b[side]);
+        const Scalar s_r = r.squaredNorm();
+        total += c2 * log1p(s_r / c2);
+        if (!derivatives) continue;
+        const Scalar w = Scalar(1) / (Scalar(1) + s_r / c2);
+        const Scalar curvature = Scalar(-2) * w * w / c2;  // 2 rho''
+        const std::size_t n = link == 0 ? 3 : 4;
+        std::array<V3, 4> jacobian;
+        std::array<Scalar, 4> r_dot_jacobian{};
+        for (std::size_t k = 0; k < n; ++k) {
+          jacobian[k] = axes[k].cross(d);
+          r_dot_jacobian[k] = r.dot(jacobian[k]);
+          derivatives->g[index[k]] += w * r_dot_jacobian[k];
+          derivatives->damping[index[k]] += w * jacobian[k].squaredNorm();
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+          for (std::size_t j = i; j < n; ++j) {
+            const Scalar h = w * (jacobian[i].dot(jacobian[j]) + r.dot(axes[i].cross(jacobian[j]))) +
+                             curvature * r_dot_jacobian[i] * r_dot_jacobian[j];
+            derivatives->H(index[i], index[j]) += h;
+            if (j != i) derivatives->H(index[j], index[i]) += h;
+          }
+        }
+      }
     }
     return total;
   };
-  // IRLS weights of the four links at r (the Cauchy loss's derivative).
-  auto weights = [&](const Residual& r) {
-    Eigen::Matrix<Scalar, 12, 1> w;
-    for (Eigen::Index link = 0; link < 4; ++link) {
-      w.template segment<3>(3 * link).setConstant(Scalar(1) / (Scalar(1) + r.template segment<3>(3 * link).squaredNorm() / c2));
-    }
-    return w;
-  };
-  auto evaluate = [&](const Vec& y, Residual& r, Jacobian* jacobian) {
-    r.setZero();
-    if (jacobian) jacobian->setZero();
-    for (std::size_t side = 0; side < 2; ++side) {
-      if (!use[side]) continue;
-      const auto o = static_cast<Eigen::Index>(6 * side);
-      const auto c = static_cast<Eigen::Index>(1 + 3 * side);
-      const V3 axis = hipYawPitchAxis(side == 0);
-      const M3 A = rotation(y[0], axis), X = rotation(y[c], V3::UnitX());
-      const V3 w_t = rotation(y[c + 1], V3::UnitY()) * e;
-      const V3 w_b = rotation(y[c + 1] + y[c + 2], V3::UnitY()) * e;
-      const V3 d_t = A * X * w_t, d_b = A * X * w_b;
-      r.template segment<3>(o) = d_t - t[side];
-      r.template segment<3>(o + 3) = d_b - b[side];
-      if (!jacobian) continue;
-      Jacobian& Jc = *jacobian;
-      Jc.template block<3, 1>(o, 0) = axis.cross(d_t);
-      Jc.template block<3, 1>(o + 3, 0) = axis.cross(d_b);
-      Jc.template block<3, 1>(o, c) = A * V3::UnitX().cross(X * w_t);
-      Jc.template block<3, 1>(o + 3, c) = A * V3::UnitX().cross(X * w_b);
-      Jc.template block<3, 1>(o, c + 1) = A * X * V3::UnitY().cross(w_t);
-      const V3 d_b_pitch = A * X * V3::UnitY().cross(w_b);
-      Jc.template block<3, 1>(o + 3, c + 1) = d_b_pitch;
-      Jc.template block<3, 1>(o + 3, c + 2) = d_b_pitch;
-    }
-    return robust(r) + (prior.array() * (y - y0).array().square()).sum();
-  };
-  Residual r, r_trial;
-  Jacobian jacobian, jacobian_trial;
+  Derivatives now, trial_derivatives;
   Vec y = y0;
-  Scalar cost = evaluate(y, r, &jacobian);
+  Scalar cost = evaluate(y, nullptr);
   if (!(cost > Scalar(1e-20))) return;  // exact (a robot pose): nothing to trade
+  (void)evaluate(y, &now);
   Scalar lambda = Scalar(1e-3);
   for (int iteration = 0; iteration < 50; ++iteration) {
-    const Eigen::Matrix<Scalar, 12, 1> w = weights(r);
-    Vec g = jacobian.transpose() * w.asDiagonal() * r + (prior.array() * (y - y0).array()).matrix();
-    Mat H_gn = jacobian.transpose() * w.asDiagonal() * jacobian;
-    H_gn.diagonal() += prior;
+    Vec g = now.g;
+    Mat hessian = now.H;
+    Vec damping = now.damping;
     // Fixed and bound-held coordinates do not move (their rows and columns become identity).
     for (Eigen::Index k = 0; k < kVars; ++k) {
       const bool held_at_bound = (y[k] <= lo[k] && g[k] > Scalar(0)) || (y[k] >= hi[k] && g[k] < Scalar(0));
       if (free[static_cast<std::size_t>(k)] && !held_at_bound) continue;
       g[k] = Scalar(0);
-      H_gn.row(k).setZero();
-      H_gn.col(k).setZero();
-      H_gn(k, k) = Scalar(1);
+      hessian.row(k).setZero();
+      hessian.col(k).setZero();
+      hessian(k, k) = Scalar(1);
+      damping[k] = Scalar(1);
     }
     if (!(g.squaredNorm() > Scalar(1e-28))) break;
     bool accepted = false;
     for (int attempt = 0; attempt < 12 && !accepted; ++attempt) {
-      Mat A = H_gn;
-      A.diagonal() += lambda * H_gn.diagonal();
-      const Vec step = A.ldlt().solve(-g);
+      // Levenberg-Marquardt: far from the minimum (H indefinite or the step too long) the
+      // damping makes the step a scaled gradient step; near it, a Newton step.
+      Mat A = hessian;
+      A.diagonal() += lambda * damping;
+      const Eigen::LLT<Mat> cholesky(A);
+      if (cholesky.info() != Eigen::Success) {
+        lambda *= Scalar(4);
+        continue;
+      }
+      const Vec step = cholesky.solve(-g);
       const Vec trial = (y + step).cwiseMax(lo).cwiseMin(hi);
-      const Scalar trial_cost = evaluate(trial, r_trial, &jacobian_trial);
+      const Scalar trial_cost = evaluate(trial, &trial_derivatives);
       // Near the minimum the cost stops telling steps apart (its rounding is about the square of
-      // the step): a tiny Gauss-Newton step is taken on the gradient's word, so the minimum is
-      // located to 1e-10 rad, not to the rounding of the cost (a mirrored skeleton gives the
-      // mirrored angles to 1e-10).
+      // the step): a tiny step is taken on the gradient's word, so the minimum is located to
+      // 1e-10 rad, not to the rounding of the cost (a mirrored skeleton gives the mirrored
+      // angles to 1e-10).
       const Scalar step_norm = step.norm();
       if (step.allFinite() && (trial_cost < cost || step_norm < Scalar(1e-7))) {
         y = trial;
         cost = trial_cost;
-        r = r_trial;
-        jacobian = jacobian_trial;
+        now = trial_derivatives;
         lambda = std::max(lambda / Scalar(3), Scalar(1e-9));
         accepted = step_norm > Scalar(1e-10);
         if (!accepted) break;

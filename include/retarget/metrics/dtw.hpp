@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -99,7 +100,7 @@ struct EuclideanDistance {
 namespace internal {
 
 /// Which predecessor of a DTW cell is cheapest: 0 diagonal, 1 (i-1, j), 2 (i, j-1); ties go
-/// to the lower number. Every DTW routine uses this so that paths agree.
+/// to the lower number. Every DTW routine uses this order so that paths agree.
 template <typename Scalar>
 inline int dtwBestPredecessor(Scalar diag, Scalar up, Scalar left) noexcept {
   int best = 0;
@@ -139,6 +140,320 @@ Scalar dtwNormalize(Scalar cost, Eigen::Index path_length, DtwNormalization norm
   return cost / static_cast<Scalar>(path_length);
 }
 
+// --- The DTW kernel ---------------------------------------------------------------------------
+//
+// Every form (full matrix, O(min(n, m)) memory, windowed, incremental, per joint) computes D one LINE at a
+// time, a row of D (all j for one i) or a column (all i for one j), updated in place over the
+// previous line, cells t = lo..hi of the band in blocks of dtwBlockCells (8):
+//   1. the local distances of the whole block: for the Euclidean distance one pass over the
+//      features, vectorised across the cells (DtwEuclideanBlock; the frames of the line's other
+//      sequence are kept feature by feature, row-major, in a DtwFeatureTable);
+//   2. the recurrence of Eq. 11 over the block, without branches (dtwRecurBlock).
+// A cell's value is c + min(diag, up, left), the same bits whatever the order of the minimum, so
+// all forms agree bit for bit; path lengths follow the tie order of dtwBestPredecessor.
+
+/// Lanes of Eigen's vectorised sum for Scalar (its packet size; 1 when Eigen does not vectorise
+/// Scalar): DtwEuclideanBlock sums the squares in the order Eigen's (x - y).norm() does for a
+/// dynamic-size frame with that many lanes.
+template <typename Scalar>
+constexpr Eigen::Index dtwNormLanes() noexcept {
+  using Traits = Eigen::internal::packet_traits<Scalar>;
+  return Traits::Vectorizable ? static_cast<Eigen::Index>(Traits::size) : 1;
+}
+
+/// Cells per block of the kernel for Scalar: 8, or one packet when packets are wider (a
+/// compile-time count, so that the loops over the cells of a block are unrolled and vectorised).
+template <typename Scalar>
+constexpr Eigen::Index dtwBlockCells() noexcept {
+  return std::max<Eigen::Index>(8, dtwNormLanes<Scalar>());
+}
+
+/// Frames of a sequence for the Euclidean kernel: d x dtwTableColumns(n), row k holds feature k
+/// of every frame contiguously (row-major); the columns past n are zero padding (at least one
+/// block), so that a block starting at any frame < n can be read whole.
+template <typename Scalar>
+using DtwFeatureTable = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// Columns of a feature table for n frames: at least n + dtwBlockCells, rounded to an odd number of
+/// 64-byte cache lines so that consecutive features (rows) fall in different cache sets (a
+/// stride of a multiple of 4 KiB would put every feature of a block in the same set).
+template <typename Scalar>
+inline Eigen::Index dtwTableColumns(Eigen::Index n) noexcept {
+  constexpr auto kLine = static_cast<Eigen::Index>(64 / sizeof(Scalar));
+  Eigen::Index lines = (n + dtwBlockCells<Scalar>() + kLine - 1) / kLine;
+  if (lines % 2 == 0) ++lines;
+  return lines * kLine;
+}
+
+/// Whether Eigen's vectorised square root of Scalar packets is correctly rounded like std::sqrt:
+/// it is for double, except with AVX-512 and EIGEN_FAST_MATH (an approximation there); for float
+/// Eigen approximates with EIGEN_FAST_MATH on SSE and AVX. Where it is exact, the kernel takes the
+/// square roots of a block in packets: std::sqrt is not vectorised (it may set errno), and one
+/// scalar square root per cell costs about as much as the rest of the cell on some processors.
+template <typename Scalar>
+inline constexpr bool kDtwPacketSqrtIsExact =
+#if defined(EIGEN_VECTORIZE_AVX512) && EIGEN_FAST_MATH
+    false;
+#else
+    std::is_same<Scalar, double>::value;
+#endif
+
+/// Euclidean distances |x - y_w| (Eq. 11's local distance) between one frame x (spread: see
+/// DtwSpreadFrame) and the B = dtwBlockCells frames y_w, w = 0..B-1, of a feature table (feature
+/// k of y_w at features[k * stride + w]).
+///
+/// The squares are summed in the order of Eigen's vectorised reduction for a dynamic-size frame
+/// with P = dtwNormLanes lanes (Eigen 3.4, SSE/AVX/NEON packets): two accumulators of P lanes
+/// take the packets of 2P features in turn and are added, the last whole packet is added if
+/// there is an odd one, the lanes are added pairwise by halves ((s0 + s2) + (s1 + s3) for four),
+/// then the features past the last whole packet one by one (with P = 1, or d < P, one by one
+/// from the start). So each distance equals EuclideanDistance{}(x, y_w) on dynamic-size frames
+/// bit for bit (another order would differ in the last bits, which could flip exact ties between
+/// warping paths). The loops over the block's cells are what vectorises: one pass over the
+/// features serves the whole block.
+template <typename Scalar>
+struct DtwEuclideanBlock {
+  static constexpr Eigen::Index kLanes = dtwNormLanes<Scalar>();
+  // A block as kParts packets of kLanes cells (one Eigen packet each, so that every operation
+  // below is one packet instruction); the frame x comes spread, one packet per feature.
+  static constexpr Eigen::Index kCells = dtwBlockCells<Scalar>();
+  static constexpr Eigen::Index kParts = kCells / kLanes;
+  static_assert(kCells % kLanes == 0, "a block holds whole packets");
+  using Part = Eigen::Array<Scalar, static_cast<int>(kLanes), 1>;
+  struct Block {
+    Part part[static_cast<std::size_t>(kParts)];
+  };
+
+  DtwEuclideanBlock(const Scalar* x_spread, const Scalar* features_in, Eigen::Index stride_in,
+                    Eigen::Index d_in) noexcept
+      : x(x_spread), features(features_in), stride(stride_in), d(d_in) {
+    const Eigen::Index packets = kLanes > 1 ? d / kLanes : 0;
+    end = packets * kLanes;
+    end2 = packets >= 2 ? (d / (2 * kLanes)) * (2 * kLanes) : 0;
+  }
+
+  /// acc += (y - x_k)^2 over the block's cells (y: feature k of the block's frames).
+  template <std::size_t... Q>
+  EIGEN_ALWAYS_INLINE void addSquares(Block& acc, const Scalar* block, Eigen::Index k,
+                                      std::index_sequence<Q...>) const noexcept {
+    const Scalar* y = block + k * stride;
+    const Eigen::Map<const Part, Eigen::AlignedMax> xk(x + k * kLanes);
+    ((acc.part[Q] += (Eigen::Map<const Part>(y + Q * kLanes) - xk).square()), ...);
+  }
+  EIGEN_ALWAYS_INLINE void addSquares(Block& acc, const Scalar* block, Eigen::Index k) const noexcept {
+    addSquares(acc, block, k, std::make_index_sequence<static_cast<std::size_t>(kParts)>{});
+  }
+  template <std::size_t... Q>
+  static EIGEN_ALWAYS_INLINE void add(Block& acc, const Block& other, std::index_sequence<Q...>) noexcept {
+    ((acc.part[Q] += other.part[Q]), ...);
+  }
+  static EIGEN_ALWAYS_INLINE void add(Block& acc, const Block& other) noexcept {
+    add(acc, other, std::make_index_sequence<static_cast<std::size_t>(kParts)>{});
+  }
+  static EIGEN_ALWAYS_INLINE Block zero() noexcept {
+    Block block;
+    for (Eigen::Index q = 0; q < kParts; ++q) block.part[q].setZero();
+    return block;
+  }
+  /// Lane l of Eigen's two packet accumulators (lanes never mix before the final reduction).
+  EIGEN_ALWAYS_INLINE Block lane(const Scalar* block, Eigen::Index l) const noexcept {
+    Block acc0 = zero();
+    Block acc1 = zero();
+    for (Eigen::Index k = l; k < end2; k += 2 * kLanes) {
+      addSquares(acc0, block, k);
+      addSquares(acc1, block, k + kLanes);
+    }
+    add(acc0, acc1);
+    if (end > end2) addSquares(acc0, block, end2 + l);  // the odd packet (with one packet: the only one)
+    return acc0;
+  }
+  template <std::size_t... L>
+  EIGEN_ALWAYS_INLINE Block reduceLanes(const Scalar* block, std::index_sequence<L...>) const noexcept {
+    Block lanes[sizeof...(L)] = {lane(block, static_cast<Eigen::Index>(L))...};
+    for (std::size_t half = sizeof...(L) / 2; half >= 1; half /= 2) {
+      for (std::size_t l = 0; l < half; ++l) add(lanes[l], lanes[l + half]);
+    }
+    return lanes[0];
+  }
+  /// Writes the distances of frames t0..t0+kCells-1 to out[0..kCells).
+  EIGEN_ALWAYS_INLINE void operator()(Eigen::Index t0, Eigen::Index, Scalar* out) const noexcept {
+    const Scalar* block = features + t0;
+    Block sum = reduceLanes(block, std::make_index_sequence<static_cast<std::size_t>(kLanes)>{});
+    for (Eigen::Index k = end; k < d; ++k) addSquares(sum, block, k);
+    for (Eigen::Index q = 0; q < kParts; ++q) {
+      if constexpr (kDtwPacketSqrtIsExact<Scalar>) {
+        Eigen::Map<Part> distances(out + q * kLanes);
+        distances = sum.part[q].sqrt();
+      } else {
+        for (Eigen::Index w = 0; w < kLanes; ++w) out[q * kLanes + w] = std::sqrt(sum.part[q][w]);
+      }
+    }
+  }
+
+  const Scalar* x;
+  const Scalar* features;
+  Eigen::Index stride;
+  Eigen::Index d;
+  Eigen::Index end = 0;   // features in whole packets
+  Eigen::Index end2 = 0;  // features in whole pairs of packets (when there are two or more)
+};
+
+/// One frame spread for DtwEuclideanBlock: P x d (P = dtwNormLanes), column k holds feature k
+/// P times (one packet).
+template <typename Scalar>
+using DtwSpreadFrame = Eigen::Array<Scalar, static_cast<int>(dtwNormLanes<Scalar>()), Eigen::Dynamic>;
+
+template <typename Scalar, typename Derived>
+void dtwSpreadFrame(const Eigen::MatrixBase<Derived>& frame, DtwSpreadFrame<Scalar>& spread) noexcept {
+  spread = frame.transpose()
+               .array()
+               .template cast<Scalar>()
+               .template replicate<static_cast<int>(dtwNormLanes<Scalar>()), 1>();
+}
+
+/// What the recurrence carries from one cell of a line to the next: the previous line's value
+/// at t-1 (the diagonal predecessor of cell t) and the new line's value at t-1 (its predecessor
+/// along the line), with their path lengths.
+template <typename Scalar>
+struct DtwCarry {
+  Scalar diag;
+  Eigen::Index diag_len;
+  Scalar along;
+  Eigen::Index along_len;
+};
+
+/// Eq. 11 over `count` consecutive cells of a line, in place: line[w] holds the previous line's
+/// value at the cell on entry and the new value on exit; cost[w] is the cell's local distance.
+/// AlongIsUp: the line is a column of D (its predecessor along the line is the up cell (i-1, j),
+/// line[w] the left one (i, j-1)); otherwise a row (the other way round). The value is
+/// cost + min(diag, up, left); the path length (TrackLength) follows dtwBestPredecessor's tie
+/// order. No branches: the selections compile to min and conditional moves.
+template <bool AlongIsUp, bool TrackLength, typename Scalar>
+EIGEN_ALWAYS_INLINE void dtwRecurBlock(const Scalar* cost, Eigen::Index count, Scalar* line, Eigen::Index* len,
+                                       DtwCarry<Scalar>& carry) noexcept {
+  Scalar diag = carry.diag;
+  Scalar along = carry.along;
+  Eigen::Index diag_len = carry.diag_len;
+  Eigen::Index along_len = carry.along_len;
+  for (Eigen::Index w = 0; w < count; ++w) {
+    const Scalar here = line[w];
+    Scalar value;
+    if constexpr (TrackLength) {
+      const Eigen::Index here_len = len[w];
+      const Scalar up = AlongIsUp ? along : here;
+      const Scalar left = AlongIsUp ? here : along;
+      const Eigen::Index up_len = AlongIsUp ? along_len : here_len;
+      const Eigen::Index left_len = AlongIsUp ? here_len : along_len;
+      // The value's minimum and the tie order's comparisons are written apart (std::min compares
+      // the other way round) so that the compiler selects with min and conditional moves rather
+      // than a branch that shares them.
+      const Scalar best = std::min(diag, up);  // (up < diag) ? up : diag
+      const Eigen::Index best_len = up < diag ? up_len : diag_len;
+      value = cost[w] + std::min(left, best);  // the minimum of the three
+      const Eigen::Index value_len = (left < best ? left_len : best_len) + 1;
+      len[w] = value_len;
+      diag_len = here_len;
+      along_len = value_len;
+    } else {
+      // The minimum's value does not depend on the order (all values are >= +0 or +inf).
+      value = cost[w] + std::min(std::min(diag, here), along);
+    }
+    line[w] = value;
+    diag = here;
+    along = value;
+  }
+  carry = DtwCarry<Scalar>{diag, diag_len, along, along_len};
+}
+
+/// Updates one line of D in place over the band t = lo..hi (lo <= hi): on entry line[t] (and
+/// len[t]) hold the previous line, on exit the new one. diag0 / diag0_len: the diagonal
+/// predecessor of cell lo (the previous line at lo - 1, the virtual D(-1, -1) = 0, or +inf). The
+/// predecessor along the line of cell lo is +inf (outside the band or the matrix).
+/// block_cost(t0, count, out) writes the local distances of cells t0..t0+count-1 to out[0..count)
+/// (it may write up to dtwBlockCells values). len may be null when !TrackLength.
+template <bool AlongIsUp, bool TrackLength, typename Scalar, typename BlockCost>
+inline void dtwUpdateLine(Eigen::Index lo, Eigen::Index hi, Scalar diag0, Eigen::Index diag0_len, Scalar* line,
+                          Eigen::Index* len, const BlockCost& block_cost) noexcept {
+  DtwCarry<Scalar> carry{diag0, diag0_len, std::numeric_limits<Scalar>::infinity(), 0};
+  constexpr Eigen::Index kCells = dtwBlockCells<Scalar>();
+  alignas(64) Scalar cost[static_cast<std::size_t>(kCells)];
+  Eigen::Index t0 = lo;
+  for (; t0 + kCells - 1 <= hi; t0 += kCells) {  // whole blocks: constant trip counts
+    block_cost(t0, kCells, cost);
+    dtwRecurBlock<AlongIsUp, TrackLength>(cost, kCells, line + t0, TrackLength ? len + t0 : nullptr, carry);
+  }
+  if (t0 <= hi) {
+    block_cost(t0, hi - t0 + 1, cost);
+    dtwRecurBlock<AlongIsUp, TrackLength>(cost, hi - t0 + 1, line + t0, TrackLength ? len + t0 : nullptr, carry);
+  }
+}
+
+/// dtwUpdateLine with the Euclidean local distance between frame x (spread: DtwSpreadFrame) and
+/// the frames of a feature table (DtwFeatureTable: row-major, `stride` columns, padded).
+template <bool AlongIsUp, bool TrackLength, typename Scalar>
+inline void dtwUpdateLineEuclidean(const Scalar* x, const Scalar* features, Eigen::Index stride, Eigen::Index d,
+                                   Eigen::Index lo, Eigen::Index hi, Scalar diag0, Eigen::Index diag0_len, Scalar* line,
+                                   Eigen::Index* len) noexcept {
+  dtwUpdateLine<AlongIsUp, TrackLength>(lo, hi, diag0, diag0_len, line, len,
+                                        DtwEuclideanBlock<Scalar>(x, features, stride, d));
+}
+
+template <typename Distance>
+inline constexpr bool kIsEuclideanDistance = std::is_same<Distance, EuclideanDistance>::value;
+
+/// The batch forms' driver: D line by line, in place in `line` (+inf on entry) and `len` (or
+/// null). LineIsRow: line i over the frames j of b (b.cols() cells, rows i = 0..n-1); otherwise
+/// line j over the frames i of a (columns). on_line(k, lo, hi) is called after line k is
+/// complete, with its band.
+template <bool LineIsRow, bool TrackLength, typename DerivedA, typename DerivedB, typename Distance, typename OnLine>
+void dtwLines(const Eigen::MatrixBase<DerivedA>& a, const Eigen::MatrixBase<DerivedB>& b, Eigen::Index r,
+              const Distance& distance, typename DerivedA::Scalar* line, Eigen::Index* len, const OnLine& on_line) {
+  using Scalar = typename DerivedA::Scalar;
+  const Scalar inf = std::numeric_limits<Scalar>::infinity();
+  const Eigen::Index lines = LineIsRow ? a.cols() : b.cols();
+  const Eigen::Index cells = LineIsRow ? b.cols() : a.cols();
+  const Eigen::Index d = a.rows();
+  DtwFeatureTable<Scalar> features;  // the cells' frames (Euclidean only)
+  DtwSpreadFrame<Scalar> x;          // the line's frame (Euclidean only)
+  if constexpr (kIsEuclideanDistance<Distance>) {
+    features = DtwFeatureTable<Scalar>::Zero(d, dtwTableColumns<Scalar>(cells));
+    if constexpr (LineIsRow) {
+      features.leftCols(cells) = b;
+    } else {
+      features.leftCols(cells) = a;
+    }
+    x.resize(dtwNormLanes<Scalar>(), d);
+  }
+  for (Eigen::Index k = 0; k < lines; ++k) {
+    const Eigen::Index lo = std::max<Eigen::Index>(0, k - r);
+    const Eigen::Index hi = std::min<Eigen::Index>(cells - 1, k + r);
+    if (lo <= hi) {
+      // Diagonal predecessor of the band's first cell: the previous line at lo - 1 (inside its
+      // band when lo >= 1), D(-1, -1) = 0 for the first line, +inf otherwise.
+      const Scalar diag0 = lo >= 1 ? line[lo - 1] : (k == 0 ? Scalar(0) : inf);
+      const Eigen::Index diag0_len = (TrackLength && lo >= 1) ? len[lo - 1] : 0;
+      if constexpr (kIsEuclideanDistance<Distance>) {
+        if constexpr (LineIsRow) {
+          dtwSpreadFrame(a.col(k), x);
+        } else {
+          dtwSpreadFrame(b.col(k), x);
+        }
+        dtwUpdateLineEuclidean<!LineIsRow, TrackLength>(x.data(), features.data(), features.cols(), d, lo, hi, diag0,
+                                                        diag0_len, line, len);
+      } else {
+        dtwUpdateLine<!LineIsRow, TrackLength>(
+            lo, hi, diag0, diag0_len, line, len, [&](Eigen::Index t0, Eigen::Index count, Scalar* out) {
+              for (Eigen::Index w = 0; w < count; ++w) {
+                out[w] = LineIsRow ? static_cast<Scalar>(distance(a.col(k), b.col(t0 + w)))
+                                   : static_cast<Scalar>(distance(a.col(t0 + w), b.col(k)));
+              }
+            });
+      }
+    }
+    on_line(k, lo, hi);
+  }
+}
+
 }  // namespace internal
 
 /// Full accumulated-cost matrix D of Eq. 11 (n x m, n = a.cols(), m = b.cols()); cells outside
@@ -149,8 +464,7 @@ Scalar dtwNormalize(Scalar cost, Eigen::Index path_length, DtwNormalization norm
 /// or invalid options.
 template <typename DerivedA, typename DerivedB, typename Distance = EuclideanDistance>
 MatrixX<typename DerivedA::Scalar> dtwCostMatrix(const Eigen::MatrixBase<DerivedA>& a,
-                                                 const Eigen::MatrixBase<DerivedB>& b,
-                                                 const DtwOptions& options = {},
+                                                 const Eigen::MatrixBase<DerivedB>& b, const DtwOptions& options = {},
                                                  const Distance& distance = Distance{}) {
   using Scalar = typename DerivedA::Scalar;
   options.validate();
@@ -159,23 +473,35 @@ MatrixX<typename DerivedA::Scalar> dtwCostMatrix(const Eigen::MatrixBase<Derived
   const Eigen::Index n = a.cols();
   const Eigen::Index m = b.cols();
   const Eigen::Index r = internal::dtwRadius(options, n, m);
-  MatrixX<Scalar> D = MatrixX<Scalar>::Constant(n, m, inf);
-  for (Eigen::Index j = 0; j < m; ++j) {
-    const Eigen::Index lo = std::max<Eigen::Index>(0, j - r);
-    const Eigen::Index hi = std::min<Eigen::Index>(n - 1, j + r);
-    for (Eigen::Index i = lo; i <= hi; ++i) {
-      Scalar best;
-      if (i == 0 && j == 0) {
-        best = Scalar(0);
-      } else {
-        const Scalar diag = (i > 0 && j > 0) ? D(i - 1, j - 1) : inf;
-        const Scalar up = i > 0 ? D(i - 1, j) : inf;
-        const Scalar left = j > 0 ? D(i, j - 1) : inf;
-        const int k = internal::dtwBestPredecessor(diag, up, left);
-        best = k == 0 ? diag : (k == 1 ? up : left);
-      }
-      D(i, j) = static_cast<Scalar>(distance(a.col(i), b.col(j))) + best;
-    }
+  MatrixX<Scalar> D(n, m);  // every entry is written once below: the band, then +inf
+  // Column by column (contiguous in D), unless A is much longer than B: then row by row, so that
+  // the feature table (B's frames) stays small enough for the cache.
+  if (4 * m < n) {
+    std::vector<Scalar> line(static_cast<std::size_t>(m), inf);  // row i of D
+    internal::dtwLines<true, false>(
+        a, b, r, distance, line.data(), nullptr, [&](Eigen::Index i, Eigen::Index lo, Eigen::Index hi) {
+          auto row = D.row(i);
+          if (lo > hi) {
+            row.setConstant(inf);
+            return;
+          }
+          row.head(lo).setConstant(inf);
+          row.segment(lo, hi - lo + 1) = Eigen::Map<const VectorX<Scalar>>(line.data() + lo, hi - lo + 1).transpose();
+          row.tail(m - 1 - hi).setConstant(inf);
+        });
+  } else {
+    std::vector<Scalar> line(static_cast<std::size_t>(n), inf);  // column j of D
+    internal::dtwLines<false, false>(
+        a, b, r, distance, line.data(), nullptr, [&](Eigen::Index j, Eigen::Index lo, Eigen::Index hi) {
+          auto column = D.col(j);
+          if (lo > hi) {
+            column.setConstant(inf);
+            return;
+          }
+          column.head(lo).setConstant(inf);
+          column.segment(lo, hi - lo + 1) = Eigen::Map<const VectorX<Scalar>>(line.data() + lo, hi - lo + 1);
+          column.tail(n - 1 - hi).setConstant(inf);
+        });
   }
   return D;
 }
@@ -231,9 +557,10 @@ DtwResult<typename DerivedA::Scalar> dtwWithPath(const Eigen::MatrixBase<Derived
   return result;
 }
 
-/// DTW distance in O(n) memory (two columns of D, n = a.cols()) and O(n m) time (O(n r) with a
-/// window of radius r); `result.path` stays empty but `path_length` is exact. Gives the same
-/// cost, bit for bit, as dtwCostMatrix. Same arguments and exceptions as dtwCostMatrix.
+/// DTW distance in O(min(n, m)) memory (one row or column of D and its path lengths) and O(n m)
+/// time (O(n r) with a window of radius r); `result.path` stays empty but `path_length` is
+/// exact. Gives the same cost, bit for bit, as dtwCostMatrix. Same arguments and exceptions as
+/// dtwCostMatrix.
 template <typename DerivedA, typename DerivedB, typename Distance = EuclideanDistance>
 DtwResult<typename DerivedA::Scalar> dtw(const Eigen::MatrixBase<DerivedA>& a, const Eigen::MatrixBase<DerivedB>& b,
                                          const DtwOptions& options = {}, const Distance& distance = Distance{}) {
@@ -244,49 +571,26 @@ DtwResult<typename DerivedA::Scalar> dtw(const Eigen::MatrixBase<DerivedA>& a, c
   const Eigen::Index n = a.cols();
   const Eigen::Index m = b.cols();
   const Eigen::Index r = internal::dtwRadius(options, n, m);
-  std::vector<Scalar> prev_cost(static_cast<std::size_t>(n), inf), cur_cost(static_cast<std::size_t>(n), inf);
-  std::vector<Eigen::Index> prev_len(static_cast<std::size_t>(n), 0), cur_len(static_cast<std::size_t>(n), 0);
-  Eigen::Index prev_lo = 0, prev_hi = -1;  // band of column j-1 (empty before column 0)
-  for (Eigen::Index j = 0; j < m; ++j) {
-    const Eigen::Index lo = std::max<Eigen::Index>(0, j - r);
-    const Eigen::Index hi = std::min<Eigen::Index>(n - 1, j + r);
-    for (Eigen::Index i = lo; i <= hi; ++i) {
-      const auto ui = static_cast<std::size_t>(i);
-      Scalar best;
-      Eigen::Index best_len;
-      if (i == 0 && j == 0) {
-        best = Scalar(0);
-        best_len = 0;
-      } else {
-        const bool has_diag = i - 1 >= prev_lo && i - 1 <= prev_hi;
-        const bool has_left = i >= prev_lo && i <= prev_hi;
-        const Scalar diag = has_diag ? prev_cost[ui - 1] : inf;
-        const Scalar up = i > lo ? cur_cost[ui - 1] : inf;
-        const Scalar left = has_left ? prev_cost[ui] : inf;
-        const int k = internal::dtwBestPredecessor(diag, up, left);
-        if (k == 0) {
-          best = diag;
-          best_len = has_diag ? prev_len[ui - 1] : 0;
-        } else if (k == 1) {
-          best = up;
-          best_len = cur_len[ui - 1];
-        } else {
-          best = left;
-          best_len = prev_len[ui];
-        }
-      }
-      cur_cost[ui] = static_cast<Scalar>(distance(a.col(i), b.col(j))) + best;
-      cur_len[ui] = best_len + 1;
-    }
-    std::swap(prev_cost, cur_cost);
-    std::swap(prev_len, cur_len);
-    prev_lo = lo;
-    prev_hi = hi;
+  // Line by line over the shorter sequence (its feature table stays in cache): rows of D when
+  // m <= n, columns otherwise.
+  const bool rows = m <= n;
+  const Eigen::Index cells = rows ? m : n;
+  std::vector<Scalar> line(static_cast<std::size_t>(cells), inf);
+  std::vector<Eigen::Index> len(static_cast<std::size_t>(cells), 0);
+  Eigen::Index last_lo = 0, last_hi = -1;  // band of the last line
+  const auto on_line = [&](Eigen::Index, Eigen::Index lo, Eigen::Index hi) {
+    last_lo = lo;
+    last_hi = hi;
+  };
+  if (rows) {
+    internal::dtwLines<true, true>(a, b, r, distance, line.data(), len.data(), on_line);
+  } else {
+    internal::dtwLines<false, true>(a, b, r, distance, line.data(), len.data(), on_line);
   }
   DtwResult<Scalar> result;
-  if (n - 1 >= prev_lo && n - 1 <= prev_hi) {
-    result.cost = prev_cost[static_cast<std::size_t>(n - 1)];
-    result.path_length = std::isfinite(result.cost) ? prev_len[static_cast<std::size_t>(n - 1)] : 0;
+  if (cells - 1 >= last_lo && cells - 1 <= last_hi) {
+    result.cost = line[static_cast<std::size_t>(cells - 1)];
+    result.path_length = std::isfinite(result.cost) ? len[static_cast<std::size_t>(cells - 1)] : 0;
   }
   result.distance = internal::dtwNormalize(result.cost, result.path_length, options.normalization);
   return result;
@@ -297,7 +601,10 @@ DtwResult<typename DerivedA::Scalar> dtw(const Eigen::MatrixBase<DerivedA>& a, c
 /// time step and read `cost()` after each pair).
 ///
 /// Memory: both sequences (d x capacity each) plus the last row and last column of D; appending
-/// frame n to A costs O(m d) (O(r d) with a window of radius r), and symmetrically for B.
+/// frame n to A costs O(m d) (O(r d) with a window of radius r), and symmetrically for B. With
+/// the Euclidean distance the frames are kept feature by feature (row-major), so that a new
+/// frame's distances to a whole row of cells come from one vectorised pass (the same kernel as
+/// dtw, see internal::DtwEuclideanBlock).
 /// Invariant: after any sequence of appends, cost() equals dtw(A, B).cost bit for bit.
 /// Real-time: appendA/appendB never throw and never allocate while the sizes stay within the
 /// capacity given to the constructor or `reserve`; past it, storage doubles (amortised
@@ -319,6 +626,8 @@ class IncrementalDtw {
     dimension_ = dimension;
     a_.resize(dimension, 0);
     b_.resize(dimension, 0);
+    frame_.resize(dimension);
+    if constexpr (kEuclidean) spread_.resize(internal::dtwNormLanes<Scalar>(), dimension);
     reserve(capacity);
   }
 
@@ -326,8 +635,8 @@ class IncrementalDtw {
   void reserve(Eigen::Index capacity) {
     RETARGET_THROW_UNLESS(capacity >= 0, InvalidArgument, "IncrementalDtw capacity must be >= 0 (got ", capacity,
                           ")");
-    if (capacity > a_.cols()) grow(a_, na_, capacity);
-    if (capacity > b_.cols()) grow(b_, nb_, capacity);
+    if (capacity > capacityOf(a_)) grow(a_, na_, capacity);
+    if (capacity > capacityOf(b_)) grow(b_, nb_, capacity);
     const auto c = static_cast<std::size_t>(capacity);
     row_cost_.reserve(c);
     row_len_.reserve(c);
@@ -391,20 +700,30 @@ class IncrementalDtw {
   const DtwOptions& options() const noexcept { return options_; }
 
  private:
-  static void grow(MatrixX<Scalar>& storage, Eigen::Index used, Eigen::Index capacity) {
-    MatrixX<Scalar> bigger(storage.rows(), capacity);
+  static constexpr bool kEuclidean = internal::kIsEuclideanDistance<Distance>;
+  // Euclidean: a feature table per sequence (internal::DtwFeatureTable: row-major, padded
+  // columns); otherwise one frame per column, as the user's distance gets it.
+  using Storage = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, kEuclidean ? Eigen::RowMajor : Eigen::ColMajor>;
+  static constexpr Eigen::Index kPadding = kEuclidean ? internal::dtwBlockCells<Scalar>() : 0;
+
+  static Eigen::Index capacityOf(const Storage& storage) noexcept {
+    return std::max<Eigen::Index>(0, storage.cols() - kPadding);
+  }
+  static void grow(Storage& storage, Eigen::Index used, Eigen::Index capacity) {
+    const Eigen::Index columns = kEuclidean ? internal::dtwTableColumns<Scalar>(capacity) : capacity;
+    Storage bigger = Storage::Zero(storage.rows(), columns);
     bigger.leftCols(used) = storage.leftCols(used);
     storage.swap(bigger);
   }
 
   // Appends to A (IsA) or B. "line" is the edge of D that the new frame extends: the last row
   // for A (indexed by j over B), the last column for B (indexed by i over A); "cross" is the
-  // other edge, which gains one entry.
+  // other edge, which gains one entry. Both edges hold exact values of D (+inf outside the band).
   template <bool IsA, typename Derived>
   Status append(const Eigen::MatrixBase<Derived>& frame) noexcept {
     if (frame.size() != dimension_ || !frame.allFinite()) return StatusCode::kInvalidInput;
-    MatrixX<Scalar>& own = IsA ? a_ : b_;
-    const MatrixX<Scalar>& other = IsA ? b_ : a_;
+    Storage& own = IsA ? a_ : b_;
+    const Storage& other = IsA ? b_ : a_;
     Eigen::Index& n_own = IsA ? na_ : nb_;
     const Eigen::Index n_other = IsA ? nb_ : na_;
     std::vector<Scalar>& line_cost = IsA ? row_cost_ : col_cost_;
@@ -412,64 +731,44 @@ class IncrementalDtw {
     std::vector<Scalar>& cross_cost = IsA ? col_cost_ : row_cost_;
     std::vector<Eigen::Index>& cross_len = IsA ? col_len_ : row_len_;
 
-    if (n_own == own.cols()) grow(own, n_own, std::max<Eigen::Index>(1, 2 * own.cols()));
-    own.col(n_own) = frame.template cast<Scalar>();
+    if (n_own == capacityOf(own)) grow(own, n_own, std::max<Eigen::Index>(1, 2 * capacityOf(own)));
+    frame_ = frame.template cast<Scalar>();
+    own.col(n_own) = frame_;
 
     const Scalar inf = std::numeric_limits<Scalar>::infinity();
     const Eigen::Index k = n_own;  // index of the new frame
     const Eigen::Index r = options_.window == kNoDtwWindow ? std::max(k + 1, n_other) : options_.window;
     const Eigen::Index lo = std::max<Eigen::Index>(0, k - r);
     const Eigen::Index hi = std::min<Eigen::Index>(n_other - 1, k + r);
-    // The line holds the previous edge (index k-1), or +inf (D(-1, .)) when k == 0; its band was
-    // [k-1-r, k-1+r]. Read the diagonal predecessor of the first cell, then the one cell that
-    // leaves the band becomes +inf.
-    Scalar old_prev = inf;  // previous edge at index t-1 (the diagonal predecessor)
-    Eigen::Index old_prev_len = 0;
-    if (lo >= 1 && k >= 1 && lo - 1 < n_other) {
-      old_prev = line_cost[static_cast<std::size_t>(lo - 1)];
-      old_prev_len = line_len[static_cast<std::size_t>(lo - 1)];
-    }
-    if (k >= 1 && k - 1 - r >= 0 && k - 1 - r < n_other) line_cost[static_cast<std::size_t>(k - 1 - r)] = inf;
-    for (Eigen::Index t = lo; t <= hi; ++t) {
-      const auto ut = static_cast<std::size_t>(t);
-      const Scalar old_here = k >= 1 ? line_cost[ut] : inf;  // previous edge at t
-      const Eigen::Index old_here_len = k >= 1 ? line_len[ut] : 0;
-      Scalar diag = old_prev;
-      Eigen::Index diag_len = old_prev_len;
-      if (k == 0 && t == 0) {
-        diag = Scalar(0);  // D(-1, -1)
-        diag_len = 0;
-      }
-      // From A's point of view (row k): up = D(k-1, t) = old_here, left = D(k, t-1) = new value.
-      // From B's point of view (column k): up = D(t-1, k) = new value, left = D(t, k-1) = old_here.
-      const Scalar fresh = t > lo ? line_cost[ut - 1] : inf;
-      const Eigen::Index fresh_len = t > lo ? line_len[ut - 1] : 0;
-      const Scalar up = IsA ? old_here : fresh;
-      const Scalar left = IsA ? fresh : old_here;
-      const int choice = internal::dtwBestPredecessor(diag, up, left);
-      Scalar best;
-      Eigen::Index best_len;
-      if (choice == 0) {
-        best = diag;
-        best_len = diag_len;
-      } else if ((choice == 1) == IsA) {
-        best = old_here;
-        best_len = old_here_len;
-      } else {
-        best = fresh;
-        best_len = fresh_len;
-      }
-      const Scalar c = IsA ? static_cast<Scalar>(distance_(own.col(k), other.col(t)))
-                           : static_cast<Scalar>(distance_(other.col(t), own.col(k)));
-      old_prev = old_here;
-      old_prev_len = old_here_len;
-      line_cost[ut] = c + best;
-      line_len[ut] = best_len + 1;
-    }
     if (k == 0) {
-      // The line was D(-1, .) = +inf; cells outside the band must read +inf, not stale data.
-      for (Eigen::Index t = 0; t < n_other; ++t) {
-        if (t < lo || t > hi) line_cost[static_cast<std::size_t>(t)] = inf;
+      // The line is D(-1, .) = +inf (cells outside the band must read +inf, not stale data).
+      std::fill(line_cost.begin(), line_cost.end(), inf);
+      std::fill(line_len.begin(), line_len.end(), Eigen::Index(0));
+    }
+    // Diagonal predecessor of the first cell: the previous edge at lo - 1 (in its band), the
+    // virtual D(-1, -1) = 0 for the first frame, or +inf. The cell at lo - 1 then leaves the
+    // band: +inf on the new edge.
+    const bool has_before = lo >= 1 && lo - 1 < n_other;
+    const Scalar diag0 = has_before ? line_cost[static_cast<std::size_t>(lo - 1)] : (k == 0 ? Scalar(0) : inf);
+    const Eigen::Index diag0_len = has_before ? line_len[static_cast<std::size_t>(lo - 1)] : 0;
+    if (has_before) line_cost[static_cast<std::size_t>(lo - 1)] = inf;
+    if (lo <= hi) {
+      // A's row: the predecessor along the line is the left cell; B's column: the up cell.
+      constexpr bool kAlongIsUp = !IsA;
+      if constexpr (kEuclidean) {
+        internal::dtwSpreadFrame(frame_, spread_);
+        internal::dtwUpdateLineEuclidean<kAlongIsUp, true>(spread_.data(), other.data(), other.cols(), dimension_, lo,
+                                                           hi, diag0, diag0_len, line_cost.data(), line_len.data());
+      } else {
+        const auto mine = own.col(k);
+        internal::dtwUpdateLine<kAlongIsUp, true>(lo, hi, diag0, diag0_len, line_cost.data(), line_len.data(),
+                                                  [&](Eigen::Index t0, Eigen::Index count, Scalar* out) {
+                                                    for (Eigen::Index w = 0; w < count; ++w) {
+                                                      out[w] =
+                                                          IsA ? static_cast<Scalar>(distance_(mine, other.col(t0 + w)))
+                                                              : static_cast<Scalar>(distance_(other.col(t0 + w), mine));
+                                                    }
+                                                  });
       }
     }
     // The other edge gains this frame's entry at its end.
@@ -482,8 +781,10 @@ class IncrementalDtw {
   DtwOptions options_;
   Distance distance_;
   Eigen::Index dimension_ = 0;
-  MatrixX<Scalar> a_, b_;  // d x capacity; the first na_ / nb_ columns are used
+  Storage a_, b_;  // d x (capacity + padding); the first na_ / nb_ frames are used
   Eigen::Index na_ = 0, nb_ = 0;
+  VectorX<Scalar> frame_;                   // the frame being appended
+  internal::DtwSpreadFrame<Scalar> spread_;  // the same for the Euclidean kernel
   std::vector<Scalar> row_cost_, col_cost_;  // D(na-1, 0..nb-1) and D(0..na-1, nb-1)
   std::vector<Eigen::Index> row_len_, col_len_;
 };
