@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <utility>
@@ -369,12 +370,13 @@ TEST_CASE("gpdm-pf: real Kinect recordings: similarity and lag beside GA-LVVJ an
   RETARGET_REQUIRE_TEST_DATA(data);
   const auto nao = makeNao<double>();
   VirtualSkeleton<double> view(nao, naoGaLvvjMap());
-  // The GPDM-PF's mean cosine similarity measured per recording (GCC 12, test preset); a run must
-  // reach relativeFloor(measured) (support/floors.hpp).
-  const std::pair<const char*, double> kMeasuredCosine[] = {{"laban_ges01_wavehand_kinect2.csv", 0.991018},
-                                                            {"laban_ges04_comehere_kinect2.csv", 0.970933},
-                                                            {"laban_ges06_chickenwing_kinect2.csv", 0.966126},
-                                                            {"laban_ges03_drawlines_kinect2.csv", 0.990915}};
+  // The GPDM-PF's mean cosine similarity per recording, averaged over seeds 1-3 (GCC 12, test
+  // preset, GA-LVVJ before issue 30's solver change); a run must reach relativeFloor(measured)
+  // (support/floors.hpp).
+  const std::pair<const char*, double> kMeasuredCosine[] = {{"laban_ges01_wavehand_kinect2.csv", 0.990848},
+                                                            {"laban_ges04_comehere_kinect2.csv", 0.973589},
+                                                            {"laban_ges06_chickenwing_kinect2.csv", 0.965468},
+                                                            {"laban_ges03_drawlines_kinect2.csv", 0.990862}};
   for (const auto& entry : kMeasuredCosine) {
     const char* const file = entry.first;
     const double measured_cosine = entry.second;
@@ -395,10 +397,18 @@ TEST_CASE("gpdm-pf: real Kinect recordings: similarity and lag beside GA-LVVJ an
     joint_options.particles = 400;
     joint_options.joints = naoArmJoints();
     JointSpaceParticleFilter<double> arms(nao, naoGaLvvjMap(), joint_options);
-    GpdmParticleFilter<double> gpdm(nao, map, gpdmOptions(30));
     const MappedMotion<double> joint_out = mapMotion(joint, motion);
     const MappedMotion<double> arms_out = mapMotion(arms, motion);
-    const MappedMotion<double> gpdm_out = mapMotion(gpdm, motion);
+    // The filter's figure is a mean over three seeds: one run of 30 particles on a model trained
+    // from GA-LVVJ's output varies by about 0.01 in cosine when that output moves by rounding
+    // (measured: GA-LVVJ's solver change of issue 30 left its own cosine equal to 6 digits and
+    // moved one seed's GPDM-PF cosine from 0.9709 to 0.9629 on comehere).
+    std::vector<MappedMotion<double>> gpdm_seeds;
+    for (std::uint64_t seed : {1u, 2u, 3u}) {
+      GpdmParticleFilter<double> gpdm(nao, map, gpdmOptions(30, seed));
+      gpdm_seeds.push_back(mapMotion(gpdm, motion));
+    }
+    const MappedMotion<double>& gpdm_out = gpdm_seeds.front();
 
     const auto similarity = [&](const MappedMotion<double>& mapped) {
       std::vector<SkeletonFramed> robot(motion.size());
@@ -422,12 +432,17 @@ TEST_CASE("gpdm-pf: real Kinect recordings: similarity and lag beside GA-LVVJ an
                std::to_string(lag.correlation) + "\n";
       lags.push_back(lag.lag);
       CHECK(mapped->invalid_frames == 0);
-      if (mapped == &gpdm_out) {
-        RETARGET_CHECK_FLOOR(s.cosine_mean, measured_cosine);
-        // A recording the model learned is not reported as unknown frame after frame.
-        CHECK(gpdm_out.frames(StatusCode::kNotConverged) <= static_cast<int>(motion.size()) / 10);
-      }
     }
+    double cosine_over_seeds = 0;
+    for (const MappedMotion<double>& run : gpdm_seeds) {
+      const double cosine = similarity(run).cosine_mean;
+      table += "  gpdm-pf 30, one seed: cosine " + std::to_string(cosine) + "\n";
+      cosine_over_seeds += cosine / static_cast<double>(gpdm_seeds.size());
+      // A recording the model learned is not reported as unknown frame after frame.
+      CHECK(run.frames(StatusCode::kNotConverged) <= static_cast<int>(motion.size()) / 10);
+      CHECK(run.invalid_frames == 0);
+    }
+    RETARGET_CHECK_FLOOR(cosine_over_seeds, measured_cosine);
     MESSAGE(table);
     CHECK(lags[0] == 0);
     // The GPDM filter trails GA-LVVJ by no more than the joint-space filters do, and by at most
