@@ -12,15 +12,12 @@
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/mappers/pic.hpp>
 
+#include "map_output.hpp"
 #include "metric_families.hpp"
 #include "motion_loading.hpp"
 #include "robot_loading.hpp"
 
 namespace retarget::cli {
-
-// map_safety.cpp: the self-collision avoidance stage of `retarget map` (in place, frame by frame).
-std::string applyCollisionAvoidance(const MapRequest& request, const RobotModel<double>& model,
-                                    MappedMotion<double>& mapped);
 
 std::size_t ComparedMotion::frames() const {
   if (skeleton) return skeleton->size();
@@ -248,7 +245,7 @@ ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& mot
     request.avoid_collisions = true;
     request.solver = options.solver;
     request.margin = options.margin;
-    (void)applyCollisionAvoidance(request, robot.model, m);
+    (void)applySafetyStages(request, robot.model, m);
     mapping["collision_avoided_frames"] = m.frames(StatusCode::kCollisionAvoided);
   }
   if (setup.method == "pics") mapping["softening"] = setup.softening;

@@ -17,10 +17,37 @@ namespace retarget::cli {
 void finishMap(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped,
                const std::string& label);
 
+/// The safety stages (map_safety.cpp): --smooth, --max-joint-speed, --max-hand-speed and
+/// --avoid-collisions on `mapped.q` (in place, frame by frame, as a live pipeline would); with
+/// avoidance one SafetyPipeline, else filters. Returns its part of the summary line.
+std::string applySafetyStages(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped);
+
+/// What the written angles show about the request's limits (map_safety.cpp): computed from the
+/// final rows alone, after every stage — finite differences for the speeds, the collision
+/// model's signed distances for clearance.
+struct WrittenSafety {
+  bool collision_checked = false, joint_speed_checked = false, point_speed_checked = false;
+  int collision_frames = 0;        ///< some capsule pair closer than 0 m
+  double min_clearance = 0;        ///< m
+  int joint_speed_frames = 0;      ///< some joint faster than --max-joint-speed
+  double max_joint_speed = 0;      ///< rad/s
+  int point_speed_frames = 0;      ///< some hand/elbow faster than --max-hand-speed
+  double max_point_speed = 0;      ///< m/s
+  int unmet_frames = 0;            ///< frames that miss any checked limit
+  /// "; written angles: ..." for the summary line (empty when nothing was checked).
+  std::string summary() const;
+  /// The same as a JSON object (text).
+  std::string json() const;
+};
+WrittenSafety writtenOutputSafety(const MapRequest& request, const RobotModel<double>& model,
+                                  const MappedMotion<double>& mapped);
+
 /// The per-joint summary of a mapped motion as JSON (what `retarget map --json` prints):
 /// frames, clamped/held/invalid/discontinuity frame counts, and per joint the clamped frames,
 /// the worst clamp amount (rad) and the held frames.
+/// `safety_json`: a WrittenSafety::json() object added as "safety" (empty: none).
 std::string mapSummaryJson(const RobotModel<double>& model, const MappedMotion<double>& mapped,
-                           const std::string& label, const std::string& output_path);
+                           const std::string& label, const std::string& output_path,
+                           const std::string& safety_json = {});
 
 }  // namespace retarget::cli

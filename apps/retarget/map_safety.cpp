@@ -1,75 +1,237 @@
-// The safety stages of `retarget map` (seed 001): --avoid-collisions [--solver slsqp|cobyla]
-// [--margin M] (self-collision avoidance, any method, any robot with collision shapes) and
-// --max-hand-speed (Cartesian speed limit on hands and elbows). Called by finishMap.
+// The safety stages of `retarget map` (seed 001): --smooth, --max-joint-speed, --max-hand-speed
+// and --avoid-collisions [--solver slsqp|cobyla] [--margin M]. With avoidance they run as one
+// SafetyPipeline (safety/safety_pipeline.hpp: the avoidance program keeps the speed limits, so
+// nothing after it can move the arms back into collision); without it, as filters in the order
+// smoothing -> joint rate limit -> Cartesian limit (which keeps the joint limit). Then every
+// figure of the summary is taken from the written angles (writtenOutputSafety). Called by
+// finishMap and compare.
+#include <algorithm>
+#include <cmath>
+#include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include <retarget/filters/cartesian_speed_limiter.hpp>
+#include <retarget/filters/exponential_smoothing.hpp>
+#include <retarget/filters/rate_limiter.hpp>
+#include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/triangle.hpp>
 #include <retarget/safety/self_collision.hpp>
 #ifdef RETARGET_CLI_WITH_AVOIDANCE
-#include <retarget/safety/collision_avoidance.hpp>
+#include <retarget/safety/safety_pipeline.hpp>
 #endif
 
 #include "map_output.hpp"
 
 namespace retarget::cli {
+namespace {
 
-std::string applyCollisionAvoidance(const MapRequest& request, const RobotModel<double>& model,
-                                    MappedMotion<double>& mapped) {
-#ifdef RETARGET_CLI_WITH_AVOIDANCE
-  SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
-  options.margin = request.margin;
-  if (model.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
-  const SelfCollisionModel<double> collision(model, options);
-  if (collision.pairs().empty()) {
-    throw UsageError("map --avoid-collisions: robot '" + model.name() + "' has no collision shapes to check");
-  }
-  AvoidanceOptions avoid;
-  avoid.solver = request.solver == "cobyla" ? AvoidanceOptions::Solver::kCobyla : AvoidanceOptions::Solver::kSlsqp;
-  CollisionAvoidance avoidance(collision, avoid);
-  int changed = 0, failed = 0, before = 0;
-  Eigen::VectorXd q(model.nq());
-  for (Eigen::Index k = 0; k < mapped.q.rows(); ++k) {
-    const Eigen::VectorXd q_mimic = mapped.q.row(k).transpose();
-    const Status status = avoidance.apply(q_mimic, q);
-    before += avoidance.stats().min_distance_in < 0 ? 1 : 0;
-    changed += status.has(StatusCode::kCollisionAvoided) ? 1 : 0;
-    failed += status.has(StatusCode::kNotConverged) ? 1 : 0;
-    mapped.q.row(k) = q.transpose();
-    mapped.status[static_cast<std::size_t>(k)] |= status;
-  }
-  const TrajectoryClearance after = trajectoryClearance(collision, mapped.q);
-  return ", collisions: " + std::to_string(before) + " frames in collision before, " + std::to_string(after.collision_frames) +
-         " after (" + request.solver + ", margin " + fixed(request.margin, 3) + " m; changed " + std::to_string(changed) +
-         ", not converged " + std::to_string(failed) + "; min clearance " + fixed(after.min, 4) + " m)";
-#else
-  (void)model;
-  (void)mapped;
-  (void)request;
-  throw missingPart("map --avoid-collisions", "avoidance", "libnlopt-dev");
-#endif
+double frameStep(const MappedMotion<double>& mapped, Eigen::Index k) {
+  return k == 0 ? 1.0 : mapped.time[static_cast<std::size_t>(k)] - mapped.time[static_cast<std::size_t>(k - 1)];
 }
 
-std::string applyHandSpeedLimit(const MapRequest& request, const RobotModel<double>& model,
-                                MappedMotion<double>& mapped) {
+// The hand and elbow points of --max-hand-speed (m, link frames).
+std::vector<LinkPoint> handPoints(const RobotModel<double>& model) {
   const std::optional<TriangleMap> map = triangleMapFor(model);
   if (!map) {
     throw UsageError("map --max-hand-speed: no hand/elbow points known for robot '" + model.name() +
                      "' (built in: Tangy, NAO, Pepper)");
   }
-  CartesianSpeedLimiterOptions options;
-  options.max_speed = request.max_hand_speed;
-  options.points = triangleArmPoints(model, *map);
-  options.max_joint_speed = request.max_joint_speed;  // keep --max-joint-speed on the final output
-  CartesianSpeedLimiter<double> limiter(model, options);
-  int limited = 0;
+  return triangleArmPoints(model, *map);
+}
+
+// The collision model `map --avoid-collisions` uses, nullopt for a robot without shapes.
+std::optional<SelfCollisionModel<double>> mapCollisionModel(const RobotModel<double>& model, double margin) {
+  SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
+  options.margin = margin;
+  if (model.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
+  SelfCollisionModel<double> collision(model, options);
+  if (collision.pairs().empty()) return std::nullopt;
+  return collision;
+}
+
+#ifdef RETARGET_CLI_WITH_AVOIDANCE
+std::string runSafetyPipeline(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped) {
+  const std::optional<SelfCollisionModel<double>> collision = mapCollisionModel(model, request.margin);
+  if (!collision) throw UsageError("map --avoid-collisions: robot '" + model.name() + "' has no collision shapes to check");
+  SafetyPipelineOptions options;
+  options.smoothing = request.smooth;
+  options.max_joint_speed = request.max_joint_speed;
+  options.max_point_speed = request.max_hand_speed;
+  if (request.max_hand_speed > 0) options.points = handPoints(model);
+  options.avoidance.solver =
+      request.solver == "cobyla" ? AvoidanceOptions::Solver::kCobyla : AvoidanceOptions::Solver::kSlsqp;
+  SafetyPipeline pipeline(*collision, options);
+  SelfCollisionChecker<double> checker(*collision);
+  int before = 0, changed = 0, limited = 0;
+  Eigen::VectorXd q(model.nq());
   for (Eigen::Index k = 0; k < mapped.q.rows(); ++k) {
-    const double dt = k == 0 ? 1.0 : mapped.time[static_cast<std::size_t>(k)] - mapped.time[static_cast<std::size_t>(k - 1)];
-    const Status status = dt > 0 ? limiter.update(mapped.q.row(k).transpose(), dt) : Status();
+    checker.update(mapped.q.row(k).transpose());
+    before += checker.minDistance() < 0 ? 1 : 0;
+    const double dt = frameStep(mapped, k);
+    // A repeated time stamp (dt = 0) keeps the previous output: no motion in no time.
+    const Status status = dt > 0 ? pipeline.update(mapped.q.row(k).transpose(), dt, q) : Status();
+    changed += status.has(StatusCode::kCollisionAvoided) ? 1 : 0;
     limited += status.has(StatusCode::kRateLimited) ? 1 : 0;
-    mapped.q.row(k) = limiter.value().transpose();
+    mapped.q.row(k) = q.transpose();
+    mapped.status[static_cast<std::size_t>(k)] |= status;
   }
-  return ", hand speed limited in " + std::to_string(limited) + " frames (" + fixed(request.max_hand_speed, 3) + " m/s)";
+  std::string line = ", safety pipeline (";
+  if (request.smooth > 0) line += "smoothing alpha " + fixed(request.smooth, 3) + ", ";
+  if (request.max_joint_speed > 0) line += fixed(request.max_joint_speed, 3) + " rad/s, ";
+  if (request.max_hand_speed > 0) line += "hands " + fixed(request.max_hand_speed, 3) + " m/s, ";
+  return line + "avoidance " + request.solver + ", margin " + fixed(request.margin, 3) + " m): mapped angles in collision in " +
+         std::to_string(before) + " frames; speed limited in " + std::to_string(limited) + ", avoidance in " +
+         std::to_string(changed) + " frames";
+}
+#endif
+
+std::string runFilters(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped) {
+  const Eigen::Index frames = mapped.q.rows();
+  std::string line;
+  if (request.smooth > 0) {
+    ExponentialSmoothing<double> smoothing(model.nq(), ExponentialSmoothingOptions{request.smooth});
+    for (Eigen::Index k = 0; k < frames; ++k) {
+      (void)smoothing.update(mapped.q.row(k).transpose());
+      mapped.q.row(k) = smoothing.value().transpose();
+    }
+    line += ", smoothed (alpha " + fixed(request.smooth, 3) + ")";
+  }
+  int limited = 0;
+  if (request.max_hand_speed > 0) {  // keeps --max-joint-speed on its output
+    CartesianSpeedLimiterOptions options;
+    options.max_speed = request.max_hand_speed;
+    options.points = handPoints(model);
+    options.max_joint_speed = request.max_joint_speed;
+    CartesianSpeedLimiter<double> limiter(model, options);
+    for (Eigen::Index k = 0; k < frames; ++k) {
+      const double dt = frameStep(mapped, k);
+      const Status status = dt > 0 ? limiter.update(mapped.q.row(k).transpose(), dt) : Status();
+      limited += status.has(StatusCode::kRateLimited) ? 1 : 0;
+      mapped.q.row(k) = limiter.value().transpose();
+    }
+  } else if (request.max_joint_speed > 0) {
+    RateLimiterOptions options;
+    options.max_rate = request.max_joint_speed;
+    RateLimiter<double> limiter(model.nq(), options);
+    for (Eigen::Index k = 0; k < frames; ++k) {
+      const double dt = frameStep(mapped, k);
+      const Status status = dt > 0 ? limiter.update(mapped.q.row(k).transpose(), dt) : Status();
+      limited += status.has(StatusCode::kRateLimited) ? 1 : 0;
+      mapped.q.row(k) = limiter.value().transpose();
+    }
+  }
+  if (request.max_joint_speed > 0 || request.max_hand_speed > 0) {
+    line += ", speed limited in " + std::to_string(limited) + " frames";
+  }
+  return line;
+}
+
+}  // namespace
+
+std::string applySafetyStages(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped) {
+  if (!request.avoid_collisions) return runFilters(request, model, mapped);
+#ifdef RETARGET_CLI_WITH_AVOIDANCE
+  return runSafetyPipeline(request, model, mapped);
+#else
+  throw missingPart("map --avoid-collisions", "avoidance", "libnlopt-dev");
+#endif
+}
+
+WrittenSafety writtenOutputSafety(const MapRequest& request, const RobotModel<double>& model,
+                                  const MappedMotion<double>& mapped) {
+  WrittenSafety out;
+  const Eigen::Index frames = mapped.q.rows();
+  std::vector<char> unmet(static_cast<std::size_t>(frames), 0);
+  // Joint and point speeds: finite differences of consecutive written rows (a relative 1e-9
+  // allowance for the limiters' round-off; a repeated time stamp must not move at all).
+  const auto over = [](double distance, double limit, double dt) {
+    return dt > 0 ? distance > limit * dt * (1.0 + 1e-9) + 1e-12 : distance > 0;
+  };
+  if (request.max_joint_speed > 0) {
+    out.joint_speed_checked = true;
+    for (Eigen::Index k = 1; k < frames; ++k) {
+      const double dt = frameStep(mapped, k);
+      const double step = (mapped.q.row(k) - mapped.q.row(k - 1)).cwiseAbs().maxCoeff();
+      if (dt > 0) out.max_joint_speed = std::max(out.max_joint_speed, step / dt);
+      if (over(step, request.max_joint_speed, dt)) {
+        ++out.joint_speed_frames;
+        unmet[static_cast<std::size_t>(k)] = 1;
+      }
+    }
+  }
+  if (request.max_hand_speed > 0) {
+    out.point_speed_checked = true;
+    const std::vector<LinkPoint> points = handPoints(model);
+    RobotData<double> data(model);
+    std::vector<Eigen::Vector3d> previous(points.size());
+    for (Eigen::Index k = 0; k < frames; ++k) {
+      forwardKinematics(model, data, mapped.q.row(k).transpose());
+      const double dt = frameStep(mapped, k);
+      double step = 0;
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const Eigen::Vector3d p = data.X_WL[static_cast<std::size_t>(model.linkIndex(points[i].link))] * points[i].p_L;
+        if (k > 0) step = std::max(step, (p - previous[i]).norm());
+        previous[i] = p;
+      }
+      if (k == 0) continue;
+      if (dt > 0) out.max_point_speed = std::max(out.max_point_speed, step / dt);
+      if (over(step, request.max_hand_speed, dt)) {
+        ++out.point_speed_frames;
+        unmet[static_cast<std::size_t>(k)] = 1;
+      }
+    }
+  }
+  if (request.avoid_collisions) {
+    out.collision_checked = true;
+    const std::optional<SelfCollisionModel<double>> collision = mapCollisionModel(model, request.margin);
+    if (collision) {
+      const TrajectoryClearance clearance = trajectoryClearance(*collision, mapped.q);
+      out.collision_frames = clearance.collision_frames;
+      out.min_clearance = clearance.min;
+      for (Eigen::Index k = 0; k < frames; ++k) {
+        if (clearance.min_distance[static_cast<std::size_t>(k)] < 0) unmet[static_cast<std::size_t>(k)] = 1;
+      }
+    }
+  }
+  out.unmet_frames = static_cast<int>(std::count(unmet.begin(), unmet.end(), 1));
+  return out;
+}
+
+std::string WrittenSafety::summary() const {
+  if (!collision_checked && !joint_speed_checked && !point_speed_checked) return {};
+  std::string line = "; written angles:";
+  if (collision_checked) {
+    line += " " + std::to_string(collision_frames) + " frames in collision (min clearance " + fixed(min_clearance, 4) + " m),";
+  }
+  if (joint_speed_checked) {
+    line += " " + std::to_string(joint_speed_frames) + " frames over the joint speed limit (max " +
+            fixed(max_joint_speed, 3) + " rad/s),";
+  }
+  if (point_speed_checked) {
+    line += " " + std::to_string(point_speed_frames) + " frames over the hand speed limit (max " +
+            fixed(max_point_speed, 3) + " m/s),";
+  }
+  return line + " " + std::to_string(unmet_frames) + " frames miss a limit";
+}
+
+std::string WrittenSafety::json() const {
+  nlohmann::ordered_json out;
+  if (collision_checked) {
+    out["collision_frames"] = collision_frames;
+    out["min_clearance"] = min_clearance;
+  }
+  if (joint_speed_checked) {
+    out["joint_speed_frames"] = joint_speed_frames;
+    out["max_joint_speed"] = max_joint_speed;
+  }
+  if (point_speed_checked) {
+    out["hand_speed_frames"] = point_speed_frames;
+    out["max_hand_speed"] = max_point_speed;
+  }
+  out["unmet_frames"] = unmet_frames;
+  return out.dump();
 }
 
 }  // namespace retarget::cli

@@ -118,6 +118,7 @@
 #include <retarget/control/balance.hpp>
 #include <retarget/control/whole_body.hpp>
 
-// safety (Eigen-only; the NLopt-based avoidance, retarget/safety/collision_avoidance.hpp, is
-// the optional target retarget::avoidance)
+// safety (Eigen-only; the NLopt-based avoidance and the safety pipeline,
+// retarget/safety/collision_avoidance.hpp and safety_pipeline.hpp, are the optional target
+// retarget::avoidance)
 #include <retarget/safety/self_collision.hpp>

@@ -79,7 +79,8 @@ TEST_CASE("cli map --smooth and --max-joint-speed compose the library's filters 
   CHECK(contains(smooth.err, "smoothed (alpha 0.300)"));
   const Run limited = run(map + quoted(limited_path) + " --max-joint-speed 0.5");
   REQUIRE_MESSAGE(limited.code == 0, limited.err);
-  CHECK(contains(limited.err, "rate limited in"));
+  CHECK(contains(limited.err, "speed limited in"));
+  CHECK(contains(limited.err, "0 frames over the joint speed limit"));
 
   const JointTrajectory plain = toRobotOrder(readJointTrajectoryCsv(plain_path.string()), nao);
   const JointTrajectory smoothed = toRobotOrder(readJointTrajectoryCsv(smooth_path.string()), nao);

@@ -117,14 +117,11 @@ TEST_CASE("cli map --avoid-collisions --solver cobyla and --margin; bad values a
   CHECK(run(map + " --margin -0.01").code == 2);
 }
 
-TEST_CASE("cli map --max-joint-speed and --max-hand-speed bound the written trajectory (forward-kinematics check)") {
+TEST_CASE("cli map --avoid-collisions with both speed limits: the summary is what the written file shows") {
   const auto tangy = makeTangy<double>();
   const fs::path motion_path = writeFoldArms();
   const fs::path out = tempDir() / "fold_tangy_limited.csv";
-  const Run r = run("map " + quoted(motion_path) + " --robot tangy --method triangle --avoid-collisions" +
-                    " --max-joint-speed 1 --max-hand-speed 0.25 -o " + quoted(out));
-  REQUIRE_MESSAGE(r.code == 0, r.err);
-  const JointTrajectory written = toRobotOrder(readJointTrajectoryCsv(out.string()), tangy);
+  const SelfCollisionModel<double> collision(tangy, tangySelfCollisionOptions());
   const std::vector<LinkPoint> points = triangleArmPoints(tangy, tangyTriangleMap());
   RobotData<double> data(tangy);
   const auto pointsAt = [&](const Eigen::VectorXd& q) {
@@ -133,20 +130,44 @@ TEST_CASE("cli map --max-joint-speed and --max-hand-speed bound the written traj
     for (const auto& lp : points) p.push_back(data.X_WL[static_cast<std::size_t>(tangy.linkIndex(lp.link))] * lp.p_L);
     return p;
   };
-  double worst_rate = 0, worst_speed = 0;
-  for (Eigen::Index k = 1; k < written.positions.rows(); ++k) {
-    const double dt = written.times[static_cast<std::size_t>(k)] - written.times[static_cast<std::size_t>(k - 1)];
-    REQUIRE(dt > 0);
-    const Eigen::VectorXd a = written.positions.row(k - 1).transpose(), b = written.positions.row(k).transpose();
-    worst_rate = std::max(worst_rate, (b - a).cwiseAbs().maxCoeff() / dt);
-    const auto pa = pointsAt(a), pb = pointsAt(b);
-    for (std::size_t i = 0; i < pa.size(); ++i) worst_speed = std::max(worst_speed, (pb[i] - pa[i]).norm() / dt);
+  for (const std::string smoothing : {"", " --smooth 0.5"}) {
+    CAPTURE(smoothing);
+    const Run r = run("map " + quoted(motion_path) + " --robot tangy --method triangle --avoid-collisions" +
+                      " --max-joint-speed 1 --max-hand-speed 0.25" + smoothing + " --json -o " + quoted(out));
+    REQUIRE_MESSAGE(r.code == 0, r.err);
+    const auto summary = nlohmann::json::parse(r.out).at("safety");
+    const JointTrajectory written = toRobotOrder(readJointTrajectoryCsv(out.string()), tangy);
+    double worst_rate = 0, worst_speed = 0;
+    for (Eigen::Index k = 1; k < written.positions.rows(); ++k) {
+      const double dt = written.times[static_cast<std::size_t>(k)] - written.times[static_cast<std::size_t>(k - 1)];
+      REQUIRE(dt > 0);
+      const Eigen::VectorXd a = written.positions.row(k - 1).transpose(), b = written.positions.row(k).transpose();
+      worst_rate = std::max(worst_rate, (b - a).cwiseAbs().maxCoeff() / dt);
+      const auto pa = pointsAt(a), pb = pointsAt(b);
+      for (std::size_t i = 0; i < pa.size(); ++i) worst_speed = std::max(worst_speed, (pb[i] - pa[i]).norm() / dt);
+    }
+    const TrajectoryClearance clearance = trajectoryClearance(collision, written.positions);
+    MESSAGE("fold-arms on Tangy, all stages" << smoothing << ": worst joint rate " << worst_rate
+                                             << " rad/s, worst hand/elbow speed " << worst_speed << " m/s, "
+                                             << clearance.collision_frames << " frames in collision; summary: "
+                                             << summary.dump());
+    CHECK(worst_rate <= 1.0 * (1 + 1e-9));
+    CHECK(worst_speed <= 0.25 * (1 + 1e-9));
+    CHECK(worst_speed > 0.2);  // the motion is fast enough that the limit acted
+    CHECK(clearance.collision_frames == 0);
+    // The summary's figures are the written file's.
+    CHECK(summary.at("collision_frames").get<int>() == clearance.collision_frames);
+    CHECK(summary.at("min_clearance").get<double>() == doctest::Approx(clearance.min).epsilon(1e-12));
+    CHECK(summary.at("max_joint_speed").get<double>() == doctest::Approx(worst_rate).epsilon(1e-9));
+    CHECK(summary.at("max_hand_speed").get<double>() == doctest::Approx(worst_speed).epsilon(1e-9));
+    CHECK(summary.at("joint_speed_frames").get<int>() == 0);
+    CHECK(summary.at("hand_speed_frames").get<int>() == 0);
+    CHECK(summary.at("unmet_frames").get<int>() == 0);
+    // ... and eval, reading the same file, finds the same collision count.
+    const Run e = run("eval " + quoted(motion_path) + " " + quoted(out) + " --robot tangy --metrics collision --json");
+    REQUIRE_MESSAGE(e.code == 0, e.err);
+    CHECK(nlohmann::json::parse(e.out).at("collision_frames").get<int>() == summary.at("collision_frames").get<int>());
   }
-  MESSAGE("fold-arms on Tangy, limited: worst joint rate " << worst_rate << " rad/s, worst hand/elbow speed "
-                                                           << worst_speed << " m/s");
-  CHECK(worst_rate <= 1.0 + 1e-9);
-  CHECK(worst_speed <= 0.25 + 1e-9);
-  CHECK(worst_speed > 0.2);  // the motion is fast enough that the limit acted
 }
 
 TEST_CASE("cli eval without --metrics runs every default family that applies to the robot") {

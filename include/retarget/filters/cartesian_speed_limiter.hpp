@@ -67,6 +67,14 @@ class CartesianSpeedLimiter {
   const VectorX<Scalar>& value() const noexcept { return value_; }
   /// Forgets the previous frame.
   void reset() noexcept { started_ = false; }
+  /// Continues from `q` (size nq, rad) as if it had been the last output: the next step is
+  /// limited from it. For a later stage that changed the output (safety/safety_pipeline.hpp).
+  template <typename Derived>
+  void continueFrom(const Eigen::MatrixBase<Derived>& q) noexcept {
+    value_ = q;
+    storePoints(value_);
+    started_ = true;
+  }
   const CartesianSpeedLimiterOptions& options() const noexcept { return options_; }
 
  private:

@@ -19,8 +19,9 @@
 /// Per frame:
 ///  - a configuration whose every pair is at least `margin` apart passes through unchanged
 ///    (bit-identical) with an empty status;
-///  - otherwise the solver starts from the previous frame's output (warm start; q_mimic on the
-///    first frame) and, when its result is collision-free with margin (within
+///  - otherwise the solver starts from q_mimic (clamped to the limits; the answer then depends on
+///    this frame alone, not on the path that led to it) and, if that fails, again from the
+///    previous frame's output (warm start); when a result is collision-free with margin (within
 ///    `feasibility_tolerance`) and within limits, that result is the output with
 ///    kCollisionAvoided (plus kNotConverged when the evaluation budget ran out first); a result
 ///    that stopped with slack (every pair farther than margin + feasibility_tolerance) is first
@@ -32,9 +33,9 @@
 ///
 /// Allocation: everything this class owns is allocated in the constructor; `apply()` itself
 /// allocates nothing, but NLopt's `nlopt_optimize` allocates its work arrays on every call
-/// (measured by tests/safety with a counting malloc on Tangy: 1 block per SLSQP solve, 2 when
-/// the solve on the nearest pairs is retried with all pairs, 7 per COBYLA solve; all freed
-/// before it returns). That is
+/// (measured by tests/safety with a counting malloc on Tangy: 1 block per SLSQP solve, 7 per
+/// COBYLA solve; a frame runs up to 4 solves: nearest pairs then all pairs, from q_mimic then
+/// from the previous output; all freed before it returns). That is
 /// the documented allocation exception of the mapper contract (mappers/mapper.hpp,
 /// docs/mapper_contract.md). Frames that are already collision-free never call NLopt and
 /// allocate nothing.
@@ -52,7 +53,9 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
+#include <retarget/filters/cartesian_speed_limiter.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/kinematics/robot_data.hpp>
 #include <retarget/safety/self_collision.hpp>
 
 namespace retarget {
@@ -85,6 +88,9 @@ struct AvoidanceOptions {
   /// configuration when it is collision-free, else the collision-free configuration nearest to
   /// it among seeded random samples.
   std::vector<double> safe_configuration{};
+  /// Points whose speed `applyWithin()` bounds (hands, elbows; frame of their link, m). Empty:
+  /// `applyWithin()` bounds joint steps only.
+  std::vector<LinkPoint> speed_points{};
 
   void validate() const {
     RETARGET_THROW_UNLESS(active_pairs >= 0, InvalidArgument, "AvoidanceOptions::active_pairs (got ", active_pairs,
@@ -108,6 +114,10 @@ struct AvoidanceOptions {
                             "AvoidanceOptions::safe_configuration[", i, "] (got ", safe_configuration[i],
                             ", expected a finite value)");
     }
+    for (std::size_t i = 0; i < speed_points.size(); ++i) {
+      RETARGET_THROW_UNLESS(speed_points[i].p_L.allFinite(), InvalidArgument, "AvoidanceOptions::speed_points[", i,
+                            "].p_L (got a non-finite vector)");
+    }
   }
 };
 
@@ -124,6 +134,9 @@ struct AvoidanceStats {
   double min_distance_in = 0;   ///< smallest pair distance of the input (m)
   double min_distance_out = 0;  ///< smallest pair distance of the output (m)
   int nlopt_result = 0;      ///< nlopt_result code of the last solve
+  /// Which start gave the output when solved: 0 the frame's own target (q_mimic / q_target),
+  /// 1 the previous output (after the first start failed), -1 none (fallback or not solved).
+  int start = -1;
 };
 
 /// Self-collision avoidance stage (see the file doc). Double precision (NLopt). Keeps a
@@ -163,6 +176,16 @@ class CollisionAvoidance {
     active_.assign(static_cast<std::size_t>(reduced), 0);
     opt_full_.reset(makeOptimizer(algorithm, static_cast<unsigned>(pairs)));
     if (reduced < pairs) opt_reduced_.reset(makeOptimizer(algorithm, static_cast<unsigned>(reduced)));
+    for (const LinkPoint& point : options_.speed_points) {
+      point_links_.push_back(model.linkIndex(point.link));
+      p_L_.push_back(point.p_L);
+    }
+    p_W_previous_.resize(p_L_.size());
+    frame_lower_ = lower_;
+    frame_upper_ = upper_;
+    step_tolerances_.assign(static_cast<std::size_t>(pairs) + p_L_.size(), options_.constraint_tolerance);
+    opt_step_.reset(makeOptimizer(algorithm, static_cast<unsigned>(step_tolerances_.size()), &CollisionAvoidance::stepConstraints,
+                                  step_tolerances_.data()));
     reset();
   }
   CollisionAvoidance(const SelfCollisionModel<double>&&, AvoidanceOptions = {}) = delete;
@@ -188,11 +211,6 @@ class CollisionAvoidance {
       return Status{};
     }
     mimic_ = q_mimic;
-    const Eigen::VectorXd& start = has_previous_ ? last_safe_ : mimic_;
-    for (int i = 0; i < nq_; ++i) {
-      x_[static_cast<std::size_t>(i)] =
-          std::min(std::max(start[i], lower_[static_cast<std::size_t>(i)]), upper_[static_cast<std::size_t>(i)]);
-    }
     evaluations_ = 0;
     const Eigen::Map<const Eigen::VectorXd> x(x_.data(), nq_);
     // NLOPT_ROUNDOFF_LIMITED: SLSQP could not improve further in floating point; its iterate
@@ -204,8 +222,12 @@ class CollisionAvoidance {
       checker_.update(x);
       return checker_.minDistance() >= margin - options_.feasibility_tolerance;
     };
-    nlopt_result result = NLOPT_FAILURE;
-    bool good = false;
+    const auto startFrom = [&](const Eigen::VectorXd& start) {
+      for (int i = 0; i < nq_; ++i) {
+        x_[static_cast<std::size_t>(i)] =
+            std::min(std::max(start[i], lower_[static_cast<std::size_t>(i)]), upper_[static_cast<std::size_t>(i)]);
+      }
+    };
     if (opt_reduced_) {  // the pairs closest at q_mimic first (checker_ holds q_mimic)
       std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(active_.size()), order_.end(),
                         [this](int a, int b) {
@@ -213,18 +235,24 @@ class CollisionAvoidance {
                                  checker_.result(static_cast<std::size_t>(b)).distance;
                         });
       std::copy(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(active_.size()), active_.begin());
-      result = solve(opt_reduced_.get(), active_.data());
-      good = acceptable(result);
-      if (!good) {  // a pair left out came too close (or the solve failed): all pairs, same start
-        for (int i = 0; i < nq_; ++i) {
-          x_[static_cast<std::size_t>(i)] =
-              std::min(std::max(start[i], lower_[static_cast<std::size_t>(i)]), upper_[static_cast<std::size_t>(i)]);
-        }
-      }
     }
-    if (!good) {
-      result = solve(opt_full_.get(), all_.data());
-      good = acceptable(result);
+    nlopt_result result = NLOPT_FAILURE;
+    bool good = false;
+    // From q_mimic first (the answer then depends on this frame alone), then, if that fails, from
+    // the previous output (warm start).
+    for (int attempt = 0; attempt < (has_previous_ ? 2 : 1) && !good; ++attempt) {
+      const Eigen::VectorXd& start = attempt == 0 ? mimic_ : last_safe_;
+      stats_.start = attempt;
+      if (opt_reduced_) {
+        startFrom(start);
+        result = solve(opt_reduced_.get(), active_.data());
+        good = acceptable(result);
+      }
+      if (!good) {  // a pair left out came too close (or the solve failed): all pairs, same start
+        startFrom(start);
+        result = solve(opt_full_.get(), all_.data());
+        good = acceptable(result);
+      }
     }
     stats_.solved = true;
     stats_.evaluations = evaluations_;
@@ -238,10 +266,110 @@ class CollisionAvoidance {
     } else {
       q_out = last_safe_;
       status |= StatusCode::kNotConverged;
+      stats_.start = -1;
     }
     has_previous_ = true;
     stats_.objective = (q_out - q_mimic).squaredNorm();
     if (!good) checker_.update(q_out);  // when good, checker_ already holds x = q_out
+    stats_.min_distance_out = checker_.minDistance();
+    return status;
+  }
+
+  /// The safety pipeline's last step (safety/safety_pipeline.hpp): the configuration closest to
+  /// `q_target` (Eq. 10's objective, rad) that is collision-free with margin AND reachable from
+  /// `q_prev` within one frame: every joint moves at most `max_joint_step` (rad) and every
+  /// `AvoidanceOptions::speed_points` point at most `max_point_step` (m, straight-line distance
+  /// between its positions at q_prev and q) — one program, the speed limits as its bounds and
+  /// constraints, so that no filter after it can undo the clearance. Infinity (or <= 0) turns a
+  /// step limit off. Solved from q_target clamped into the step box, then, if that fails, from
+  /// q_prev (feasible whenever q_prev is collision-free). Every result is checked on every pair,
+  /// joint and point; when none passes, the output is q_prev (it meets the step limits exactly)
+  /// with kCollisionAvoided | kNotConverged. An input that already meets everything passes
+  /// through unchanged with an empty status. kInvalidInput (q_out = q_prev when it has the
+  /// right size) for wrong sizes or non-finite values. Never throws; allocation as apply().
+  [[nodiscard]] Status applyWithin(const Eigen::Ref<const Eigen::VectorXd>& q_target,
+                                   const Eigen::Ref<const Eigen::VectorXd>& q_prev, double max_joint_step,
+                                   double max_point_step, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
+    stats_ = AvoidanceStats{};
+    if (q_out.size() != nq_ || q_prev.size() != nq_ || !q_prev.allFinite()) return StatusCode::kInvalidInput;
+    if (q_target.size() != nq_ || !q_target.allFinite()) {
+      q_out = q_prev;
+      return StatusCode::kInvalidInput;
+    }
+    const bool joint_limited = max_joint_step > 0 && std::isfinite(max_joint_step);
+    point_step_ = max_point_step > 0 && !p_L_.empty() ? max_point_step : HUGE_VAL;
+    for (int i = 0; i < nq_; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      double lo = lower_[k], hi = upper_[k];
+      if (joint_limited) {
+        lo = std::max(lo, q_prev[i] - max_joint_step);
+        hi = std::min(hi, q_prev[i] + max_joint_step);
+      }
+      if (lo > hi) lo = hi = std::min(std::max(q_prev[i], lower_[k]), upper_[k]);  // q_prev outside the limits
+      frame_lower_[k] = lo;
+      frame_upper_[k] = hi;
+    }
+    if (std::isfinite(point_step_)) {
+      forwardKinematics(collision_->model(), checker_data_, q_prev);
+      for (std::size_t k = 0; k < p_L_.size(); ++k) {
+        p_W_previous_[k] = checker_data_.X_WL[static_cast<std::size_t>(point_links_[k])] * p_L_[k];
+      }
+    }
+    const double margin = collision_->margin();
+    mimic_ = q_target;
+    const Eigen::Map<const Eigen::VectorXd> x(x_.data(), nq_);
+    checker_.update(q_target);
+    stats_.min_distance_in = checker_.minDistance();
+    const auto meetsAll = [&](const auto& q, double distance_slack) {
+      for (int i = 0; i < nq_; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        if (!(q[i] >= frame_lower_[k] - 1e-12 && q[i] <= frame_upper_[k] + 1e-12)) return false;
+      }
+      if (!pointsWithinStep(q)) return false;
+      checker_.update(q);
+      return checker_.minDistance() >= margin - distance_slack;
+    };
+    if (meetsAll(q_target, 0.0)) {
+      q_out = q_target;
+      stats_.min_distance_out = checker_.minDistance();
+      return Status{};
+    }
+    nlopt_set_lower_bounds(opt_step_.get(), frame_lower_.data());
+    nlopt_set_upper_bounds(opt_step_.get(), frame_upper_.data());
+    evaluations_ = 0;
+    nlopt_result result = NLOPT_FAILURE;
+    bool good = false;
+    for (int attempt = 0; attempt < 2 && !good; ++attempt) {
+      const auto& start = attempt == 0 ? q_target : q_prev;
+      stats_.start = attempt;
+      for (int i = 0; i < nq_; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        x_[k] = std::min(std::max(start[i], frame_lower_[k]), frame_upper_[k]);
+      }
+      double f = 0;
+      result = nlopt_optimize(opt_step_.get(), x_.data(), &f);
+      good = (result > 0 || result == NLOPT_ROUNDOFF_LIMITED) && x.allFinite() &&
+             meetsAll(x, options_.feasibility_tolerance);
+    }
+    stats_.solved = true;
+    stats_.evaluations = evaluations_;
+    stats_.nlopt_result = static_cast<int>(result);
+    Status status = StatusCode::kCollisionAvoided;
+    if (good) {
+      for (int i = 0; i < nq_; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        q_out[i] = std::min(std::max(x[i], frame_lower_[k]), frame_upper_[k]);
+      }
+      if (result == NLOPT_MAXEVAL_REACHED || result == NLOPT_MAXTIME_REACHED) status |= StatusCode::kNotConverged;
+    } else {
+      q_out = q_prev;
+      status |= StatusCode::kNotConverged;
+      stats_.start = -1;
+    }
+    last_safe_ = q_out;
+    has_previous_ = true;
+    stats_.objective = (q_out - q_target).squaredNorm();
+    checker_.update(q_out);
     stats_.min_distance_out = checker_.minDistance();
     return status;
   }
@@ -284,11 +412,12 @@ class CollisionAvoidance {
     checker_.update(x);
   }
 
-  nlopt_opt makeOptimizer(nlopt_algorithm algorithm, unsigned m) {
+  nlopt_opt makeOptimizer(nlopt_algorithm algorithm, unsigned m, nlopt_mfunc constraint = &CollisionAvoidance::constraints,
+                          const double* tolerances = nullptr) {
     nlopt_opt opt = nlopt_create(algorithm, static_cast<unsigned>(nq_));
     RETARGET_THROW_UNLESS(opt != nullptr, Error, "CollisionAvoidance: nlopt_create failed");
     nlopt_set_min_objective(opt, &CollisionAvoidance::objective, this);
-    if (m > 0) nlopt_add_inequality_mconstraint(opt, m, &CollisionAvoidance::constraints, this, tolerances_.data());
+    if (m > 0) nlopt_add_inequality_mconstraint(opt, m, constraint, this, tolerances ? tolerances : tolerances_.data());
     nlopt_set_lower_bounds(opt, lower_.data());
     nlopt_set_upper_bounds(opt, upper_.data());
     nlopt_set_xtol_abs1(opt, options_.x_tolerance);
@@ -327,6 +456,52 @@ class CollisionAvoidance {
         for (unsigned j = 0; j < n; ++j) grad[i * n + j] = -self->gradient_(0, static_cast<Eigen::Index>(j));
       }
     }
+  }
+
+  // applyWithin's constraints: every pair (as constraints()), then one per speed point,
+  // c = (|p(q) - p_prev|^2 - step^2) / (2 step) <= 0 (m; smooth at p = p_prev, unlike the
+  // distance itself), gradient (p - p_prev)^T J_p / step.
+  static void stepConstraints(unsigned m, double* result, unsigned n, const double* x, double* grad, void* data) {
+    auto* self = static_cast<CollisionAvoidance*>(data);
+    const unsigned pairs = static_cast<unsigned>(self->all_.size());
+    self->constrained_ = self->all_.data();
+    constraints(pairs, result, n, x, grad, data);
+    if (m == pairs) return;
+    const Eigen::Map<const Eigen::VectorXd> q(x, static_cast<Eigen::Index>(n));
+    const auto& model = self->collision_->model();
+    forwardKinematics(model, self->checker_data_, q);
+    // A step 1 ppm shorter than the limit: NLopt may leave a constraint violated by its
+    // tolerance (1e-9 m), more than pointsWithinStep's relative 1e-9 allows at 8 mm per frame.
+    const double step = self->point_step_ * (1.0 - 1e-6);
+    for (unsigned k = 0; k < m - pairs; ++k) {
+      const int link = self->point_links_[k];
+      const Eigen::Vector3d d = self->checker_data_.X_WL[static_cast<std::size_t>(link)] * self->p_L_[k] - self->p_W_previous_[k];
+      double* row_result = result + pairs + k;
+      if (!std::isfinite(step)) {  // no point limit this frame: an inactive constraint
+        *row_result = -1.0;
+        if (grad != nullptr) std::fill(grad + (pairs + k) * n, grad + (pairs + k + 1) * n, 0.0);
+        continue;
+      }
+      *row_result = (d.squaredNorm() - step * step) / (2.0 * step);
+      if (grad != nullptr) {
+        pointJacobian(model, self->checker_data_, link, self->p_L_[k], self->point_jacobian_);
+        Eigen::Map<Eigen::RowVectorXd>(grad + (pairs + k) * n, static_cast<Eigen::Index>(n)) =
+            d.transpose() * self->point_jacobian_ / step;
+      }
+    }
+  }
+
+  // True when every speed point of q is within point_step_ of its position at q_prev (with a
+  // relative round-off allowance of 1e-9).
+  template <typename Derived>
+  bool pointsWithinStep(const Eigen::MatrixBase<Derived>& q) {
+    if (!std::isfinite(point_step_)) return true;
+    forwardKinematics(collision_->model(), checker_data_, q);
+    for (std::size_t k = 0; k < p_L_.size(); ++k) {
+      const Eigen::Vector3d p = checker_data_.X_WL[static_cast<std::size_t>(point_links_[k])] * p_L_[k];
+      if ((p - p_W_previous_[k]).norm() > point_step_ * (1.0 + 1e-9)) return false;
+    }
+    return true;
   }
 
   Eigen::VectorXd findSafeConfiguration() {
@@ -387,7 +562,15 @@ class CollisionAvoidance {
   AvoidanceStats stats_{};
   std::vector<int> all_, order_, active_;
   const int* constrained_ = nullptr;
-  std::unique_ptr<std::remove_pointer_t<nlopt_opt>, Destroy> opt_full_, opt_reduced_;
+  std::unique_ptr<std::remove_pointer_t<nlopt_opt>, Destroy> opt_full_, opt_reduced_, opt_step_;
+  // applyWithin(): the speed points, their positions at q_prev (frame W, m), this frame's joint
+  // box and point step, and a workspace for their forward kinematics and Jacobians.
+  RobotData<double> checker_data_{collision_->model()};
+  std::vector<int> point_links_;
+  std::vector<Eigen::Vector3d> p_L_, p_W_previous_;
+  std::vector<double> frame_lower_, frame_upper_, step_tolerances_;
+  double point_step_ = HUGE_VAL;
+  Eigen::Matrix3Xd point_jacobian_{3, nq_};
 };
 
 }  // namespace retarget
