@@ -54,7 +54,7 @@ std::vector<Motion> motions() {
   return out;
 }
 
-// Floors of the mean W (seed 001, Eq. 12: joint-space similarity of the avoided motion to the
+// Floors of the mean W (seed 001, Eq. 11: joint-space similarity of the avoided motion to the
 // mimicked one, 1 where avoidance changed nothing) per robot, motion and solver, as measured (GCC
 // 12, test preset). A run must reach relativeFloor(measured) (support/floors.hpp: 1 - W may grow
 // by at most 25 %); the paper's W >= 0.9 on average holds with room to spare on every motion. A
