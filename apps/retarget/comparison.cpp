@@ -321,7 +321,7 @@ const std::vector<CompareColumn>& compareColumns() {
       {"mapping", "/mapping/not_converged_frames", "not conv", "frames", 0},
       {"mapping", "/mapping/collision_avoided_frames", "avoided", "frames", 0},
       {"mapping", "/collision/w/mean", "W", "", 3,
-       "joint-space similarity W (seed 001 Eq. 12) of the angles to the plain mapping of the motion by the same "
+       "joint-space similarity W (seed 001 Eq. 11) of the angles to the plain mapping of the motion by the same "
        "method, before smoothing, speed limits or collision avoidance: 1 = nothing changed them; a joint moved by "
        "its whole range alone gives 0.5. Not an imitation score; — where the method that produced a CSV is "
        "unknown (name it in the file name, e.g. wave_ga-lvvj.csv)",

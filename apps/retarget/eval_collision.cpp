@@ -1,6 +1,6 @@
 // `retarget eval <motion> <angles.csv> --robot tangy --metrics collision [--json]`: the seed 001
 // measures of a robot trajectory: the minimum clearance over the self-collision pairs, the frames
-// in collision (some pair closer than its radii), and the joint-space similarity W (Eq. 12) of
+// in collision (some pair closer than its radii), and the joint-space similarity W (Eq. 11) of
 // the angles to the plain mapping of the motion by the method that produced them (seed 001's
 // q_mimic: the mapping before smoothing, speed limits or collision avoidance), with that
 // mapping's collision frames. The method is the one the angles file names ("wave_pics.csv"), or
@@ -53,17 +53,17 @@ void runCollision(const EvalRequest& request) {
   if (e.reference) {
     std::cout << "  plain " << *e.reference << " mapping (no smoothing, speed limit or avoidance): "
               << e.before->collision_frames << " frames in collision\n";
-    std::cout << "  W (seed 001 Eq. 12) of the angles to that plain mapping: mean " << e.w->mean << "  min " << e.w->min
+    std::cout << "  W (seed 001 Eq. 11) of the angles to that plain mapping: mean " << e.w->mean << "  min " << e.w->min
               << "   (1 = unchanged)\n";
   } else {
-    std::cout << "  W (seed 001 Eq. 12): not computed; the method that produced the angles is unknown (name it in "
+    std::cout << "  W (seed 001 Eq. 11): not computed; the method that produced the angles is unknown (name it in "
                  "the file name, e.g. wave_ga-lvvj.csv)\n";
   }
 }
 
 const bool kEvalCollisionRegistered = registerEvalMetrics(EvalMetrics{
     "collision",
-    "self-collision: minimum clearance, frames in collision, W (seed 001 Eq. 12) vs the plain mapping of the same "
+    "self-collision: minimum clearance, frames in collision, W (seed 001 Eq. 11) vs the plain mapping of the same "
     "method",
     true, runCollision, [](const RobotModel<double>& model) { return cliCollisionModel(model).has_value(); }});
 

@@ -66,7 +66,7 @@ nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e);
 double bestReachableWbfMean(const MotionBestReachable<double>& best);
 double bestReachableLlfMean(const MotionBestReachable<double>& best);
 
-// --- collision: W (seed 001 Eq. 12) against the plain mapping, clearance, frames in collision.
+// --- collision: W (seed 001 Eq. 11) against the plain mapping, clearance, frames in collision.
 
 /// What W compares the evaluated angles with: the plain mapping of the motion (no smoothing,
 /// speed limit or collision avoidance) by the method that produced them (seed 001's q_mimic).

@@ -1,7 +1,7 @@
 // The README's demo (apps/retarget/demo.sh) and the figures it shows: the per-link table of
 // `retarget eval` (no JSON dump, no collision-margin line), the mapping's clamp and hold counts,
-// the report's path; W (seed 001 Eq. 12) compares angles with the plain mapping of the method that
-// produced them (1 for the same trajectory, Eq. 12 for a changed one, null when the method is
+// the report's path; W (seed 001 Eq. 11) compares angles with the plain mapping of the method that
+// produced them (1 for the same trajectory, Eq. 11 for a changed one, null when the method is
 // unknown, never the constant of two different methods); MPJPE scales the robot uniformly, so
 // NAO's proportions count and a perfect wave is not a perfect 0.
 #include <doctest/doctest.h>
@@ -103,7 +103,7 @@ TEST_CASE("cli demo.sh: per-link table with clamps and holds, the report's path;
   CHECK(mpjpe_note);
 }
 
-TEST_CASE("cli eval: W of a trajectory against its own method's plain mapping is 1, and Eq. 12 once changed") {
+TEST_CASE("cli eval: W of a trajectory against its own method's plain mapping is 1, and Eq. 11 once changed") {
   const auto nao = makeNao<double>();
   const fs::path motion = writeShortWave("w_wave.csv");
   const fs::path csv = tempDir() / "w_wave_ga-lvvj.csv";
@@ -117,7 +117,7 @@ TEST_CASE("cli eval: W of a trajectory against its own method's plain mapping is
   CHECK(same.at("/w/min"_json_pointer).get<double>() == 1.0);
 
   // The same angles with the left shoulder pitch moved by a known amount in every other frame:
-  // W = 1 / (1 + (d / range)^2) there (Eq. 12), 1 elsewhere.
+  // W = 1 / (1 + (d / range)^2) there (Eq. 11), 1 elsewhere.
   JointTrajectory angles = toRobotOrder(readJointTrajectoryCsv(csv.string()), nao);
   const int i = nao.qIndex("LShoulderPitch");
   const double range = nao.upperLimits()[i] - nao.lowerLimits()[i];
@@ -144,7 +144,7 @@ TEST_CASE("cli eval: W of a trajectory against its own method's plain mapping is
   CHECK(unknown.at("reference").is_null());
   const Run text = run(eval + quoted(anonymous) + " --robot nao --metrics collision");
   REQUIRE(text.code == 0);
-  CHECK(contains(text.out, "W (seed 001 Eq. 12): not computed"));
+  CHECK(contains(text.out, "W (seed 001 Eq. 11): not computed"));
 
   // The triangle mapping's angles against the triangle mapping: 1, not the hands' difference
   // between GA-LVVJ (open) and the triangle mapping (at rest) that once read 0.333.

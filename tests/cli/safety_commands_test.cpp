@@ -21,12 +21,20 @@
 #include <retarget/safety/self_collision.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "support/floors.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
 using namespace retarget::test;
 
 namespace {
+
+// W (seed 001, Eq. 11) of `map --avoid-collisions` on Tangy against the plain triangle mapping of
+// the 3 s fold-arms demo, as measured (GCC 12, test preset) when these floors were set; a run must
+// reach relativeFloor(measured) (support/floors.hpp: 1 - W may grow by at most 25 %). The paper
+// gives no threshold: its Figure 12d shows W "close to 1" for every motion.
+constexpr double kFoldArmsTangyWMean = 0.99446092;
+constexpr double kFoldArmsTangyWMin = 0.99158286;
 
 fs::path writeFoldArms() {
   const fs::path path = tempDir() / "fold_arms.csv";
@@ -91,7 +99,8 @@ TEST_CASE("cli map --method triangle on Tangy equals the library; --avoid-collis
   const TrajectoryClearance before = trajectoryClearance(collision, expected.q);
   CHECK(report["w"]["mean"].get<double>() == doctest::Approx(w.mean).epsilon(1e-12));
   CHECK(report["w"]["min"].get<double>() == doctest::Approx(w.min).epsilon(1e-12));
-  CHECK(report["w"]["mean"].get<double>() >= 0.9);
+  RETARGET_CHECK_FLOOR(report["w"]["mean"].get<double>(), kFoldArmsTangyWMean);
+  RETARGET_CHECK_FLOOR(report["w"]["min"].get<double>(), kFoldArmsTangyWMin);
   CHECK(report["min_clearance"].get<double>() == doctest::Approx(after.min).epsilon(1e-12));
   CHECK(report["min_clearance"].get<double>() >= collision.margin() - 1e-6);
   CHECK(report["collision_frames"].get<int>() == 0);

@@ -1,12 +1,14 @@
 // Self-collision avoidance (seed 001, Section 2.2.2) after the triangle mapper on Tangy and after
 // GA-LVVJ on NAO, on the fold-arms demo motion and on every shared Kinect recording: no frame
-// closer than its radii afterwards (independent FCL pass), the mean W above a per-motion floor near
-// its measured value (the paper asks for 0.9), collision-free input frames bit-identical; the
+// closer than its radii afterwards (independent FCL pass) and none closer than the margin, the
+// mean and the worst-frame W above per-motion floors near their measured values (the paper
+// reports W "close to 1", Figure 12d), collision-free input frames bit-identical; the
 // solver failure path; the allocation exception measured; the safety filters (joint-velocity and
 // Cartesian speed limits) on step inputs and recordings.
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <iomanip>
 #include <string>
 #include <vector>
 
@@ -54,35 +56,39 @@ std::vector<Motion> motions() {
   return out;
 }
 
-// Floors of the mean W (seed 001, Eq. 12: joint-space similarity of the avoided motion to the
-// mimicked one, 1 where avoidance changed nothing) per robot, motion and solver, as measured (GCC
-// 12, test preset). A run must reach relativeFloor(measured) (support/floors.hpp: 1 - W may grow
-// by at most 25 %); the paper's W >= 0.9 on average holds with room to spare on every motion. A
-// motion without an entry fails until its floor is added here.
+// Floors of W (seed 001, Eq. 11: joint-space similarity of the avoided motion to the mimicked
+// one, 1 where avoidance changed nothing), its mean and its worst frame, per robot, motion and
+// solver, as measured (GCC 12, test preset). A run must reach relativeFloor(measured)
+// (support/floors.hpp: 1 - W may grow by at most 25 %). The paper gives no threshold (its Figure
+// 12d shows W "close to 1" for every motion); the worst frame here is Tangy's chicken wing at
+// 0.52. A motion without an entry fails until its floor is added here. NAO's entries were
+// measured with the collision model of robots/nao.hpp whose torso and upper arms are fitted to
+// the URDF's frames (issue 31); ges03 never comes closer than NAO's 3 mm margin there (W = 1).
 struct WFloor {
   const char* robot;
   const char* motion;
   const char* solver;
   double w_mean;  // measured
+  double w_min;   // measured
 };
 const WFloor kWFloors[] = {
-    {"tangy", "fold-arms", "slsqp", 0.993029839},
-    {"tangy", "keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", "slsqp", 0.998977244},
-    {"tangy", "keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", "slsqp", 0.999998376},
-    {"tangy", "laban_ges01_wavehand_kinect2.csv", "slsqp", 0.999983168},
-    {"tangy", "laban_ges03_drawlines_kinect2.csv", "slsqp", 0.999279541},
-    {"tangy", "laban_ges04_comehere_kinect2.csv", "slsqp", 0.999934595},
-    {"tangy", "laban_ges06_chickenwing_kinect2.csv", "slsqp", 0.985142672},
-    {"tangy", "laban_kinectreader_joints_closerange_kinect2.csv", "slsqp", 0.999883861},
-    {"tangy", "fold-arms", "cobyla", 0.993059170},
-    {"NaoH25V50", "fold-arms", "slsqp", 0.989951289},
-    {"NaoH25V50", "keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", "slsqp", 0.994830591},
-    {"NaoH25V50", "keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", "slsqp", 0.999897382},
-    {"NaoH25V50", "laban_ges01_wavehand_kinect2.csv", "slsqp", 0.999881186},
-    {"NaoH25V50", "laban_ges03_drawlines_kinect2.csv", "slsqp", 0.999996613},
-    {"NaoH25V50", "laban_ges04_comehere_kinect2.csv", "slsqp", 0.999302248},
-    {"NaoH25V50", "laban_ges06_chickenwing_kinect2.csv", "slsqp", 0.999187497},
-    {"NaoH25V50", "laban_kinectreader_joints_closerange_kinect2.csv", "slsqp", 0.998197359},
+    {"tangy", "fold-arms", "slsqp", 0.993029839, 0.991582857},
+    {"tangy", "keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", "slsqp", 0.998977244, 0.995245957},
+    {"tangy", "keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", "slsqp", 0.999998376, 0.99984961},
+    {"tangy", "laban_ges01_wavehand_kinect2.csv", "slsqp", 0.999983168, 0.999503851},
+    {"tangy", "laban_ges03_drawlines_kinect2.csv", "slsqp", 0.999279541, 0.982861971},
+    {"tangy", "laban_ges04_comehere_kinect2.csv", "slsqp", 0.999934595, 0.999557768},
+    {"tangy", "laban_ges06_chickenwing_kinect2.csv", "slsqp", 0.985142672, 0.518745095},
+    {"tangy", "laban_kinectreader_joints_closerange_kinect2.csv", "slsqp", 0.999883861, 0.998856485},
+    {"tangy", "fold-arms", "cobyla", 0.99305917, 0.991582857},
+    {"NaoH25V50", "fold-arms", "slsqp", 0.993083191, 0.99119372},
+    {"NaoH25V50", "keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", "slsqp", 0.995284984, 0.949543296},
+    {"NaoH25V50", "keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", "slsqp", 0.999897563, 0.998342493},
+    {"NaoH25V50", "laban_ges01_wavehand_kinect2.csv", "slsqp", 0.999915414, 0.997479524},
+    {"NaoH25V50", "laban_ges03_drawlines_kinect2.csv", "slsqp", 1.0, 1.0},
+    {"NaoH25V50", "laban_ges04_comehere_kinect2.csv", "slsqp", 0.999728006, 0.997790439},
+    {"NaoH25V50", "laban_ges06_chickenwing_kinect2.csv", "slsqp", 0.999883405, 0.997633646},
+    {"NaoH25V50", "laban_kinectreader_joints_closerange_kinect2.csv", "slsqp", 0.99819922, 0.994645536},
 };
 
 const WFloor* findWFloor(const std::string& robot, const std::string& motion, const std::string& solver) {
@@ -133,15 +139,22 @@ void checkAvoidance(const RobotModel<double>& model, Mapper& mapper, const SelfC
                          << fcl_before << " -> " << fcl_after << "), below margin " << clear_before.margin_frames
                          << " -> " << clear_after.margin_frames << ", solved " << solved << " (mean "
                          << (solved ? evaluations / solved : 0.0) << " evaluations, not converged " << not_converged
-                         << "), W mean " << w.mean << " min " << w.min << ", min clearance " << clear_before.min
+                         << "), W mean " << std::setprecision(9) << w.mean << " min " << w.min
+                         << std::setprecision(6) << ", min clearance " << clear_before.min
                          << " -> " << clear_after.min << " m");
     CHECK(fcl_after == 0);
     CHECK(clear_after.collision_frames == 0);
     CHECK(clear_before.collision_frames == fcl_before);  // our check and FCL agree frame by frame
     CHECK(unchanged_violations == 0);
+    // Every pair at least the margin apart afterwards (within the solver's feasibility
+    // tolerance), not only out of contact.
+    CHECK(clear_after.min >= collision.margin() - avoidance.options().feasibility_tolerance);
     const WFloor* floor = findWFloor(model.name(), m.name, toString(solver));
     CHECK_MESSAGE(floor != nullptr, "no W floor in kWFloors");
-    if (floor != nullptr) RETARGET_CHECK_FLOOR(w.mean, floor->w_mean);
+    if (floor != nullptr) {
+      RETARGET_CHECK_FLOOR(w.mean, floor->w_mean);
+      RETARGET_CHECK_FLOOR(w.min, floor->w_min);
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
 /// @file
-/// Joint-space similarity W between two robot configurations (seed 001, Eq. 12, after its
+/// Joint-space similarity W between two robot configurations (seed 001, Eq. 11, after its
 /// ref. [15]) and its summaries over a motion, plus the per-joint angular change between two
 /// trajectories (seed 001, Figure 12c: Delta = |q_mimic - q_collision-free|).
 ///
@@ -18,7 +18,7 @@
 
 namespace retarget {
 
-/// W of Eq. 12 between q and q' (size nq, rad). Never allocates or throws; 0 for non-finite input.
+/// W of Eq. 11 between q and q' (size nq, rad). Never allocates or throws; 0 for non-finite input.
 template <typename Scalar, typename DerivedA, typename DerivedB>
 Scalar jointSimilarity(const RobotModel<Scalar>& model, const Eigen::MatrixBase<DerivedA>& q,
                        const Eigen::MatrixBase<DerivedB>& q_prime) {

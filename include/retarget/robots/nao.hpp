@@ -21,8 +21,9 @@
 ///
 /// Estimated (not from a source): the collision capsules and spheres, sized by eye from the
 /// link lengths above and the published outer dimensions of NAO (about 0.57 m tall, 0.27 m
-/// wide at the shoulders); see makeNao(). The URDF's own collision geometry is meshes plus
-/// 1 cm foot-pressure-sensor boxes, which are not used.
+/// wide at the shoulders), except the torso, which is fitted to frames of the URDF; see
+/// makeNao(). The URDF's own collision geometry is meshes plus 1 cm foot-pressure-sensor
+/// boxes, which are not used.
 
 #include <array>
 #include <string>
@@ -292,8 +293,8 @@ inline constexpr RobotTableJoint kJoints[] = {
 /// | link | shape | segment (link frame, m) | radius (m) |
 /// |---|---|---|---|
 /// | Head | sphere | (0, 0, 0.055) | 0.065 |
-/// | torso | capsule | (-0.01, 0, -0.03) .. (-0.01, 0, 0.07) | 0.07 |
-/// | L/RBicep | capsule | (0.02, 0, 0) .. (0.085, +-0.012, 0) | 0.03 |
+/// | torso | capsule | (-0.005, 0, -0.03) .. (-0.005, 0, 0.07) | 0.055 |
+/// | L/RBicep | capsule | (0.03, +-0.0043, 0) .. (0.075, +-0.0107, 0) | 0.03 |
 /// | L/RForeArm | capsule | (0, 0, 0) .. (0.05595, 0, 0) | 0.03 |
 /// | l/r_wrist (hand) | capsule | (0, 0, 0) .. (0.06, 0, -0.01) | 0.025 |
 /// | L/RThigh | capsule | (0, 0, -0.015) .. (0, 0, -0.085) | 0.04 |
@@ -302,6 +303,23 @@ inline constexpr RobotTableJoint kJoints[] = {
 ///
 /// Each shape is named after its body part ("head", "torso", "l_upper_arm", "l_forearm",
 /// "l_hand", "l_thigh", "l_tibia", "l_foot", and "r_..."). Never throws for the built-in data.
+///
+/// The torso capsule is fitted to three frames of the URDF (torso frame, m): its front reaches
+/// the chest button (ChestButton_frame at x = 0.0499; capsule front -0.005 + 0.055 = 0.050),
+/// its bottom the hip joints (HipOffsetZ: z = -0.085 = -0.03 - 0.055) and its top the neck joint
+/// (NeckOffsetZ: z = 0.1265; capsule top 0.07 + 0.055 = 0.125); its axis passes the torso's
+/// centre of mass (x = -0.004). That leaves the shoulder joints (ShoulderOffsetY = 0.098) 43 mm
+/// outside it, the room of NAO's shoulder caps. The upper arm spans its link exactly: radius
+/// 0.03 around the line from the shoulder-roll joint to the elbow-yaw joint (UpperArmLength
+/// 0.105 along x, ElbowOffsetY 0.015), the segment inset by the radius at both ends. An upper
+/// arm hanging straight down (pitch pi/2, roll 0) then clears the torso by
+/// |(0.005, 0.098 + 0.015 * 0.03 / 0.105, 0)| - 0.055 - 0.03 = 17.4 mm, and the demo motions
+/// keep the default 1 cm margin of safety/self_collision.hpp on every frame (both checked by
+/// tests/safety/nao_collision_model_test.cpp). The earlier estimates put every frame of a normal
+/// motion closer than the margin: the torso (radius 0.07 on x = -0.01) reached 1 cm past the
+/// chest button and 1.5 cm below the hips, and an upper arm hanging straight down came within
+/// 1 mm of it (1.5 to 1.8 mm at rest in the demo motions); the upper arm (0.02 .. 0.085) reached
+/// 1 cm past the elbow joint, so a hand waving at full elbow flexion came 7 mm from it.
 template <typename Scalar = double>
 RobotModel<Scalar> makeNao() {
   using V = Vector3<Scalar>;
@@ -311,13 +329,19 @@ RobotModel<Scalar> makeNao() {
                            std::vector<std::string>(kNaoJointNames.begin(), kNaoJointNames.end()));
   const auto s = [](double v) { return static_cast<Scalar>(v); };
   builder.addCollision("Head", capsuleShape<Scalar>("head", V(0, 0, s(0.055)), V(0, 0, s(0.055)), s(0.065)));
-  builder.addCollision("torso", capsuleShape<Scalar>("torso", V(s(-0.01), 0, s(-0.03)), V(s(-0.01), 0, s(0.07)), s(0.07)));
+  // Torso fitted to the URDF's chest button, hip and neck frames (see the table note above).
+  builder.addCollision("torso", capsuleShape<Scalar>("torso", V(s(-0.005), 0, s(-0.03)), V(s(-0.005), 0, s(0.07)), s(0.055)));
   for (const int side : {1, -1}) {
     const bool left = side > 0;
     const std::string p = left ? "l_" : "r_";
     const std::string P = left ? "L" : "R";
-    builder.addCollision(P + "Bicep", capsuleShape<Scalar>(p + "upper_arm", V(s(0.02), 0, 0),
-                                                            V(s(0.085), s(0.012 * side), 0), s(0.03)));
+    // Upper arm: radius 0.03 around the line from the shoulder-roll joint to the elbow-yaw joint
+    // (UpperArmLength 0.105, ElbowOffsetY 0.015), ends inset by the radius so that the capsule
+    // spans exactly that link, from the shoulder to the elbow joint.
+    const double upper_arm = 0.105, elbow_y = 0.015 * side, r_arm = 0.03;
+    const double t0 = r_arm / upper_arm, t1 = (upper_arm - r_arm) / upper_arm;
+    builder.addCollision(P + "Bicep", capsuleShape<Scalar>(p + "upper_arm", V(s(t0 * upper_arm), s(t0 * elbow_y), 0),
+                                                            V(s(t1 * upper_arm), s(t1 * elbow_y), 0), s(r_arm)));
     builder.addCollision(P + "ForeArm", capsuleShape<Scalar>(p + "forearm", V(0, 0, 0), V(s(0.05595), 0, 0), s(0.03)));
     builder.addCollision(p + "wrist", capsuleShape<Scalar>(p + "hand", V(0, 0, 0), V(s(0.06), 0, s(-0.01)), s(0.025)));
     builder.addCollision(P + "Thigh", capsuleShape<Scalar>(p + "thigh", V(0, 0, s(-0.015)), V(0, 0, s(-0.085)), s(0.04)));

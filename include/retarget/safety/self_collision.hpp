@@ -159,6 +159,11 @@ class SelfCollisionChecker {
   const RobotData<Scalar>& data() const { return data_; }
 
  private:
+  /// Forward kinematics at q into data_, and every joint's axis and origin in W (axis_W_,
+  /// origin_W_, read by `gradient`): the part `update` and `updatePairs` share.
+  template <typename Derived>
+  void updateKinematics(const Eigen::MatrixBase<Derived>& q) noexcept;
+
   const SelfCollisionModel<Scalar>* collision_;
   RobotData<Scalar> data_;
   std::vector<Capsule<Scalar>> world_;
@@ -287,7 +292,7 @@ std::string SelfCollisionModel<Scalar>::pairName(std::size_t k) const {
 
 template <typename Scalar>
 template <typename Derived>
-void SelfCollisionChecker<Scalar>::update(const Eigen::MatrixBase<Derived>& q) noexcept {
+void SelfCollisionChecker<Scalar>::updateKinematics(const Eigen::MatrixBase<Derived>& q) noexcept {
   forwardKinematics(collision_->model(), data_, q);
   // Joint axes and origins in W (for gradient): the motion about an axis keeps the axis.
   const auto& joints = collision_->model().joints();
@@ -296,6 +301,12 @@ void SelfCollisionChecker<Scalar>::update(const Eigen::MatrixBase<Derived>& q) n
     axis_W_[k] = X_WP.linear() * (joints[k].X_PJ.linear() * joints[k].axis);
     origin_W_[k] = X_WP * joints[k].X_PJ.translation();
   }
+}
+
+template <typename Scalar>
+template <typename Derived>
+void SelfCollisionChecker<Scalar>::update(const Eigen::MatrixBase<Derived>& q) noexcept {
+  updateKinematics(q);
   const auto& shapes = collision_->shapes();
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     world_[i] = transformed(data_.X_WL[static_cast<std::size_t>(shapes[i].link)], shapes[i].capsule_L);
@@ -310,13 +321,7 @@ template <typename Scalar>
 template <typename Derived>
 void SelfCollisionChecker<Scalar>::updatePairs(const Eigen::MatrixBase<Derived>& q, const int* pair_indices,
                                                std::size_t count) noexcept {
-  forwardKinematics(collision_->model(), data_, q);
-  const auto& joints = collision_->model().joints();
-  for (std::size_t k = 0; k < joints.size(); ++k) {
-    const Isometry3<Scalar>& X_WP = data_.X_WL[static_cast<std::size_t>(joints[k].parent_link)];
-    axis_W_[k] = X_WP.linear() * (joints[k].X_PJ.linear() * joints[k].axis);
-    origin_W_[k] = X_WP * joints[k].X_PJ.translation();
-  }
+  updateKinematics(q);
   const auto& shapes = collision_->shapes();
   const auto& pairs = collision_->pairs();
   for (std::size_t i = 0; i < count; ++i) {
