@@ -203,7 +203,8 @@ std::string WrittenSafety::summary() const {
   if (!collision_checked && !joint_speed_checked && !point_speed_checked) return {};
   std::string line = "; written angles:";
   if (collision_checked) {
-    line += " " + std::to_string(collision_frames) + " frames in collision (min clearance " + fixed(min_clearance, 4) + " m),";
+    const std::string clearance = std::isfinite(min_clearance) ? fixed(min_clearance, 4) + " m" : std::string("none: no frames");
+    line += " " + std::to_string(collision_frames) + " frames in collision (min clearance " + clearance + "),";
   }
   if (joint_speed_checked) {
     line += " " + std::to_string(joint_speed_frames) + " frames over the joint speed limit (max " +
@@ -220,7 +221,8 @@ std::string WrittenSafety::json() const {
   nlohmann::ordered_json out;
   if (collision_checked) {
     out["collision_frames"] = collision_frames;
-    out["min_clearance"] = min_clearance;
+    if (std::isfinite(min_clearance)) out["min_clearance"] = min_clearance;
+    else out["min_clearance"] = nullptr;  // no frames
   }
   if (joint_speed_checked) {
     out["joint_speed_frames"] = joint_speed_frames;

@@ -33,24 +33,11 @@ using namespace retarget::test;
 
 namespace {
 
-struct NamedMotion {
-  std::string name;
-  SkeletonMotion<double> motion;
-};
-
-// Every demo motion and every shared Kinect recording (MANIFEST.md: 7).
+// Every demo motion and every shared Kinect recording.
 std::vector<NamedMotion> demosAndRecordings() {
   std::vector<NamedMotion> out;
   for (const std::string& name : demoMotionNames()) out.push_back({"demo " + name, demoMotion(name)});
-  if (const auto data = testDataDir()) {
-    std::vector<std::filesystem::path> files;
-    for (const auto& entry : std::filesystem::directory_iterator(*data / "kinect")) files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    CHECK(files.size() == 7);
-    for (const auto& f : files) out.push_back({f.filename().string(), readKinect(f.string())});
-  } else {
-    recordMissingData("the Kinect recordings of the safety pipeline test");
-  }
+  for (NamedMotion& m : kinectRecordings()) out.push_back(std::move(m));
   return out;
 }
 

@@ -3,6 +3,8 @@
 // Shared fixtures of the safety tests: every built-in robot with a collision model, random
 // configurations, and FCL as the independent reference for collision checks.
 
+#include <algorithm>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,9 +19,36 @@
 #include <retarget/robots/pepper.hpp>
 #include <retarget/robots/tangy.hpp>
 #include <retarget/robots/yumi.hpp>
+#include <retarget/io/kinect.hpp>
 #include <retarget/safety/self_collision.hpp>
 
+#include "support/test_support.hpp"
+
 namespace retarget::test {
+
+/// A human motion and the name it is reported under.
+struct NamedMotion {
+  std::string name;
+  SkeletonMotion<double> motion;
+};
+
+/// The shared Kinect v2 recordings (MANIFEST.md: 7: 5 LabanotationSuite, 2 Keraal), sorted by
+/// file name, each named by it; none, recorded as missing data (fails under
+/// RETARGET_REQUIRE_DATA), without ../shared/data.
+inline std::vector<NamedMotion> kinectRecordings() {
+  std::vector<NamedMotion> out;
+  const auto data = testDataDir();
+  if (!data) {
+    recordMissingData("the shared Kinect recordings");
+    return out;
+  }
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(*data / "kinect")) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  CHECK(files.size() == 7);
+  for (const auto& f : files) out.push_back({f.filename().string(), readKinect(f.string())});
+  return out;
+}
 
 struct CollisionRobot {
   std::string name;
