@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include <retarget/mappers/triangle.hpp>
@@ -382,6 +383,18 @@ TEST_CASE("triangle: map validation names the field") {
   options.singular_tolerance = 0;
   CHECK_THROWS_WITH_AS(TriangleMapper<double>(tangy, tangyTriangleMap(), options),
                        doctest::Contains("singular_tolerance"), InvalidArgument);
+  options = TriangleOptions{};
+  options.lag_error = -0.1;
+  CHECK_THROWS_WITH_AS(TriangleMapper<double>(tangy, tangyTriangleMap(), options), doctest::Contains("lag_error"),
+                       InvalidArgument);
+  options = TriangleOptions{};
+  options.discontinuity_step = 0;
+  CHECK_THROWS_WITH_AS(TriangleMapper<double>(tangy, tangyTriangleMap(), options),
+                       doctest::Contains("discontinuity_step"), InvalidArgument);
+  options = TriangleOptions{};
+  options.jump_margin = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(TriangleMapper<double>(tangy, tangyTriangleMap(), options), doctest::Contains("jump_margin"),
+                       InvalidArgument);
   CHECK(triangleMapFor(tangy)->robot == "Tangy");
   CHECK(triangleMapFor(makeNao<double>())->robot == "NAO H25");
   CHECK(triangleMapFor(makePepper<double>())->robot == "Pepper");

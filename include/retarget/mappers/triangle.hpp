@@ -27,12 +27,19 @@
 ///    a_3 . R_4(theta_4) l_0 = cos beta, is exactly the triangle of Eq. 6, and theta_3 is the
 ///    angle of the forearm plane about the upper arm (the printed Eq. 3, asin of a projection of
 ///    l_2, with its quadrant restored).
-///  - Branches: each subproblem has two solutions; the map's `shoulder_branch` / `elbow_branch`
-///    picks the one whose second angle is nearest (see triangle_map.hpp).
+///  - Branches and continuity (docs/methods/triangle.md, "Branches and continuity"): each
+///    subproblem has two solutions, so an arm has four, each joint on any turn (+ 2 pi m). The
+///    first frame after construction or reset() takes the map's `shoulder_branch` /
+///    `elbow_branch` (the solution whose second angle is nearest, see triangle_map.hpp), each
+///    joint wrapped into its limits. Later frames take the solution, on the turns within the
+///    limits, nearest the previous frame (largest joint step); one that leaves a limit by at
+///    most `TriangleOptions::jump_margin` is clamped there rather than left for a far one; a
+///    jump the limits force is reported as kDiscontinuity (`discontinuity_step`). Near the
+///    singular cases below, the roll and yaw are rate-limited within a pose error
+///    (`continuity_gain`, `catch_up_step`, `lag_error`).
 ///  - Right arm: the same equations with the right arm's map. With mirrored data (Tangy,
 ///    NAO, Pepper), a mirrored skeleton gives the mirrored robot arm: proven by the mirror test.
-///  - Joint values are offset + theta, wrapped into the limits for joints whose range spans
-///    2 pi (Tangy's +-pi), then clamped (kClamped).
+///  - Joint values are offset + theta on the turn chosen above, then clamped (kClamped).
 ///
 /// Singular cases (documented; output finite, the joint holds its last good value, `held()`
 /// and kDegenerateInput report it):
@@ -42,7 +49,8 @@
 ///    Tangy: arm straight forward or back; NAO/Pepper: arm straight out sideways): theta_1 is
 ///    undefined and held;
 ///  - elbow: the forearm along the yaw axis (a straight arm): theta_3 is undefined and held.
-/// Near these configurations the angles are continuous but ill-conditioned.
+/// Near these configurations the exact angles are continuous but ill-conditioned (they turn by
+/// the input's turn / sine); the mapper rate-limits them (see TriangleOptions::continuity_gain).
 ///
 /// Joints outside the two arms take `TriangleOptions::rest` (default: neutral configuration).
 
@@ -83,12 +91,15 @@ struct TriangleOptions {
   /// axis, where it hardly moves the arm. So from frame to frame it steps by at most
   /// `continuity_gain` times the angle (rad) the human's upper arm or forearm turned, plus
   /// `catch_up_step` (rad), and by more only as far as needed to keep the arm direction it
-  /// moves (s times its distance to the exact angle) within `lag_error` (rad). Where s >=
-  /// 1 / continuity_gain the exact angle is within this step (exact round trips); not applied to
-  /// the first frame after construction or reset(). Gain >= 0 (0: hold while the pose error
-  /// allows), catch_up_step >= 0, lag_error >= 0 (0: off, the exact angle).
+  /// moves (s times its distance to the exact angle) within `lag_error` (rad). Where s is above
+  /// about 1 / continuity_gain a small step of the exact angle is within this bound, so
+  /// ordinary motion is mapped exactly; not applied to the first frame after construction or
+  /// reset() nor across a reported discontinuity. Unitless, >= 0 (0: hold while the pose error
+  /// allows).
   double continuity_gain = 3.0;
+  /// The step (rad per frame, >= 0) such an angle may always take towards its exact value.
   double catch_up_step = 0.05;
+  /// The arm-direction error (rad, >= 0) the rate limit may leave; 0: off, exact angles.
   double lag_error = 0.05;
   /// Continuity: a solution that leaves a joint's limits by at most this (rad, >= 0) is
   /// clamped to the limit rather than left for an equivalent solution far from the previous
@@ -189,7 +200,8 @@ int twoRotationSolutions(const Vector3<Scalar>& a, const Vector3<Scalar>& b, con
 ///
 /// A mapper of the shape of mappers/mapper.hpp (Input: a canonical `SkeletonFrame`, metres):
 /// `map()` never allocates, never throws, always writes a finite q within the robot's limits
-/// and returns kClamped / kDegenerateInput / kInvalidInput as documented there. Keeps a
+/// and returns kClamped / kDegenerateInput / kInvalidInput / kDiscontinuity as documented
+/// there. Temporal state: the previous frame's arms (continuity), forgotten by reset(). Keeps a
 /// reference to the model (a temporary model does not compile). No post-processing: compose
 /// filters/ and safety/ stages after it.
 template <typename ScalarType = double>
@@ -212,7 +224,8 @@ class TriangleMapper {
   /// q order). See the class doc for the contract.
   [[nodiscard]] Status map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept;
 
-  /// Forgets the temporal state: held values go back to `rest`.
+  /// Forgets the temporal state: held values go back to `rest`, and the next frame is a first
+  /// frame (the map's branches, no continuity with what came before).
   void reset() noexcept;
 
   /// Per q coordinate: clamped to a limit in the last `map()` call.
