@@ -480,6 +480,16 @@ Status TriangleMapper<ScalarType>::mapArm(const SkeletonFrame<Scalar>& frame,
   const bool continuous = has_previous_[side];
   // Shoulder roll and pitch (Eqs. 1-2): both solutions, the map's branch first.
   std::array<internal::TwoAngles<Scalar>, 2> shoulder_angles, elbow_angles;
+  // Both solutions of the shoulder yaw and elbow (Eqs. 3 and 6) in the upper-arm frame of
+  // (theta_1, theta_2), into elbow_angles; returns how many; l_U: the forearm in that frame.
+  V3 l_U;
+  const auto solveElbow = [&](Scalar theta_1, Scalar theta_2) {
+    const Matrix3<Scalar> R_12 = Eigen::AngleAxis<Scalar>(theta_1, a[0]).toRotationMatrix() *
+                                 Eigen::AngleAxis<Scalar>(theta_2, a[1]).toRotationMatrix();
+    l_U = R_12.transpose() * *l;
+    return internal::twoRotationSolutions<Scalar>(a[2], a[3], l0_[side], l_U, static_cast<Scalar>(arm.elbow_branch),
+                                                  tol, elbow_angles);
+  };
   const int shoulder_count = internal::twoRotationSolutions<Scalar>(
       a[0], a[1], u0_[side], *u, static_cast<Scalar>(arm.shoulder_branch), tol, shoulder_angles);
   if (shoulder_count == 0) {
@@ -494,11 +504,7 @@ Status TriangleMapper<ScalarType>::mapArm(const SkeletonFrame<Scalar>& frame,
   for (int i = 0; i < shoulder_count; ++i) {
     const auto& sh = shoulder_angles[static_cast<std::size_t>(i)];
     std::array<Scalar, 4> thetas{sh.a_defined ? sh.theta_a : theta(s, 0), sh.theta_b, Scalar(0), Scalar(0)};
-    const Matrix3<Scalar> R_12 = Eigen::AngleAxis<Scalar>(thetas[0], a[0]).toRotationMatrix() *
-                                 Eigen::AngleAxis<Scalar>(thetas[1], a[1]).toRotationMatrix();
-    const V3 l_U = R_12.transpose() * *l;
-    const int elbow_count = internal::twoRotationSolutions<Scalar>(
-        a[2], a[3], l0_[side], l_U, static_cast<Scalar>(arm.elbow_branch), tol, elbow_angles);
+    const int elbow_count = solveElbow(thetas[0], thetas[1]);
     for (int j = 0; j < std::max(elbow_count, 1); ++j) {
       const auto& el = elbow_angles[static_cast<std::size_t>(j)];
       const bool elbow_ok = elbow_count > 0;
@@ -549,11 +555,7 @@ Status TriangleMapper<ScalarType>::mapArm(const SkeletonFrame<Scalar>& frame,
     };
     std::array<Scalar, 4> thetas = chosen.theta;
     if (chosen.defined[0]) thetas[0] = damped(0, thetas[0], a[0], *u);
-    const Matrix3<Scalar> R_12 = Eigen::AngleAxis<Scalar>(thetas[0], a[0]).toRotationMatrix() *
-                                 Eigen::AngleAxis<Scalar>(thetas[1], a[1]).toRotationMatrix();
-    const V3 l_U = R_12.transpose() * *l;
-    const int elbow_count = internal::twoRotationSolutions<Scalar>(
-        a[2], a[3], l0_[side], l_U, static_cast<Scalar>(arm.elbow_branch), tol, elbow_angles);
+    const int elbow_count = solveElbow(thetas[0], thetas[1]);
     std::array<bool, 4> defined = chosen.defined;
     if (elbow_count > 0) {
       // The elbow solution of the branch chosen: nearest its (theta_3, theta_4).
