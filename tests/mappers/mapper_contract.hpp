@@ -15,7 +15,12 @@
 //                keep their previous value, a wrong-sized q_out gives kInvalidInput and stays
 //                untouched, clean inputs are not reported as degenerate or invalid
 //   degenerate   an input with nothing usable is reported (kDegenerateInput or kInvalidInput)
+//   continuity   along smooth input paths (through singular and wrap-around poses, 0.1 mm steps
+//                of the input points or the like for channels) no joint steps by more than the
+//                case's bound in one frame, unless the mapper reported that frame or the one
+//                before as a discontinuity, degenerate (held) or invalid
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <sstream>
@@ -49,6 +54,20 @@ struct ContractCase {
   std::vector<Stored> unusable;
   /// Real recordings, frame by frame (may be empty when the shared data is absent).
   std::vector<Stored> real;
+  /// Smooth input paths for the continuity rule (each mapped from a reset mapper), in small
+  /// steps; empty: the rule is not checked.
+  std::vector<std::vector<Stored>> paths;
+  /// The largest joint step (rad) one path step may take. A path step turns an arm link by at
+  /// most about 8e-4 rad (0.1 mm at both ends of a 0.25 m link), so 0.25 rad is over 300 times
+  /// what it warrants: a jump by any measure, below the 0.35 rad above which GA-LVVJ and the
+  /// triangle mapper report a forced step as a discontinuity, and far below the branch (pi) and
+  /// wrap (2 pi) jumps this rule is for. Measured on the paths of mapper_contract_test.cpp: at
+  /// most 0.13 rad for GA-LVVJ (Pepper, through the shoulder singularity) and 0.18 rad for
+  /// FABRIK/PIC (Baxter, on a limit).
+  double continuity_bound = 0.25;
+  /// A stochastic mapper (particle filters): the bound is raised by twice the largest step the
+  /// mapper takes on a still input (its own noise, measured on each path's middle frame).
+  bool stochastic = false;
 };
 
 /// The rules a mapper broke, each with a first example.
@@ -214,6 +233,58 @@ ContractReport checkMapperContract(const ContractCase<Mapper>& c) {
     }
   }
 
+  // Continuity: along each path no joint jumps, unless the mapper said so. The worst step above
+  // the bound is reported, with the number of such steps.
+  if (!c.paths.empty()) {
+    Mapper fresh = c.make();
+    VectorX<Scalar> q(model.nq()), previous(model.nq());
+    double worst = 0;
+    int count = 0;
+    std::string where;
+    for (std::size_t p = 0; p < c.paths.size(); ++p) {
+      const auto& path = c.paths[p];
+      if (path.empty()) continue;
+      double bound = c.continuity_bound;
+      if (c.stochastic) {  // the filter's own noise on a still input
+        fresh.reset();
+        double noise = 0;
+        for (int k = 0; k < 30; ++k) {
+          (void)fresh.map(path[path.size() / 2], q);
+          if (k >= 10) noise = std::max(noise, static_cast<double>((q - previous).cwiseAbs().maxCoeff()));
+          previous = q;
+        }
+        bound += 2 * noise;
+      }
+      // From a reset mapper settled on the path's first frame (smoothing mappers converge from
+      // the rest configuration over a few frames: that is not a jump).
+      fresh.reset();
+      for (int k = 0; k < 30; ++k) (void)fresh.map(path.front(), q);
+      previous = q;
+      bool excused = false;
+      for (std::size_t k = 0; k < path.size(); ++k) {
+        const Status s = fresh.map(path[k], q);
+        const bool reported = s.has(StatusCode::kDiscontinuity) || s.has(StatusCode::kDegenerateInput) ||
+                              s.has(StatusCode::kInvalidInput);
+        if (!excused && !reported) {
+          Eigen::Index i = 0;
+          const double step = static_cast<double>((q - previous).cwiseAbs().maxCoeff(&i));
+          if (!(step <= bound)) {
+            ++count;
+            if (!(step <= worst)) {
+              worst = step;
+              where = "path " + std::to_string(p) + " frame " + std::to_string(k) + ": " +
+                      model.qName(static_cast<int>(i)) + " stepped " + std::to_string(step) + " rad (bound " +
+                      std::to_string(bound) + " rad), status " + s.toString();
+            }
+          }
+        }
+        excused = reported;
+        previous = q;
+      }
+    }
+    if (count > 0) report.add("continuity", std::to_string(count) + " unreported steps above the bound, worst " + where);
+  }
+
   // reset() gives what a fresh mapper gives, after any history.
   {
     std::vector<typename ContractCase<Mapper>::Stored> history = c.real;
@@ -237,15 +308,21 @@ ContractReport checkMapperContract(const ContractCase<Mapper>& c) {
 
 /// Largest difference (rad) between the double and float mappers' outputs on the same clean
 /// inputs (`f.clean[k]` is `d.clean[k]` in float), over the coordinates both map without
-/// holding or clamping.
+/// holding or clamping. `each_first`: both mappers are reset before each input (for mappers
+/// that choose among equivalent solutions by the previous frame: unrelated clean inputs make
+/// near ties that float and double may settle differently).
 template <typename MapperD, typename MapperF>
-double floatDoubleDifference(const ContractCase<MapperD>& d, const ContractCase<MapperF>& f) {
+double floatDoubleDifference(const ContractCase<MapperD>& d, const ContractCase<MapperF>& f, bool each_first = false) {
   MapperD md = d.make();
   MapperF mf = f.make();
   Eigen::VectorXd qd(md.model().nq());
   Eigen::VectorXf qf(mf.model().nq());
   double worst = 0;
   for (std::size_t k = 0; k < d.clean.size() && k < f.clean.size(); ++k) {
+    if (each_first) {
+      md.reset();
+      mf.reset();
+    }
     (void)md.map(d.clean[k], qd);
     (void)mf.map(f.clean[k], qf);
     for (int i = 0; i < qd.size(); ++i) {

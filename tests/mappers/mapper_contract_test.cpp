@@ -4,7 +4,11 @@
 // rule, and the trait on deliberately mis-shaped classes.
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cmath>
 #include <limits>
+#include <optional>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -13,6 +17,7 @@
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/control/whole_body.hpp>
+#include <retarget/human/torso_frames.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/robots/inmoov.hpp>
@@ -191,6 +196,52 @@ SkeletonFrame<Scalar> toScalar(const SkeletonFrame<double>& f) {
   return g;
 }
 
+// Smooth input paths for the continuity rule: from `base` (a clean frame), both arms set to
+// each pose below (directions in the torso frame: x forward, y left, z up; the right arm the
+// mirror image), then both elbows and wrists moved along fixed straight lines through it,
+// -10 .. +10 mm in 0.1 mm steps (201 frames). The lines cross each pose exactly, so every path
+// runs through the singular and wrap-around poses of the mappers: straight forward (Tangy's
+// roll axis; straight elbows), straight sideways (NAO's and Pepper's shoulder roll singularity),
+// hanging with the forearm forward (Tangy's left shoulder yaw on its +-pi wrap), hanging
+// straight, forward with the forearm up, and the base pose itself.
+template <typename Scalar>
+std::vector<std::vector<SkeletonFrame<Scalar>>> skeletonPaths(const SkeletonFrame<Scalar>& base) {
+  using H = HumanJoint;
+  using V = Vector3<Scalar>;
+  const std::optional<Matrix3<Scalar>> R_WT =
+      torsoFrame(base, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kShoulderLeft);
+  REQUIRE(R_WT);
+  const V x = V::UnitX(), y = V::UnitY(), z = V::UnitZ();
+  const std::array<std::pair<V, V>, 5> poses = {std::pair{x, x}, std::pair{y, y}, std::pair{V(-z), x},
+                                                std::pair{V(-z), V(-z)}, std::pair{x, z}};
+  const std::array<H, 6> arm = {H::kShoulderLeft, H::kElbowLeft, H::kWristLeft,
+                                H::kShoulderRight, H::kElbowRight, H::kWristRight};
+  // Directions of the lines (m per step) of the left elbow, left wrist, right elbow, right wrist.
+  const std::array<V, 4> lines = {V(1, 2, 3).normalized() * Scalar(1e-4), V(-2, 1, 1).normalized() * Scalar(1e-4),
+                                  V(3, -1, 2).normalized() * Scalar(1e-4), V(1, 1, -2).normalized() * Scalar(1e-4)};
+  std::vector<std::vector<SkeletonFrame<Scalar>>> out;
+  for (std::size_t pose = 0; pose <= poses.size(); ++pose) {
+    SkeletonFrame<Scalar> center = base;
+    for (std::size_t side = 0; pose > 0 && side < 2; ++side) {
+      const V mirror(1, side == 0 ? 1 : -1, 1);
+      const auto& [u, l] = poses[pose - 1];
+      const V& p_s = base.position(arm[3 * side]);
+      const Scalar upper = (base.position(arm[3 * side + 1]) - p_s).norm();
+      const Scalar fore = (base.position(arm[3 * side + 2]) - base.position(arm[3 * side + 1])).norm();
+      center.position(arm[3 * side + 1]) = p_s + *R_WT * u.cwiseProduct(mirror) * upper;
+      center.position(arm[3 * side + 2]) = center.position(arm[3 * side + 1]) + *R_WT * l.cwiseProduct(mirror) * fore;
+    }
+    std::vector<SkeletonFrame<Scalar>> path;
+    for (int k = -100; k <= 100; ++k) {
+      SkeletonFrame<Scalar> f = center;
+      for (std::size_t j = 0; j < 4; ++j) f.position(arm[j < 2 ? j + 1 : j + 2]) += lines[j] * Scalar(k);
+      path.push_back(f);
+    }
+    out.push_back(std::move(path));
+  }
+  return out;
+}
+
 template <typename Scalar>
 ContractCase<GaLvvjMapper<Scalar>> gaLvvjCase(const RobotModel<Scalar>& model, const RobotModel<double>& model_d,
                                               const GaLvvjMap& map, GaLvvjOptions options = {}) {
@@ -203,6 +254,7 @@ ContractCase<GaLvvjMapper<Scalar>> gaLvvjCase(const RobotModel<Scalar>& model, c
     const auto frames = kinectFrames<Scalar>(file, 7);
     c.real.insert(c.real.end(), frames.begin(), frames.end());
   }
+  c.paths = skeletonPaths(c.clean.front());
   return c;
 }
 
@@ -236,6 +288,23 @@ std::vector<Eigen::VectorXd> hostileChannels(const Eigen::VectorXd& good) {
   return out;
 }
 
+// Smooth channel paths for the continuity rule: every channel moved together along a fixed
+// line, -3 .. +3 deg in 0.02 deg steps (about the turn of a 0.1 mm step on a 0.25 m link; 301
+// frames), through `base`, through every channel at 180 deg (the wrap of the BVH angles) and at
+// 90 deg (the middle angle of every Euler order at its gimbal lock).
+std::vector<std::vector<Eigen::VectorXd>> channelPaths(const Eigen::VectorXd& base) {
+  std::vector<std::vector<Eigen::VectorXd>> out;
+  Eigen::VectorXd line(base.size());
+  for (Eigen::Index i = 0; i < line.size(); ++i) line[i] = 0.02 * (i % 3 == 0 ? 1.0 : i % 3 == 1 ? -0.5 : 0.75);
+  for (const Eigen::VectorXd& center : {base, Eigen::VectorXd(Eigen::VectorXd::Constant(base.size(), 180.0)),
+                                        Eigen::VectorXd(Eigen::VectorXd::Constant(base.size(), 90.0))}) {
+    std::vector<Eigen::VectorXd> path;
+    for (int k = -100; k <= 100; ++k) path.push_back(center + line * k);
+    out.push_back(std::move(path));
+  }
+  return out;
+}
+
 template <typename Scalar>
 ContractCase<EulerMapper<Scalar>> eulerCase(const RobotModel<Scalar>& model, const BvhMotion& layout, const EulerMap& map,
                                             const BvhMotion* recording) {
@@ -247,12 +316,41 @@ ContractCase<EulerMapper<Scalar>> eulerCase(const RobotModel<Scalar>& model, con
   if (recording != nullptr) {
     for (int f = 0; f < recording->frame_count; f += 5) c.real.push_back(recording->frameValues(f));
   }
+  c.paths = channelPaths(c.clean.front());
   return c;
 }
 
 void requireContract(const ContractReport& report) {
   INFO(report.str());
   CHECK(report.ok());
+}
+
+// Every rule holds but `rule` (a known violation, checked and shown by the caller).
+void requireContractBut(const std::string& rule, const ContractReport& report) {
+  ContractReport others;
+  for (const auto& v : report.violations) {
+    if (v.rfind(rule + ":", 0) != 0) others.violations.push_back(v);
+  }
+  requireContract(others);
+}
+
+// Known (issue 31, not fixed here): the Euler mapper's servo angles jump by up to pi where the
+// channels pass through the gimbal lock (the last of channelPaths: every channel at 90 deg),
+// reported only as clamped. Every rule holds on the other inputs and paths, continuity
+// included; the jump is checked to be there, so that this exception goes once it is fixed.
+template <typename Mapper>
+void requireContractButGimbalJump(ContractCase<Mapper> c) {
+  REQUIRE(c.paths.size() == 3);
+  ContractCase<Mapper> gimbal;
+  gimbal.make = c.make;
+  gimbal.clean = {c.clean.front()};
+  gimbal.paths = {c.paths.back()};
+  c.paths.pop_back();
+  requireContract(checkMapperContract(c));
+  const ContractReport known = checkMapperContract(gimbal);
+  MESSAGE("known, issue 31: " << known.str());
+  CHECK(known.violates("continuity"));
+  CHECK(known.violations.size() == 1);
 }
 
 }  // namespace
@@ -292,9 +390,9 @@ TEST_CASE("contract: Euler/BVH on InMoov (built-in Axis Neuron map; synthetic an
   const auto inmoov_f = makeInMoov<float>();
   const BvhMotion layout = makeHumanSkeleton(1, "YXZ");  // Axis Neuron names and channel order
   const auto c = eulerCase<double>(inmoov, layout, inmoovAxisNeuronMap(), nullptr);
-  requireContract(checkMapperContract(c));
+  requireContractButGimbalJump(c);
   const auto cf = eulerCase<float>(inmoov_f, layout, inmoovAxisNeuronMap(), nullptr);
-  requireContract(checkMapperContract(cf));
+  requireContractButGimbalJump(cf);
   CHECK(floatDoubleDifference(c, cf) < 1e-3);
 
   const auto data = testDataDir();
@@ -307,8 +405,8 @@ TEST_CASE("contract: Euler/BVH on InMoov (built-in Axis Neuron map; synthetic an
                            "mixamo_rig_55j_fingers_20tab_test_freebvh.bvh"}) {
     CAPTURE(file);
     const BvhMotion recording = readBvh((*data / "bvh" / file).string());
-    requireContract(checkMapperContract(
-        eulerCase<double>(inmoov, recording, inmoovEulerMap(detectEulerSkeleton(recording)), &recording)));
+    requireContractButGimbalJump(
+        eulerCase<double>(inmoov, recording, inmoovEulerMap(detectEulerSkeleton(recording)), &recording));
   }
 }
 
@@ -317,7 +415,17 @@ TEST_CASE("contract: Euler/BVH on InMoov (built-in Axis Neuron map; synthetic an
 
 namespace {
 
-enum class Breakage { kNone, kAllocates, kAllocatesEigen, kLeaksNaN, kSkipsClamping, kHidesClamping, kForgetsReset, kHidesDegenerate };
+enum class Breakage {
+  kNone,
+  kAllocates,
+  kAllocatesEigen,
+  kLeaksNaN,
+  kSkipsClamping,
+  kHidesClamping,
+  kForgetsReset,
+  kHidesDegenerate,
+  kJumps
+};
 
 template <Breakage kBreak>
 class BrokenMapper {
@@ -354,6 +462,16 @@ class BrokenMapper {
       clamped_.setConstant(false);
       status = Status();
     }
+    if constexpr (kBreak == Breakage::kJumps) {
+      // A joint that jumps between two values within its limits every 5 mm of left-wrist
+      // motion, and says nothing: a function of the input (reset-proof), finite, in limits.
+      const double x = input.position(HumanJoint::kWristLeft).x();
+      const int i = model().nq() - 1;
+      if (std::isfinite(x) && !held_[i] && !clamped_[i]) {
+        const double lo = model().lowerLimits()[i], hi = model().upperLimits()[i];
+        q_out[i] = static_cast<long long>(std::floor(x / 0.005)) % 2 == 0 ? lo + 0.25 * (hi - lo) : lo + 0.75 * (hi - lo);
+      }
+    }
     if constexpr (kBreak == Breakage::kHidesDegenerate) {
       held_.setConstant(false);
       status = Status();
@@ -384,6 +502,7 @@ ContractReport brokenReport(const RobotModel<double>& nao) {
   c.hostile = reference.hostile;
   c.unusable = reference.unusable;
   c.real = reference.real;
+  c.paths = reference.paths;
   return checkMapperContract(c);
 }
 
@@ -408,6 +527,12 @@ TEST_CASE("contract suite: fails on a mapper that breaks a rule, names the rule"
   CHECK(forgets.violates("reset"));
   const auto silent = brokenReport<Breakage::kHidesDegenerate>(nao);
   CHECK(silent.violates("degenerate"));
+  const auto jumps = brokenReport<Breakage::kJumps>(nao);
+  INFO(jumps.str());
+  CHECK(jumps.violates("continuity"));
+  CHECK_FALSE(jumps.violates("limits"));
+  CHECK_FALSE(jumps.violates("reset"));
+  CHECK_FALSE(none.violates("continuity"));
   // Each breakage is caught by its own rule and not blamed on unrelated ones.
   CHECK_FALSE(allocates.violates("finite"));
   CHECK_FALSE(forgets.violates("allocation"));
@@ -449,6 +574,7 @@ ContractCase<TriangleMapper<Scalar>> triangleCase(const RobotModel<Scalar>& mode
   for (const char* file : {"laban_ges01_wavehand_kinect2.csv", "laban_ges06_chickenwing_kinect2.csv"}) {
     for (const auto& f : kinectFrames<Scalar>(file, 7)) c.real.push_back(f);
   }
+  c.paths = skeletonPaths(c.clean.front());
   return c;
 }
 
@@ -461,7 +587,7 @@ TEST_CASE("contract: triangle on Tangy, NAO and Pepper (double and float)") {
   requireContract(checkMapperContract(c));
   const auto cf = triangleCase<float>(tangy_f, tangy, tangyTriangleMap());
   requireContract(checkMapperContract(cf));
-  CHECK(floatDoubleDifference(c, cf) < 1e-3);
+  CHECK(floatDoubleDifference(c, cf, true) < 1e-3);
   const auto nao = makeNao<double>();
   requireContract(checkMapperContract(triangleCase<double>(nao, nao, naoTriangleMap())));
   const auto pepper = makePepper<double>();
@@ -498,6 +624,9 @@ ContractCase<PicMapper<Scalar>> picCase(const RobotModel<Scalar>& model, PicOpti
     const auto frames = kinectFrames<Scalar>(file, 7);
     c.real.insert(c.real.end(), frames.begin(), frames.end());
   }
+  // Continuity on the double cases only (the same algorithm in float; the paths are the most
+  // expensive part of these twelve cases).
+  if constexpr (std::is_same_v<Scalar, double>) c.paths = skeletonPaths(c.clean.front());
   return c;
 }
 
@@ -508,17 +637,27 @@ TEST_CASE("contract: FABRIK, PIC and PICs on Baxter and YuMi (double and float)"
   const auto yumi = makeYumi<double>();
   const auto baxter_f = makeBaxter<float>();
   const auto yumi_f = makeYumi<float>();
+  int jumping = 0;
   for (PicAlgorithm algorithm : {PicAlgorithm::kFabrik, PicAlgorithm::kPic, PicAlgorithm::kPics}) {
     PicOptions options;
     options.algorithm = algorithm;
     options.smoothing_alpha = 0.6;
     options.transition_frames = algorithm == PicAlgorithm::kPic ? 3 : 0;
     CAPTURE(toString(algorithm));
-    requireContract(checkMapperContract(picCase<double>(baxter, options)));
-    requireContract(checkMapperContract(picCase<double>(yumi, options)));
-    requireContract(checkMapperContract(picCase<float>(baxter_f, options)));
-    requireContract(checkMapperContract(picCase<float>(yumi_f, options)));
+    for (const ContractReport& report :
+         {checkMapperContract(picCase<double>(baxter, options)), checkMapperContract(picCase<double>(yumi, options)),
+          checkMapperContract(picCase<float>(baxter_f, options)), checkMapperContract(picCase<float>(yumi_f, options))}) {
+      requireContractBut("continuity", report);
+      if (report.violates("continuity")) {
+        ++jumping;
+        MESSAGE("known, issue 31 (" << std::string(toString(algorithm)) << "): " << report.str());
+      }
+    }
   }
+  // Known (issue 31, not fixed here): FABRIK, PIC and PICs jump by up to about 0.5 rad in one
+  // 0.1 mm step on some paths (the iterative solution switches). Every other rule holds; this
+  // check fails once no case jumps any more, so that the exception goes.
+  CHECK(jumping > 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -543,6 +682,11 @@ ContractCase<JointSpaceParticleFilter<Scalar>> particleFilterCase(const RobotMod
   c.hostile = hostileSkeletons(c.clean.front());
   c.unusable = unusableSkeletons<Scalar>();
   for (const auto& f : kinectFrames<Scalar>("laban_ges01_wavehand_kinect2.csv", 7)) c.real.push_back(f);
+  // Continuity: the filter's estimate moves by its own sampling noise every frame, so the bound
+  // is raised by twice the largest step it takes on a still input (ContractCase::stochastic);
+  // a jump beyond that is a real one.
+  c.paths = skeletonPaths(c.clean.front());
+  c.stochastic = true;
   return c;
 }
 
@@ -593,6 +737,8 @@ ContractCase<GpdmParticleFilter<Scalar>> gpdmFilterCase(const RobotModel<Scalar>
   c.hostile = hostileSkeletons(c.clean.front());
   c.unusable = unusableSkeletons<Scalar>();
   for (const auto& f : kinectFrames<Scalar>("laban_ges01_wavehand_kinect2.csv", 7)) c.real.push_back(f);
+  c.paths = skeletonPaths(c.clean.front());  // bound raised by the filter's own noise, as above
+  c.stochastic = true;
   return c;
 }
 

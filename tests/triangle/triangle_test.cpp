@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include <retarget/mappers/triangle.hpp>
@@ -108,6 +109,7 @@ TEST_CASE("triangle: round trip robot angles -> FK -> skeleton -> same angles (1
       SkeletonFrame<double> frame;
       REQUIRE(view.compute(q, frame).ok());
       Eigen::VectorXd out(rc.model.nq());
+      mapper.reset();  // a first frame: the map's branches (later frames continue the previous)
       const Status status = mapper.map(frame, out);
       CHECK_FALSE(status.has(StatusCode::kDegenerateInput));
       const double e = armError(rc.model, rc.map, q, out);
@@ -156,6 +158,7 @@ TEST_CASE("triangle: mirror test - a mirrored skeleton gives the mirrored robot 
       REQUIRE(view.compute(q, frame).ok());
       const SkeletonFrame<double> mirror = mirrored(frame);
       Eigen::VectorXd qm(rc.model.nq());
+      mapper.reset();  // a first frame: the map's branches
       const Status status = mapper.map(mirror, qm);
       if (status.has(StatusCode::kClamped)) continue;  // the mirror pose may be outside the limits
       // The robot's own skeleton at qm is the mirror image of the input's arm directions.
@@ -204,7 +207,9 @@ TEST_CASE("triangle: invariant to a rigid motion of the whole skeleton") {
     SkeletonFrame<double> moved = frame;
     for (auto& p : moved.p_W) p = X * p;
     Eigen::VectorXd a(tangy.nq()), b(tangy.nq());
+    mapper.reset();  // each a first frame (a later frame depends on the previous one)
     (void)mapper.map(frame, a);
+    mapper.reset();
     (void)mapper.map(moved, b);
     CHECK(armError(tangy, tangyTriangleMap(), a, b) < 1e-9);
   }
@@ -241,6 +246,114 @@ TEST_CASE("triangle: singular cases hold the undefined joint and report it") {
   CHECK(out.tail(4) == before.tail(4));
 }
 
+namespace {
+
+// Maps Tangy's left arm hanging, forearm forward, through shoulder yaws `yaws` (rad, as the
+// human shows them: any turn), and returns the largest unreported step, the number of reported
+// discontinuities and the largest arm-direction error (rad) of the frames not clamped.
+struct YawSweep {
+  double largest_unreported = 0;
+  int discontinuities = 0;
+  double largest_direction_error = 0;
+};
+
+YawSweep sweepLeftYaw(const std::vector<double>& yaws, TriangleOptions options = {}) {
+  const auto tangy = makeTangy<double>();
+  TriangleMapper<double> mapper(tangy, tangyTriangleMap(), options);
+  TriangleSkeleton<double> view(tangy, tangyTriangleMap());
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(8), out(8), previous(8);
+  q.tail(4) << kPi<double> / 2, -kPi<double> / 2, 0.0, 0.0;  // right arm hanging, forearm forward
+  YawSweep result;
+  for (std::size_t k = 0; k < yaws.size(); ++k) {
+    q.head(4) << -kPi<double> / 2, kPi<double> / 2, wrapped(yaws[k]), 0.3;
+    SkeletonFrame<double> frame, back;
+    REQUIRE(view.compute(q, frame).ok());
+    const Status status = mapper.map(frame, out);
+    REQUIRE_FALSE(status.has(StatusCode::kDegenerateInput));
+    if (status.has(StatusCode::kDiscontinuity)) ++result.discontinuities;
+    if (k > 0 && !status.has(StatusCode::kDiscontinuity)) {
+      result.largest_unreported = std::max(result.largest_unreported, (out - previous).cwiseAbs().maxCoeff());
+    }
+    if (!status.has(StatusCode::kClamped)) {
+      REQUIRE(view.compute(out, back).ok());
+      using H = HumanJoint;
+      const auto direction = [](const SkeletonFrame<double>& f, H from, H to) {
+        return Eigen::Vector3d((f.position(to) - f.position(from)).normalized());
+      };
+      for (auto [from, to] : {std::pair{H::kShoulderLeft, H::kElbowLeft}, std::pair{H::kElbowLeft, H::kWristLeft}}) {
+        const double e = std::acos(std::min(1.0, direction(frame, from, to).dot(direction(back, from, to))));
+        result.largest_direction_error = std::max(result.largest_direction_error, e);
+      }
+    }
+    previous = out;
+  }
+  return result;
+}
+
+std::vector<double> ramp(double from, double to, double step) {
+  std::vector<double> out;
+  for (double x = from; step > 0 ? x <= to : x >= to; x += step) out.push_back(x);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("triangle: continuity - the shoulder yaw crosses Tangy's +-pi wrap without jumping") {
+  // Noise around the wrap (left yaw pi with the arm hanging, forearm forward): the yaw stays on
+  // the limit, clamped, and never swings round.
+  std::vector<double> noisy;
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<double> noise(-0.1, 0.1);
+  for (int k = 0; k < 200; ++k) noisy.push_back(kPi<double> + noise(rng));
+  const YawSweep around = sweepLeftYaw(noisy);
+  MESSAGE("yaw noise around pi: largest step " << around.largest_unreported << " rad, "
+                                               << around.discontinuities << " discontinuities");
+  CHECK(around.discontinuities == 0);
+  CHECK(around.largest_unreported < 0.25);
+  CHECK(around.largest_direction_error < 1e-6);
+  // A yaw turning on past the wrap: clamped up to jump_margin, then one jump to the other branch
+  // (reported), then the motion goes on continuously and exactly.
+  const YawSweep past = sweepLeftYaw(ramp(kPi<double> - 1.0, kPi<double> + 1.0, 0.01));
+  MESSAGE("yaw turning through pi: largest unreported step " << past.largest_unreported << " rad, "
+                                                             << past.discontinuities << " discontinuities");
+  CHECK(past.discontinuities == 1);
+  CHECK(past.largest_unreported < 0.02);
+  CHECK(past.largest_direction_error < 1e-6);
+  // Plain wrapping (every jump margin 0 and no other branch near) would jump by 2 pi at the
+  // wrap: the sweep would see it. Without the margin the jump comes at once and is reported.
+  TriangleOptions no_margin;
+  no_margin.jump_margin = 0.0;
+  const YawSweep at_once = sweepLeftYaw(ramp(kPi<double> - 1.0, kPi<double> + 1.0, 0.01), no_margin);
+  CHECK(at_once.discontinuities == 1);
+  CHECK(at_once.largest_unreported < 0.02);
+  // And back: the mapper stays on the branch it is on (no jump back).
+  std::vector<double> there_and_back = ramp(kPi<double> - 1.0, kPi<double> + 1.0, 0.01);
+  for (double y : ramp(kPi<double> + 1.0, kPi<double> - 1.0, -0.01)) there_and_back.push_back(y);
+  const YawSweep back = sweepLeftYaw(there_and_back);
+  CHECK(back.discontinuities == 1);
+  CHECK(back.largest_unreported < 0.02);
+}
+
+TEST_CASE("triangle: continuity - reset() forgets the previous frame") {
+  const auto tangy = makeTangy<double>();
+  TriangleMapper<double> mapper(tangy, tangyTriangleMap()), fresh(tangy, tangyTriangleMap());
+  TriangleSkeleton<double> view(tangy, tangyTriangleMap());
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(8), a(8), b(8);
+  q << -kPi<double> / 2, kPi<double> / 2, 2.0, 0.3, kPi<double> / 2, -kPi<double> / 2, 0.0, 0.0;
+  SkeletonFrame<double> frame;
+  for (double yaw : ramp(2.0, kPi<double> + 1.0, 0.02)) {  // onto the other branch
+    q[2] = wrapped(yaw);
+    REQUIRE(view.compute(q, frame).ok());
+    (void)mapper.map(frame, a);
+  }
+  CHECK(std::abs(a[2] - q[2]) > 1.0);  // the continued branch is not the map's
+  mapper.reset();
+  (void)mapper.map(frame, a);
+  (void)fresh.map(frame, b);
+  CHECK(a == b);
+  CHECK(armError(tangy, tangyTriangleMap(), a, q) < 1e-9);  // the map's branches again
+}
+
 TEST_CASE("triangle: map() allocates nothing") {
   const auto tangy = makeTangy<double>();
   TriangleMapper<double> mapper(tangy, tangyTriangleMap());
@@ -270,6 +383,18 @@ TEST_CASE("triangle: map validation names the field") {
   options.singular_tolerance = 0;
   CHECK_THROWS_WITH_AS(TriangleMapper<double>(tangy, tangyTriangleMap(), options),
                        doctest::Contains("singular_tolerance"), InvalidArgument);
+  options = TriangleOptions{};
+  options.lag_error = -0.1;
+  CHECK_THROWS_WITH_AS(TriangleMapper<double>(tangy, tangyTriangleMap(), options), doctest::Contains("lag_error"),
+                       InvalidArgument);
+  options = TriangleOptions{};
+  options.discontinuity_step = 0;
+  CHECK_THROWS_WITH_AS(TriangleMapper<double>(tangy, tangyTriangleMap(), options),
+                       doctest::Contains("discontinuity_step"), InvalidArgument);
+  options = TriangleOptions{};
+  options.jump_margin = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(TriangleMapper<double>(tangy, tangyTriangleMap(), options), doctest::Contains("jump_margin"),
+                       InvalidArgument);
   CHECK(triangleMapFor(tangy)->robot == "Tangy");
   CHECK(triangleMapFor(makeNao<double>())->robot == "NAO H25");
   CHECK(triangleMapFor(makePepper<double>())->robot == "Pepper");

@@ -27,12 +27,19 @@
 ///    a_3 . R_4(theta_4) l_0 = cos beta, is exactly the triangle of Eq. 6, and theta_3 is the
 ///    angle of the forearm plane about the upper arm (the printed Eq. 3, asin of a projection of
 ///    l_2, with its quadrant restored).
-///  - Branches: each subproblem has two solutions; the map's `shoulder_branch` / `elbow_branch`
-///    picks the one whose second angle is nearest (see triangle_map.hpp).
+///  - Branches and continuity (docs/methods/triangle.md, "Branches and continuity"): each
+///    subproblem has two solutions, so an arm has four, each joint on any turn (+ 2 pi m). The
+///    first frame after construction or reset() takes the map's `shoulder_branch` /
+///    `elbow_branch` (the solution whose second angle is nearest, see triangle_map.hpp), each
+///    joint wrapped into its limits. Later frames take the solution, on the turns within the
+///    limits, nearest the previous frame (largest joint step); one that leaves a limit by at
+///    most `TriangleOptions::jump_margin` is clamped there rather than left for a far one; a
+///    jump the limits force is reported as kDiscontinuity (`discontinuity_step`). Near the
+///    singular cases below, the roll and yaw are rate-limited within a pose error
+///    (`continuity_gain`, `catch_up_step`, `lag_error`).
 ///  - Right arm: the same equations with the right arm's map. With mirrored data (Tangy,
 ///    NAO, Pepper), a mirrored skeleton gives the mirrored robot arm: proven by the mirror test.
-///  - Joint values are offset + theta, wrapped into the limits for joints whose range spans
-///    2 pi (Tangy's +-pi), then clamped (kClamped).
+///  - Joint values are offset + theta on the turn chosen above, then clamped (kClamped).
 ///
 /// Singular cases (documented; output finite, the joint holds its last good value, `held()`
 /// and kDegenerateInput report it):
@@ -42,13 +49,15 @@
 ///    Tangy: arm straight forward or back; NAO/Pepper: arm straight out sideways): theta_1 is
 ///    undefined and held;
 ///  - elbow: the forearm along the yaw axis (a straight arm): theta_3 is undefined and held.
-/// Near these configurations the angles are continuous but ill-conditioned.
+/// Near these configurations the exact angles are continuous but ill-conditioned (they turn by
+/// the input's turn / sine); the mapper rate-limits them (see TriangleOptions::continuity_gain).
 ///
 /// Joints outside the two arms take `TriangleOptions::rest` (default: neutral configuration).
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -76,6 +85,32 @@ struct TriangleOptions {
   /// Values (rad, robot q order, size nq) of the joints outside the arms, and the initial held
   /// values of the arm joints. Empty (default): the model's neutral configuration.
   std::vector<double> rest{};
+  /// Continuity near the singular cases. The roll (resp. shoulder yaw) turns by the input's
+  /// turn / s, s the sine of the angle between the upper arm and the roll axis (resp. the
+  /// forearm and the yaw axis), without bound near a straight arm or an arm along the roll
+  /// axis, where it hardly moves the arm. So from frame to frame it steps by at most
+  /// `continuity_gain` times the angle (rad) the human's upper arm or forearm turned, plus
+  /// `catch_up_step` (rad), and by more only as far as needed to keep the arm direction it
+  /// moves (s times its distance to the exact angle) within `lag_error` (rad). Where s is above
+  /// about 1 / continuity_gain a small step of the exact angle is within this bound, so
+  /// ordinary motion is mapped exactly; not applied to the first frame after construction or
+  /// reset() nor across a reported discontinuity. Unitless, >= 0 (0: hold while the pose error
+  /// allows).
+  double continuity_gain = 3.0;
+  /// The step (rad per frame, >= 0) such an angle may always take towards its exact value.
+  double catch_up_step = 0.05;
+  /// The arm-direction error (rad, >= 0) the rate limit may leave; 0: off, exact angles.
+  double lag_error = 0.05;
+  /// Continuity: a solution that leaves a joint's limits by at most this (rad, >= 0) is
+  /// clamped to the limit rather than left for an equivalent solution far from the previous
+  /// frame (a joint pushed just past its +-pi wrap stays on the limit instead of swinging round
+  /// by 2 pi). Beyond it the mapper jumps to the nearest solution within the limits and reports
+  /// kDiscontinuity. 0: never clamp while an equivalent solution within the limits exists.
+  double jump_margin = 0.25;
+  /// A frame whose largest joint step exceeds the step the input asked for (the nearest
+  /// solution, angles taken modulo 2 pi and limits ignored) by more than this (rad, > 0) is
+  /// reported as kDiscontinuity: the robot's limits forced the jump.
+  double discontinuity_step = 0.35;
 
   /// Throws InvalidArgument naming the field and value.
   RETARGET_DECL void validate() const;
@@ -113,13 +148,14 @@ struct TwoAngles {
   bool ok = false;        ///< false: theta_b could not be found either
 };
 
-/// Paden-Kahan subproblem 2 for unit directions p, q and unit axes a, b through one point: the
-/// solution whose theta_b is nearest `branch` (mod 2 pi). theta_a is left undefined (a_defined
-/// false) when q lies along a within `tol`. Never allocates or throws.
+/// Both solutions of Paden-Kahan subproblem 2 for unit directions p, q and unit axes a, b through
+/// one point, written to `out`, the one whose theta_b is nearest `branch` (mod 2 pi) first.
+/// Returns how many were found: 2, 1 (parallel axes: one rotation in effect) or 0 (not finite).
+/// theta_a is left undefined (a_defined false) when q lies along a within `tol`. Never
+/// allocates or throws.
 template <typename Scalar>
-TwoAngles<Scalar> twoRotations(const Vector3<Scalar>& a, const Vector3<Scalar>& b, const Vector3<Scalar>& p,
-                               const Vector3<Scalar>& q, Scalar branch, Scalar tol) {
-  TwoAngles<Scalar> out;
+int twoRotationSolutions(const Vector3<Scalar>& a, const Vector3<Scalar>& b, const Vector3<Scalar>& p,
+                         const Vector3<Scalar>& q, Scalar branch, Scalar tol, std::array<TwoAngles<Scalar>, 2>& out) {
   // c = R_b(theta_b) p = R_a(-theta_a) q satisfies a.c = a.q, b.c = b.p, |c| = 1.
   const Scalar w = a.dot(b);
   const Vector3<Scalar> n = a.cross(b);
@@ -139,21 +175,23 @@ TwoAngles<Scalar> twoRotations(const Vector3<Scalar>& a, const Vector3<Scalar>& 
     candidates[0] = q;
     count = 1;
   }
-  Scalar best = std::numeric_limits<Scalar>::infinity();
+  int found = 0;
   for (int i = 0; i < count; ++i) {
     const Vector3<Scalar>& c = candidates[static_cast<std::size_t>(i)];
     const std::optional<Scalar> tb = rotationAbout(b, p, c, tol);
-    const Scalar theta_b = tb ? *tb : Scalar(0);
-    const Scalar distance = std::abs(wrapAngle(theta_b - branch));
-    if (!(distance < best)) continue;
-    best = distance;
-    out.theta_b = theta_b;
-    out.ok = true;
+    TwoAngles<Scalar> solution;
+    solution.theta_b = tb ? *tb : Scalar(0);
+    if (!std::isfinite(solution.theta_b)) continue;
+    solution.ok = true;
     const std::optional<Scalar> ta = rotationAbout(a, c, q, tol);
-    out.a_defined = ta.has_value();
-    out.theta_a = ta ? *ta : Scalar(0);
+    solution.a_defined = ta.has_value();
+    solution.theta_a = ta ? *ta : Scalar(0);
+    out[static_cast<std::size_t>(found++)] = solution;
   }
-  return out;
+  if (found == 2 && std::abs(wrapAngle(out[1].theta_b - branch)) < std::abs(wrapAngle(out[0].theta_b - branch))) {
+    std::swap(out[0], out[1]);
+  }
+  return found;
 }
 
 }  // namespace internal
@@ -162,7 +200,8 @@ TwoAngles<Scalar> twoRotations(const Vector3<Scalar>& a, const Vector3<Scalar>& 
 ///
 /// A mapper of the shape of mappers/mapper.hpp (Input: a canonical `SkeletonFrame`, metres):
 /// `map()` never allocates, never throws, always writes a finite q within the robot's limits
-/// and returns kClamped / kDegenerateInput / kInvalidInput as documented there. Keeps a
+/// and returns kClamped / kDegenerateInput / kInvalidInput / kDiscontinuity as documented
+/// there. Temporal state: the previous frame's arms (continuity), forgotten by reset(). Keeps a
 /// reference to the model (a temporary model does not compile). No post-processing: compose
 /// filters/ and safety/ stages after it.
 template <typename ScalarType = double>
@@ -185,7 +224,8 @@ class TriangleMapper {
   /// q order). See the class doc for the contract.
   [[nodiscard]] Status map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept;
 
-  /// Forgets the temporal state: held values go back to `rest`.
+  /// Forgets the temporal state: held values go back to `rest`, and the next frame is a first
+  /// frame (the map's branches, no continuity with what came before).
   void reset() noexcept;
 
   /// Per q coordinate: clamped to a limit in the last `map()` call.
@@ -202,14 +242,30 @@ class TriangleMapper {
  private:
   using V3 = Vector3<Scalar>;
 
+  // One solution of an arm: joint values (rad, robot q), whether each angle was defined (else
+  // it keeps its previous value), how far it leaves the limits and how far it steps (rad).
+  struct ArmSolution {
+    std::array<Scalar, 4> value{};
+    std::array<Scalar, 4> theta{};  // theta_1..theta_4 (value - offset, any turn)
+    std::array<bool, 4> defined{};
+    bool clamp_turn = false;
+    Scalar excess = 0;     // largest distance of a value outside its limits
+    Scalar step = 0;       // largest step from the previous frame, as written
+    Scalar free_step = 0;  // largest step from the previous frame, modulo 2 pi, limits ignored
+  };
+
   void holdArm(int s);
-  // Writes offset + theta for joint k of arm s, wrapped into a 2 pi wide range.
-  void write(int s, int k, Scalar theta);
   Scalar theta(int s, int k) const;
   static std::optional<V3> unit(const V3& v);
+  // The solution (theta_1..theta_4, undefined angles held) with each joint value taken on the
+  // turn (offset + theta + 2 pi m) within the limits nearest the previous frame's (nearest the
+  // plain value after reset), or, `clamp_turn`, on the turn nearest the previous frame's
+  // whatever the limits.
+  ArmSolution solution(int s, const std::array<Scalar, 4>& thetas, const std::array<bool, 4>& defined,
+                       bool clamp_turn) const;
 
-  void mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<Matrix3<Scalar>>& R_WT, int s, HumanJoint shoulder,
-              HumanJoint elbow, HumanJoint wrist);
+  Status mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<Matrix3<Scalar>>& R_WT, int s,
+                HumanJoint shoulder, HumanJoint elbow, HumanJoint wrist);
 
   const RobotModel<Scalar>* model_;
   TriangleMap map_;
@@ -219,6 +275,8 @@ class TriangleMapper {
   std::array<V3, 2> u0_{}, l0_{};
   VectorX<Scalar> rest_;
   VectorX<Scalar> last_;
+  std::array<bool, 2> has_previous_{};  // per arm: last_ holds a mapped frame (not rest)
+  std::array<V3, 2> previous_u_{}, previous_l_{};  // per arm: the last mapped upper arm, forearm (unit, T)
   JointFlags clamped_;
   JointFlags held_;
 };
@@ -323,8 +381,8 @@ Status TriangleMapper<ScalarType>::map(const SkeletonFrame<Scalar>& frame, Eigen
       torsoFrame(frame, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kShoulderLeft);
   for (int s = 0; s < 2; ++s) {
     const bool left = s == 0;
-    mapArm(frame, R_WT, s, left ? H::kShoulderLeft : H::kShoulderRight, left ? H::kElbowLeft : H::kElbowRight,
-           left ? H::kWristLeft : H::kWristRight);
+    status |= mapArm(frame, R_WT, s, left ? H::kShoulderLeft : H::kShoulderRight,
+                     left ? H::kElbowLeft : H::kElbowRight, left ? H::kWristLeft : H::kWristRight);
   }
   if (held_.any()) status |= StatusCode::kDegenerateInput;
   if (clampToLimits(*model_, last_, &clamped_) > 0) status |= StatusCode::kClamped;
@@ -335,6 +393,7 @@ Status TriangleMapper<ScalarType>::map(const SkeletonFrame<Scalar>& frame, Eigen
 template <typename ScalarType>
 void TriangleMapper<ScalarType>::reset() noexcept {
   last_ = rest_;
+  has_previous_ = {false, false};
   clamped_.setConstant(false);
   held_.setConstant(false);
 }
@@ -342,24 +401,6 @@ void TriangleMapper<ScalarType>::reset() noexcept {
 template <typename ScalarType>
 void TriangleMapper<ScalarType>::holdArm(int s) {
   for (int q : arms_[static_cast<std::size_t>(s)].q) held_[q] = true;
-}
-
-template <typename ScalarType>
-void TriangleMapper<ScalarType>::write(int s, int k, Scalar theta) {
-  const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
-  const int q = arms_[static_cast<std::size_t>(s)].q[static_cast<std::size_t>(k)];
-  Scalar value = static_cast<Scalar>(arm.offset[static_cast<std::size_t>(k)]) + theta;
-  const Scalar lo = model_->lowerLimits()[q], hi = model_->upperLimits()[q];
-  if (std::isfinite(lo) && std::isfinite(hi) && hi - lo >= 2 * kPi<Scalar> - Scalar(1e-6)) {
-    const Scalar two_pi = 2 * kPi<Scalar>;
-    if (value < lo) value += two_pi * std::ceil((lo - value) / two_pi);
-    if (value > hi) value -= two_pi * std::ceil((value - hi) / two_pi);
-  }
-  if (std::isfinite(value)) {
-    last_[q] = value;
-  } else {
-    held_[q] = true;
-  }
 }
 
 template <typename ScalarType>
@@ -381,52 +422,167 @@ auto TriangleMapper<ScalarType>::unit(const V3& v) -> std::optional<V3> {
 }
 
 template <typename ScalarType>
-void TriangleMapper<ScalarType>::mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<Matrix3<Scalar>>& R_WT,
-                                        int s, HumanJoint shoulder, HumanJoint elbow, HumanJoint wrist) {
+auto TriangleMapper<ScalarType>::solution(int s, const std::array<Scalar, 4>& thetas,
+                                          const std::array<bool, 4>& defined, bool clamp_turn) const -> ArmSolution {
+  const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
+  const bool continuous = has_previous_[static_cast<std::size_t>(s)];
+  const Scalar two_pi = 2 * kPi<Scalar>;
+  using std::ceil, std::floor, std::round;
+  ArmSolution out;
+  out.theta = thetas;
+  out.defined = defined;
+  out.clamp_turn = clamp_turn;
+  for (std::size_t k = 0; k < 4; ++k) {
+    const int q = arms_[static_cast<std::size_t>(s)].q[k];
+    const Scalar previous = last_[q];
+    if (!defined[k]) {
+      out.value[k] = previous;
+      continue;
+    }
+    const Scalar value = static_cast<Scalar>(arm.offset[k]) + thetas[k];
+    const Scalar lo = model_->lowerLimits()[q], hi = model_->upperLimits()[q];
+    // Turns m of value + 2 pi m: nearest the reference, kept within [m_lo, m_hi] when these
+    // turns lie within the limits.
+    Scalar m = continuous ? round((previous - value) / two_pi) : Scalar(0);
+    const Scalar m_lo = std::isfinite(lo) ? ceil((lo - value) / two_pi) : -std::numeric_limits<Scalar>::infinity();
+    const Scalar m_hi = std::isfinite(hi) ? floor((hi - value) / two_pi) : std::numeric_limits<Scalar>::infinity();
+    if (!clamp_turn && m_lo <= m_hi) m = std::min(std::max(m, m_lo), m_hi);
+    const Scalar v = value + two_pi * m;
+    out.value[k] = v;
+    out.excess = std::max({out.excess, lo - v, v - hi});
+    if (continuous) {
+      out.step = std::max(out.step, std::abs(v - previous));
+      out.free_step = std::max(out.free_step, std::abs(internal::wrapAngle(v - previous)));
+    }
+  }
+  return out;
+}
+
+template <typename ScalarType>
+Status TriangleMapper<ScalarType>::mapArm(const SkeletonFrame<Scalar>& frame,
+                                          const std::optional<Matrix3<Scalar>>& R_WT, int s, HumanJoint shoulder,
+                                          HumanJoint elbow, HumanJoint wrist) {
   if (!R_WT || !frame.usable(shoulder) || !frame.usable(elbow) || !frame.usable(wrist)) {
     holdArm(s);
-    return;
+    return {};
   }
   const std::optional<V3> u = unit(R_WT->transpose() * (frame.position(elbow) - frame.position(shoulder)));
   const std::optional<V3> l = unit(R_WT->transpose() * (frame.position(wrist) - frame.position(elbow)));
   if (!u || !l) {
     holdArm(s);
-    return;
+    return {};
   }
-  const auto& a = axes_[static_cast<std::size_t>(s)];
+  const auto side = static_cast<std::size_t>(s);
+  const auto& a = axes_[side];
   const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
   const Scalar tol = static_cast<Scalar>(options_.singular_tolerance);
-  const int* q = arms_[static_cast<std::size_t>(s)].q.data();
-  // Shoulder roll and pitch (Eqs. 1-2).
-  const auto shoulder_angles = internal::twoRotations<Scalar>(a[0], a[1], u0_[static_cast<std::size_t>(s)], *u,
-                                                              static_cast<Scalar>(arm.shoulder_branch), tol);
-  if (!shoulder_angles.ok) {
+  const int* q = arms_[side].q.data();
+  const bool continuous = has_previous_[side];
+  // Shoulder roll and pitch (Eqs. 1-2): both solutions, the map's branch first.
+  std::array<internal::TwoAngles<Scalar>, 2> shoulder_angles, elbow_angles;
+  // Both solutions of the shoulder yaw and elbow (Eqs. 3 and 6) in the upper-arm frame of
+  // (theta_1, theta_2), into elbow_angles; returns how many; l_U: the forearm in that frame.
+  V3 l_U;
+  const auto solveElbow = [&](Scalar theta_1, Scalar theta_2) {
+    const Matrix3<Scalar> R_12 = Eigen::AngleAxis<Scalar>(theta_1, a[0]).toRotationMatrix() *
+                                 Eigen::AngleAxis<Scalar>(theta_2, a[1]).toRotationMatrix();
+    l_U = R_12.transpose() * *l;
+    return internal::twoRotationSolutions<Scalar>(a[2], a[3], l0_[side], l_U, static_cast<Scalar>(arm.elbow_branch),
+                                                  tol, elbow_angles);
+  };
+  const int shoulder_count = internal::twoRotationSolutions<Scalar>(
+      a[0], a[1], u0_[side], *u, static_cast<Scalar>(arm.shoulder_branch), tol, shoulder_angles);
+  if (shoulder_count == 0) {
     holdArm(s);
-    return;
+    return {};
   }
-  if (shoulder_angles.a_defined) {
-    write(s, 0, shoulder_angles.theta_a);
-  } else {
-    held_[q[0]] = true;
+  // Every solution of the arm: each shoulder solution with both shoulder yaw and elbow
+  // solutions (Eqs. 3 and 6) in its upper-arm frame, each on the turns within the limits nearest
+  // the previous frame and on the turns nearest it whatever the limits (to be clamped).
+  std::array<ArmSolution, 8> candidates;
+  int n = 0;
+  for (int i = 0; i < shoulder_count; ++i) {
+    const auto& sh = shoulder_angles[static_cast<std::size_t>(i)];
+    std::array<Scalar, 4> thetas{sh.a_defined ? sh.theta_a : theta(s, 0), sh.theta_b, Scalar(0), Scalar(0)};
+    const int elbow_count = solveElbow(thetas[0], thetas[1]);
+    for (int j = 0; j < std::max(elbow_count, 1); ++j) {
+      const auto& el = elbow_angles[static_cast<std::size_t>(j)];
+      const bool elbow_ok = elbow_count > 0;
+      thetas[2] = el.theta_a;
+      thetas[3] = el.theta_b;
+      const std::array<bool, 4> defined{sh.a_defined, true, elbow_ok && el.a_defined, elbow_ok};
+      candidates[static_cast<std::size_t>(n++)] = solution(s, thetas, defined, false);
+      if (continuous) candidates[static_cast<std::size_t>(n++)] = solution(s, thetas, defined, true);
+    }
   }
-  write(s, 1, shoulder_angles.theta_b);
-  // Shoulder yaw and elbow (Eqs. 3 and 6), in the upper-arm frame of the joints just written.
-  const Matrix3<Scalar> R_12 = Eigen::AngleAxis<Scalar>(theta(s, 0), a[0]).toRotationMatrix() *
-                               Eigen::AngleAxis<Scalar>(theta(s, 1), a[1]).toRotationMatrix();
-  const V3 l_U = R_12.transpose() * *l;
-  const auto elbow_angles = internal::twoRotations<Scalar>(a[2], a[3], l0_[static_cast<std::size_t>(s)], l_U,
-                                                           static_cast<Scalar>(arm.elbow_branch), tol);
-  if (!elbow_angles.ok) {
-    held_[q[2]] = true;
-    held_[q[3]] = true;
-    return;
+  // Without a previous frame: the map's branches (the first candidate). Otherwise the nearest
+  // candidate among those within `jump_margin` of the limits, or the least outside them.
+  std::size_t best = 0;
+  Scalar free_step = std::numeric_limits<Scalar>::infinity();
+  if (continuous) {
+    const Scalar margin = static_cast<Scalar>(options_.jump_margin);
+    const auto better = [margin](const ArmSolution& x, const ArmSolution& y) {
+      const bool x_in = x.excess <= margin, y_in = y.excess <= margin;
+      if (x_in != y_in) return x_in;
+      if (x_in) return x.step < y.step;
+      return x.excess < y.excess || (x.excess == y.excess && x.step < y.step);
+    };
+    for (std::size_t c = 0; c < static_cast<std::size_t>(n); ++c) {
+      free_step = std::min(free_step, candidates[c].free_step);
+      if (better(candidates[c], candidates[best])) best = c;
+    }
   }
-  if (elbow_angles.a_defined) {
-    write(s, 2, elbow_angles.theta_a);
-  } else {
-    held_[q[2]] = true;
+  ArmSolution chosen = candidates[best];
+  const bool jumped = continuous && chosen.step > free_step + static_cast<Scalar>(options_.discontinuity_step);
+  // Near a singular case the first angle of a subproblem (roll, yaw) turns by input / s: on the
+  // branch kept, its step is limited as long as the arm direction it moves stays within
+  // lag_error (see TriangleOptions::continuity_gain); the elbow subproblem is solved again in
+  // the upper-arm frame so written. Not on a first frame nor across a jump.
+  using std::acos;
+  const auto turned = [](const V3& x, const V3& y) { return acos(std::min(Scalar(1), std::max(Scalar(-1), x.dot(y)))); };
+  const Scalar lag_error = static_cast<Scalar>(options_.lag_error);
+  if (continuous && !jumped && lag_error > Scalar(0)) {
+    const Scalar free_turn =
+        static_cast<Scalar>(options_.continuity_gain) *
+            std::max(turned(*u, previous_u_[side]), turned(*l, previous_l_[side])) +
+        static_cast<Scalar>(options_.catch_up_step);
+    const auto damped = [&](int k, Scalar exact, const V3& axis, const V3& target) {
+      const Scalar previous = theta(s, k);
+      const Scalar delta = internal::wrapAngle(exact - previous);
+      const Scalar slack = lag_error / axis.cross(target).norm();  // the sine is > tol: the angle is defined
+      const Scalar step = std::min(std::max(delta, -free_turn), free_turn);
+      return previous + std::min(std::max(step, delta - slack), delta + slack);
+    };
+    std::array<Scalar, 4> thetas = chosen.theta;
+    if (chosen.defined[0]) thetas[0] = damped(0, thetas[0], a[0], *u);
+    const int elbow_count = solveElbow(thetas[0], thetas[1]);
+    std::array<bool, 4> defined = chosen.defined;
+    if (elbow_count > 0) {
+      // The elbow solution of the branch chosen: nearest its (theta_3, theta_4).
+      const auto distance = [&](const internal::TwoAngles<Scalar>& e) {
+        return std::abs(internal::wrapAngle(e.theta_b - chosen.theta[3])) +
+               (e.a_defined && chosen.defined[2] ? std::abs(internal::wrapAngle(e.theta_a - chosen.theta[2])) : Scalar(0));
+      };
+      const auto& el = elbow_count > 1 && distance(elbow_angles[1]) < distance(elbow_angles[0]) ? elbow_angles[1]
+                                                                                              : elbow_angles[0];
+      defined[2] = el.a_defined;
+      defined[3] = true;
+      thetas[2] = el.a_defined ? damped(2, el.theta_a, a[2], l_U) : theta(s, 2);
+      thetas[3] = el.theta_b;
+    }
+    chosen = solution(s, thetas, defined, chosen.clamp_turn);
   }
-  write(s, 3, elbow_angles.theta_b);
+  previous_u_[side] = *u;
+  previous_l_[side] = *l;
+  for (std::size_t k = 0; k < 4; ++k) {
+    if (chosen.defined[k] && std::isfinite(chosen.value[k])) {
+      last_[q[k]] = chosen.value[k];
+    } else {
+      held_[q[k]] = true;
+    }
+  }
+  has_previous_[side] = true;
+  return jumped ? Status(StatusCode::kDiscontinuity) : Status();
 }
 
 template <typename Scalar>
@@ -468,6 +624,16 @@ RETARGET_DECL void TriangleOptions::validate() const {
   RETARGET_THROW_UNLESS(std::isfinite(singular_tolerance) && singular_tolerance > 0.0 && singular_tolerance <= 0.5,
                         InvalidArgument, "TriangleOptions::singular_tolerance (got ", singular_tolerance,
                         ", expected a value in (0, 0.5])");
+  for (const auto& [value, name] : {std::pair{continuity_gain, "continuity_gain"}, std::pair{catch_up_step, "catch_up_step"},
+                                    std::pair{lag_error, "lag_error"}}) {
+    RETARGET_THROW_UNLESS(std::isfinite(value) && value >= 0.0, InvalidArgument, "TriangleOptions::", name, " (got ",
+                          value, ", expected a finite value >= 0)");
+  }
+  RETARGET_THROW_UNLESS(std::isfinite(jump_margin) && jump_margin >= 0.0, InvalidArgument,
+                        "TriangleOptions::jump_margin (got ", jump_margin, ", expected a finite angle >= 0 in rad)");
+  RETARGET_THROW_UNLESS(std::isfinite(discontinuity_step) && discontinuity_step > 0.0, InvalidArgument,
+                        "TriangleOptions::discontinuity_step (got ", discontinuity_step,
+                        ", expected a finite angle > 0 in rad)");
   for (std::size_t i = 0; i < rest.size(); ++i) {
     RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "TriangleOptions::rest[", i, "] (got ", rest[i],
                           ", expected a finite value)");
