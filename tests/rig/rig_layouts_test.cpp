@@ -548,6 +548,17 @@ TEST_CASE("rig layouts: scrambled rigs are refused with the file, the reason and
     RigBindingOptions keep;
     keep.refuse_implausible = false;
     CHECK_FALSE(bindRig(swapped_bvh, keep).problems.empty());
+    // Names that say other body parts than the joints' places (the left forearm named a calf):
+    // confidence 0.5, refused.
+    BvhMotion misnamed = layoutMotion(base, src);
+    misnamed.source = "misnamed.bvh";
+    for (auto& j : misnamed.joints) {
+      const auto at = j.name.find("LeftForeArm");
+      if (at != std::string::npos) j.name.replace(at, 11, "LeftCalf");
+    }
+    CHECK_THROWS_WITH_AS(bindRig(misnamed), doctest::Contains("confidence is 0.5"), InvalidArgument);
+    CHECK_THROWS_WITH_AS(bindRig(misnamed), doctest::Contains("LeftCalf' bound as forearm"), InvalidArgument);
+    CHECK(bindRig(misnamed, keep).confidence == 0.5);
     // A leg longer than the body: the left thigh and shin bones 2.5 times as long.
     BvhMotion long_leg = layoutMotion(base, src);
     long_leg.source = "long-leg.bvh";
@@ -566,4 +577,36 @@ TEST_CASE("rig layouts: scrambled rigs are refused with the file, the reason and
       MESSAGE(base.name << " swapped arms: " << std::string(e.what()));
     }
   }
+}
+
+TEST_CASE("rig layouts: upside-down frames: all of them turn the up axis, most of them are refused") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const BvhMotion source_bvh = readBvh(data_dir / "bvh" / kLayoutTakes[0]);
+  const LayoutSource src = layoutSource(source_bvh);
+  const LayoutSpec spec = layoutSpecs()[1];  // Mixamo: a standing rest pose
+  REQUIRE(spec.name == "mixamo");
+  const int hips = source_bvh.findJoint("Hips");
+  const Eigen::Matrix3d flip = Eigen::AngleAxisd(kPi<double>, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  auto upsideDown = [&](double fraction) {
+    LayoutSource s = src;
+    const auto frames = static_cast<std::size_t>(fraction * static_cast<double>(s.p_W.size()));
+    for (std::size_t f = 0; f < frames; ++f) {
+      const Eigen::Vector3d p_hips = s.p_W[f].col(hips);
+      s.p_W[f] = (flip * (s.p_W[f].colwise() - p_hips)).colwise() + p_hips;
+      for (auto& G : s.G_W[f]) G = flip * G;
+    }
+    return layoutMotion(spec, s);
+  };
+  // Every frame upside down (a root rotation in the whole take): the motion overrides the rest pose.
+  const RigBinding turned = bindRig(upsideDown(1.0));
+  CHECK((turned.up_from == RigEvidence::kMotion));
+  CHECK(turned.R_WS.row(2) == Eigen::RowVector3d(-spec.R_WS.row(2)));
+  CHECK(turned.problems.empty());
+  // 60% of the frames upside down: the rest pose keeps the up axis, and the head is below the hips
+  // in most frames: refused.
+  CHECK_THROWS_WITH_AS(bindRig(upsideDown(0.6)), doctest::Contains("is below the hips"), InvalidArgument);
+  // 30%: bound along the rest pose's axis.
+  const RigBinding mostly = bindRig(upsideDown(0.3));
+  CHECK((mostly.up_from == RigEvidence::kRestPose));
+  CHECK(mostly.R_WS.row(2) == spec.R_WS.row(2));
 }

@@ -48,7 +48,8 @@
 ///    most frames; an upper arm, forearm, thigh or shin outside 0.4-2.5 times its share of the
 ///    height; an arm longer than 1.25 legs; a leg (hip to ankle) over 3 or under 0.4 times the hips
 ///    to head; left and right limbs differing by more than 1.3 times; the arms named left on the
-///    legs' right side; a confidence under 0.5.
+///    legs' right side; a confidence of 0.5 or less (names that say another body part than the
+///    joint's place, or toes pointing backwards for the sides the names give).
 ///
 /// Every guess is reported in `RigBinding::guesses`; `RigBindingOptions` overrides the unit scale
 /// and the frame. Canonical joints from the bound roles (the choices of human/bvh_schemas.hpp):
@@ -882,7 +883,8 @@ RETARGET_DECL void RigBinder::setRole(int j, RigRole role, int side, std::uint32
   b.role = role;
   b.side = static_cast<RigSide>(side);
   const std::uint32_t words = names_[static_cast<std::size_t>(j)].words;
-  b.confidence = (words & agree) != 0u ? 1.0 : ((words & ~other) != 0u && agree != 0u ? 0.5 : 0.75);
+  // "End", "Tip", "Nub" (End Site names) mark a tip, not another body part.
+  b.confidence = (words & agree) != 0u ? 1.0 : ((words & ~other & ~kRigWordTop) != 0u && agree != 0u ? 0.5 : 0.75);
 }
 
 RETARGET_DECL void RigBinder::bindSpine() {
@@ -1220,7 +1222,20 @@ RETARGET_DECL void RigBinder::checkPlausible() {
     if (!(ratio <= 1.3)) implausible(std::string("the left and right ") + what + " differ in length by a factor " + rigNumber(ratio, 3));
   }
   // Confidence: names that say another body part than the joint's place.
-  if (out_.confidence < 0.5) implausible("the binding's confidence is " + rigNumber(out_.confidence, 2) + " (expected at least 0.5)");
+  // Confidence 0.5: a joint's name says another body part than its place in the chain, or the
+  // toes point backwards for the facing the names give (mirrored names).
+  if (out_.confidence <= 0.5) {
+    std::string which;
+    for (std::size_t j = 0; j < out_.joints.size(); ++j) {
+      const RigJointBinding& b = out_.joints[j];
+      if (b.role != RigRole::kNone && b.role != RigRole::kRoot && b.confidence <= 0.5 && which.size() < 200) {
+        which += std::string(which.empty() ? "" : ", ") + "'" + m_.joints[j].name + "' bound as " + rigRoleName(b.role);
+      }
+    }
+    implausible("the binding's confidence is " + rigNumber(out_.confidence, 2) + " (expected above 0.5): " +
+                (which.empty() ? std::string("the toes point backwards for the facing the left/right names give")
+                               : "the names say other body parts: " + which));
+  }
 }
 
 RETARGET_DECL void RigBinder::makeSchema() {
