@@ -39,6 +39,11 @@ void describeBinding(const BvhMotion& motion, const RigBinding& binding) {
             << (binding.sides_from_names ? "names" : "geometry") << ")\n"
             << "axes:        " << text.substr(frame, text.find('\n', frame) - frame) << " (file axis of each canonical axis)\n"
             << "scale:       " << binding.scale << " m per unit (" << binding.unit << ")\n";
+  std::cout << "decided by:  up axis: " << rigEvidenceName(binding.up_from) << "; units: "
+            << rigEvidenceName(binding.units_from) << " (person " << fixed(binding.height_m, 2)
+            << " m tall); facing: " << rigEvidenceName(binding.facing_from) << "; rest pose "
+            << (binding.rest_pose_standing ? "stands" : "is not a standing pose") << "; "
+            << binding.frames_used << " frames looked at\n";
   for (const std::string& guess : binding.guesses) std::cout << "guessed:     " << guess << "\n";
   std::cout << "canonical joints:\n";
   for (int i = 0; i < kHumanJointCount; ++i) {

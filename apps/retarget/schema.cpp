@@ -53,6 +53,7 @@ void suggest(const SuggestOptions& options) {
   }
   RigBindingOptions binding_options = rigBindingOptions(options.scale, options.frame);
   binding_options.name = options.name;
+  binding_options.refuse_implausible = false;  // a suggestion to edit: the problems become comments
   RigBinding binding;
   try {
     binding = bindRig(motion, binding_options);
@@ -63,6 +64,9 @@ void suggest(const SuggestOptions& options) {
             << "# Automatic rig binding, confidence " << fixed(binding.confidence, 2)
             << " (1: names and structure agree). Edit and use it as a schema file.\n";
   for (const std::string& guess : binding.guesses) std::cout << "# guessed: " << guess << "\n";
+  for (const std::string& problem : binding.problems) {
+    std::cout << "# WARNING, the automatic binding refuses this rig: " << problem << "\n";
+  }
   std::cout << formatSchema(binding.schema);
 }
 

@@ -109,6 +109,7 @@ TEST_CASE("bvh: every shared file reads with the manifest's joint, frame and cha
     const std::string file_name = facts.file;
     CAPTURE(file_name);
     const BvhMotion motion = readBvh(data_dir / "bvh" / facts.file);
+    CHECK(motion.source == (data_dir / "bvh" / facts.file).string());  // for the binder's messages
     CHECK(motion.jointCount() == facts.joints);
     CHECK(motion.jointCount(true) == facts.joints + facts.end_sites);
     CHECK(motion.frame_count == facts.frames);
@@ -165,6 +166,8 @@ TEST_CASE("bvh: facts of the Axis Neuron and CMU takes (manifest)") {
 
 TEST_CASE("bvh: text variants (CRLF, mixed endings, tabs, blank lines, BOM, .5 numbers, no final newline)") {
   const BvhMotion reference = parseBvh(kSmall);
+  CHECK(reference.source == "<string>");
+  CHECK(parseBvh(kSmall, "named.bvh").source == "named.bvh");
   CHECK(reference.jointCount() == 2);
   CHECK(reference.jointCount(true) == 3);
   CHECK(reference.joints[2].name == "Spine_End");

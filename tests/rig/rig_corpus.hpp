@@ -251,8 +251,13 @@ inline RigKnownMotion rigKnownMotion(int frames, unsigned seed) {
     for (int j = 0; j < kBodyCount; ++j) {
       Eigen::Vector3d axis(unit(rng), unit(rng), unit(rng));
       if (axis.norm() < 1e-3) axis = Eigen::Vector3d::UnitZ();
-      const double angle = (j == kBodyHips ? 3.0 : 1.2) * unit(rng);
+      // A person stays upright (the binder refuses a head below the hips in most frames): the hips
+      // turn freely about the vertical and tilt by at most 0.3 rad, the spine, neck and head joints
+      // bend by at most 0.3 rad each; the limbs turn by up to 1.2 rad about any axis.
+      const bool trunk = j >= kBodySpine0 && j <= kBodyHeadTop;
+      const double angle = (j == kBodyHips || trunk ? 0.3 : 1.2) * unit(rng);
       L[static_cast<std::size_t>(j)] = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+      if (j == kBodyHips) L[0] = Eigen::AngleAxisd(kPi<double> * unit(rng), Eigen::Vector3d::UnitZ()) * L[0];
     }
     m.local.push_back(L);
     m.hips.emplace_back(0.5 * unit(rng), 0.5 * unit(rng), 0.95 + 0.1 * unit(rng));

@@ -80,6 +80,9 @@ struct BvhMotion {
   int channel_count = 0;
   /// frame_count x channel_count values, row-major, file units and degrees.
   std::vector<double> values;
+  /// Where the motion came from, for messages: the file name given to the reader (`readBvh`,
+  /// `parseBvh`); empty for a motion built in memory.
+  std::string source;
 
   /// Index of the joint (or End Site) with this exact name, -1 when absent.
   RETARGET_DECL int findJoint(std::string_view joint_name) const;

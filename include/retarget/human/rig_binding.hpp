@@ -7,17 +7,27 @@
 /// canonical path (io/bvh_skeleton.hpp) is reused.
 ///
 /// How a hierarchy is bound (`bindRig`):
-/// 1. Structure. Rest-pose positions come from the OFFSETs (all rotations zero). A child branch
+/// 1. Structure. Rest-pose positions come from the OFFSETs (all rotations zero), each position
+///    channel overriding its OFFSET component with its median over the frames (BVH convention: a
+///    joint with position channels sits where they say, whatever its OFFSET). A child branch
 ///    is *significant* when the longest path through it is at least 8% of the rest pose's largest
 ///    extent (fingers, toes and twist leaves are not). The hips are the first joint below the
 ///    root with three significant branches (spine and two legs); the spine branch is the one that
 ///    splits again (the chest, where the arms leave); the chest's shortest significant branch is
 ///    the neck/head chain, the two longest the arms. Each limb chain follows the child with the
 ///    longest reach down to a leaf.
-/// 2. Up axis, height and units. Up is the signed file axis nearest to the direction from the
-///    feet (leg chain tips) to the head (head chain tip). The height (file units) is snapped to
-///    the unit that makes it the most plausible human height: metre, centimetre, millimetre or
-///    inch (1.7 m is the reference).
+/// 2. Up axis, height and units, from the rest pose and the motion (forward kinematics of up to 240
+///    evenly spaced frames, every channel applied). The rest pose counts only when it is a standing
+///    pose (legs and spine leave the hips in opposite directions; LAFAN1's bones along each joint's
+///    +X are not). Up is the signed file axis nearest to the direction from the feet (leg chain
+///    tips) to the head (head chain tip): in the standing rest pose, or else the median over the
+///    frames (which also overrides the rest pose when at least 80% of the frames stand along another
+///    axis). With neither, the binding fails. The height (file units) is the rest pose's, or the
+///    90th percentile over the frames of the head top above the lowest leg joint; the unit (metre,
+///    centimetre, millimetre, inch, CMU ASF unit) is the one that makes the person 1.2-2.1 m tall in
+///    the motion, else in the rest pose, else the nearest to 1.7 m. `RigBinding::up_from`,
+///    `units_from` and `facing_from` say what decided each. Distances inside the chains (step 3)
+///    are straight in a standing rest pose, else the lengths of the bones between the joints.
 /// 3. Roles inside the chains. Upper arm / forearm / hand and thigh / shin / foot are chosen among
 ///    the chain's joints by a score: log-ratio of each bone length to the anthropometric
 ///    proportion of the height (Winter, "Biomechanics and motor control of human movement",
@@ -31,7 +41,15 @@
 /// 4. Left and right from the names (Left, L_, _L, .L, l, Lft, ...); when the names say nothing,
 ///    from geometry (left = up x forward, forward from the feet).
 /// 5. Facing: forward = left x up when the names gave the sides, else the mean horizontal
-///    direction of the feet (ankle to toe tip). The source frame rotation R_WS follows.
+///    direction of the feet (ankle to toe tip); from the rest pose when it stands and gave the up
+///    axis, else medians over the frames. The source frame rotation R_WS follows.
+/// 6. Plausibility of the mapped body; a failure is refused (`RigBindingOptions::refuse_implausible`)
+///    with the file, the reason and the `retarget schema suggest` hint: the head below the hips in
+///    most frames; an upper arm, forearm, thigh or shin outside 0.4-2.5 times its share of the
+///    height; an arm longer than 1.25 legs; a leg (hip to ankle) over 3 or under 0.4 times the hips
+///    to head; left and right limbs differing by more than 1.3 times; the arms named left on the
+///    legs' right side; a confidence of 0.5 or less (names that say another body part than the
+///    joint's place, or toes pointing backwards for the sides the names give).
 ///
 /// Every guess is reported in `RigBinding::guesses`; `RigBindingOptions` overrides the unit scale
 /// and the frame. Canonical joints from the bound roles (the choices of human/bvh_schemas.hpp):
@@ -90,6 +108,18 @@ enum class RigRole : std::uint8_t {
 /// Lower-case name of a role ("upper-arm", ...).
 RETARGET_DECL const char* rigRoleName(RigRole role);
 
+/// What decided one property of a binding (up axis, units, facing).
+enum class RigEvidence : std::uint8_t {
+  kGiven,     ///< RigBindingOptions
+  kRestPose,  ///< the rest pose (OFFSETs, position channels at their median), a standing pose
+  kMotion,    ///< the frames of the motion (forward kinematics with every channel)
+  kNames,     ///< the joint names' side markers (facing = left x up)
+  kDefault,   ///< an export convention, nothing in the file decided it
+};
+
+/// Lower-case name of an evidence ("rest pose", "motion", ...).
+RETARGET_DECL const char* rigEvidenceName(RigEvidence evidence);
+
 /// Side of a bound joint: +1 left, -1 right, 0 centre.
 enum class RigSide : std::int8_t { kRight = -1, kCentre = 0, kLeft = 1 };
 
@@ -111,6 +141,10 @@ struct RigBindingOptions {
   std::optional<Eigen::Matrix3d> R_WS{};
   /// Name of the produced schema (SkeletonMotion::format becomes "bvh/<name>").
   std::string name = "auto";
+  /// True: refuse (throw) a binding whose mapped body is implausible (see `bindRig`); false: bind
+  /// anyway and list the problems in `RigBinding::problems` (what `retarget schema suggest` does,
+  /// so that the suggestion can be edited).
+  bool refuse_implausible = true;
 
   /// Throws InvalidArgument for a non-positive scale or a non-rotation frame.
   RETARGET_DECL void validate() const;
@@ -147,6 +181,19 @@ struct RigBinding {
   Eigen::Matrix3d R_WS = Eigen::Matrix3d::Identity();
   /// True when the sides came from the joint names (false: from geometry).
   bool sides_from_names = false;
+  /// What decided the up axis, the units and the facing (forward axis).
+  RigEvidence up_from = RigEvidence::kRestPose, units_from = RigEvidence::kRestPose,
+              facing_from = RigEvidence::kRestPose;
+  /// True when the rest pose (all rotations zero) is a standing pose: legs and spine leave the
+  /// hips in opposite directions. LAFAN1-style rigs (bones along each joint's +X) are not.
+  bool rest_pose_standing = false;
+  /// Frames of the motion the binding looked at (evenly spaced, at most 240; 0 for no frames).
+  int frames_used = 0;
+  /// Body height in metres the units give (feet to the top of the head).
+  double height_m = 0;
+  /// Why the mapped body is implausible, one sentence each (empty when it is plausible; with
+  /// `RigBindingOptions::refuse_implausible` the first one is thrown instead).
+  std::vector<std::string> problems;
   /// Lowest per-joint confidence among the bound body joints, in [0, 1].
   double confidence = 0;
   /// What was guessed, one sentence each (units, up axis, facing, sides).
@@ -209,10 +256,28 @@ class RigBinder {
  private:
   [[noreturn]] RETARGET_DECL void fail(const std::string& what) const;
   const std::string& nameOf(int j) const { return m_.joints[static_cast<std::size_t>(j)].name; }
-  double dist(int a, int b) const { return (p_[static_cast<std::size_t>(a)] - p_[static_cast<std::size_t>(b)]).norm(); }
+  // Distance between a joint and one of its descendants (file units): in a standing rest pose the
+  // straight distance, else the length of the path of bones between them (pose-independent).
+  RETARGET_DECL double dist(int a, int b) const;
   const Eigen::Vector3d& pos(int j) const { return p_[static_cast<std::size_t>(j)]; }
 
   RETARGET_DECL void restPose();
+
+  // Joint positions (file units, one column per joint) of up to 240 evenly spaced frames.
+  RETARGET_DECL void sampleMotion();
+  // Component-wise median over the poses the geometry comes from (the motion samples, or the rest
+  // pose) of f(positions); f returns a Vector3d.
+  template <typename F>
+  Eigen::Vector3d medianOver(bool motion, F f) const;
+  // True when legs and spine leave the hips in opposite directions in the pose P.
+  RETARGET_DECL bool standing(const Eigen::Matrix3Xd& P) const;
+  // Feet (mean of the leg tips) to the top of the head in the pose P (file units).
+  RETARGET_DECL Eigen::Vector3d feetToHead(const Eigen::Matrix3Xd& P) const;
+  // Head top above the lowest leg joint along up_ in the pose P (file units).
+  RETARGET_DECL double standingHeight(const Eigen::Matrix3Xd& P) const;
+  // Appends a problem of the mapped body, or throws it when refusing.
+  RETARGET_DECL void implausible(const std::string& what);
+  RETARGET_DECL void checkPlausible();
 
   RETARGET_DECL double branchReach(int child) const;
   RETARGET_DECL std::vector<int> significantChildren(int j) const;
@@ -248,6 +313,13 @@ class RigBinder {
   RigBindingOptions options_;
   RigBinding out_;
   std::vector<Eigen::Vector3d> p_;
+  // Rest translation of each joint in its parent (file units): OFFSET, each position channel's
+  // component replaced by its median over the frames.
+  std::vector<Eigen::Vector3d> t_;
+  Eigen::Matrix3Xd rest_;
+  std::vector<Eigen::Matrix3Xd> samples_;
+  // Geometry (facing, sides, distances) from the motion samples rather than the rest pose.
+  bool geometry_from_motion_ = false;
   std::vector<std::vector<int>> children_;
   std::vector<double> reach_;
   std::vector<int> subtree_;
@@ -261,12 +333,14 @@ class RigBinder {
 
 }  // namespace internal
 
-/// Binds a humanoid BVH hierarchy to the canonical skeleton from its structure, rest pose and
-/// joint names (method in the file comment); the hierarchy's frames are not used. Returns the
-/// roles of every joint, the guessed units and frame (or the ones in `options`), what was guessed,
-/// and a schema for `bvhToSkeleton`. Throws `retarget::InvalidArgument` naming what is missing
-/// when the hierarchy is not a humanoid (no hips with two legs and a spine, no chest with two arms
-/// and a head, a limb chain too short) or `options` is invalid.
+/// Binds a humanoid BVH hierarchy to the canonical skeleton from its structure, rest pose, motion
+/// and joint names (method in the file comment). Returns the roles of every joint, the guessed
+/// units and frame (or the ones in `options`), what was guessed and from what, and a schema for
+/// `bvhToSkeleton`. Throws `retarget::InvalidArgument` naming the file (`BvhMotion::source`) and
+/// what is wrong when the hierarchy is not a humanoid (no hips with two legs and a spine, no chest
+/// with two arms and a head, a limb chain too short), when neither the rest pose nor the motion
+/// gives the up axis, when the mapped body is implausible (step 6; unless
+/// `options.refuse_implausible` is false) or when `options` is invalid.
 RETARGET_DECL RigBinding bindRig(const BvhMotion& motion, const RigBindingOptions& options = {});
 
 #if RETARGET_DEFINE_HUMAN
@@ -276,6 +350,11 @@ RETARGET_DECL const char* rigRoleName(RigRole role) {
                                     "head-top", "collar", "upper-arm", "forearm", "hand", "finger", "thumb",
                                     "pelvis",   "thigh", "shin",  "foot",   "toe"};
   return kNames[static_cast<int>(role)];
+}
+
+RETARGET_DECL const char* rigEvidenceName(RigEvidence evidence) {
+  constexpr const char* kNames[] = {"given", "rest pose", "motion", "names", "default"};
+  return kNames[static_cast<int>(evidence)];
 }
 
 namespace internal {
@@ -413,30 +492,71 @@ RETARGET_DECL RigBinding RigBinder::bind() {
   names_.resize(n);
   for (std::size_t j = 0; j < n; ++j) names_[j] = rigName(m_.joints[j].name);
   findChains();
+  sampleMotion();
   upAndUnits();
   bindSpine();
   for (int s = 0; s < 2; ++s) bindArm(arm_chain_[static_cast<std::size_t>(s)], s);
   for (int s = 0; s < 2; ++s) bindLeg(leg_chain_[static_cast<std::size_t>(s)], s);
   sidesAndFacing();
+  checkPlausible();
   makeSchema();
   return std::move(out_);
 }
 
 RETARGET_DECL void RigBinder::fail(const std::string& what) const {
   throw InvalidArgument(internal::message(
-      "bindRig", "cannot bind the BVH hierarchy to the human skeleton: ", what, " (root '",
-      m_.joints.front().name, "', ", m_.jointCount(), " joints); pass a schema file (human/schema.hpp)"));
+      "bindRig", "cannot bind the BVH hierarchy", m_.source.empty() ? std::string() : " of '" + m_.source + "'",
+      " to the human skeleton: ", what, " (root '", m_.joints.front().name, "', ", m_.jointCount(),
+      " joints); pass a schema file (human/schema.hpp)"));
 }
+
+namespace {
+
+// Median of `values` (the upper one for an even count); reorders them. 0 for none.
+inline double rigMedian(std::vector<double>& values) {
+  if (values.empty()) return 0;
+  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  return *mid;
+}
+
+// Frames the binder looks at: all of them up to 240, else 240 evenly spaced.
+inline std::vector<int> rigSampleFrames(int frame_count) {
+  constexpr int kMax = 240;
+  std::vector<int> frames;
+  const int n = std::min(frame_count, kMax);
+  for (int k = 0; k < n; ++k) {
+    frames.push_back(frame_count <= kMax ? k : static_cast<int>((static_cast<long long>(k) * (frame_count - 1)) / (kMax - 1)));
+  }
+  return frames;
+}
+
+}  // namespace
 
 RETARGET_DECL void RigBinder::restPose() {
   const std::size_t n = m_.joints.size();
   p_.assign(n, Eigen::Vector3d::Zero());
+  t_.assign(n, Eigen::Vector3d::Zero());
   children_.assign(n, {});
+  // Position channels override the OFFSET (BVH convention, bvh_motion.hpp): the rest translation
+  // takes each position channel's median over the frames.
+  const std::vector<int> frames = rigSampleFrames(m_.frame_count);
+  std::vector<double> column;
   for (std::size_t j = 0; j < n; ++j) {
-    const int parent = m_.joints[j].parent;
-    p_[j] = parent < 0 ? m_.joints[j].offset : Eigen::Vector3d(p_[static_cast<std::size_t>(parent)] + m_.joints[j].offset);
+    const BvhJoint& joint = m_.joints[j];
+    t_[j] = joint.offset;
+    for (std::size_t c = 0; c < joint.channels.size() && !frames.empty(); ++c) {
+      if (isRotation(joint.channels[c])) continue;
+      column.clear();
+      for (int f : frames) column.push_back(m_.frame(f)[static_cast<std::size_t>(joint.first_channel) + c]);
+      t_[j][bvhChannelAxis(joint.channels[c])] = rigMedian(column);
+    }
+    const int parent = joint.parent;
+    p_[j] = parent < 0 ? joint.offset : Eigen::Vector3d(p_[static_cast<std::size_t>(parent)] + t_[j]);
     if (parent >= 0) children_[static_cast<std::size_t>(parent)].push_back(static_cast<int>(j));
   }
+  rest_.resize(3, static_cast<Eigen::Index>(n));
+  for (std::size_t j = 0; j < n; ++j) rest_.col(static_cast<Eigen::Index>(j)) = p_[j];
   // Reach: the longest path (sum of bone lengths) from a joint down to a leaf.
   reach_.assign(n, 0.0);
   subtree_.assign(n, 1);
@@ -444,17 +564,77 @@ RETARGET_DECL void RigBinder::restPose() {
     const int parent = m_.joints[k].parent;
     if (parent < 0) continue;
     const auto pk = static_cast<std::size_t>(parent);
-    reach_[pk] = std::max(reach_[pk], m_.joints[k].offset.norm() + reach_[k]);
+    reach_[pk] = std::max(reach_[pk], t_[k].norm() + reach_[k]);
     subtree_[pk] += subtree_[k];
   }
   Eigen::AlignedBox3d box;
   for (const auto& p : p_) box.extend(p);
   extent_ = box.sizes().maxCoeff();
-  if (!(extent_ > 0)) fail("the rest pose has zero size (every OFFSET is zero)");
+  if (!(extent_ > 0)) fail("the rest pose has zero size (every OFFSET and position channel is zero)");
+}
+
+RETARGET_DECL void RigBinder::sampleMotion() {
+  Eigen::Matrix3Xd P;
+  std::vector<Eigen::Quaterniond> R;
+  for (int f : rigSampleFrames(m_.frame_count)) {
+    bvhGlobalPositions(m_, f, P, R);
+    if (P.allFinite()) samples_.push_back(P);
+  }
+  out_.frames_used = static_cast<int>(samples_.size());
+}
+
+template <typename F>
+Eigen::Vector3d RigBinder::medianOver(bool motion, F f) const {
+  if (!motion || samples_.empty()) return f(rest_);
+  std::array<std::vector<double>, 3> c;
+  for (const Eigen::Matrix3Xd& P : samples_) {
+    const Eigen::Vector3d v = f(P);
+    for (int k = 0; k < 3; ++k) c[static_cast<std::size_t>(k)].push_back(v[k]);
+  }
+  return {rigMedian(c[0]), rigMedian(c[1]), rigMedian(c[2])};
+}
+
+RETARGET_DECL double RigBinder::dist(int a, int b) const {
+  if (out_.rest_pose_standing) return (pos(a) - pos(b)).norm();
+  // Path of bones from the descendant up to the ancestor.
+  for (int pass = 0; pass < 2; ++pass) {
+    const int top = pass == 0 ? a : b;
+    double length = 0;
+    int j = pass == 0 ? b : a;
+    while (j >= 0 && j != top) {
+      length += t_[static_cast<std::size_t>(j)].norm();
+      j = m_.joints[static_cast<std::size_t>(j)].parent;
+    }
+    if (j == top) return length;
+  }
+  return (pos(a) - pos(b)).norm();
+}
+
+RETARGET_DECL Eigen::Vector3d RigBinder::feetToHead(const Eigen::Matrix3Xd& P) const {
+  const Eigen::Vector3d feet =
+      0.5 * (P.col(leg_chain_[0].back()) + P.col(leg_chain_[1].back()));
+  return P.col(head_chain_.back()) - feet;
+}
+
+RETARGET_DECL bool RigBinder::standing(const Eigen::Matrix3Xd& P) const {
+  const Eigen::Vector3d spine = P.col(head_chain_.back()) - P.col(out_.hips);
+  for (const auto& chain : leg_chain_) {
+    const Eigen::Vector3d leg = P.col(chain.back()) - P.col(out_.hips);
+    if (!(spine.dot(leg) < -0.7 * spine.norm() * leg.norm())) return false;
+  }
+  return true;
+}
+
+RETARGET_DECL double RigBinder::standingHeight(const Eigen::Matrix3Xd& P) const {
+  double lowest = INFINITY;
+  for (const auto& chain : leg_chain_) {
+    for (int j : chain) lowest = std::min(lowest, P.col(j).dot(up_));
+  }
+  return P.col(head_chain_.back()).dot(up_) - lowest;
 }
 
 RETARGET_DECL double RigBinder::branchReach(int child) const {
-  return m_.joints[static_cast<std::size_t>(child)].offset.norm() + reach_[static_cast<std::size_t>(child)];
+  return t_[static_cast<std::size_t>(child)].norm() + reach_[static_cast<std::size_t>(child)];
 }
 
 RETARGET_DECL std::vector<int> RigBinder::significantChildren(int j) const {
@@ -565,27 +745,84 @@ RETARGET_DECL void RigBinder::findChains() {
 }
 
 RETARGET_DECL void RigBinder::upAndUnits() {
-  const Eigen::Vector3d feet = 0.5 * (pos(leg_chain_[0].back()) + pos(leg_chain_[1].back()));
-  const Eigen::Vector3d top = pos(head_chain_.back());
-  double cosine = 0;
-  up_ = rigSnapAxis(top - feet, cosine);
-  if (options_.R_WS) up_ = options_.R_WS->row(2).transpose();
-  double lowest = std::min(pos(leg_chain_[0].back()).dot(up_), pos(leg_chain_[1].back()).dot(up_));
-  for (const auto& chain : leg_chain_) {
-    for (int j : chain) lowest = std::min(lowest, pos(j).dot(up_));
-  }
-  double height = top.dot(up_) - lowest;
+  out_.rest_pose_standing = standing(rest_);
   const bool has_top = head_chain_.size() >= 2 && m_.joints[static_cast<std::size_t>(head_chain_.back())].is_end_site;
-  if (!has_top) height /= 0.93;  // the head joint sits at about 93% of the height
-  if (!(height > 0)) fail("the head is not above the feet in the rest pose");
-  out_.height = height;
-  if (!options_.R_WS) {
-    out_.guesses.push_back("up axis " + rigAxisName(up_) + " (feet to head in the rest pose, cosine " +
-                           rigNumber(cosine, 3) + ")");
+  const double top_factor = has_top ? 1.0 : 1.0 / 0.93;  // the head joint sits at about 93% of the height
+  const int frames = static_cast<int>(samples_.size());
+  const std::string frames_text = std::to_string(frames) + (frames == 1 ? " frame" : " frames");
+  auto percent = [](double fraction) { return rigNumber(100.0 * fraction, 3) + "%"; };
+  // Fraction of the sampled frames whose feet-to-head direction is within 60 deg of `axis`.
+  auto upright = [&](const Eigen::Vector3d& axis) {
+    int count = 0;
+    for (const Eigen::Matrix3Xd& P : samples_) {
+      const Eigen::Vector3d v = feetToHead(P);
+      count += v.dot(axis) > 0.5 * v.norm() ? 1 : 0;
+    }
+    return frames > 0 ? static_cast<double>(count) / frames : 0.0;
+  };
+  double rest_cosine = 0, motion_cosine = 0;
+  const Eigen::Vector3d up_rest = rigSnapAxis(feetToHead(rest_), rest_cosine);
+  Eigen::Vector3d up_motion = up_rest;
+  double motion_upright = 0;
+  if (frames > 0) {
+    up_motion = rigSnapAxis(medianOver(true,
+                                       [&](const Eigen::Matrix3Xd& P) {
+                                         const Eigen::Vector3d v = feetToHead(P);
+                                         return v.norm() > 0 ? Eigen::Vector3d(v.normalized()) : v;
+                                       }),
+                            motion_cosine);
+    motion_upright = upright(up_motion);
   }
+  // The motion decides when the rest pose is not a standing pose (LAFAN1: bones along +X), or when
+  // it clearly stands along another axis than the rest pose (a root rotation in every frame).
+  const bool motion_decides = frames > 0 && (out_.rest_pose_standing ? up_motion != up_rest && motion_upright >= 0.8
+                                                                     : motion_upright >= 0.6);
+  if (options_.R_WS) {
+    up_ = options_.R_WS->row(2).transpose();
+    out_.up_from = RigEvidence::kGiven;
+  } else if (motion_decides) {
+    up_ = up_motion;
+    out_.up_from = RigEvidence::kMotion;
+    out_.guesses.push_back(
+        "up axis " + rigAxisName(up_) + " from the motion (median feet-to-head direction over " + frames_text +
+        ", cosine " + rigNumber(motion_cosine, 3) + ", head above the feet in " + percent(motion_upright) + "; " +
+        (out_.rest_pose_standing ? "the rest pose stands along " + rigAxisName(up_rest) + ")"
+                                 : "the rest pose is not a standing pose)"));
+  } else if (out_.rest_pose_standing) {
+    up_ = up_rest;
+    out_.up_from = RigEvidence::kRestPose;
+    out_.guesses.push_back("up axis " + rigAxisName(up_) + " (feet to head in the rest pose, cosine " +
+                           rigNumber(rest_cosine, 3) +
+                           (frames > 0 ? "; head above the feet along it in " + percent(upright(up_)) + " of " +
+                                             frames_text + " of the motion"
+                                       : std::string()) +
+                           ")");
+  } else {
+    fail("cannot decide the up axis: the rest pose is not a standing pose (legs and spine leave the hips the same way, "
+         "as in rigs whose bones lie along each joint's +X) and " +
+         (frames > 0 ? "the head is above the feet along one axis in only " + percent(motion_upright) + " of the " +
+                           frames_text + " of the motion"
+                     : std::string("the file has no frames to decide from")));
+  }
+  geometry_from_motion_ = frames > 0 && (out_.up_from == RigEvidence::kMotion || !out_.rest_pose_standing);
+  // Heights (file units): the rest pose's, and the motion's (90th percentile of the head top above
+  // the lowest leg joint, so that crouching frames do not count).
+  const double rest_height = standingHeight(rest_) * top_factor;
+  double motion_height = 0;
+  if (frames > 0) {
+    std::vector<double> h;
+    for (const Eigen::Matrix3Xd& P : samples_) h.push_back(standingHeight(P) * top_factor);
+    std::sort(h.begin(), h.end());
+    motion_height = h[static_cast<std::size_t>(0.9 * static_cast<double>(h.size() - 1))];
+  }
+  const bool rest_counts = out_.rest_pose_standing && out_.up_from != RigEvidence::kMotion;
+  const double height = rest_counts || frames == 0 ? rest_height : motion_height;
+  if (!(height > 0)) fail("the head is not above the feet in the " + std::string(rest_counts || frames == 0 ? "rest pose" : "motion"));
+  out_.height = height;
   if (options_.scale) {
     out_.scale = *options_.scale;
     out_.unit = "given";
+    out_.units_from = RigEvidence::kGiven;
   } else {
     struct Unit {
       double metres;
@@ -593,19 +830,52 @@ RETARGET_DECL void RigBinder::upAndUnits() {
     };
     // CMU ASF length unit: 1/0.45 inch (the CMU files declare ':units length 0.45').
     constexpr Unit kUnits[] = {{1.0, "m"}, {0.01, "cm"}, {0.001, "mm"}, {0.0254, "in"}, {0.0254 / 0.45, "cmu-asf"}};
-    double best = INFINITY;
-    for (const Unit& u : kUnits) {
-      const double cost = std::abs(std::log(height * u.metres / 1.7));
-      if (cost < best) {
-        best = cost;
-        out_.scale = u.metres;
-        out_.unit = u.name;
+    // A person's height (1.2-2.1 m) in the motion first, then in the rest pose; else the unit
+    // nearest to 1.7 m.
+    struct Candidate {
+      double height;
+      RigEvidence from;
+    };
+    std::vector<Candidate> candidates;
+    if (frames > 0 && motion_height > 0) candidates.push_back({motion_height, RigEvidence::kMotion});
+    if (out_.rest_pose_standing) candidates.push_back({rest_height, RigEvidence::kRestPose});
+    if (candidates.empty()) candidates.push_back({height, RigEvidence::kRestPose});
+    const Unit* chosen = nullptr;
+    Candidate used = candidates.front();
+    for (const Candidate& c : candidates) {
+      for (const Unit& u : kUnits) {
+        if (chosen == nullptr && c.height * u.metres >= 1.2 && c.height * u.metres <= 2.1) {
+          chosen = &u;
+          used = c;
+        }
       }
     }
-    out_.guesses.push_back("units " + out_.unit + " (" + rigNumber(out_.scale) + " m per unit): rest-pose height " +
-                           rigNumber(height) + " units = " + rigNumber(height * out_.scale, 3) + " m" +
-                           (has_top ? "" : " (estimated from the head joint)"));
+    const bool in_range = chosen != nullptr;
+    if (!in_range) {
+      used = {height, rest_counts || frames == 0 ? RigEvidence::kRestPose : RigEvidence::kMotion};
+      double best = INFINITY;
+      for (const Unit& u : kUnits) {
+        const double cost = std::abs(std::log(used.height * u.metres / 1.7));
+        if (cost < best) {
+          best = cost;
+          chosen = &u;
+        }
+      }
+    }
+    out_.scale = chosen->metres;
+    out_.unit = chosen->name;
+    out_.units_from = used.from;
+    std::string text = "units " + out_.unit + " (" + rigNumber(out_.scale) + " m per unit) from the " +
+                       rigEvidenceName(used.from) + ": ";
+    text += used.from == RigEvidence::kMotion
+                ? "the person is " + rigNumber(used.height * out_.scale, 3) + " m tall in the motion (" +
+                      rigNumber(used.height) + " units, 90th percentile over " + frames_text + ")"
+                : "rest-pose height " + rigNumber(used.height) + " units = " + rigNumber(used.height * out_.scale, 3) + " m";
+    if (!has_top) text += " (estimated from the head joint)";
+    if (!in_range) text += "; no unit makes the person 1.2-2.1 m tall, the nearest to 1.7 m was taken";
+    out_.guesses.push_back(text);
   }
+  out_.height_m = out_.height * out_.scale;
 }
 
 RETARGET_DECL void RigBinder::setRole(int j, RigRole role, int side, std::uint32_t agree, std::uint32_t other) {
@@ -613,7 +883,8 @@ RETARGET_DECL void RigBinder::setRole(int j, RigRole role, int side, std::uint32
   b.role = role;
   b.side = static_cast<RigSide>(side);
   const std::uint32_t words = names_[static_cast<std::size_t>(j)].words;
-  b.confidence = (words & agree) != 0u ? 1.0 : ((words & ~other) != 0u && agree != 0u ? 0.5 : 0.75);
+  // "End", "Tip", "Nub" (End Site names) mark a tip, not another body part.
+  b.confidence = (words & agree) != 0u ? 1.0 : ((words & ~other & ~kRigWordTop) != 0u && agree != 0u ? 0.5 : 0.75);
 }
 
 RETARGET_DECL void RigBinder::bindSpine() {
@@ -658,7 +929,6 @@ RETARGET_DECL void RigBinder::bindArm(const std::vector<int>& chain, int slot) {
   if (m < 3) fail("an arm chain at the chest has " + std::to_string(m) + " joints, expected at least 3 (upper arm, forearm, hand)");
   double best = INFINITY;
   int bs = -1, be = -1, bw = -1;
-  const Eigen::Vector3d& tip = pos(chain.back());
   for (int s = 0; s < m; ++s) {
     for (int e = s + 1; e < m; ++e) {
       for (int w = e + 1; w < m; ++w) {
@@ -668,7 +938,7 @@ RETARGET_DECL void RigBinder::bindArm(const std::vector<int>& chain, int slot) {
         double cost = lengthCost(dist(out_.chest, S), 0.13 * h, 0.8) + lengthCost(dist(S, E), 0.186 * h, 0.3) +
                       lengthCost(dist(E, W), 0.146 * h, 0.3);
         // Hand and fingers: short ones are fine (CMU's index is a stub), none or long ones are not.
-        const double hand = (tip - pos(W)).norm();
+        const double hand = dist(W, chain.back());
         cost += hand > 0 ? std::pow(std::max(0.0, std::log(hand / (0.12 * h))) / 0.6, 2) : 1.0;
         cost -= has(S, kRigWordUpperArm | kRigWordShoulder) ? 2.0 : 0.0;
         cost -= has(E, kRigWordForeArm) ? 2.0 : 0.0;
@@ -722,7 +992,6 @@ RETARGET_DECL void RigBinder::bindLeg(const std::vector<int>& chain, int slot) {
   if (m < 3) fail("a leg chain at the hips has " + std::to_string(m) + " joints, expected at least 3 (thigh, shin, foot)");
   double best = INFINITY;
   int bt = -1, bk = -1, ba = -1;
-  const Eigen::Vector3d& tip = pos(chain.back());
   for (int t = 0; t < m; ++t) {
     for (int k = t + 1; k < m; ++k) {
       for (int a = k + 1; a < m; ++a) {
@@ -731,7 +1000,7 @@ RETARGET_DECL void RigBinder::bindLeg(const std::vector<int>& chain, int slot) {
         if (m_.joints[static_cast<std::size_t>(A)].is_end_site) continue;
         double cost = lengthCost(dist(out_.hips, T), 0.1 * h, 1.0) + lengthCost(dist(T, K), 0.245 * h, 0.3) +
                       lengthCost(dist(K, A), 0.246 * h, 0.3);
-        const double foot = (tip - pos(A)).norm();
+        const double foot = dist(A, chain.back());
         cost += foot > 0 ? lengthCost(foot, 0.12 * h, 0.6) : 1.0;
         cost -= has(T, kRigWordThigh) ? 2.0 : 0.0;
         cost -= has(K, kRigWordShin) ? 2.0 : 0.0;
@@ -776,14 +1045,30 @@ RETARGET_DECL void RigBinder::sidesAndFacing() {
   const int leg0 = nameSide(leg_chain_[0]), leg1 = nameSide(leg_chain_[1]);
   const bool arms_named = arm0 != 0 && arm1 == -arm0;
   const bool legs_named = leg0 != 0 && leg1 == -leg0;
-  const Eigen::Vector3d arm_delta = pos(out_.arms[0].upper_arm) - pos(out_.arms[1].upper_arm);
-  const Eigen::Vector3d leg_delta = pos(out_.legs[0].thigh) - pos(out_.legs[1].thigh);
+  // Geometry from the rest pose when it stands and decided the up axis, else the median over the
+  // motion's frames.
+  const bool motion = geometry_from_motion_;
+  auto horizontal = [&](const Eigen::Vector3d& v) { return Eigen::Vector3d(v - v.dot(up_) * up_); };
+  const Eigen::Vector3d arm_delta = medianOver(motion, [&](const Eigen::Matrix3Xd& P) {
+    return Eigen::Vector3d(P.col(out_.arms[0].upper_arm) - P.col(out_.arms[1].upper_arm));
+  });
+  const Eigen::Vector3d leg_delta = medianOver(motion, [&](const Eigen::Matrix3Xd& P) {
+    return Eigen::Vector3d(P.col(out_.legs[0].thigh) - P.col(out_.legs[1].thigh));
+  });
   // Feet: ankle to tip, horizontal.
-  Eigen::Vector3d feet = Eigen::Vector3d::Zero();
-  for (const auto& leg : out_.legs) {
-    if (leg.foot_tip >= 0) feet += pos(leg.foot_tip) - pos(leg.foot);
+  const Eigen::Vector3d feet = medianOver(motion, [&](const Eigen::Matrix3Xd& P) {
+    Eigen::Vector3d v = Eigen::Vector3d::Zero();
+    for (const auto& leg : out_.legs) {
+      if (leg.foot_tip >= 0) v += P.col(leg.foot_tip) - P.col(leg.foot);
+    }
+    return horizontal(v);
+  });
+  const std::string source = motion ? "the motion, median over " + std::to_string(samples_.size()) + " frames"
+                                    : std::string("the rest pose");
+  if (arms_named && legs_named && horizontal(arm0 * arm_delta).dot(horizontal(leg0 * leg_delta)) < 0) {
+    implausible("the arms' left/right names are on the other side of the body than the legs' ('" +
+                nameOf(out_.arms[arm0 > 0 ? 0 : 1].upper_arm) + "' is on the legs' right, in " + source + ")");
   }
-  feet -= feet.dot(up_) * up_;
   Eigen::Vector3d left, forward;
   double cosine = 0;
   if (options_.R_WS) {
@@ -799,25 +1084,29 @@ RETARGET_DECL void RigBinder::sidesAndFacing() {
     across -= across.dot(up_) * up_;
     if (!options_.R_WS) {
       left = rigSnapAxis(across, cosine);
-      if (left.cwiseAbs() == up_.cwiseAbs()) fail("the left and right limbs are not side by side in the rest pose");
+      if (left.cwiseAbs() == up_.cwiseAbs()) fail("the left and right limbs are not side by side in " + source);
       forward = left.cross(up_);
+      out_.facing_from = RigEvidence::kNames;
       out_.guesses.push_back("facing " + rigAxisName(forward) + ", left " + rigAxisName(left) +
-                             " (left/right from the joint names, cosine " + rigNumber(cosine, 3) + ")");
+                             " (left/right from the joint names, placed by " + source + ", cosine " +
+                             rigNumber(cosine, 3) + ")");
       if (feet.norm() > 1e-9 * out_.height && feet.dot(forward) < 0) {
-        out_.guesses.push_back("warning: the feet point backwards in the rest pose; check the left/right names");
+        out_.guesses.push_back("warning: the feet point backwards in " + source + "; check the left/right names");
         feet_disagree_ = true;
       }
     }
   } else if (!options_.R_WS) {
     if (feet.norm() > 0.02 * out_.height) {
       forward = rigSnapAxis(feet, cosine);
-      out_.guesses.push_back("facing " + rigAxisName(forward) + " (from the feet, cosine " + rigNumber(cosine, 3) +
-                             "); left/right from geometry (the names have no side markers)");
+      out_.facing_from = motion ? RigEvidence::kMotion : RigEvidence::kRestPose;
+      out_.guesses.push_back("facing " + rigAxisName(forward) + " (from the feet in " + source + ", cosine " +
+                             rigNumber(cosine, 3) + "); left/right from geometry (the names have no side markers)");
     } else {
       // No feet to look at: the usual export conventions (Y up faces +Z, Z up faces -Y).
       const bool z_up = up_.cwiseAbs() == Eigen::Vector3d(0, 0, 1);
       forward = z_up ? Eigen::Vector3d(0, -1, 0) : Eigen::Vector3d(0, 0, 1);
       if (up_.cwiseAbs() == Eigen::Vector3d(1, 0, 0)) forward = Eigen::Vector3d(0, 1, 0);
+      out_.facing_from = RigEvidence::kDefault;
       out_.guesses.push_back("facing " + rigAxisName(forward) +
                              " (a guess: no foot segment and no side markers in the names; override the frame)");
       feet_disagree_ = true;
@@ -835,7 +1124,10 @@ RETARGET_DECL void RigBinder::sidesAndFacing() {
   out_.R_WS.row(0) = forward.transpose();
   out_.R_WS.row(1) = left.transpose();
   out_.R_WS.row(2) = up_.transpose();
-  if (options_.R_WS) out_.R_WS = *options_.R_WS;
+  if (options_.R_WS) {
+    out_.R_WS = *options_.R_WS;
+    out_.facing_from = RigEvidence::kGiven;
+  }
   // Sides of the limb joints.
   auto markSide = [&](int j, int side) {
     if (j >= 0) out_.joints[static_cast<std::size_t>(j)].side = static_cast<RigSide>(side);
@@ -864,6 +1156,86 @@ RETARGET_DECL void RigBinder::sidesAndFacing() {
   if (!out_.sides_from_names) confidence = std::min(confidence, 0.75);
   if (feet_disagree_) confidence = std::min(confidence, 0.5);
   out_.confidence = confidence;
+}
+
+RETARGET_DECL void RigBinder::implausible(const std::string& what) {
+  if (options_.refuse_implausible) {
+    const std::string file = m_.source.empty() ? std::string("<in memory>") : m_.source;
+    throw InvalidArgument(internal::message(
+        "bindRig", "refusing to bind '", file, "' (root '", m_.joints.front().name, "', ", m_.jointCount(),
+        " joints) to the human skeleton: ", what,
+        "; the mapped body would not be a person. Check the rig, or write its schema with `retarget schema suggest ",
+        file, " > rig.schema`, correct it and pass it with --schema rig.schema"));
+  }
+  out_.problems.push_back(what);
+}
+
+RETARGET_DECL void RigBinder::checkPlausible() {
+  const double h = out_.height;
+  // Head below the hips in most frames of the motion.
+  if (!samples_.empty()) {
+    int below = 0;
+    for (const Eigen::Matrix3Xd& P : samples_) below += (P.col(out_.head) - P.col(out_.hips)).dot(up_) < 0 ? 1 : 0;
+    if (2 * below > static_cast<int>(samples_.size())) {
+      implausible("the head '" + nameOf(out_.head) + "' is below the hips '" + nameOf(out_.hips) + "' along " +
+                  rigAxisName(up_) + " in " + std::to_string(below) + " of " + std::to_string(samples_.size()) +
+                  " frames");
+    }
+  }
+  // Segment lengths against a person's (Winter, fractions of the height) and against each other.
+  struct Segment {
+    const char* what;
+    double length, expected;
+  };
+  std::array<double, 2> arm{}, leg{};
+  for (std::size_t s = 0; s < 2; ++s) {
+    const auto& a = out_.arms[s];
+    const auto& l = out_.legs[s];
+    const char* side = s == 0 ? "left " : "right ";
+    const Segment segments[] = {{"upper arm", dist(a.upper_arm, a.forearm), 0.186 * h},
+                                {"forearm", dist(a.forearm, a.hand), 0.146 * h},
+                                {"thigh", dist(l.thigh, l.shin), 0.245 * h},
+                                {"shin", dist(l.shin, l.foot), 0.246 * h}};
+    for (const Segment& g : segments) {
+      if (!(g.length >= 0.4 * g.expected && g.length <= 2.5 * g.expected)) {
+        implausible(std::string("the ") + side + g.what + " is " + rigNumber(g.length / h, 3) +
+                    " of the body height (a person's: " + rigNumber(g.expected / h, 3) + ")");
+      }
+    }
+    arm[s] = segments[0].length + segments[1].length;
+    leg[s] = segments[2].length + segments[3].length;
+  }
+  const double torso = dist(out_.hips, out_.head);
+  for (std::size_t s = 0; s < 2; ++s) {
+    const char* side = s == 0 ? "left" : "right";
+    if (arm[s] > 1.25 * leg[s]) {
+      implausible(std::string("the ") + side + " arm is " + rigNumber(arm[s] / leg[s], 3) +
+                  " times as long as the leg (a person's: 0.68)");
+    }
+    if (leg[s] > 3.0 * torso || leg[s] < 0.4 * torso) {
+      implausible(std::string("the ") + side + " leg (hip to ankle) is " + rigNumber(leg[s] / torso, 3) +
+                  " times the hips-to-head length (a person's: 1.2 to 2)");
+    }
+  }
+  for (const auto& [what, pair] : {std::pair<const char*, std::array<double, 2>>{"arms", arm}, {"legs", leg}}) {
+    const double ratio = std::max(pair[0], pair[1]) / std::min(pair[0], pair[1]);
+    if (!(ratio <= 1.3)) implausible(std::string("the left and right ") + what + " differ in length by a factor " + rigNumber(ratio, 3));
+  }
+  // Confidence: names that say another body part than the joint's place.
+  // Confidence 0.5: a joint's name says another body part than its place in the chain, or the
+  // toes point backwards for the facing the names give (mirrored names).
+  if (out_.confidence <= 0.5) {
+    std::string which;
+    for (std::size_t j = 0; j < out_.joints.size(); ++j) {
+      const RigJointBinding& b = out_.joints[j];
+      if (b.role != RigRole::kNone && b.role != RigRole::kRoot && b.confidence <= 0.5 && which.size() < 200) {
+        which += std::string(which.empty() ? "" : ", ") + "'" + m_.joints[j].name + "' bound as " + rigRoleName(b.role);
+      }
+    }
+    implausible("the binding's confidence is " + rigNumber(out_.confidence, 2) + " (expected above 0.5): " +
+                (which.empty() ? std::string("the toes point backwards for the facing the left/right names give")
+                               : "the names say other body parts: " + which));
+  }
 }
 
 RETARGET_DECL void RigBinder::makeSchema() {

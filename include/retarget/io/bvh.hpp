@@ -63,8 +63,10 @@ RETARGET_DECL void writeBvh(const BvhMotion& motion, const std::filesystem::path
 #if RETARGET_DEFINE_IO
 
 RETARGET_DECL BvhMotion parseBvh(std::string_view text, std::string name) {
-  internal::LineReader reader(text, std::move(name));
-  return internal::BvhParser(reader).parse();
+  internal::LineReader reader(text, name);
+  BvhMotion motion = internal::BvhParser(reader).parse();
+  motion.source = std::move(name);
+  return motion;
 }
 
 RETARGET_DECL BvhMotion readBvh(const std::filesystem::path& path) {
@@ -73,7 +75,9 @@ RETARGET_DECL BvhMotion readBvh(const std::filesystem::path& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   if (!ec) reader.setRemainingBytesHint(static_cast<std::size_t>(size));
-  return internal::BvhParser(reader).parse();
+  BvhMotion motion = internal::BvhParser(reader).parse();
+  motion.source = path.string();
+  return motion;
 }
 
 RETARGET_DECL void writeBvh(const BvhMotion& motion, std::ostream& out) {
