@@ -258,4 +258,39 @@ TEST_CASE("cli: a rig no built-in schema knows is bound automatically; schema su
   const Run missing = run("--schema /nonexistent.schema convert '" + bvh.string() + "' -o /dev/null");
   CHECK(missing.code == 2);
   CHECK(contains(missing.err, "nonexistent.schema"));
+
+  // `info` says what decided the binding: this rig's A-pose is a standing rest pose, and its
+  // units come from the person's height in the motion (issue 33).
+  const Run info = run("info '" + bvh.string() + "'");
+  REQUIRE_MESSAGE(info.code == 0, info.err);
+  CHECK(contains(info.out, "decided by:  up axis: "));
+  CHECK(contains(info.out, "units: motion (person "));
+  // The same rig with its arms' left/right names swapped (legs untouched) is refused, naming
+  // the file and the `schema suggest` way out, not mapped.
+  const std::string text = slurp(bvh);
+  std::string swapped;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t joint = text.find("JOINT ", at);
+    if (joint == std::string::npos) {
+      swapped += text.substr(at);
+      break;
+    }
+    const std::size_t name_begin = joint + 6, name_end = text.find_first_of(" \r\n", name_begin);
+    std::string name = text.substr(name_begin, name_end - name_begin);
+    const bool leg = name.find("Hip") != std::string::npos || name.find("Knee") != std::string::npos ||
+                     name.find("Ankle") != std::string::npos || name.find("Leg") != std::string::npos ||
+                     name.find("Foot") != std::string::npos || name.find("Toe") != std::string::npos;
+    if (!leg && name.rfind("Left", 0) == 0) name = "Right" + name.substr(4);
+    else if (!leg && name.rfind("Right", 0) == 0) name = "Left" + name.substr(5);
+    swapped += text.substr(at, name_begin - at) + name;
+    at = name_end;
+  }
+  REQUIRE(swapped != text);
+  const fs::path scrambled = tempDir() / "biovision_swapped_arms.bvh";
+  write(scrambled, swapped);
+  const Run refused = run("map '" + scrambled.string() + "' --robot nao --method ga-lvvj -o '" +
+                          (tempDir() / "swapped_nao.csv").string() + "'");
+  CHECK(refused.code == 1);
+  CHECK(contains(refused.err, "biovision_swapped_arms.bvh"));
+  CHECK(contains(refused.err, "schema suggest"));
 }

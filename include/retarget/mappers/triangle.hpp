@@ -1,7 +1,7 @@
 #pragma once
 
 /// @file
-/// Triangle arm mapping (seed 001, Section 2.1, Eqs. 1-6): shoulder roll, pitch and yaw and the
+/// Triangle arm mapping (seed 001, Section 2.1, Eqs. 1-7): shoulder roll, pitch and yaw and the
 /// elbow angle of both arms from the shoulder, elbow and wrist positions, in the torso frame,
 /// onto any robot arm described by a `TriangleMap` (Tangy, NAO, Pepper built in).
 ///
@@ -12,7 +12,7 @@
 ///    human/torso_frames.hpp). l_1 = P_e - P_s (upper arm, Eq. 4), l_2 = P_w - P_e (forearm,
 ///    Eq. 5), l_3 = P_w - P_s (shoulder to wrist; Eq. 6 prints "P_w - P_e", a lost subscript:
 ///    with l_2 it would make the triangle degenerate), all expressed in T and normalised.
-///  - Elbow (Eq. 6, the triangle): the bend beta between l_1 and l_2 follows from the law of
+///  - Elbow (Eq. 7, the triangle): the bend beta between l_1 and l_2 follows from the law of
 ///    cosines, cos beta = (|l_3|^2 - |l_1|^2 - |l_2|^2) / (2 |l_1| |l_2|) (the printed numerator
 ///    lost its minus signs; this is the form that gives 0 for a straight arm). It is evaluated
 ///    in the equivalent, well-conditioned form beta = atan2(|l_1 x l_2|, l_1 . l_2).
@@ -21,10 +21,10 @@
 ///    axis x, pitch axis z, u_0 = x) this is cos theta_2 = l_1x / |l_1| and
 ///    (sin theta_2 cos theta_1, sin theta_2 sin theta_1) = (l_1y, l_1z) / |l_1|: the printed
 ///    arcsines of projections of l_1 with their quadrant restored by atan2.
-///  - Shoulder yaw and elbow (Eqs. 3 and 6): the two rotations that turn l_0 into the forearm
+///  - Shoulder yaw and elbow (Eqs. 3 and 7): the two rotations that turn l_0 into the forearm
 ///    seen from the upper arm, R_3(theta_3) R_4(theta_4) l_0 = (R_1 R_2)^T l_2 / |l_2|; with the
 ///    yaw axis along the upper arm, the first condition of this subproblem,
-///    a_3 . R_4(theta_4) l_0 = cos beta, is exactly the triangle of Eq. 6, and theta_3 is the
+///    a_3 . R_4(theta_4) l_0 = cos beta, is exactly the triangle of Eq. 7, and theta_3 is the
 ///    angle of the forearm plane about the upper arm (the printed Eq. 3, asin of a projection of
 ///    l_2, with its quadrant restored).
 ///  - Branches and continuity (docs/methods/triangle.md, "Branches and continuity"): each
@@ -480,7 +480,7 @@ Status TriangleMapper<ScalarType>::mapArm(const SkeletonFrame<Scalar>& frame,
   const bool continuous = has_previous_[side];
   // Shoulder roll and pitch (Eqs. 1-2): both solutions, the map's branch first.
   std::array<internal::TwoAngles<Scalar>, 2> shoulder_angles, elbow_angles;
-  // Both solutions of the shoulder yaw and elbow (Eqs. 3 and 6) in the upper-arm frame of
+  // Both solutions of the shoulder yaw and elbow (Eqs. 3 and 7) in the upper-arm frame of
   // (theta_1, theta_2), into elbow_angles; returns how many; l_U: the forearm in that frame.
   V3 l_U;
   const auto solveElbow = [&](Scalar theta_1, Scalar theta_2) {
@@ -497,7 +497,7 @@ Status TriangleMapper<ScalarType>::mapArm(const SkeletonFrame<Scalar>& frame,
     return {};
   }
   // Every solution of the arm: each shoulder solution with both shoulder yaw and elbow
-  // solutions (Eqs. 3 and 6) in its upper-arm frame, each on the turns within the limits nearest
+  // solutions (Eqs. 3 and 7) in its upper-arm frame, each on the turns within the limits nearest
   // the previous frame and on the turns nearest it whatever the limits (to be clamped).
   std::array<ArmSolution, 8> candidates;
   int n = 0;
