@@ -448,9 +448,10 @@ TEST_CASE("rig layouts: one motion in every convention binds its joints, up axis
       writeBvh(bvh, text);
       const BvhMotion file = parseBvh(text.str(), spec.name + ".bvh");
       const RigBinding binding = bindRig(file);
-      for (const auto& [joint, want] : spec.expected) {
+      for (const auto& expected : spec.expected) {  // not a structured binding: CAPTURE's lambda takes it
+        const auto joint = expected.first;
         CAPTURE(name(joint));
-        CHECK(layoutBound(binding.schema, joint) == want);
+        CHECK(layoutBound(binding.schema, joint) == expected.second);
       }
       CHECK(binding.R_WS.row(2) == spec.R_WS.row(2));  // up axis
       CHECK(binding.scale == spec.metres_per_unit);
