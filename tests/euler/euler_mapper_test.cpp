@@ -357,3 +357,77 @@ TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10
     CHECK(std::abs(q[1] - std::abs(angle)) < 1e-9);
   }
 }
+
+// Continuity (issue 31): every channel swept in 0.02 deg steps through `center`; returns the
+// largest unreported joint step, counting the reported (kDiscontinuity) frames.
+namespace {
+double largestUnreportedStep(EulerMapper<double>& mapper, const Eigen::VectorXd& center, int& reported) {
+  Eigen::VectorXd line(center.size());
+  for (Eigen::Index i = 0; i < line.size(); ++i) line[i] = 0.02 * (i % 3 == 0 ? 1.0 : i % 3 == 1 ? -0.5 : 0.75);
+  mapper.reset();
+  Eigen::VectorXd q(mapper.model().nq()), previous(mapper.model().nq());
+  (void)mapper.map(center - 100 * line, previous);
+  double worst = 0;
+  for (int k = -100; k <= 100; ++k) {
+    const Status s = mapper.map(center + k * line, q);
+    if (s.has(StatusCode::kDiscontinuity)) {
+      ++reported;
+    } else {
+      worst = std::max(worst, (q - previous).cwiseAbs().maxCoeff());
+    }
+    previous = q;
+  }
+  return worst;
+}
+}  // namespace
+
+TEST_CASE("euler mapper: continuity through the gimbal lock and the wrap; reset() forgets the branch") {
+  const auto model = testRobot();
+  const BvhMotion motion = test::makeHumanSkeleton(1);
+  EulerMapper<double> mapper(model, motion, testConfig());
+  for (double angle : {90.0, 180.0, -90.0, 30.0}) {
+    CAPTURE(angle);
+    int reported = 0;
+    const double worst =
+        largestUnreportedStep(mapper, Eigen::VectorXd::Constant(motion.channel_count, angle), reported);
+    MESSAGE("channels through " << angle << " deg: largest unreported step " << worst << " rad, " << reported
+                                << " frames reported");
+    CHECK(worst < 0.25);
+  }
+  // reset(): the next frame is a first frame again (the branch a fresh mapper takes).
+  Eigen::VectorXd values = Eigen::VectorXd::Constant(motion.channel_count, 90.0);
+  Eigen::VectorXd q(model.nq()), fresh_q(model.nq());
+  for (int k = 0; k < 50; ++k) (void)mapper.map(values + Eigen::VectorXd::Constant(values.size(), 2.0 * k), q);
+  mapper.reset();
+  EulerMapper<double> fresh(model, motion, testConfig());
+  (void)mapper.map(values, q);
+  (void)fresh.map(values, fresh_q);
+  CHECK(q == fresh_q);
+}
+
+TEST_CASE("euler mapper: a jump the limits force is reported as a discontinuity") {
+  const auto model = testRobot();
+  BvhMotion motion = test::makeHumanSkeleton(1);
+  EulerMapper<double> mapper(model, motion, testConfig());
+  // The left shoulder turned about its first robot axis (z) from 1.5 rad on: sh_z = 0.2 + a
+  // reaches its upper limit 2.8 and the arm keeps turning; beyond jump_margin the mapper has to
+  // change to the other angle triple or turn, a jump it reports.
+  const int arm = motion.findJoint("LeftArm");
+  Eigen::VectorXd q(model.nq()), previous(model.nq());
+  int reported = 0;
+  double worst_unreported = 0;
+  for (int k = 0; k <= 400; ++k) {
+    const double a = 1.5 + 0.01 * k;
+    test::setLocalRotation(motion, 0, arm, eulerToRotation<double>(parseEulerOrder("ZXY"), Eigen::Vector3d(a, 0.3, 0.2)));
+    const Status s = mapper.map(motion.frameValues(0), q);
+    if (k > 0 && s.has(StatusCode::kDiscontinuity)) {
+      ++reported;
+    } else if (k > 0) {
+      worst_unreported = std::max(worst_unreported, (q - previous).cwiseAbs().maxCoeff());
+    }
+    previous = q;
+  }
+  MESSAGE("forced: " << reported << " frames reported, largest unreported step " << worst_unreported << " rad");
+  CHECK(reported > 0);
+  CHECK(worst_unreported < 0.25);
+}

@@ -30,7 +30,8 @@
 /// `toJson` writes every field in this order ("lower" / "upper" only when set), and one
 /// "source" name as a string.
 ///
-/// EulerOptions format: `{}` (the mapper has no tuning parameter yet; any key is an error).
+/// EulerOptions format: `{"jump_margin": 0.25, "discontinuity_step": 0.35}` (rad, both
+/// optional, defaults shown; the continuity rule, see EulerOptions); any other key is an error.
 
 #include <set>
 #include <string>
@@ -86,8 +87,13 @@ inline nlohmann::ordered_json toJson(const EulerMap& map) {
   return root;
 }
 
-/// JSON form of the (empty) Euler mapper options: `{}`.
-inline nlohmann::ordered_json toJson(const EulerOptions&) { return nlohmann::ordered_json::object(); }
+/// JSON form of the Euler mapper options (every field).
+inline nlohmann::ordered_json toJson(const EulerOptions& options) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j["jump_margin"] = options.jump_margin;
+  j["discontinuity_step"] = options.discontinuity_step;
+  return j;
+}
 
 namespace internal {
 
@@ -190,8 +196,10 @@ inline EulerMap decodeJson(const nlohmann::json& value, const std::string& point
 }
 
 inline EulerOptions decodeJson(const nlohmann::json& value, const std::string& pointer, JsonTag<EulerOptions>) {
-  const JsonObjectReader root(value, pointer, "Euler mapper options", {});
+  const JsonObjectReader root(value, pointer, "Euler mapper options", {"jump_margin", "discontinuity_step"});
   EulerOptions options;
+  root.read("jump_margin", options.jump_margin, "a finite angle >= 0 (rad)");
+  root.read("discontinuity_step", options.discontinuity_step, "a finite angle > 0 (rad)");
   validateJsonDecoded([&] { options.validate(); }, value, pointer);
   return options;
 }

@@ -8,6 +8,7 @@
 /// per finger. The mapping itself is data: `EulerMap` (euler_map.hpp).
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -22,16 +23,32 @@
 #include <retarget/human/bvh_motion.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/euler_map.hpp>
+#include <retarget/mappers/internal/branch_choice.hpp>
 #include <retarget/mappers/mapper.hpp>
 
 namespace retarget {
 
-/// Options of `EulerMapper`. The method has no tuning parameter of its own: everything it needs
-/// is robot data (`EulerMap`), and rate limits are a filter composed after it. The aggregate
-/// exists so that the mapper has the shape every mapper shares (mappers/mapper.hpp).
+/// Options of `EulerMapper`. The method itself has no tuning parameter: everything it needs is
+/// robot data (`EulerMap`), and rate limits are a filter composed after it. The aggregate has
+/// the shape every mapper shares (mappers/mapper.hpp); its two fields tune the continuity rule.
 struct EulerOptions {
-  /// Nothing to check yet; called by the constructor.
-  void validate() const {}
+  /// Continuity: an Euler solution (branch, turn) that leaves a joint's limits by at most this
+  /// (rad, >= 0) is clamped to the limit rather than left for an equivalent solution far from
+  /// the previous frame. Beyond it the mapper takes the nearest solution within the limits.
+  double jump_margin = 0.25;
+  /// A frame on which a joint of a 3 -> 3 / 3 -> 2 group steps by more than its source
+  /// rotation turned plus this (rad, > 0) is reported as kDiscontinuity: the limits or the
+  /// Euler representation (near its gimbal lock) forced the jump.
+  double discontinuity_step = 0.35;
+
+  /// Throws InvalidArgument naming the field and value; called by the constructor.
+  void validate() const {
+    RETARGET_THROW_UNLESS(std::isfinite(jump_margin) && jump_margin >= 0.0, InvalidArgument,
+                          "EulerOptions::jump_margin (got ", jump_margin, ", expected a finite angle >= 0 in rad)");
+    RETARGET_THROW_UNLESS(std::isfinite(discontinuity_step) && discontinuity_step > 0.0, InvalidArgument,
+                          "EulerOptions::discontinuity_step (got ", discontinuity_step,
+                          ", expected a finite angle > 0 in rad)");
+  }
 };
 
 /// Maps BVH motion frames onto a robot with a data-driven `EulerMap`, in the shape of
@@ -44,7 +61,15 @@ struct EulerOptions {
 /// then neither allocates nor throws, always writes a finite joint vector within the (robot and
 /// map) limits, and returns a `Status` per frame: kClamped (see `clamped()`), kDegenerateInput
 /// when a source rotation was not finite and its robot joints held their last value (see
-/// `held()`), kInvalidInput when the channel vector or q_out has the wrong size.
+/// `held()`), kInvalidInput when the channel vector or q_out has the wrong size, kDiscontinuity
+/// when a 3 -> 3 / 3 -> 2 group jumped (see `EulerOptions::discontinuity_step`).
+///
+/// Continuity (docs/methods/euler_bvh.md, "Branches and continuity"): the first frame after
+/// construction or reset() takes, per Euler group, the angle triple whose values violate the
+/// limits least, each angle on the turn nearest the middle of its limits. Every later frame
+/// takes, among both triples (a, b, c) and (a + pi, pi - b, c + pi), or at the gimbal lock
+/// among the whole family of triples, the one nearest the previous frame, each value on its
+/// turn nearest the previous value within the limits (or clamped, `jump_margin`).
 ///
 /// Invariants: every map source joint exists in the bound hierarchy and every derived link
 /// axis has non-zero length; `output()` is finite and within limits.
@@ -68,7 +93,8 @@ class EulerMapper {
   EulerMapper(const RobotModel<Scalar>&&, const BvhMotion&, EulerMap, EulerOptions = {}) = delete;
 
   /// Forgets the temporal state: every mapped joint goes back to its neutral value (clamped
-  /// into the map's limits), which it holds until its source gives a finite rotation.
+  /// into the map's limits), which it holds until its source gives a finite rotation, and the
+  /// next frame chooses its Euler branches as a first frame does.
   void reset() noexcept;
 
   /// Maps one frame given as its `channel_count` channel values in file order (positions in
@@ -146,6 +172,21 @@ class EulerMapper {
   // (the principal one on ties), so that e.g. a shoulder raised above 90 deg keeps its branch.
   Vector3<Scalar> chooseEulerBranch(std::size_t leader, const Vector3<Scalar>& principal) const;
 
+  // One candidate angle triple of a group after its first frame: the group's values on their
+  // turns nearest the previous frame (within the limits unless clamp_turn).
+  struct Candidate {
+    Vector3<Scalar> angles = Vector3<Scalar>::Zero();
+    bool clamp_turn = false;
+    Scalar excess = 0;  // total distance of the values outside their limits (as chooseEulerBranch)
+    Scalar step = 0;    // largest step from the previous frame
+  };
+  Candidate evaluate(std::size_t leader, const Vector3<Scalar>& angles, bool clamp_turn) const;
+  // Value of Euler entry e for angle x after the first frame: the turn nearest the previous value.
+  Scalar continuousValue(const Entry& e, Scalar x, bool clamp_turn) const;
+  // The group's Euler angles for rotation R nearest the previous frame (both triples, or the
+  // family at the gimbal lock); sets clamp_turns_[leader]; true when the group jumped.
+  bool chooseContinuous(std::size_t leader, const Matrix3<Scalar>& R);
+
   Status finish(Eigen::Ref<VectorX<Scalar>> q_out) noexcept;
 
   const RobotModel<Scalar>* model_;
@@ -157,6 +198,9 @@ class EulerMapper {
   JointFlags clamped_, held_;
   std::vector<Entry> entries_;
   std::vector<Vector3<Scalar>> euler_angles_;  // chosen Euler angles per group leader
+  std::vector<Matrix3<Scalar>> group_rotations_;  // per group leader: its rotation R in the last frame
+  std::vector<char> has_previous_;  // per group leader: a previous frame since reset()
+  std::vector<char> clamp_turns_;   // per group leader: the chosen candidate clamps its turns
   std::vector<Source> sources_;
   std::vector<Link> links_;
   std::vector<Matrix3<Scalar>> rotations_;
@@ -180,6 +224,7 @@ template <typename ScalarType>
 void EulerMapper<ScalarType>::reset() noexcept {
   for (const Entry& e : entries_) last_[e.q] = std::clamp(neutral_[e.q], e.lower, e.upper);
   raw_ = last_;
+  std::fill(has_previous_.begin(), has_previous_.end(), char(0));
   clamped_.setConstant(false);
   held_.setConstant(false);
 }
@@ -264,6 +309,9 @@ void EulerMapper<ScalarType>::resolveRobot(const RobotModel<Scalar>& model) {
     entries_.push_back(e);
   }
   euler_angles_.assign(entries_.size(), Vector3<Scalar>::Zero());
+  group_rotations_.assign(entries_.size(), Matrix3<Scalar>::Identity());
+  has_previous_.assign(entries_.size(), 0);
+  clamp_turns_.assign(entries_.size(), 0);
 }
 
 template <typename ScalarType>
@@ -367,6 +415,68 @@ auto EulerMapper<ScalarType>::chooseEulerBranch(std::size_t leader, const Vector
 }
 
 template <typename ScalarType>
+auto EulerMapper<ScalarType>::continuousValue(const Entry& e, Scalar x, bool clamp_turn) const -> Scalar {
+  using std::abs;
+  return internal::nearestTurn(e.offset + e.gain * x, last_[e.q], e.lower, e.upper,
+                               Scalar(2) * kPi<Scalar> * abs(e.gain), !clamp_turn);
+}
+
+template <typename ScalarType>
+auto EulerMapper<ScalarType>::evaluate(std::size_t leader, const Vector3<Scalar>& angles, bool clamp_turn) const
+    -> Candidate {
+  Candidate out;
+  out.angles = angles;
+  out.clamp_turn = clamp_turn;
+  for (std::size_t k = leader; k < entries_.size(); ++k) {
+    const Entry& e = entries_[k];
+    if (e.kind != EulerCase::kEuler || e.leader != leader) continue;
+    const Scalar v = continuousValue(e, angles[e.angle], clamp_turn);
+    out.excess += std::max(Scalar(0), e.lower - v) + std::max(Scalar(0), v - e.upper);
+    out.step = std::max(out.step, std::abs(std::clamp(v, e.lower, e.upper) - last_[e.q]));
+  }
+  return out;
+}
+
+template <typename ScalarType>
+bool EulerMapper<ScalarType>::chooseContinuous(std::size_t leader, const Matrix3<Scalar>& R) {
+  using std::cos, std::sqrt;
+  const Entry& group = entries_[leader];
+  const Vector3<Scalar> principal = rotationToEuler<Scalar>(group.order, R);
+  const Vector3<Scalar>& previous = euler_angles_[leader];
+  std::array<Vector3<Scalar>, 2> triples{principal, Vector3<Scalar>(principal[0] + kPi<Scalar>, kPi<Scalar> - principal[1],
+                                                                     principal[2] + kPi<Scalar>)};
+  int triple_count = 2;
+  if (std::abs(cos(principal[1])) <= sqrt(std::numeric_limits<Scalar>::epsilon())) {
+    // Gimbal lock: R = R_i(a + sigma c) R_j(b), every (a, c) with the same a + sigma c. The one
+    // nearest the previous triple shares the change of that sum between the angles the group
+    // uses (all of it to the one used, half each when both are).
+    const Scalar sigma = Scalar(group.order.parity()) * (principal[1] > 0 ? Scalar(1) : Scalar(-1));
+    bool uses[3] = {false, false, false};
+    for (std::size_t k = leader; k < entries_.size(); ++k) {
+      if (entries_[k].kind == EulerCase::kEuler && entries_[k].leader == leader) uses[entries_[k].angle] = true;
+    }
+    const Scalar share_a = uses[0] == uses[2] ? Scalar(0.5) : uses[0] ? Scalar(0) : Scalar(1);
+    const Scalar change =
+        internal::wrapAngle(principal[0] + sigma * principal[2] - (previous[0] + sigma * previous[2]));
+    triples[0] = Vector3<Scalar>(previous[0] + share_a * change, principal[1],
+                                 previous[2] + sigma * (Scalar(1) - share_a) * change);
+    triple_count = 1;
+  }
+  Candidate best = evaluate(leader, triples[0], false);
+  for (int t = 0; t < triple_count; ++t) {
+    for (bool clamp_turn : {false, true}) {
+      const Candidate c = evaluate(leader, triples[static_cast<std::size_t>(t)], clamp_turn);
+      if (internal::nearerBranch(c, best, static_cast<Scalar>(options_.jump_margin))) best = c;
+    }
+  }
+  euler_angles_[leader] = best.angles;
+  clamp_turns_[leader] = best.clamp_turn ? 1 : 0;
+  // The rotation's own turn since the previous frame bounds the step of a well-posed group.
+  const Scalar turn = Eigen::AngleAxis<Scalar>(group_rotations_[leader].transpose() * R).angle();
+  return best.step > turn + static_cast<Scalar>(options_.discontinuity_step);
+}
+
+template <typename ScalarType>
 Status EulerMapper<ScalarType>::finish(Eigen::Ref<VectorX<Scalar>> q_out) noexcept {
   Status status;
   clamped_.setConstant(false);
@@ -396,7 +506,14 @@ Status EulerMapper<ScalarType>::finish(Eigen::Ref<VectorX<Scalar>> q_out) noexce
         // held below
       } else if (e.kind == EulerCase::kEuler) {
         const auto me = static_cast<std::size_t>(&e - entries_.data());
-        if (e.leader == me) euler_angles_[me] = chooseEulerBranch(me, rotationToEuler<Scalar>(e.order, R));
+        if (e.leader == me) {
+          if (has_previous_[me] == 0) {
+            euler_angles_[me] = chooseEulerBranch(me, rotationToEuler<Scalar>(e.order, R));
+          } else if (chooseContinuous(me, R)) {
+            status |= StatusCode::kDiscontinuity;
+          }
+          group_rotations_[me] = R;
+        }
         x = euler_angles_[e.leader][e.angle];  // Eq. 2
       } else if (e.kind == EulerCase::kElbowBend) {
         x = kPi<Scalar> - angleBetween(u, R * u);  // Eqs. 5-6
@@ -415,8 +532,12 @@ Status EulerMapper<ScalarType>::finish(Eigen::Ref<VectorX<Scalar>> q_out) noexce
       status |= StatusCode::kDegenerateInput;
       continue;
     }
-    // Euler angles are 2*pi periodic: eulerValue takes the branch nearest the limits' middle.
-    const Scalar value = e.kind == EulerCase::kEuler ? eulerValue(e, x) : e.offset + e.gain * x;
+    // Euler angles are 2*pi periodic: on a first frame eulerValue takes the turn nearest the
+    // limits' middle, afterwards the turn nearest the previous value.
+    const bool first = has_previous_[e.leader] == 0;
+    const Scalar value = e.kind != EulerCase::kEuler ? e.offset + e.gain * x
+                         : first                      ? eulerValue(e, x)
+                                                      : continuousValue(e, x, clamp_turns_[e.leader] != 0);
     raw_[e.q] = value;
     const Scalar clamped = std::clamp(value, e.lower, e.upper);
     if (clamped != value) {
@@ -424,6 +545,11 @@ Status EulerMapper<ScalarType>::finish(Eigen::Ref<VectorX<Scalar>> q_out) noexce
       status |= StatusCode::kClamped;
     }
     last_[e.q] = clamped;
+  }
+  // The groups computed this frame have a previous frame from now on (after every entry used
+  // the flags of the last one).
+  for (std::size_t k = 0; k < entries_.size(); ++k) {
+    if (entries_[k].kind == EulerCase::kEuler && entries_[k].leader == k && !held_[entries_[k].q]) has_previous_[k] = 1;
   }
   q_out = last_;
   return status;

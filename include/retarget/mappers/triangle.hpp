@@ -72,6 +72,7 @@
 #include <retarget/human/skeleton.hpp>
 #include <retarget/human/torso_frames.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/mappers/internal/branch_choice.hpp>
 #include <retarget/mappers/mapper.hpp>
 #include <retarget/mappers/triangle_map.hpp>
 
@@ -128,15 +129,6 @@ std::optional<Scalar> rotationAbout(const Vector3<Scalar>& a, const Vector3<Scal
   const Scalar np = pp.norm(), nq = qq.norm();
   if (!(np > tol * p.norm()) || !(nq > tol * q.norm())) return std::nullopt;
   return std::atan2(a.dot(pp.cross(qq)), pp.dot(qq));
-}
-
-/// Wraps `x` into (-pi, pi].
-template <typename Scalar>
-Scalar wrapAngle(Scalar x) {
-  const Scalar two_pi = 2 * kPi<Scalar>;
-  x = std::remainder(x, two_pi);
-  if (x <= -kPi<Scalar>) x += two_pi;
-  return x;
 }
 
 /// Result of the two-rotation subproblem R_a(theta_a) R_b(theta_b) p = q.
@@ -427,7 +419,6 @@ auto TriangleMapper<ScalarType>::solution(int s, const std::array<Scalar, 4>& th
   const TriangleArmMap& arm = s == 0 ? map_.left : map_.right;
   const bool continuous = has_previous_[static_cast<std::size_t>(s)];
   const Scalar two_pi = 2 * kPi<Scalar>;
-  using std::ceil, std::floor, std::round;
   ArmSolution out;
   out.theta = thetas;
   out.defined = defined;
@@ -441,13 +432,8 @@ auto TriangleMapper<ScalarType>::solution(int s, const std::array<Scalar, 4>& th
     }
     const Scalar value = static_cast<Scalar>(arm.offset[k]) + thetas[k];
     const Scalar lo = model_->lowerLimits()[q], hi = model_->upperLimits()[q];
-    // Turns m of value + 2 pi m: nearest the reference, kept within [m_lo, m_hi] when these
-    // turns lie within the limits.
-    Scalar m = continuous ? round((previous - value) / two_pi) : Scalar(0);
-    const Scalar m_lo = std::isfinite(lo) ? ceil((lo - value) / two_pi) : -std::numeric_limits<Scalar>::infinity();
-    const Scalar m_hi = std::isfinite(hi) ? floor((hi - value) / two_pi) : std::numeric_limits<Scalar>::infinity();
-    if (!clamp_turn && m_lo <= m_hi) m = std::min(std::max(m, m_lo), m_hi);
-    const Scalar v = value + two_pi * m;
+    // The turn nearest the reference, within the limits when some turn is.
+    const Scalar v = internal::nearestTurn(value, continuous ? previous : value, lo, hi, two_pi, !clamp_turn);
     out.value[k] = v;
     out.excess = std::max({out.excess, lo - v, v - hi});
     if (continuous) {
@@ -521,15 +507,9 @@ Status TriangleMapper<ScalarType>::mapArm(const SkeletonFrame<Scalar>& frame,
   Scalar free_step = std::numeric_limits<Scalar>::infinity();
   if (continuous) {
     const Scalar margin = static_cast<Scalar>(options_.jump_margin);
-    const auto better = [margin](const ArmSolution& x, const ArmSolution& y) {
-      const bool x_in = x.excess <= margin, y_in = y.excess <= margin;
-      if (x_in != y_in) return x_in;
-      if (x_in) return x.step < y.step;
-      return x.excess < y.excess || (x.excess == y.excess && x.step < y.step);
-    };
     for (std::size_t c = 0; c < static_cast<std::size_t>(n); ++c) {
       free_step = std::min(free_step, candidates[c].free_step);
-      if (better(candidates[c], candidates[best])) best = c;
+      if (internal::nearerBranch(candidates[c], candidates[best], margin)) best = c;
     }
   }
   ArmSolution chosen = candidates[best];
