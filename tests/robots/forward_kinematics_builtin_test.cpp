@@ -14,25 +14,14 @@
 #include <retarget/robots/builtin.hpp>
 
 #include "robots/kdl_reference.hpp"
+#include "support/pose_difference.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
+using retarget::test::worstPoseDifference;
 
 namespace {
 
-// Largest difference over all link poses (full 4x4 matrices), relative to max(1, the largest
-// entry of the reference pose); infinite when either has a non-finite entry.
-template <typename Scalar>
-double worstPoseDifference(const RobotData<Scalar>& a, const RobotData<Scalar>& b) {
-  double worst = 0;
-  for (std::size_t i = 0; i < a.X_WL.size(); ++i) {
-    const Eigen::Matrix4d A = a.X_WL[i].matrix().template cast<double>();
-    const Eigen::Matrix4d B = b.X_WL[i].matrix().template cast<double>();
-    if (!A.allFinite() || !B.allFinite()) return std::numeric_limits<double>::infinity();
-    worst = std::max(worst, (A - B).cwiseAbs().maxCoeff() / std::max(1.0, B.cwiseAbs().maxCoeff()));
-  }
-  return worst;
-}
 
 }  // namespace
 
