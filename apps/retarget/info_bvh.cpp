@@ -117,7 +117,12 @@ void describeBvh(const std::string& path) {
   std::cout << "\n"
             << "rest pose:   " << fixed(size.x(), 2) << " x " << fixed(size.y(), 2) << " x " << fixed(size.z(), 2)
             << " file units (x y z extent)";
-  if (schema != nullptr) {
+  if (binding && !binding->rest_pose_standing) {
+    // The zero-rotation pose of such rigs (LAFAN1: bones along each joint's +X) is no person:
+    // its extent says nothing about the body; the binding measured the height in the motion.
+    std::cout << "; not a standing pose, so no height from it (the person in the motion: "
+              << fixed(binding->height_m, 2) << " m)";
+  } else if (schema != nullptr) {
     const Eigen::Vector3d size_W = (schema->scale * schema->R_WS * size).cwiseAbs();
     std::cout << "; height " << fixed(size_W.z(), 3) << " m";
   }
