@@ -99,28 +99,27 @@ std::string runFilters(const MapRequest& request, const RobotModel<double>& mode
     line += ", smoothed (alpha " + fixed(request.smooth, 3) + ")";
   }
   int limited = 0;
+  // Either limiter, frame by frame (a repeated time stamp keeps the previous output).
+  const auto limitEveryFrame = [&](auto& limiter) {
+    for (Eigen::Index k = 0; k < frames; ++k) {
+      const double dt = frameStep(mapped, k);
+      const Status status = dt > 0 ? limiter.update(mapped.q.row(k).transpose(), dt) : Status();
+      limited += status.has(StatusCode::kRateLimited) ? 1 : 0;
+      mapped.q.row(k) = limiter.value().transpose();
+    }
+  };
   if (request.max_hand_speed > 0) {  // keeps --max-joint-speed on its output
     CartesianSpeedLimiterOptions options;
     options.max_speed = request.max_hand_speed;
     options.points = handPoints(model);
     options.max_joint_speed = request.max_joint_speed;
     CartesianSpeedLimiter<double> limiter(model, options);
-    for (Eigen::Index k = 0; k < frames; ++k) {
-      const double dt = frameStep(mapped, k);
-      const Status status = dt > 0 ? limiter.update(mapped.q.row(k).transpose(), dt) : Status();
-      limited += status.has(StatusCode::kRateLimited) ? 1 : 0;
-      mapped.q.row(k) = limiter.value().transpose();
-    }
+    limitEveryFrame(limiter);
   } else if (request.max_joint_speed > 0) {
     RateLimiterOptions options;
     options.max_rate = request.max_joint_speed;
     RateLimiter<double> limiter(model.nq(), options);
-    for (Eigen::Index k = 0; k < frames; ++k) {
-      const double dt = frameStep(mapped, k);
-      const Status status = dt > 0 ? limiter.update(mapped.q.row(k).transpose(), dt) : Status();
-      limited += status.has(StatusCode::kRateLimited) ? 1 : 0;
-      mapped.q.row(k) = limiter.value().transpose();
-    }
+    limitEveryFrame(limiter);
   }
   if (request.max_joint_speed > 0 || request.max_hand_speed > 0) {
     line += ", speed limited in " + std::to_string(limited) + " frames";
@@ -164,6 +163,8 @@ WrittenSafety writtenOutputSafety(const MapRequest& request, const RobotModel<do
   if (request.max_hand_speed > 0) {
     out.point_speed_checked = true;
     const std::vector<LinkPoint> points = handPoints(model);
+    std::vector<std::size_t> links;
+    for (const LinkPoint& point : points) links.push_back(static_cast<std::size_t>(model.linkIndex(point.link)));
     RobotData<double> data(model);
     std::vector<Eigen::Vector3d> previous(points.size());
     for (Eigen::Index k = 0; k < frames; ++k) {
@@ -171,7 +172,7 @@ WrittenSafety writtenOutputSafety(const MapRequest& request, const RobotModel<do
       const double dt = frameStep(mapped, k);
       double step = 0;
       for (std::size_t i = 0; i < points.size(); ++i) {
-        const Eigen::Vector3d p = data.X_WL[static_cast<std::size_t>(model.linkIndex(points[i].link))] * points[i].p_L;
+        const Eigen::Vector3d p = data.X_WL[links[i]] * points[i].p_L;
         if (k > 0) step = std::max(step, (p - previous[i]).norm());
         previous[i] = p;
       }

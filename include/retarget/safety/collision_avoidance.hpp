@@ -222,12 +222,6 @@ class CollisionAvoidance {
       checker_.update(x);
       return checker_.minDistance() >= margin - options_.feasibility_tolerance;
     };
-    const auto startFrom = [&](const Eigen::VectorXd& start) {
-      for (int i = 0; i < nq_; ++i) {
-        x_[static_cast<std::size_t>(i)] =
-            std::min(std::max(start[i], lower_[static_cast<std::size_t>(i)]), upper_[static_cast<std::size_t>(i)]);
-      }
-    };
     if (opt_reduced_) {  // the pairs closest at q_mimic first (checker_ holds q_mimic)
       std::partial_sort(order_.begin(), order_.begin() + static_cast<std::ptrdiff_t>(active_.size()), order_.end(),
                         [this](int a, int b) {
@@ -244,12 +238,12 @@ class CollisionAvoidance {
       const Eigen::VectorXd& start = attempt == 0 ? mimic_ : last_safe_;
       stats_.start = attempt;
       if (opt_reduced_) {
-        startFrom(start);
+        startAt(start, lower_, upper_);
         result = solve(opt_reduced_.get(), active_.data());
         good = acceptable(result);
       }
       if (!good) {  // a pair left out came too close (or the solve failed): all pairs, same start
-        startFrom(start);
+        startAt(start, lower_, upper_);
         result = solve(opt_full_.get(), all_.data());
         good = acceptable(result);
       }
@@ -310,9 +304,9 @@ class CollisionAvoidance {
       frame_upper_[k] = hi;
     }
     if (std::isfinite(point_step_)) {
-      forwardKinematics(collision_->model(), checker_data_, q_prev);
+      forwardKinematics(collision_->model(), previous_data_, q_prev);
       for (std::size_t k = 0; k < p_L_.size(); ++k) {
-        p_W_previous_[k] = checker_data_.X_WL[static_cast<std::size_t>(point_links_[k])] * p_L_[k];
+        p_W_previous_[k] = previous_data_.X_WL[static_cast<std::size_t>(point_links_[k])] * p_L_[k];
       }
     }
     const double margin = collision_->margin();
@@ -325,9 +319,8 @@ class CollisionAvoidance {
         const auto k = static_cast<std::size_t>(i);
         if (!(q[i] >= frame_lower_[k] - 1e-12 && q[i] <= frame_upper_[k] + 1e-12)) return false;
       }
-      if (!pointsWithinStep(q)) return false;
-      checker_.update(q);
-      return checker_.minDistance() >= margin - distance_slack;
+      checker_.update(q);  // its forward kinematics serve the points too
+      return pointsWithinStep() && checker_.minDistance() >= margin - distance_slack;
     };
     if (meetsAll(q_target, 0.0)) {
       q_out = q_target;
@@ -342,10 +335,7 @@ class CollisionAvoidance {
     for (int attempt = 0; attempt < 2 && !good; ++attempt) {
       const auto& start = attempt == 0 ? q_target : q_prev;
       stats_.start = attempt;
-      for (int i = 0; i < nq_; ++i) {
-        const auto k = static_cast<std::size_t>(i);
-        x_[k] = std::min(std::max(start[i], frame_lower_[k]), frame_upper_[k]);
-      }
+      startAt(start, frame_lower_, frame_upper_);
       double f = 0;
       result = nlopt_optimize(opt_step_.get(), x_.data(), &f);
       good = (result > 0 || result == NLOPT_ROUNDOFF_LIMITED) && x.allFinite() &&
@@ -412,6 +402,15 @@ class CollisionAvoidance {
     checker_.update(x);
   }
 
+  // The solver's start x_: `start` clamped into [lo, hi] joint by joint.
+  void startAt(const Eigen::Ref<const Eigen::VectorXd>& start, const std::vector<double>& lo,
+               const std::vector<double>& hi) {
+    for (int i = 0; i < nq_; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      x_[k] = std::min(std::max(start[i], lo[k]), hi[k]);
+    }
+  }
+
   nlopt_opt makeOptimizer(nlopt_algorithm algorithm, unsigned m, nlopt_mfunc constraint = &CollisionAvoidance::constraints,
                           const double* tolerances = nullptr) {
     nlopt_opt opt = nlopt_create(algorithm, static_cast<unsigned>(nq_));
@@ -467,15 +466,15 @@ class CollisionAvoidance {
     self->constrained_ = self->all_.data();
     constraints(pairs, result, n, x, grad, data);
     if (m == pairs) return;
-    const Eigen::Map<const Eigen::VectorXd> q(x, static_cast<Eigen::Index>(n));
+    // constraints() has just run the checker's forward kinematics at x: the points use them.
     const auto& model = self->collision_->model();
-    forwardKinematics(model, self->checker_data_, q);
+    const RobotData<double>& kinematics = self->checker_.data();
     // A step 1 ppm shorter than the limit: NLopt may leave a constraint violated by its
     // tolerance (1e-9 m), more than pointsWithinStep's relative 1e-9 allows at 8 mm per frame.
     const double step = self->point_step_ * (1.0 - 1e-6);
     for (unsigned k = 0; k < m - pairs; ++k) {
       const int link = self->point_links_[k];
-      const Eigen::Vector3d d = self->checker_data_.X_WL[static_cast<std::size_t>(link)] * self->p_L_[k] - self->p_W_previous_[k];
+      const Eigen::Vector3d d = kinematics.X_WL[static_cast<std::size_t>(link)] * self->p_L_[k] - self->p_W_previous_[k];
       double* row_result = result + pairs + k;
       if (!std::isfinite(step)) {  // no point limit this frame: an inactive constraint
         *row_result = -1.0;
@@ -484,21 +483,19 @@ class CollisionAvoidance {
       }
       *row_result = (d.squaredNorm() - step * step) / (2.0 * step);
       if (grad != nullptr) {
-        pointJacobian(model, self->checker_data_, link, self->p_L_[k], self->point_jacobian_);
+        pointJacobian(model, kinematics, link, self->p_L_[k], self->point_jacobian_);
         Eigen::Map<Eigen::RowVectorXd>(grad + (pairs + k) * n, static_cast<Eigen::Index>(n)) =
             d.transpose() * self->point_jacobian_ / step;
       }
     }
   }
 
-  // True when every speed point of q is within point_step_ of its position at q_prev (with a
-  // relative round-off allowance of 1e-9).
-  template <typename Derived>
-  bool pointsWithinStep(const Eigen::MatrixBase<Derived>& q) {
+  // True when every speed point of the configuration checker_ holds is within point_step_ of its
+  // position at q_prev (with a relative round-off allowance of 1e-9).
+  bool pointsWithinStep() const {
     if (!std::isfinite(point_step_)) return true;
-    forwardKinematics(collision_->model(), checker_data_, q);
     for (std::size_t k = 0; k < p_L_.size(); ++k) {
-      const Eigen::Vector3d p = checker_data_.X_WL[static_cast<std::size_t>(point_links_[k])] * p_L_[k];
+      const Eigen::Vector3d p = checker_.data().X_WL[static_cast<std::size_t>(point_links_[k])] * p_L_[k];
       if ((p - p_W_previous_[k]).norm() > point_step_ * (1.0 + 1e-9)) return false;
     }
     return true;
@@ -564,8 +561,8 @@ class CollisionAvoidance {
   const int* constrained_ = nullptr;
   std::unique_ptr<std::remove_pointer_t<nlopt_opt>, Destroy> opt_full_, opt_reduced_, opt_step_;
   // applyWithin(): the speed points, their positions at q_prev (frame W, m), this frame's joint
-  // box and point step, and a workspace for their forward kinematics and Jacobians.
-  RobotData<double> checker_data_{collision_->model()};
+  // box and point step; the forward kinematics at q_prev and the points' Jacobian.
+  RobotData<double> previous_data_{collision_->model()};
   std::vector<int> point_links_;
   std::vector<Eigen::Vector3d> p_L_, p_W_previous_;
   std::vector<double> frame_lower_, frame_upper_, step_tolerances_;

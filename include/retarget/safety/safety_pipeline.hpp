@@ -115,21 +115,23 @@ class SafetyPipeline {
     } else {
       target_ = q_mapped;
     }
+    // min_distance_: each branch has already measured its output's clearance.
     if (!started_ || (!(options_.max_joint_speed > 0) && !(options_.max_point_speed > 0))) {
       status |= avoidance_.apply(target_, q_out);  // no step limit: seed 001's Eq. 10 program alone
+      min_distance_ = avoidance_.stats().min_distance_out;
     } else {
       status |= speedLimited(dt);
       checker_.update(candidate_);
       if (checker_.minDistance() >= avoidance_.collisionModel().margin()) {
         q_out = candidate_;
+        min_distance_ = checker_.minDistance();
       } else {
         const double joint_step = options_.max_joint_speed > 0 ? options_.max_joint_speed * dt : HUGE_VAL;
         const double point_step = options_.max_point_speed > 0 ? options_.max_point_speed * dt : HUGE_VAL;
         status |= avoidance_.applyWithin(target_, previous_, joint_step, point_step, q_out);
+        min_distance_ = avoidance_.stats().min_distance_out;
       }
     }
-    checker_.update(q_out);
-    min_distance_ = checker_.minDistance();
     satisfied_ = min_distance_ >= avoidance_.collisionModel().margin() - avoidance_.options().feasibility_tolerance;
     if (!satisfied_) status |= StatusCode::kNotConverged;
     previous_ = q_out;
