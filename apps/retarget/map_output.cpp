@@ -11,8 +11,8 @@ namespace retarget::cli {
 void finishMap(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped,
                const std::string& label) {
   const Eigen::Index frames = mapped.q.rows();
-  std::string filters = applySafetyStages(request, model, mapped);
-  const WrittenSafety safety = writtenOutputSafety(request, model, mapped);
+  WrittenSafety safety;
+  std::string filters = applySafetyStages(request, model, mapped, &safety);
   filters += safety.summary();
   JointTrajectory trajectory = makeJointTrajectory(model);
   trajectory.positions = mapped.q;

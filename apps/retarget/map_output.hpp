@@ -17,14 +17,9 @@ namespace retarget::cli {
 void finishMap(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped,
                const std::string& label);
 
-/// The safety stages (map_safety.cpp): --smooth, --max-joint-speed, --max-hand-speed and
-/// --avoid-collisions on `mapped.q` (in place, frame by frame, as a live pipeline would); with
-/// avoidance one SafetyPipeline, else filters. Returns its part of the summary line.
-std::string applySafetyStages(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped);
-
-/// What the written angles show about the request's limits (map_safety.cpp): computed from the
-/// final rows alone, after every stage — finite differences for the speeds, the collision
-/// model's signed distances for clearance.
+/// What the written angles show about the request's limits: computed from the final rows alone,
+/// after every stage — finite differences for the speeds, the collision model's signed
+/// distances for clearance.
 struct WrittenSafety {
   bool collision_checked = false, joint_speed_checked = false, point_speed_checked = false;
   int collision_frames = 0;        ///< some capsule pair closer than 0 m
@@ -39,8 +34,13 @@ struct WrittenSafety {
   /// The same as a JSON object (text).
   std::string json() const;
 };
-WrittenSafety writtenOutputSafety(const MapRequest& request, const RobotModel<double>& model,
-                                  const MappedMotion<double>& mapped);
+
+/// The safety stages (map_safety.cpp): --smooth, --max-joint-speed, --max-hand-speed and
+/// --avoid-collisions on `mapped.q` (in place, frame by frame, as a live pipeline would); with
+/// avoidance one SafetyPipeline, else filters. Returns its part of the summary line; `written`
+/// (when given) receives what the final rows show, checked with the same collision model.
+std::string applySafetyStages(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped,
+                              WrittenSafety* written = nullptr);
 
 /// The per-joint summary of a mapped motion as JSON (what `retarget map --json` prints):
 /// frames, clamped/held/invalid/discontinuity frame counts, and per joint the clamped frames,

@@ -3,8 +3,8 @@
 // SafetyPipeline (safety/safety_pipeline.hpp: the avoidance program keeps the speed limits, so
 // nothing after it can move the arms back into collision); without it, as filters in the order
 // smoothing -> joint rate limit -> Cartesian limit (which keeps the joint limit). Then every
-// figure of the summary is taken from the written angles (writtenOutputSafety). Called by
-// finishMap and compare.
+// figure of the summary is taken from the written angles (writtenOutputSafety), checked with the
+// collision model avoidance used. Called by finishMap and compare.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -41,6 +41,7 @@ std::vector<LinkPoint> handPoints(const RobotModel<double>& model) {
   return triangleArmPoints(model, *map);
 }
 
+#ifdef RETARGET_CLI_WITH_AVOIDANCE
 // The collision model `map --avoid-collisions` uses, nullopt for a robot without shapes.
 std::optional<SelfCollisionModel<double>> mapCollisionModel(const RobotModel<double>& model, double margin) {
   SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
@@ -51,10 +52,8 @@ std::optional<SelfCollisionModel<double>> mapCollisionModel(const RobotModel<dou
   return collision;
 }
 
-#ifdef RETARGET_CLI_WITH_AVOIDANCE
-std::string runSafetyPipeline(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped) {
-  const std::optional<SelfCollisionModel<double>> collision = mapCollisionModel(model, request.margin);
-  if (!collision) throw UsageError("map --avoid-collisions: robot '" + model.name() + "' has no collision shapes to check");
+std::string runSafetyPipeline(const MapRequest& request, const RobotModel<double>& model,
+                              const SelfCollisionModel<double>& collision, MappedMotion<double>& mapped) {
   SafetyPipelineOptions options;
   options.smoothing = request.smooth;
   options.max_joint_speed = request.max_joint_speed;
@@ -62,8 +61,8 @@ std::string runSafetyPipeline(const MapRequest& request, const RobotModel<double
   if (request.max_hand_speed > 0) options.points = handPoints(model);
   options.avoidance.solver =
       request.solver == "cobyla" ? AvoidanceOptions::Solver::kCobyla : AvoidanceOptions::Solver::kSlsqp;
-  SafetyPipeline pipeline(*collision, options);
-  SelfCollisionChecker<double> checker(*collision);
+  SafetyPipeline pipeline(collision, options);
+  SelfCollisionChecker<double> checker(collision);
   int before = 0, changed = 0, limited = 0;
   Eigen::VectorXd q(model.nq());
   for (Eigen::Index k = 0; k < mapped.q.rows(); ++k) {
@@ -127,19 +126,10 @@ std::string runFilters(const MapRequest& request, const RobotModel<double>& mode
   return line;
 }
 
-}  // namespace
-
-std::string applySafetyStages(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped) {
-  if (!request.avoid_collisions) return runFilters(request, model, mapped);
-#ifdef RETARGET_CLI_WITH_AVOIDANCE
-  return runSafetyPipeline(request, model, mapped);
-#else
-  throw missingPart("map --avoid-collisions", "avoidance", "libnlopt-dev");
-#endif
-}
-
+// What the written angles show (see WrittenSafety); `collision`: the model avoidance used, null
+// without --avoid-collisions.
 WrittenSafety writtenOutputSafety(const MapRequest& request, const RobotModel<double>& model,
-                                  const MappedMotion<double>& mapped) {
+                                  const SelfCollisionModel<double>* collision, const MappedMotion<double>& mapped) {
   WrittenSafety out;
   const Eigen::Index frames = mapped.q.rows();
   std::vector<char> unmet(static_cast<std::size_t>(frames), 0);
@@ -184,10 +174,9 @@ WrittenSafety writtenOutputSafety(const MapRequest& request, const RobotModel<do
       }
     }
   }
-  if (request.avoid_collisions) {
+  if (collision != nullptr) {
     out.collision_checked = true;
-    const std::optional<SelfCollisionModel<double>> collision = mapCollisionModel(model, request.margin);
-    if (collision) {
+    {
       const TrajectoryClearance clearance = trajectoryClearance(*collision, mapped.q);
       out.collision_frames = clearance.collision_frames;
       out.min_clearance = clearance.min;
@@ -198,6 +187,26 @@ WrittenSafety writtenOutputSafety(const MapRequest& request, const RobotModel<do
   }
   out.unmet_frames = static_cast<int>(std::count(unmet.begin(), unmet.end(), 1));
   return out;
+}
+
+}  // namespace
+
+std::string applySafetyStages(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped,
+                              WrittenSafety* written) {
+  if (!request.avoid_collisions) {
+    std::string line = runFilters(request, model, mapped);
+    if (written != nullptr) *written = writtenOutputSafety(request, model, nullptr, mapped);
+    return line;
+  }
+#ifdef RETARGET_CLI_WITH_AVOIDANCE
+  const std::optional<SelfCollisionModel<double>> collision = mapCollisionModel(model, request.margin);
+  if (!collision) throw UsageError("map --avoid-collisions: robot '" + model.name() + "' has no collision shapes to check");
+  std::string line = runSafetyPipeline(request, model, *collision, mapped);
+  if (written != nullptr) *written = writtenOutputSafety(request, model, &*collision, mapped);
+  return line;
+#else
+  throw missingPart("map --avoid-collisions", "avoidance", "libnlopt-dev");
+#endif
 }
 
 std::string WrittenSafety::summary() const {
