@@ -11,6 +11,7 @@
 #include <retarget/metrics/joint_similarity.hpp>
 #include <retarget/metrics/joint_smoothness.hpp>
 #include <retarget/metrics/link_similarity.hpp>
+#include <retarget/metrics/occluded_area.hpp>
 #include <retarget/metrics/occlusion.hpp>
 #include <retarget/metrics/pose_accuracy.hpp>
 #include <retarget/metrics/position_error.hpp>

@@ -21,7 +21,7 @@
 
 namespace retarget::cli {
 
-PicOptions picCliOptions(PicAlgorithm algorithm, int softening);  // map_pic.cpp
+PicOptions picCliOptions(PicAlgorithm algorithm, int softening, bool soften_always, bool force_octants);  // map_pic.cpp
 
 const std::vector<std::string>& batchMethods() {
   static const std::vector<std::string> methods = {"ga-lvvj", "euler", "triangle", "fabrik", "pic", "pics", "pf"};
@@ -117,7 +117,7 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
     TriangleMapper<double> mapper(model, *triangleMapFor(model));
     out.mapped = timedMap(mapper, motion, out.seconds);
   } else if (isPic(setup.method)) {
-    PicMapper<double> mapper(model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening));
+    PicMapper<double> mapper(model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening, false, false));
     out.mapped = timedMap(mapper, motion, out.seconds);
   } else if (setup.method == "pf" && gaLvvjMapFor(model)) {
     JointSpaceParticleFilter<double> filter(model, *gaLvvjMapFor(model), ParticleFilterOptions{});  // fixed seed
@@ -178,7 +178,7 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
   }
   if (isPic(setup.method)) {
     return skeletonFrameMapper(std::make_shared<PicMapper<double>>(
-        model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening)));
+        model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening, false, false)));
   }
   return skeletonFrameMapper(
       std::make_shared<JointSpaceParticleFilter<double>>(model, *gaLvvjMapFor(model), ParticleFilterOptions{}));

@@ -75,6 +75,8 @@ struct MapRequest {
   double smooth = 0;              // ExponentialSmoothing alpha after the mapper, 0 = off
   double max_joint_speed = 0;  // RateLimiter rad/s after the mapper, 0 = off
   int softening = 1;           // PICs softening factor K of seed 004 Eq. 3 (--softening)
+  bool soften_always = false;  // PICs: soften every frame, not only where PIC fails (--soften-always)
+  bool force_octants = false;  // PIC/PICs: final pass forcing every link into its octants (--force-octants)
   int particles = 0;           // particle filter: particle count (--particles), 0 = its default
   unsigned long long seed = 1;  // particle filter: random seed (--seed), fixed by default
   double pf_noise = 0;         // particle filter: random-walk step, rad/frame (--pf-noise), 0 = default

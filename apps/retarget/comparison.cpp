@@ -291,8 +291,13 @@ const std::vector<CompareColumn>& compareColumns() {
        "\"size_ratio\" in the JSON); metres at the human's size. Differences in body proportions count, so a robot "
        "not shaped like a person scores above 0 even when every link points right",
        "/physical/mpjpe/size_ratio", "size ratio"},
-      {"imitation", "/pose/pacc", "Pacc", "", 3, "pose accuracy of the arms (seed 004 Eq. 4)"},
-      {"imitation", "/pose/po", "PO", "", 3, "occlusion / obstruction measure (seed 004 Eq. 5)"},
+      {"imitation", "/pose/pacc", "Pacc", "", 3,
+       "pose accuracy of the arms (seed 004 Eq. 4): share of frames whose elbow angles (upper arm to forearm, "
+       "each skeleton on its own) are within 15 deg of the human's, RMS over the arms"},
+      {"imitation", "/pose/po_all", "PO", "", 3,
+       "occlusion / obstruction (seed 004 Eq. 5): the share of the work area's region of interest under the robot's "
+       "projected arm links, mean over every frame (the JSON's po counts only the frames with the human wrist over "
+       "the region, as the paper does; human_po is the human's own)"},
       {"imitation", "/pose/mean_pose_error", "pose err", "rad", 3},
       {"imitation", "/dtw/dtw_mean", "DTW", "rad", 2},
       {"imitation", "/dtw/weighted_dtw", "DTW A_w", "rad", 2},

@@ -1,9 +1,12 @@
 // `retarget eval <motion> <angles.csv> --robot baxter|yumi|... --metrics pose [--json]`: seed 004's
-// metrics for robots with a PIC map: pose accuracy Pacc (Eq. 4, threshold (15 deg)^2), the
-// percentage of occlusion / obstruction PO of the robot's default work area (Eq. 5, share of
-// frames), the mean pose-angle error and the largest joint step. JSON keys: pacc, po,
-// mean_pose_error, largest_joint_step, frames, counted_frames.
+// metrics for robots with a PIC map: pose accuracy Pacc (Eq. 4, the elbow angle of each skeleton,
+// threshold (15 deg)^2), the percentage of occlusion / obstruction PO of the robot's default work
+// area as a covered area (Eq. 5; robot and human, over the frames with the human wrist over it and
+// over every frame), the mean pose-angle error and the largest joint step. JSON keys: pacc, po,
+// human_po, po_frames, po_all, human_po_all, los_occlusion, mean_pose_error,
+// mean_wrist_direction_error, largest_joint_step, frames, counted_frames.
 // `retarget compare` (compare.cpp) shows the same figures beside the other families.
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -50,9 +53,19 @@ void runPose(const EvalRequest& request) {
   std::cout << std::fixed << std::setprecision(4);
   std::cout << "pose imitation of " << request.angles_path << " (" << model.name() << ") to " << request.motion_path
             << ": " << motion.size() << " frames (" << e.counted_frames << " with a tracked arm)\n";
-  std::cout << "  Pacc               " << e.pacc << "   (seed 004 Eq. 4, threshold (15 deg)^2)\n";
-  std::cout << "  PO                 " << e.po << "   (seed 004 Eq. 5, share of frames occluding the work area)\n";
-  std::cout << "  mean pose error    " << e.mean_pose_error << " rad\n";
+  const auto share = [](double v) { return std::isnan(v) ? std::string("-") : fixed(v, 4); };
+  std::cout << "  Pacc               " << e.pacc
+            << "   (seed 004 Eq. 4: frames whose elbow angle, upper arm to forearm, is within 15 deg of the human's, "
+               "RMS over the arms)\n";
+  std::cout << "  mean pose error    " << e.mean_pose_error << " rad (elbow angle, RMS over the arms)\n";
+  std::cout << "  PO                 " << share(e.po) << " robot, " << share(e.human_po) << " human   (seed 004 Eq. 5: "
+            << "share of the work area's region under the projected arm links, over the " << e.po_frames
+            << " frames with the human wrist over it)\n";
+  std::cout << "  PO, every frame    " << e.po_all << " robot, " << e.human_po_all << " human\n";
+  std::cout << "  line of sight      " << e.los_occlusion << "   (share of frames an arm capsule touches the work area "
+               "or its line of sight)\n";
+  std::cout << "  hand direction     " << e.mean_wrist_direction_error
+            << " rad (mean angle between the human's and the robot's shoulder->wrist directions)\n";
   std::cout << "  largest joint step " << e.largest_joint_step << " rad\n";
 }
 

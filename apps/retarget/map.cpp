@@ -36,6 +36,12 @@ const bool kMapRegistered = registerCommand(Command{
           ->check(CLI::NonNegativeNumber);
       command.add_option("--softening", request->softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
           ->check(CLI::Range(0, 3));
+      command.add_flag("--soften-always", request->soften_always,
+                       "pics: soften the octants in every frame (default: only where PIC finds no solution, seed 004 "
+                       "Section III-B3)");
+      command.add_flag("--force-octants", request->force_octants,
+                       "pic, pics: a final pass that forces every arm link into its octants (default: the paper's "
+                       "loop, where OUT wins over IN)");
       command.add_option("--particles", request->particles, "pf, gpdm-pf: number of particles (default 200; gpdm-pf 30)")
           ->check(CLI::Range(1, 1000000));
       command.add_option("--model", request->model_path, "gpdm-pf: learned motion model (.gpdm, from retarget learn gpdm)");

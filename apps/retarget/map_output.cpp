@@ -9,7 +9,7 @@
 namespace retarget::cli {
 
 void finishMap(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped,
-               const std::string& label) {
+               const std::string& label, const std::string& method_json) {
   const Eigen::Index frames = mapped.q.rows();
   WrittenSafety safety;
   std::string filters = applySafetyStages(request, model, mapped, &safety);
@@ -30,13 +30,15 @@ void finishMap(const MapRequest& request, const RobotModel<double>& model, Mappe
   }
   const bool checked = safety.collision_checked || safety.joint_speed_checked || safety.point_speed_checked;
   if (request.json) {
-    std::cout << mapSummaryJson(model, mapped, label, request.output_path, checked ? safety.json() : std::string())
+    std::cout << mapSummaryJson(model, mapped, label, request.output_path, checked ? safety.json() : std::string(),
+                                method_json)
               << "\n";
   }
 }
 
 std::string mapSummaryJson(const RobotModel<double>& model, const MappedMotion<double>& mapped,
-                           const std::string& label, const std::string& output_path, const std::string& safety_json) {
+                           const std::string& label, const std::string& output_path, const std::string& safety_json,
+                           const std::string& method_json) {
   nlohmann::ordered_json joints = nlohmann::ordered_json::object();
   for (int i = 0; i < model.nq(); ++i) {
     joints[model.qName(i)] = {{"clamped_frames", mapped.clamped_count[i]},
@@ -51,6 +53,8 @@ std::string mapSummaryJson(const RobotModel<double>& model, const MappedMotion<d
   out["held_frames"] = mapped.held_frames;
   out["invalid_frames"] = mapped.invalid_frames;
   out["discontinuity_frames"] = mapped.frames(StatusCode::kDiscontinuity);
+  out["not_converged_frames"] = mapped.frames(StatusCode::kNotConverged);
+  if (!method_json.empty()) out["details"] = nlohmann::ordered_json::parse(method_json);
   if (!safety_json.empty()) out["safety"] = nlohmann::ordered_json::parse(safety_json);
   out["joints"] = joints;
   return out.dump(2);

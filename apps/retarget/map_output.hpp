@@ -14,8 +14,10 @@ namespace retarget::cli {
 
 /// Applies the request's filters to `mapped.q` (in place, frame by frame, as a live pipeline
 /// would), writes the CSV named by the request and prints "retarget: <label>: ..." to stderr.
+/// `method_json`: an optional JSON object of the method's own figures, printed under "details"
+/// in the --json summary.
 void finishMap(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped,
-               const std::string& label);
+               const std::string& label, const std::string& method_json = std::string());
 
 /// What the written angles show about the request's limits: computed from the final rows alone,
 /// after every stage — finite differences for the speeds, the collision model's signed
@@ -45,9 +47,10 @@ std::string applySafetyStages(const MapRequest& request, const RobotModel<double
 /// The per-joint summary of a mapped motion as JSON (what `retarget map --json` prints):
 /// frames, clamped/held/invalid/discontinuity frame counts, and per joint the clamped frames,
 /// the worst clamp amount (rad) and the held frames.
-/// `safety_json`: a WrittenSafety::json() object added as "safety" (empty: none).
+/// `safety_json`: a WrittenSafety::json() object added as "safety" (empty: none); `method_json`:
+/// the method's own figures, added as "details" (empty: none).
 std::string mapSummaryJson(const RobotModel<double>& model, const MappedMotion<double>& mapped,
                            const std::string& label, const std::string& output_path,
-                           const std::string& safety_json = {});
+                           const std::string& safety_json = {}, const std::string& method_json = {});
 
 }  // namespace retarget::cli

@@ -1,5 +1,5 @@
 // `retarget map <motion> --robot baxter|yumi|nao|pepper|file.urdf --method fabrik|pic|pics
-//  [--softening K] -o angles.csv`: seed 004's pose imitation of the arms (FABRIK baseline, PIC,
+//  [--softening K] [--soften-always] [--force-octants] [--json] -o angles.csv`: seed 004's pose imitation of the arms (FABRIK baseline, PIC,
 // PICs with softening K of Eq. 3) on any robot with a PIC map (Baxter, YuMi, NAO, Pepper).
 //
 // The input pipeline of the paper's Section IV is on: per-joint exponential smoothing of the
@@ -7,6 +7,8 @@
 #include <chrono>
 #include <iostream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include <retarget/mappers/pic.hpp>
 
@@ -18,10 +20,12 @@
 namespace retarget::cli {
 
 /// The options `retarget map` and `retarget compare` use for seed 004's algorithms.
-PicOptions picCliOptions(PicAlgorithm algorithm, int softening) {
+PicOptions picCliOptions(PicAlgorithm algorithm, int softening, bool soften_always, bool force_octants) {
   PicOptions options;
   options.algorithm = algorithm;
   options.softening = softening;
+  options.soften_always = soften_always;
+  options.fabrik.final_octant_pass = force_octants;
   options.smoothing_alpha = 0.5;
   return options;
 }
@@ -36,16 +40,47 @@ void runPic(const MapRequest& request, PicAlgorithm algorithm) {
                      "' (built-in maps: baxter, yumi, nao, pepper)");
   }
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
-  PicMapper<double> mapper(model, *map, picCliOptions(algorithm, request.softening));
+  const PicOptions options = picCliOptions(algorithm, request.softening, request.soften_always, request.force_octants);
+  PicMapper<double> mapper(model, *map, options);
+  // The fit's residual (how far the written angles are from the solved chain) and the softening.
+  int fit_failed = 0, softened = 0;
+  double worst_residual = 0, residual_sum = 0;
+  int residual_count = 0;
   const auto start = std::chrono::steady_clock::now();
-  MappedMotion<double> mapped = mapMotion(mapper, motion);
+  MappedMotion<double> mapped = mapMotion(mapper, motion, [&](std::size_t, const PicMapper<double>& m) {
+    bool failed = false, soft = false;
+    for (int a = 0; a < m.armCount(); ++a) {
+      failed = failed || m.fitFailed(a);
+      soft = soft || m.softened(a);
+      worst_residual = std::max(worst_residual, m.residual(a));
+      residual_sum += m.residual(a);
+      ++residual_count;
+    }
+    fit_failed += failed ? 1 : 0;
+    softened += soft ? 1 : 0;
+  });
   const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
                     static_cast<double>(std::max<std::size_t>(1, motion.size()));
   std::string label = std::string(toString(algorithm)) + " (" + map->robot;
-  if (algorithm == PicAlgorithm::kPics) label += ", K = " + std::to_string(request.softening);
+  if (algorithm == PicAlgorithm::kPics) {
+    label += ", K = " + std::to_string(request.softening) + ", softened in " + std::to_string(softened) + " frames" +
+             (request.soften_always ? " (--soften-always)" : "");
+  }
+  if (request.force_octants && algorithm != PicAlgorithm::kFabrik) label += ", --force-octants";
   label += ", " + fixed(us, 1) + " us/frame, not converged in " + std::to_string(mapped.frames(StatusCode::kNotConverged)) +
-           " frames)";
-  finishMap(request, model, mapped, label);
+           " frames; joint fit residual mean " + fixed(residual_count > 0 ? residual_sum / residual_count : 0.0, 3) +
+           " m, max " + fixed(worst_residual, 3) + " m, above " + fixed(options.max_fit_residual, 2) + " m in " +
+           std::to_string(fit_failed) + " frames)";
+  nlohmann::ordered_json details;
+  details["softening"] = algorithm == PicAlgorithm::kPics ? nlohmann::ordered_json(request.softening) : nullptr;
+  details["softened_frames"] = softened;
+  details["soften_always"] = request.soften_always;
+  details["force_octants"] = request.force_octants;
+  details["fit_residual_mean"] = residual_count > 0 ? residual_sum / residual_count : 0.0;
+  details["fit_residual_max"] = worst_residual;
+  details["fit_residual_limit"] = options.max_fit_residual;
+  details["fit_failed_frames"] = fit_failed;
+  finishMap(request, model, mapped, label, details.dump());
 }
 
 const bool kFabrik = registerMapMethod(MapMethod{

@@ -151,8 +151,15 @@ nlohmann::ordered_json poseJson(const ArmImitation& e) {
   nlohmann::ordered_json out;
   out["counted_frames"] = e.counted_frames;
   out["pacc"] = e.pacc;
-  out["po"] = e.po;
+  const auto number = [](double v) { return std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v); };
+  out["po"] = number(e.po);
+  out["human_po"] = number(e.human_po);
+  out["po_frames"] = e.po_frames;
+  out["po_all"] = e.po_all;
+  out["human_po_all"] = e.human_po_all;
+  out["los_occlusion"] = e.los_occlusion;
   out["mean_pose_error"] = e.mean_pose_error;
+  out["mean_wrist_direction_error"] = e.mean_wrist_direction_error;
   out["largest_joint_step"] = e.largest_joint_step;
   return out;
 }

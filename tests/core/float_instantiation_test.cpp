@@ -350,7 +350,8 @@ TEST_CASE_TEMPLATE("float and double: every metric of a short motion is finite",
   CHECK(humanFootTrajectory(motion, HumanJoint::kFootLeft).allFinite());
 
   const Vector3<Scalar> p_S(0, 0, 0), p_W(Scalar(0.3), 0, 0);
-  CHECK(poseAngle(p_S, p_W, p_S, Vector3<Scalar>(0, Scalar(0.3), 0)).has_value());
+  CHECK(armPoseAngle(p_S, p_W, Vector3<Scalar>(Scalar(0.3), Scalar(0.3), 0)).has_value());
+  CHECK(shoulderWristDirectionAngle(p_S, p_W, p_S, Vector3<Scalar>(0, Scalar(0.3), 0)).has_value());
   const Capsule<Scalar> capsule{Vector3<Scalar>(Scalar(0.6), 0, Scalar(-0.1)), Vector3<Scalar>(Scalar(0.7), 0, 0),
                                 Scalar(0.05)};
   CHECK(occludes(capsule, WorkArea{}));

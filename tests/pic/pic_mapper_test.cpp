@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <iomanip>
 #include <map>
+#include <set>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -88,35 +90,215 @@ TEST_CASE("PIC maps: Baxter, YuMi, NAO, Pepper resolve; picArmFromChain builds a
                        doctest::Contains("do not lie on one chain"), InvalidArgument);
 }
 
-TEST_CASE("PIC constraints hold on the robot chain: every solved link in its allowed octant") {
+TEST_CASE("PIC constraints: OUT always holds, OUT wins over IN (paper's loop); the final pass forces both") {
   const auto baxter = makeBaxter<double>();
   const auto yumi = makeYumi<double>();
-  for (const RobotModel<double>* model : {&baxter, &yumi}) {
+  // The built-in maps (one link per arm segment) and Baxter's full chain of joint positions,
+  // where IN and OUT constrain different links.
+  PicMap full{"baxter", {picArmFromChain(baxter, ArmSide::kLeft, "left_s0", "left_s1", "left_e1", "left_w1", true),
+                         picArmFromChain(baxter, ArmSide::kRight, "right_s0", "right_s1", "right_e1", "right_w1", true)}};
+  struct Case {
+    const RobotModel<double>* model;
+    PicMap map;
+  };
+  for (const Case& c : {Case{&baxter, *picMapFor(baxter)}, Case{&yumi, *picMapFor(yumi)}, Case{&baxter, full}}) {
     for (PicAlgorithm a : {PicAlgorithm::kPic, PicAlgorithm::kPics}) {
-      PicMapper<double> mapper(*model, *picMapFor(*model), optionsFor(a));
-      Eigen::VectorXd q(model->nq());
-      int checked = 0;
-      for (const char* name : {"wave", "arms-raise", "arm-circles"}) {
-        const auto motion = demoMotion(name);
-        mapper.reset();
-        for (const auto& frame : motion.frames) {
-          (void)mapper.map(frame, q);
-          for (int arm = 0; arm < mapper.armCount(); ++arm) {
-            const auto& chain = mapper.solvedChain(arm);
-            const auto c = picConstraints(mapper.humanPose(arm), chain.count, 1,
-                                          a == PicAlgorithm::kPic ? 0 : mapper.options().softening);
-            for (int i = 0; i + 1 < chain.count; ++i) {
-              const Eigen::Vector3d d = chain.p[static_cast<std::size_t>(i + 1)] - chain.p[static_cast<std::size_t>(i)];
-              CHECK(inOctants<double>(d, c.out[static_cast<std::size_t>(i)]));
-              CHECK(inOctants<double>(Eigen::Vector3d(-d), c.in[static_cast<std::size_t>(i)]));
-              ++checked;
+      for (bool force : {false, true}) {
+        PicOptions options = optionsFor(a);
+        options.fabrik.final_octant_pass = force;
+        PicMapper<double> mapper(*c.model, c.map, options);
+        Eigen::VectorXd q(c.model->nq());
+        int checked = 0, in_violated = 0;
+        for (const char* name : {"wave", "arms-raise", "arm-circles"}) {
+          const auto motion = demoMotion(name);
+          mapper.reset();
+          for (const auto& frame : motion.frames) {
+            (void)mapper.map(frame, q);
+            for (int arm = 0; arm < mapper.armCount(); ++arm) {
+              const auto& chain = mapper.solvedChain(arm);
+              const int elbow = c.map.arms[static_cast<std::size_t>(arm)].elbow;
+              const auto constraints = picConstraints(mapper.humanPose(arm), chain.count, elbow,
+                                                      mapper.softened(arm) ? mapper.options().softening : 0);
+              for (int i = 0; i + 1 < chain.count; ++i) {
+                const Eigen::Vector3d d = chain.p[static_cast<std::size_t>(i + 1)] - chain.p[static_cast<std::size_t>(i)];
+                const auto k = static_cast<std::size_t>(i);
+                if (force) {
+                  // OUT ∩ mirror(IN) where they intersect, else OUT.
+                  const OctantSet both = static_cast<OctantSet>(constraints.out[k] & mirroredOctants(constraints.in[k]));
+                  CHECK(inOctants<double>(d, both == kNoOctants ? constraints.out[k] : both));
+                } else {
+                  CHECK(inOctants<double>(d, constraints.out[k]));  // the forward pass enforces OUT last
+                  in_violated += inOctants<double>(Eigen::Vector3d(-d), constraints.in[k]) ? 0 : 1;
+                }
+                ++checked;
+              }
             }
           }
         }
+        CHECK(checked > 100);
+        // IN = mirror(OUT) of the same link when each arm segment is one link: no conflict. On the
+        // full chain the paper's loop lets OUT override IN (Section IV-C); the final pass does not.
+        if (!force && c.map.arms[0].points.size() > 3) {
+          MESSAGE(toString(a) << " on Baxter's full chain: IN overridden in " << in_violated << " of " << checked << " links");
+          CHECK(in_violated > 0);
+        }
       }
-      CHECK(checked > 100);
     }
   }
+}
+
+// A frame with the human's arms set to upper arm u and forearm f (m, canonical frame) on a
+// standing base pose.
+SkeletonFrame<double> armsAt(SkeletonFrame<double> frame, const Eigen::Vector3d& u, const Eigen::Vector3d& f) {
+  for (ArmSide side : {ArmSide::kLeft, ArmSide::kRight}) {
+    const auto j = armJoints(side);
+    const Eigen::Vector3d mirror(1, side == ArmSide::kLeft ? 1 : -1, 1);
+    const Eigen::Vector3d p_S = frame.position(j[0]);
+    frame.position(j[1]) = p_S + u.cwiseProduct(mirror);
+    frame.position(j[2]) = p_S + (u + f).cwiseProduct(mirror);
+  }
+  return frame;
+}
+
+TEST_CASE("PICs softens only the frames PIC cannot solve; the fit residual is reported") {
+  const auto baxter = makeBaxter<double>();
+  const auto yumi = makeYumi<double>();
+  const SkeletonFrame<double> base = demoMotion("wave").frames[0];
+  std::mt19937 rng(34);
+  std::normal_distribution<double> n(0, 1);
+  for (const RobotModel<double>* model : {&baxter, &yumi}) {
+    const PicMap map = *picMapFor(*model);
+    PicMapper<double> pic(*model, map, optionsFor(PicAlgorithm::kPic));
+    PicMapper<double> pics(*model, map, optionsFor(PicAlgorithm::kPics));
+    PicOptions always_options = optionsFor(PicAlgorithm::kPics);
+    always_options.soften_always = true;
+    PicMapper<double> always(*model, map, always_options);
+    Eigen::VectorXd q_pic(model->nq()), q_pics(model->nq()), q_always(model->nq());
+    int solved = 0, softened = 0, fit_failed = 0;
+    std::optional<std::pair<Eigen::Vector3d, Eigen::Vector3d>> unreachable;
+    for (int trial = 0; trial < 200; ++trial) {
+      // Calibrate on the base pose, then one constructed frame: random arm directions.
+      for (PicMapper<double>* m : {&pic, &pics, &always}) {
+        m->reset();
+        for (int k = 0; k < 10; ++k) (void)m->map(base, q_pic);
+      }
+      const Eigen::Vector3d u = 0.28 * Eigen::Vector3d(n(rng), n(rng), n(rng)).normalized();
+      const Eigen::Vector3d f = 0.26 * Eigen::Vector3d(n(rng), n(rng), n(rng)).normalized();
+      const SkeletonFrame<double> frame = armsAt(base, u, f);
+      const Status s_pic = pic.map(frame, q_pic);
+      const Status s_pics = pics.map(frame, q_pics);
+      (void)always.map(frame, q_always);
+      bool pic_failed = false;
+      for (int a = 0; a < pic.armCount(); ++a) {
+        const bool failed = !pic.solveResult(a).converged;
+        pic_failed = pic_failed || failed;
+        CHECK_FALSE(pic.softened(a));  // PIC never softens
+        CHECK(pics.softened(a) == failed);
+        CHECK(always.softened(a));
+        // The residual is reported honestly: the status follows it.
+        CHECK(pics.fitFailed(a) == (pics.residual(a) > pics.options().max_fit_residual));
+        fit_failed += pics.fitFailed(a) ? 1 : 0;
+        if (pics.fitFailed(a) && !unreachable) unreachable.emplace(u, f);
+        if (pics.fitFailed(a)) CHECK(s_pics.has(StatusCode::kNotConverged));
+      }
+      if (!pic_failed) {
+        // Where PIC succeeds PICs is PIC, bit for bit.
+        CHECK(q_pics == q_pic);
+        CHECK(s_pics == s_pic);
+        ++solved;
+      } else {
+        ++softened;
+      }
+    }
+    MESSAGE(model->name() << ": PIC solved " << solved << " of 200 constructed frames, PICs softened " << softened
+                          << "; fit residual above the limit in " << fit_failed << " arm solves");
+    CHECK(solved > 10);
+    CHECK(softened > 10);
+    // A pose the arm cannot realise (the first one the sweep met), mapped again from a fresh
+    // start: the residual and the status say so, the angles stay within the limits.
+    REQUIRE(unreachable);
+    PicMapper<double> mapper(*model, map, optionsFor(PicAlgorithm::kPics));
+    Eigen::VectorXd q(model->nq());
+    for (int k = 0; k < 10; ++k) (void)mapper.map(base, q);
+    const Status s = mapper.map(armsAt(base, unreachable->first, unreachable->second), q);
+    MESSAGE(model->name() << ", upper arm " << unreachable->first.transpose() << ", forearm " << unreachable->second.transpose()
+                          << ": residual " << mapper.residual(0) << " m / " << mapper.residual(1) << " m");
+    CHECK((mapper.fitFailed(0) || mapper.fitFailed(1)));
+    CHECK(std::max(mapper.residual(0), mapper.residual(1)) > mapper.options().max_fit_residual);
+    CHECK(s.has(StatusCode::kNotConverged));
+    CHECK(withinLimits(*model, q));
+  }
+}
+
+// Pacc (15 deg) of FABRIK, PIC and PICs K = 1 measured on each file (docs/methods/pic.md, the
+// table of this test). Nothing was tuned on these files; the floors let the error 1 - Pacc grow
+// by at most 25 %.
+const std::map<std::string, std::array<double, 3>> kMeasuredPacc = {
+    {"baxter/wave", {1.000, 1.000, 1.000}},
+    {"baxter/arms-raise", {1.000, 1.000, 1.000}},
+    {"baxter/arm-circles", {1.000, 1.000, 1.000}},
+    {"baxter/fold-arms", {1.000, 1.000, 1.000}},
+    {"baxter/keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", {0.415, 0.601, 0.518}},
+    {"baxter/keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", {0.694, 0.632, 0.627}},
+    {"baxter/laban_ges01_wavehand_kinect2.csv", {0.649, 0.799, 0.662}},
+    {"baxter/laban_ges03_drawlines_kinect2.csv", {0.695, 0.714, 0.709}},
+    {"baxter/laban_ges04_comehere_kinect2.csv", {0.337, 0.349, 0.349}},
+    {"baxter/laban_ges06_chickenwing_kinect2.csv", {0.963, 0.963, 0.963}},
+    {"baxter/laban_kinectreader_joints_closerange_kinect2.csv", {0.016, 0.100, 0.013}},
+    {"yumi/wave", {0.994, 0.994, 0.994}},
+    {"yumi/arms-raise", {0.994, 0.994, 0.994}},
+    {"yumi/arm-circles", {0.994, 0.994, 0.994}},
+    {"yumi/fold-arms", {0.994, 0.994, 0.994}},
+    {"yumi/keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", {0.311, 0.642, 0.539}},
+    {"yumi/keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", {0.642, 0.720, 0.684}},
+    {"yumi/laban_ges01_wavehand_kinect2.csv", {0.610, 0.662, 0.675}},
+    {"yumi/laban_ges03_drawlines_kinect2.csv", {0.822, 0.822, 0.817}},
+    {"yumi/laban_ges04_comehere_kinect2.csv", {0.366, 0.372, 0.372}},
+    {"yumi/laban_ges06_chickenwing_kinect2.csv", {0.969, 0.969, 0.969}},
+    {"yumi/laban_kinectreader_joints_closerange_kinect2.csv", {0.011, 0.081, 0.011}},
+};
+
+// Files where PIC's Pacc is above FABRIK's by more than 0.05 (the robust part of the paper's
+// finding on our data; PIC is asserted at least 0.03 above).
+const std::set<std::string> kPicAboveFabrik = {
+    "baxter/keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", "baxter/laban_ges01_wavehand_kinect2.csv",
+    "baxter/laban_kinectreader_joints_closerange_kinect2.csv", "yumi/keraal_G3_kinect2_ELK_lateral_stretch_seated.txt",
+    "yumi/keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", "yumi/laban_kinectreader_joints_closerange_kinect2.csv"};
+
+// One run of a method over a motion, with what the mapper reported per frame.
+struct Run {
+  Eigen::MatrixXd q;
+  int not_converged = 0, degenerate = 0, fit_failed = 0, softened = 0;
+  double max_residual = 0;
+  std::vector<double> residuals;  // per arm and frame with a solve
+  double us = 0;
+};
+
+Run runMapper(const RobotModel<double>& model, const PicMap& map, const SkeletonMotion<double>& motion, const PicOptions& options) {
+  PicMapper<double> mapper(model, map, options);
+  Run run;
+  run.q.resize(static_cast<Eigen::Index>(motion.size()), model.nq());
+  Eigen::VectorXd qk(model.nq());
+  const auto start = std::chrono::steady_clock::now();
+  for (std::size_t k = 0; k < motion.size(); ++k) {
+    const Status s = mapper.map(motion.frames[k], qk);
+    run.q.row(static_cast<Eigen::Index>(k)) = qk.transpose();
+    run.not_converged += s.has(StatusCode::kNotConverged) ? 1 : 0;
+    run.degenerate += s.has(StatusCode::kDegenerateInput) ? 1 : 0;
+    CHECK_FALSE(s.has(StatusCode::kInvalidInput));
+    bool failed = false, softened = false;
+    for (int arm = 0; arm < mapper.armCount(); ++arm) {
+      run.max_residual = std::max(run.max_residual, mapper.residual(arm));
+      if (!s.has(StatusCode::kDegenerateInput)) run.residuals.push_back(mapper.residual(arm));
+      failed = failed || mapper.fitFailed(arm);
+      softened = softened || mapper.softened(arm);
+    }
+    run.fit_failed += failed ? 1 : 0;
+    run.softened += softened ? 1 : 0;
+  }
+  run.us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+           static_cast<double>(std::max<std::size_t>(1, motion.size()));
+  return run;
 }
 
 TEST_CASE("FABRIK / PIC / PICs on every Kinect recording and demo arm motion, Baxter and YuMi") {
@@ -126,50 +308,57 @@ TEST_CASE("FABRIK / PIC / PICs on every Kinect recording and demo arm motion, Ba
   if (!testDataDir()) retarget::test::recordMissingData("the Kinect recordings");
   std::ostringstream table;
   table << std::fixed << std::setprecision(3);
-  table << "| motion | robot | algorithm | frames | Pacc | PO | largest step (rad) | mean pose error (rad) | max residual (m) | us/frame | not converged |\n";
-  table << "|---|---|---|---|---|---|---|---|---|---|---|\n";
-  std::map<std::string, std::array<double, 3>> pacc_sum;
+  table << "| motion | robot | method | Pacc | Pacc 10/20/30 deg | pose err (rad) | PO (frames) | human PO | PO all | human PO all | step (rad) | residual p95 / max (m) | fit failed | softened | us |\n";
+  table << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  const auto deg2 = [](double d) { return (d * M_PI / 180) * (d * M_PI / 180); };
+  std::map<std::string, std::array<double, 3>> sums;  // robot -> mean Pacc over the recordings
   for (const RobotModel<double>* model : {&baxter, &yumi}) {
     const PicMap map = *picMapFor(*model);
     const WorkArea area = defaultWorkArea(map);
     for (const auto& named : motions) {
-      for (PicAlgorithm a : {PicAlgorithm::kFabrik, PicAlgorithm::kPic, PicAlgorithm::kPics}) {
-        PicMapper<double> mapper(*model, map, optionsFor(a));
-        Eigen::MatrixXd q(static_cast<Eigen::Index>(named.motion.size()), model->nq());
-        Eigen::VectorXd qk(model->nq());
-        int not_converged = 0, degenerate = 0;
-        double residual = 0;
-        const auto start = std::chrono::steady_clock::now();
-        for (std::size_t k = 0; k < named.motion.size(); ++k) {
-          const Status s = mapper.map(named.motion.frames[k], qk);
-          q.row(static_cast<Eigen::Index>(k)) = qk.transpose();
-          not_converged += s.has(StatusCode::kNotConverged) ? 1 : 0;
-          degenerate += s.has(StatusCode::kDegenerateInput) ? 1 : 0;
-          CHECK_FALSE(s.has(StatusCode::kInvalidInput));
-          for (int arm = 0; arm < mapper.armCount(); ++arm) residual = std::max(residual, mapper.residual(arm));
+      for (int method = 0; method < 5; ++method) {
+        PicOptions options = optionsFor(method == 0 ? PicAlgorithm::kFabrik : method == 1 ? PicAlgorithm::kPic : PicAlgorithm::kPics);
+        options.softening = std::max(1, method - 1);
+        const std::string label = method < 2 ? toString(options.algorithm) : "pics K=" + std::to_string(options.softening);
+        const Run run = runMapper(*model, map, named.motion, options);
+        CHECK(run.q.allFinite());
+        for (Eigen::Index k = 0; k < run.q.rows(); ++k) CHECK(withinLimits(*model, Eigen::VectorXd(run.q.row(k).transpose())));
+        const ArmImitation e = evaluateArmImitation(*model, map, named.motion, run.q, area);
+        const std::string key = model->name() + "/" + named.name;
+        if (method < 3) {
+          const auto it = kMeasuredPacc.find(key);
+          REQUIRE(it != kMeasuredPacc.end());
+          const double measured = it->second[static_cast<std::size_t>(method)];
+          INFO(key << " " << label << ": Pacc " << e.pacc << ", measured " << measured);
+          CHECK(e.pacc >= 1 - 1.25 * (1 - measured) - 1e-9);
+          if (named.name.find('.') != std::string::npos) sums[model->name()][static_cast<std::size_t>(method)] += e.pacc;
         }
-        const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
-                          std::max<std::size_t>(1, named.motion.size());
-        CHECK(q.allFinite());
-        for (Eigen::Index k = 0; k < q.rows(); ++k) CHECK(withinLimits(*model, Eigen::VectorXd(q.row(k).transpose())));
-        // Honest statuses: not converged and degenerate are exceptions, not the rule.
-        CHECK(not_converged <= static_cast<int>(named.motion.size()) / 4);
-        CHECK(degenerate <= static_cast<int>(named.motion.size()) / 4);
-        const ArmImitation eval = evaluateArmImitation(*model, map, named.motion, q, area);
-        CHECK(eval.pacc >= 0.0);
-        CHECK(eval.pacc <= 1.0);
-        pacc_sum[model->name()][static_cast<std::size_t>(a)] += eval.pacc;
-        table << "| " << named.name << " | " << model->name() << " | " << toString(a) << " | " << named.motion.size()
-              << " | " << eval.pacc << " | " << eval.po << " | " << eval.largest_joint_step << " | "
-              << eval.mean_pose_error << " | " << residual << " | " << std::setprecision(1) << us << std::setprecision(3)
-              << " | " << not_converged << " |\n";
+        if (method == 1 && kPicAboveFabrik.count(key) > 0) {
+          const double fabrik = kMeasuredPacc.at(key)[0];
+          CHECK(e.pacc >= std::min(1.0, fabrik + 0.03));  // against the measured FABRIK, itself floored above
+        }
+        // Degenerate input (an arm held) stays the exception on these recordings.
+        CHECK(run.degenerate <= static_cast<int>(named.motion.size()) / 4);
+        std::vector<double> r = run.residuals;
+        std::sort(r.begin(), r.end());
+        const double p95 = r.empty() ? 0 : r[static_cast<std::size_t>(0.95 * static_cast<double>(r.size() - 1))];
+        table << "| " << named.name << " | " << model->name() << " | " << label << " | " << e.pacc << " | "
+              << poseAccuracyAt(e.mse, deg2(10)) << " / " << poseAccuracyAt(e.mse, deg2(20)) << " / " << poseAccuracyAt(e.mse, deg2(30))
+              << " | " << e.mean_pose_error << " | " << e.po << " (" << e.po_frames << ") | " << e.human_po << " | " << e.po_all
+              << " | " << e.human_po_all << " | " << e.largest_joint_step << " | " << p95 << " / " << run.max_residual << " | "
+              << run.fit_failed << " | " << run.softened << " | " << std::setprecision(1) << run.us << std::setprecision(3) << " |\n";
       }
     }
   }
   MESSAGE("\n" << table.str());
-  for (const auto& [robot, sums] : pacc_sum) {
-    MESSAGE(robot << " mean Pacc: fabrik " << sums[0] / motions.size() << ", pic " << sums[1] / motions.size()
-                  << ", pics " << sums[2] / motions.size());
+  if (testDataDir()) {
+    // The paper's headline (PIC and PICs above FABRIK in mean Pacc) on the 7 recordings.
+    for (const auto& [robot, sum] : sums) {
+      MESSAGE(robot << " mean Pacc over the recordings: fabrik " << sum[0] / 7 << ", pic " << sum[1] / 7 << ", pics K=1 "
+                    << sum[2] / 7);
+      CHECK(sum[1] > sum[0] + 0.03);
+      CHECK(sum[2] > sum[0]);
+    }
   }
 }
 
@@ -194,27 +383,92 @@ TEST_CASE("Temporal continuity: the transition window does not make the largest 
   }
 }
 
-TEST_CASE("Pose accuracy (Eq. 4) and occlusion (Eq. 5): identity, bounds, rotation invariance") {
+TEST_CASE("Pose angle and accuracy (Eq. 4), area occlusion (Eq. 5): properties and a brute-force cross-check") {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
   PoseAccuracy pacc;
   for (int n = 0; n < 200; ++n) {
     const Eigen::Vector3d s(u(rng), u(rng), u(rng)), w(u(rng), u(rng), u(rng));
-    const auto same = poseAngle<double>(s, w, s, w);
+    const auto same = shoulderWristDirectionAngle<double>(s, w, s, w);
     REQUIRE(same);
     CHECK(*same == doctest::Approx(0).epsilon(1e-12).scale(1));
     const Eigen::Matrix3d R = Eigen::AngleAxisd(u(rng) * 3, Eigen::Vector3d(u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
     const Eigen::Vector3d s2(u(rng), u(rng), u(rng)), w2(u(rng), u(rng), u(rng));
-    const auto a = poseAngle<double>(s, w, s2, w2);
-    const auto b = poseAngle<double>(Eigen::Vector3d(R * s), Eigen::Vector3d(R * w), Eigen::Vector3d(R * s2), Eigen::Vector3d(R * w2));
+    const auto a = shoulderWristDirectionAngle<double>(s, w, s2, w2);
+    const auto b = shoulderWristDirectionAngle<double>(Eigen::Vector3d(R * s), Eigen::Vector3d(R * w), Eigen::Vector3d(R * s2), Eigen::Vector3d(R * w2));
     REQUIRE(a);
     REQUIRE(b);
     CHECK(*a == doctest::Approx(*b).epsilon(1e-9));
     CHECK(*a >= 0);
     CHECK(*a <= M_PI + 1e-12);
-    (void)pacc.add(*same, *same);
+    (void)pacc.add(*same - *same, *same - *same);
   }
   CHECK(pacc.value() == 1.0);
+  // The pose angle of one skeleton: 0 straight, pi/2 square, pi folded; invariant under a rigid
+  // motion and a scale of the whole arm; blind to where the arm points (what FABRIK alone fixes).
+  const Eigen::Vector3d o(0.1, 0.2, 0.3);
+  CHECK(*armPoseAngle<double>(o, o + Eigen::Vector3d(0.3, 0, 0), o + Eigen::Vector3d(0.6, 0, 0)) == doctest::Approx(0).scale(1));
+  CHECK(*armPoseAngle<double>(o, o + Eigen::Vector3d(0.3, 0, 0), o + Eigen::Vector3d(0.3, 0.2, 0)) == doctest::Approx(M_PI / 2));
+  CHECK(*armPoseAngle<double>(o, o + Eigen::Vector3d(0.3, 0, 0), o + Eigen::Vector3d(0.1, 0, 0)) == doctest::Approx(M_PI));
+  CHECK_FALSE(armPoseAngle<double>(o, o, o + Eigen::Vector3d(0.1, 0, 0)));
+  for (int n = 0; n < 200; ++n) {
+    const Eigen::Vector3d p_S(u(rng), u(rng), u(rng)), p_E(u(rng), u(rng), u(rng)), p_W(u(rng), u(rng), u(rng));
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(u(rng) * 3, Eigen::Vector3d(u(rng), u(rng), u(rng)).normalized()).toRotationMatrix();
+    const Eigen::Vector3d t(u(rng), u(rng), u(rng));
+    const double scale = 0.2 + std::abs(u(rng));
+    const auto a = armPoseAngle<double>(p_S, p_E, p_W);
+    const auto b = armPoseAngle<double>(Eigen::Vector3d(scale * R * p_S + t), Eigen::Vector3d(scale * R * p_E + t),
+                                        Eigen::Vector3d(scale * R * p_W + t));
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(*a == doctest::Approx(*b).epsilon(1e-9));
+    // Law of cosines: |S - W|^2 = |u|^2 + |f|^2 + 2 |u| |f| cos(theta) for the angle between u and f.
+    const double nu = (p_E - p_S).norm(), nf = (p_W - p_E).norm();
+    CHECK((p_W - p_S).squaredNorm() == doctest::Approx(nu * nu + nf * nf + 2 * nu * nf * std::cos(*a)).epsilon(1e-9));
+  }
+  // Area PO (Eq. 5) against a brute-force point grid: covered points lie under some link.
+  RegionOfInterest roi;
+  roi.p_BC = Eigen::Vector3d(0.5, 0.2, 0.0);
+  roi.width = 0.4;
+  roi.height = 0.3;
+  OccludedArea area_po(roi);
+  for (int n = 0; n < 100; ++n) {
+    area_po.clear();
+    std::vector<std::pair<Eigen::Vector2d, Eigen::Vector2d>> links;
+    for (int l = 0; l < 3; ++l) {
+      const Eigen::Vector3d a(u(rng) * 0.5 + 0.6, u(rng) * 0.5, u(rng)), b(u(rng) * 0.5 + 0.6, u(rng) * 0.5, u(rng));
+      area_po.addLink(a, b);
+      links.emplace_back(roi.project(a), roi.project(b));
+    }
+    int covered = 0, total = 0;
+    for (int i = 0; i < 400; ++i) {
+      for (int j = 0; j < 300; ++j) {
+        const double x = (i + 0.5) * roi.width / 400, y = (j + 0.5) * roi.height / 300;
+        bool under = false;
+        for (const auto& [a, b] : links) {
+          const double lo = std::min(a.x(), b.x()), hi = std::max(a.x(), b.x());
+          if (x < lo || x > hi || hi - lo < 1e-12) continue;
+          under = under || y <= a.y() + (b.y() - a.y()) * (x - a.x()) / (b.x() - a.x());
+        }
+        covered += under ? 1 : 0;
+        ++total;
+      }
+    }
+    CHECK(area_po.fraction() == doctest::Approx(static_cast<double>(covered) / total).epsilon(0).scale(1).epsilon(0.01));
+    CHECK(area_po.fraction() >= 0);
+    CHECK(area_po.fraction() <= 1);
+  }
+  // The ROI of a work area is its top face; a point above it is over the ROI.
+  WorkArea table;
+  table.center = Eigen::Vector3d(0.75, 0, -0.15);
+  table.half_extents = Eigen::Vector3d(0.15, 0.2, 0.02);
+  const RegionOfInterest top = regionOfInterest(table);
+  CHECK(top.width == doctest::Approx(0.4));
+  CHECK(top.height == doctest::Approx(0.3));
+  CHECK(top.contains(Eigen::Vector3d(0.75, 0, 0.3)));
+  CHECK_FALSE(top.contains(Eigen::Vector3d(0.55, 0, 0.3)));
+  CHECK(top.project(Eigen::Vector3d(0.6, 0.2, 0.0)).isApprox(Eigen::Vector2d(0, 0), 1e-12));
+
   (void)pacc.add(1.0, std::nullopt);  // 1 rad: above (15 deg)^2
   CHECK(pacc.value() == doctest::Approx(200.0 / 201.0));
   CHECK_FALSE(pacc.add(std::nullopt, std::nullopt));
@@ -262,3 +516,4 @@ TEST_CASE("Input pipeline: smoothing follows the formula, placement scales to th
   CHECK((placement.R_BW() - Eigen::Matrix3d::Identity()).norm() < 0.05);
   CHECK_THROWS_WITH_AS(ArmPlacementOptions{0}.validate(), doctest::Contains("calibration_frames (got 0"), InvalidArgument);
 }
+

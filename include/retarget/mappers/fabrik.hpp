@@ -24,10 +24,12 @@
 /// allowed octant (`projectOntoOctants`, Fig. 3), renormalised to the link length. When the
 /// direction lies in the octant opposite to every allowed one (the projection is the zero
 /// vector) the diagonal of the lowest allowed octant is used instead.
-/// Deviation from the paper (documented in docs/methods/pic.md): after the last iteration one
-/// more forward pass projects every link onto the intersection of its OUT set and the mirror of
-/// its IN set (OUT alone when they do not intersect), so that every output link lies in its
-/// allowed octants; the paper's loop leaves IN constraints to be overridden by the OUT pass.
+/// As in the paper (Section IV-C: "the OUT constraints are always enforced last", so OUT
+/// overrides IN where they conflict) the result is the chain after the last forward pass. With
+/// `FabrikOptions::final_octant_pass` (off by default; an extension, docs/methods/pic.md) one more
+/// forward pass projects every link onto the intersection of its OUT set and the mirror of its
+/// IN set (OUT alone when they do not intersect), so every output link lies in its allowed
+/// octants at the cost of the end point.
 ///
 /// Unconstrained and out of reach (|target - root| > sum of lengths): the classic FABRIK
 /// answer, every link stretched along the line from the root to the target; reported as
@@ -54,6 +56,9 @@ struct FabrikOptions {
   double tolerance = 1e-3;
   /// Most backward + forward iterations per solve (>= 1; the paper: "at most 20").
   int max_iterations = 20;
+  /// After the iterations, project every constrained link onto OUT ∩ mirror(IN) (see the file
+  /// doc). Off: the paper's loop, where OUT wins over IN.
+  bool final_octant_pass = false;
 
   /// Throws InvalidArgument naming the field and value.
   RETARGET_DECL void validate() const;
@@ -220,7 +225,7 @@ FabrikResult<Scalar> solveFabrik(FabrikChain<Scalar>& chain, const Vector3<Scala
     result.error = (p[n - 1] - target_W).norm();
     if (result.error <= tolerance) break;
   }
-  if (constrained) {
+  if (constrained && options.final_octant_pass) {
     // Final feasibility pass: every link into OUT ∩ mirror(IN) (OUT alone when empty).
     for (std::size_t k = 0; k + 1 < n; ++k) {
       OctantSet allowed = static_cast<OctantSet>(constraints.out[k] & mirroredOctants(constraints.in[k]));

@@ -15,27 +15,35 @@
 ///     in frames aligned with B; Eq. 2 puts them on the robot chain (see pic_map.hpp).
 ///  3. Solve (Section III-B) on the chain of robot joint positions, warm-started from the
 ///     forward kinematics of the previous solution, target = robot shoulder + s (u + f):
-///     FABRIK (no constraints), PIC (allowed sets = the single octants, IN in the backward pass,
-///     OUT in the forward pass, projection onto the closest face, Fig. 3), or PICs (allowed sets
-///     = octants within Hamming distance K of the human's, Eq. 3; K = 0 is PIC, K = 3 FABRIK).
+///     FABRIK (no constraints), PIC (Section III-B2: allowed sets = the single octants, IN in the
+///     backward pass, OUT in the forward pass, projection onto the closest face, Fig. 3; OUT wins
+///     where they conflict, as the paper's Section IV-C explains), or PICs (Section III-B3: PIC
+///     first; only when PIC ends farther than the tolerance from the target, "when a solution
+///     cannot be found under the original setup", the same solve again from the same start with
+///     the octants within Hamming distance K of the human's, Eq. 3; `softened()` tells which).
+///     `PicOptions::soften_always` softens every frame; `fabrik.final_octant_pass` forces every
+///     link into its octants after the loop (both extensions, off by default).
 ///  4. Positions to angles: a damped least-squares fit of the arm's `fit_joints` (projected
 ///     onto the joint limits every step, warm-started from the previous solution) to the solved
-///     chain points; `residual()` reports the largest distance (m) between a solved point and
-///     the same point of the robot at the output angles.
-///  5. Temporal continuity (Section VI): the solve and the fit are warm-started from the previous
-///     solution; with `transition_frames` N > 0, when an arm's four octants change between frames
-///     the jump d = previous output - new solution is added back and faded out linearly,
-///     output = solution + d (N + 1 - j) / (N + 1) in the j-th frame after the change (clamped to
-///     the limits), so the robot glides to the new pose over N + 1 frames instead of jumping.
+///     chain points (not in the paper, which stops at positions); `residual()` reports the largest
+///     distance (m) between a solved point and the same point of the robot at the output angles,
+///     and a residual above `max_fit_residual` is reported as kNotConverged: the written angles
+///     do not realise the solved pose.
+///  5. Temporal continuity (the problem the paper names at the end of Section IV-C): the solve and
+///     the fit are warm-started from the previous solution; with `transition_frames` N > 0, when
+///     an arm's four octants change between frames the jump d = previous output - new solution is
+///     added back and faded out linearly, output = solution + d (N + 1 - j) / (N + 1) in the j-th
+///     frame after the change (clamped to the limits), so the robot glides over N + 1 frames.
 /// Coordinates the map does not move keep `rest`.
 ///
 /// Statuses: kClamped when the fit wanted a coordinate beyond a limit and it sits on it
 /// (`clamped()`); kDegenerateInput when an arm's shoulder, elbow or wrist is not usable, a link
 /// is shorter than 1 mm or longer than 3 m, or no calibration frame has been seen (that arm's
-/// coordinates hold their last value, `held()`); kNotConverged when FABRIK (plain FABRIK only)
-/// stops at its iteration cap away from a target well inside its reach (closer than 98 % of it;
-/// near full extension FABRIK converges only linearly) (for PIC / PICs the constrained
-/// problem has no exact solution in general, so the end error is reported by `endError()` and
+/// coordinates hold their last value, `held()`); kNotConverged when the fit's residual exceeds
+/// `max_fit_residual` (`fitFailed()`), or when FABRIK (plain FABRIK only) stops at its iteration
+/// cap away from a target well inside its reach (closer than 98 % of it; near full extension
+/// FABRIK converges only linearly) (for PIC / PICs the constrained problem has no exact solution
+/// in general, so the end error is reported by `endError()` and the softening by `softened()`,
 /// not as a status); kInvalidInput when q_out has the wrong size.
 
 #include <array>
@@ -73,6 +81,9 @@ struct PicOptions {
   PicAlgorithm algorithm = PicAlgorithm::kPic;
   /// PICs softening factor K of Eq. 3 (0..3; 0 equals PIC, 3 admits every octant).
   int softening = 1;
+  /// PICs: soften every frame instead of only the frames PIC cannot solve (the paper softens
+  /// "when a solution cannot be found under the original setup"; an extension, off by default).
+  bool soften_always = false;
   /// FABRIK tolerance (m) and iteration cap (the paper: at most 20 iterations).
   FabrikOptions fabrik{};
   /// Most damped least-squares steps of the positions-to-angles fit (1..100).
@@ -82,6 +93,10 @@ struct PicOptions {
   /// Weight (0..1] of the chain points between shoulder and wrist (the elbow) against the
   /// shoulder and wrist points in the fit: the wrist decides the pose angle, the elbow shapes it.
   double fit_elbow_weight = 0.5;
+  /// Largest residual (m, > 0) of the fit accepted as imitating the solved chain; above it the
+  /// frame is reported kNotConverged (`fitFailed()`). Default 0.1 m: docs/methods/pic.md gives
+  /// the residuals measured on the shared recordings.
+  double max_fit_residual = 0.1;
   /// Weight of the new sample in the input smoothing, in (0, 1]; 1 = off.
   double smoothing_alpha = 1.0;
   /// Calibration of the placement (frames averaged).
@@ -151,6 +166,10 @@ class PicMapper {
   /// Largest distance (m) between a solved chain point and the robot's point at the output
   /// angles, last frame, arm `a` (0 when the arm was held).
   Scalar residual(int a) const noexcept { return arms_[static_cast<std::size_t>(a)].residual; }
+  /// True when the residual of arm `a` in the last frame exceeded `max_fit_residual`.
+  bool fitFailed(int a) const noexcept { return arms_[static_cast<std::size_t>(a)].fit_failed; }
+  /// True when PICs softened the constraints of arm `a` in the last frame.
+  bool softened(int a) const noexcept { return arms_[static_cast<std::size_t>(a)].softened; }
   /// End-point error of the solve (m), last frame, arm `a`.
   Scalar endError(int a) const noexcept { return arms_[static_cast<std::size_t>(a)].result.error; }
   /// The FABRIK result of arm `a` in the last frame.
@@ -188,6 +207,8 @@ class PicMapper {
     int remaining = 0;
     std::array<Scalar, kMaxDof> q_start{};  // jump offset spread over the transition window
     Scalar residual = Scalar(0);
+    bool fit_failed = false;
+    bool softened = false;
     FabrikResult<Scalar> result{};
     PicPose pose{};
   };
@@ -230,11 +251,20 @@ bool PicMapper<Scalar>::solveArm(Arm& arm, const SkeletonFrame<Scalar>& frame) {
   for (int k = 0; k < arm.points; ++k) arm.chain.p[static_cast<std::size_t>(k)] = pointOf(arm.joint[static_cast<std::size_t>(k)]);
   const V3 target = arm.chain.p[0] + u + f;
   FabrikConstraints constraints;
+  const bool pics = options_.algorithm == PicAlgorithm::kPics;
+  arm.softened = pics && options_.soften_always;
   if (options_.algorithm != PicAlgorithm::kFabrik) {
-    const int k = options_.algorithm == PicAlgorithm::kPic ? 0 : options_.softening;
-    constraints = picConstraints(arm.pose, arm.points, arm.elbow, k);
+    constraints = picConstraints(arm.pose, arm.points, arm.elbow, arm.softened ? options_.softening : 0);
   }
+  arm.solved = arm.chain;  // the start, kept for a softened second solve
   arm.result = solveFabrik<Scalar>(arm.chain, target, options_.fabrik, constraints);
+  if (pics && !arm.softened && !arm.result.converged && options_.softening > 0) {
+    // Section III-B3: PIC found no solution within the tolerance; soften and solve again.
+    arm.chain = arm.solved;
+    arm.softened = true;
+    constraints = picConstraints(arm.pose, arm.points, arm.elbow, options_.softening);
+    arm.result = solveFabrik<Scalar>(arm.chain, target, options_.fabrik, constraints);
+  }
   arm.solved = arm.chain;
   // FABRIK converges only linearly near full extension: a target within 2 % of the reach is
   // at the boundary, not a failure.
@@ -293,6 +323,8 @@ void PicMapper<Scalar>::fitArm(Arm& arm) {
     residual = std::max(residual, (arm.solved.p[static_cast<std::size_t>(k)] - pointOf(arm.joint[static_cast<std::size_t>(k)])).norm());
   }
   arm.residual = residual;
+  arm.fit_failed = !(residual <= static_cast<Scalar>(options_.max_fit_residual));
+  if (arm.fit_failed) not_converged_ = true;
   for (int c = 0; c < dof; ++c) {
     const int i = arm.q[static_cast<std::size_t>(c)];
     clamped_[i] = wanted_beyond[static_cast<std::size_t>(c)] && (q_solution_[i] == lower[i] || q_solution_[i] == upper[i]);
@@ -318,6 +350,8 @@ Status PicMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<Vec
         clamped_[arm.q[static_cast<std::size_t>(c)]] = false;
       }
       arm.residual = Scalar(0);
+      arm.fit_failed = false;
+      arm.softened = false;
       holdArm(arm);
       continue;
     }
@@ -427,6 +461,8 @@ void PicMapper<ScalarType>::reset() noexcept {
     arm.key = 0;
     arm.remaining = 0;
     arm.residual = Scalar(0);
+    arm.fit_failed = false;
+    arm.softened = false;
     arm.result = FabrikResult<Scalar>{};
   }
 }
@@ -479,6 +515,8 @@ RETARGET_DECL void PicOptions::validate() const {
                         "PicOptions::fit_iterations (got ", fit_iterations, ", expected 1..100)");
   RETARGET_THROW_UNLESS(std::isfinite(fit_damping) && fit_damping > 0.0, InvalidArgument,
                         "PicOptions::fit_damping (got ", fit_damping, ", expected a finite value > 0 m)");
+  RETARGET_THROW_UNLESS(std::isfinite(max_fit_residual) && max_fit_residual > 0.0, InvalidArgument,
+                        "PicOptions::max_fit_residual (got ", max_fit_residual, ", expected a finite value > 0 m)");
   RETARGET_THROW_UNLESS(std::isfinite(fit_elbow_weight) && fit_elbow_weight > 0.0 && fit_elbow_weight <= 1.0,
                         InvalidArgument, "PicOptions::fit_elbow_weight (got ", fit_elbow_weight,
                         ", expected a value in (0, 1])");

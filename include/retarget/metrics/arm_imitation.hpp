@@ -2,16 +2,21 @@
 
 /// @file
 /// The metrics of seed 004 over a whole motion for a robot with a `PicMap`: pose accuracy
-/// Pacc (Eq. 4, metrics/pose_accuracy.hpp), occlusion / obstruction PO of a work area (Eq. 5,
-/// metrics/occlusion.hpp), and the largest joint step between consecutive frames (the
-/// temporal-continuity problem of Section VI), per frame and over the motion.
+/// Pacc (Eq. 4, metrics/pose_accuracy.hpp), the percentage of occlusion / obstruction PO of a
+/// region of interest as an area (Eq. 5, metrics/occluded_area.hpp) for the robot and for the
+/// human, and the largest joint step between consecutive frames (the continuity problem the
+/// paper raises at the end of Section IV-C), per frame and over the motion.
 ///
-/// The human arms are placed in the robot base frame exactly as `PicMapper` places them
-/// (`ArmPlacement` with the same options, calibrated on the same first frames), so the pose
-/// angles compare like with like whatever produced the joint angles. The robot's shoulder and
-/// wrist are the first and last chain points of each arm of the map. The arm's capsules are the
-/// collision shapes of every link moved by the arm's fit joints (the two chain segments with a
-/// 4 cm radius when the model has none). Allocates (batch evaluation, not the per-frame path).
+/// Pose angles are measured on each skeleton on its own (the human's raw positions; the robot's
+/// shoulder, elbow and wrist chain points of the map at the written angles), so they need no
+/// placement. PO needs both arms in the robot base frame: the human arms are placed there as
+/// `PicMapper` places them (`ArmPlacement` with the same options, calibrated on the same first
+/// frames) and hung at the robot's shoulder point of the frame; the robot's links are its chain
+/// segments. As in the paper, PO counts only the frames in which the (placed) human wrist is over
+/// the ROI; `po_all` gives the share over every frame. `los_occlusion` is a further measure of
+/// ours: the share of frames in which a collision capsule of a link the arm moves touches the
+/// work area's box or its line of sight (4 cm capsules on the chain when the model has none).
+/// Allocates (batch evaluation, not the per-frame path).
 
 #include <algorithm>
 #include <array>
@@ -26,6 +31,7 @@
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/mappers/pic_map.hpp>
+#include <retarget/metrics/occluded_area.hpp>
 #include <retarget/metrics/occlusion.hpp>
 #include <retarget/metrics/pose_accuracy.hpp>
 
@@ -40,21 +46,41 @@ RETARGET_DECL WorkArea defaultWorkArea(const PicMap& map);
 
 /// Per-frame and whole-motion results of `evaluateArmImitation`.
 struct ArmImitation {
-  /// Per frame: pose angle of each arm of the map (rad; NaN when unavailable), the frame's mean
-  /// squared error (rad^2; NaN when not counted), whether it occluded, the largest joint step
-  /// from the previous frame (rad; 0 for the first frame).
-  std::vector<std::vector<double>> pose_angle;
+  /// Per frame and arm of the map: the pose-angle error theta_h - theta_r (rad; NaN when an arm
+  /// is unavailable); per frame the mean squared error over the arms (rad^2; NaN when not
+  /// counted), the covered share of the ROI by the robot and by the placed human ([0, 1]),
+  /// whether the placed human wrist is over the ROI, whether a capsule blocks the line of sight,
+  /// and the largest joint step from the previous frame (rad; 0 for the first frame).
+  std::vector<std::vector<double>> pose_error;
   std::vector<double> mse;
+  std::vector<double> robot_area;
+  std::vector<double> human_area;
+  std::vector<bool> wrist_over_roi;
   std::vector<bool> occluding;
   std::vector<double> joint_step;
-  /// Pacc (Eq. 4), PO (Eq. 5, share of frames), mean pose-angle error (rad, RMS over the arms,
-  /// mean over frames), largest joint step (rad) over the motion.
+  /// Pacc (Eq. 4) and the frames it counted; mean pose-angle error (rad, RMS over the arms, mean
+  /// over counted frames); mean angle between the human's and the robot's shoulder->wrist
+  /// directions (rad, a diagnostic of where the hand points).
   double pacc = 0;
-  double po = 0;
-  double mean_pose_error = 0;
-  double largest_joint_step = 0;
   int counted_frames = 0;
+  double mean_pose_error = 0;
+  double mean_wrist_direction_error = 0;
+  /// PO (Eq. 5) of the robot and of the human over the frames with the human wrist over the ROI
+  /// (NaN when there are none), those frames, and both over every frame.
+  double po = 0;
+  double human_po = 0;
+  int po_frames = 0;
+  double po_all = 0;
+  double human_po_all = 0;
+  /// Share of frames in which an arm capsule touches the work area or its line of sight.
+  double los_occlusion = 0;
+  /// Largest joint step (rad) over the motion.
+  double largest_joint_step = 0;
 };
+
+/// Pacc (Eq. 4) of per-frame mean squared errors `mse` (rad^2, NaN = not counted) at another
+/// threshold epsilon (rad^2): the share of counted frames below it (0 when none is counted).
+RETARGET_DECL double poseAccuracyAt(const std::vector<double>& mse, double threshold);
 
 /// Largest absolute change (rad or m) of any coordinate between consecutive rows of q
 /// (frames x nq); 0 for fewer than two rows.
@@ -91,6 +117,16 @@ RETARGET_DECL WorkArea defaultWorkArea(const PicMap& map) {
   return area;
 }
 
+RETARGET_DECL double poseAccuracyAt(const std::vector<double>& mse, double threshold) {
+  int counted = 0, accurate = 0;
+  for (double e : mse) {
+    if (std::isnan(e)) continue;
+    ++counted;
+    accurate += e < threshold ? 1 : 0;
+  }
+  return counted > 0 ? static_cast<double>(accurate) / counted : 0.0;
+}
+
 RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model, const PicMap& map,
                                          const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
                                          const WorkArea& area, PoseAccuracyOptions pacc_options,
@@ -103,9 +139,9 @@ RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model,
   RobotData<double> data(model);
   std::array<double, 2> length{0, 0};
   struct ArmIdx {
-    int shoulder, wrist;
     std::vector<int> points;
-    ArmSide side;
+    int elbow = 1;
+    ArmSide side = ArmSide::kLeft;
   };
   std::vector<ArmIdx> arms;
   forwardKinematics(model, data, model.neutralConfiguration());
@@ -116,8 +152,7 @@ RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model,
   for (const auto& arm : map.arms) {
     ArmIdx idx;
     for (const auto& p : arm.points) idx.points.push_back(model.jointIndex(p));
-    idx.shoulder = idx.points.front();
-    idx.wrist = idx.points.back();
+    idx.elbow = arm.elbow;
     idx.side = arm.side;
     double reach = 0;
     for (std::size_t k = 0; k + 1 < idx.points.size(); ++k) reach += (origin(idx.points[k + 1]) - origin(idx.points[k])).norm();
@@ -142,24 +177,46 @@ RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model,
   }
   ArmPlacement<double> placement(placement_options, length[0], length[1]);
   PoseAccuracy pacc(pacc_options);
-  OcclusionPercentage po;
+  OcclusionPercentage los;
+  OccludedArea robot_cover(regionOfInterest(area)), human_cover(regionOfInterest(area));
+  const RegionOfInterest& roi = robot_cover.roi();
   ArmImitation out;
   out.largest_joint_step = largestJointStep(q);
+  double direction_sum = 0, po_sum = 0, human_po_sum = 0, po_all_sum = 0, human_po_all_sum = 0;
+  int direction_count = 0;
   for (std::size_t k = 0; k < motion.size(); ++k) {
     const SkeletonFrame<double>& frame = motion.frames[k];
     placement.update(frame);
     forwardKinematics(model, data, q.row(static_cast<Eigen::Index>(k)).transpose());
-    std::vector<double> angles;
+    std::vector<double> errors;
     std::array<std::optional<double>, 2> by_side;
+    robot_cover.clear();
+    human_cover.clear();
+    bool over = false;
     for (const auto& arm : arms) {
-      std::optional<double> angle;
+      std::optional<double> error;
       const auto j = armJoints(arm.side);
-      if (placement.calibrated() && frame.usable(j[0]) && frame.usable(j[2])) {
-        const Eigen::Vector3d h = placement.placeVector(arm.side, frame.position(j[2]) - frame.position(j[0]));
-        angle = poseAngle<double>(Eigen::Vector3d::Zero(), h, origin(arm.shoulder), origin(arm.wrist));
+      const Eigen::Vector3d p_S = origin(arm.points.front()), p_E = origin(arm.points[static_cast<std::size_t>(arm.elbow)]),
+                            p_W = origin(arm.points.back());
+      for (std::size_t p = 0; p + 1 < arm.points.size(); ++p) robot_cover.addLink(origin(arm.points[p]), origin(arm.points[p + 1]));
+      if (frame.usable(j[0]) && frame.usable(j[1]) && frame.usable(j[2])) {
+        const auto human = armPoseAngle<double>(frame.position(j[0]), frame.position(j[1]), frame.position(j[2]));
+        const auto robot = armPoseAngle<double>(p_S, p_E, p_W);
+        if (human && robot) error = *human - *robot;
+        if (placement.calibrated()) {
+          const Eigen::Vector3d u = placement.placeVector(arm.side, frame.position(j[1]) - frame.position(j[0]));
+          const Eigen::Vector3d f = placement.placeVector(arm.side, frame.position(j[2]) - frame.position(j[1]));
+          human_cover.addLink(p_S, p_S + u);
+          human_cover.addLink(p_S + u, p_S + u + f);
+          over = over || roi.contains(p_S + u + f);
+          if (const auto d = shoulderWristDirectionAngle<double>(Eigen::Vector3d::Zero(), Eigen::Vector3d(u + f), p_S, p_W)) {
+            direction_sum += *d;
+            ++direction_count;
+          }
+        }
       }
-      angles.push_back(angle ? *angle : std::nan(""));
-      if (angle && !by_side[static_cast<std::size_t>(arm.side)]) by_side[static_cast<std::size_t>(arm.side)] = angle;
+      errors.push_back(error ? *error : std::nan(""));
+      if (error && !by_side[static_cast<std::size_t>(arm.side)]) by_side[static_cast<std::size_t>(arm.side)] = error;
     }
     const auto mse = pacc.add(by_side[0], by_side[1]);
     bool occluding = false;
@@ -178,17 +235,34 @@ RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model,
         }
       }
     }
-    po.add(occluding);
-    out.pose_angle.push_back(angles);
+    los.add(occluding);
+    const double robot_area = robot_cover.fraction(), human_area = human_cover.fraction();
+    po_all_sum += robot_area;
+    human_po_all_sum += human_area;
+    if (over) {
+      po_sum += robot_area;
+      human_po_sum += human_area;
+      ++out.po_frames;
+    }
+    out.pose_error.push_back(errors);
     out.mse.push_back(mse ? *mse : std::nan(""));
+    out.robot_area.push_back(robot_area);
+    out.human_area.push_back(human_area);
+    out.wrist_over_roi.push_back(over);
     out.occluding.push_back(occluding);
     out.joint_step.push_back(
         k == 0 ? 0.0 : (q.row(static_cast<Eigen::Index>(k)) - q.row(static_cast<Eigen::Index>(k - 1))).cwiseAbs().maxCoeff());
   }
+  const double frames = static_cast<double>(std::max<std::size_t>(1, motion.size()));
   out.pacc = pacc.value();
-  out.po = po.value();
-  out.mean_pose_error = pacc.meanError();
   out.counted_frames = pacc.frames();
+  out.mean_pose_error = pacc.meanError();
+  out.mean_wrist_direction_error = direction_count > 0 ? direction_sum / direction_count : 0.0;
+  out.po = out.po_frames > 0 ? po_sum / out.po_frames : std::nan("");
+  out.human_po = out.po_frames > 0 ? human_po_sum / out.po_frames : std::nan("");
+  out.po_all = po_all_sum / frames;
+  out.human_po_all = human_po_all_sum / frames;
+  out.los_occlusion = los.value();
   return out;
 }
 

@@ -1,18 +1,28 @@
 #pragma once
 
 /// @file
-/// Pose similarity and pose accuracy Pacc (seed 004, Section IV-B, Eq. 4).
+/// Pose angle and pose accuracy Pacc (seed 004, Section IV-B, Eq. 4).
 ///
-/// Pose similarity of one arm (after Harada et al., the paper's [11]): the angle (rad, in
-/// [0, pi]) between the human's shoulder->wrist direction and the robot's shoulder->wrist
-/// direction, both given in one frame (for PIC: the robot base frame, the human placed there by
-/// `ArmPlacement`). Per frame the pose-angle error is the mean over the arms of the squared
-/// angles (rad^2); Eq. 4 counts a frame as accurate when that mean squared error is below the
-/// threshold epsilon:
+/// The paper's pose angle (after Harada et al., its [11]) is measured on each skeleton on its
+/// own: "the angle between the shoulder and elbow link for the human ... the robot has an
+/// equivalent measurement". Here: the angle theta (rad, [0, pi]) between an arm's upper-arm
+/// link (shoulder -> elbow) and its forearm link (elbow -> wrist), 0 for a straight arm. On the
+/// robot the shoulder, elbow and wrist are the three joints Eq. 2 maps the human's onto (the
+/// first, elbow and last chain points of a `PicArmMap`), at the written joint angles. Being
+/// measured inside one skeleton, theta needs no common frame, no placement and no scale, so a
+/// solver that only puts the robot's wrist on the placed human wrist does not score by
+/// construction: the robot must bend its arm as the human does.
+///
+/// Eq. 4 counts a frame as accurate when the mean over the arms of (theta_h - theta_r)^2 is
+/// below epsilon:
 ///   Pacc = (1/N) sum_k [ mean_arms (theta_h,k - theta_r,k)^2 < epsilon ].
-/// The extracted paper text lost epsilon's value; our default is (15 deg)^2 (documented in
-/// docs/methods/pic.md, an option). Frames in which no arm has both directions are not counted.
-/// Never allocates or throws per frame.
+/// The extracted paper text lost epsilon's value and nothing else in it (Tables I-III, Figs.
+/// 6-8 report Pacc at that one epsilon) determines it; our default is (15 deg)^2, an option, and
+/// docs/methods/pic.md shows the comparison at 10, 15, 20 and 30 deg. Frames in which no arm has
+/// both angles are not counted. Never allocates or throws per frame.
+///
+/// `shoulderWristDirectionAngle` (the angle between the human's and the robot's shoulder->wrist
+/// directions in one frame) is a diagnostic of where the hand points, not the paper's measure.
 
 #include <algorithm>
 #include <cmath>
@@ -34,12 +44,26 @@ struct PoseAccuracyOptions {
   RETARGET_DECL void validate() const;
 };
 
-/// Angle (rad, [0, pi]) between the directions shoulder->wrist of a human arm (p_S_h, p_W_h)
-/// and a robot arm (p_S_r, p_W_r), all in one frame (m). Nullopt when a direction is shorter
-/// than 1e-9 m or not finite.
+/// Pose angle of one arm (seed 004, Section IV-B; see the file doc): the angle (rad, [0, pi])
+/// between the link p_S -> p_E and the link p_E -> p_W of one skeleton (any frame, m). Nullopt
+/// when a link is shorter than `kDegenerateEpsilon` or not finite.
 template <typename Scalar>
-std::optional<Scalar> poseAngle(const Vector3<Scalar>& p_S_h, const Vector3<Scalar>& p_W_h, const Vector3<Scalar>& p_S_r,
-                                const Vector3<Scalar>& p_W_r) noexcept {
+std::optional<Scalar> armPoseAngle(const Vector3<Scalar>& p_S, const Vector3<Scalar>& p_E,
+                                   const Vector3<Scalar>& p_W) noexcept {
+  const Vector3<Scalar> upper = p_E - p_S, fore = p_W - p_E;
+  const Scalar nu = upper.norm(), nf = fore.norm();
+  if (!std::isfinite(nu) || !std::isfinite(nf) || !(nu > kDegenerateEpsilon<Scalar>) || !(nf > kDegenerateEpsilon<Scalar>)) {
+    return std::nullopt;
+  }
+  return std::atan2(upper.cross(fore).norm(), upper.dot(fore));
+}
+
+/// Angle (rad, [0, pi]) between the directions shoulder->wrist of a human arm (p_S_h, p_W_h)
+/// and a robot arm (p_S_r, p_W_r), all in one frame (m). A diagnostic (where the hand points),
+/// not the paper's pose angle. Nullopt when a direction is shorter than 1e-9 m or not finite.
+template <typename Scalar>
+std::optional<Scalar> shoulderWristDirectionAngle(const Vector3<Scalar>& p_S_h, const Vector3<Scalar>& p_W_h,
+                                                  const Vector3<Scalar>& p_S_r, const Vector3<Scalar>& p_W_r) noexcept {
   const Vector3<Scalar> h = p_W_h - p_S_h, r = p_W_r - p_S_r;
   const Scalar nh = h.norm(), nr = r.norm();
   if (!std::isfinite(nh) || !std::isfinite(nr) || !(nh > kDegenerateEpsilon<Scalar>) || !(nr > kDegenerateEpsilon<Scalar>)) {
@@ -48,13 +72,15 @@ std::optional<Scalar> poseAngle(const Vector3<Scalar>& p_S_h, const Vector3<Scal
   return std::atan2(h.cross(r).norm(), h.dot(r));
 }
 
-/// Streaming Pacc (Eq. 4): feed each frame's per-arm pose angles, read `value()`.
+/// Streaming Pacc (Eq. 4): feed each frame's per-arm pose-angle errors theta_h - theta_r,
+/// read `value()`.
 class PoseAccuracy {
  public:
   explicit PoseAccuracy(PoseAccuracyOptions options = {}) : options_((options.validate(), options)) {}
 
-  /// Adds a frame with up to two arm angles (rad; nullopt = arm not available). Returns the
-  /// frame's mean squared error (rad^2), or nullopt when no angle was given (not counted).
+  /// Adds a frame with up to two arm pose-angle errors theta_h - theta_r (rad; nullopt = arm not
+  /// available). Returns the frame's mean squared error (rad^2), or nullopt when no error was
+  /// given (not counted).
   RETARGET_DECL std::optional<double> add(std::optional<double> left, std::optional<double> right) noexcept;
   /// Pacc in [0, 1] (0 before any counted frame).
   double value() const noexcept { return frames_ > 0 ? static_cast<double>(accurate_) / frames_ : 0.0; }
