@@ -1,4 +1,4 @@
-// WBF (seed 000 Eq. 29), LLF (Eq. 31) and cosine pose similarity (seed 003 Eq. 1): identity
+// WBF (seed 000 Eq. 44), LLF (Eq. 46) and cosine pose similarity (seed 003 Eq. 1): identity
 // scores 1, values bounded, invariances, and a cross-check of the per-link values against
 // closed forms written directly from NAO's joint angles (independent of the frame
 // construction in the metric).

@@ -2,7 +2,7 @@
 // at 10 Hz, mapped by GA-LVVJ) tracks another wave (30 Hz, a shorter body: other frames of the
 // same motion class) seen through the robot's virtual skeleton, whose joint angles are known;
 // it reaches the joint-space filter's error with far fewer particles. Also: determinism, the
-// statuses (an observation the model never learned, nothing usable), the Eq. 7 re-location,
+// statuses (an observation the model never learned, nothing usable), the Eq. 9 re-location,
 // the no-allocation contract, option and map validation, float.
 #include <doctest/doctest.h>
 
@@ -162,9 +162,9 @@ TEST_CASE("gpdm-pf: tracks another wave with far fewer particles than the joint-
   CHECK(gpdm_rms[3] < 0.05);
 }
 
-TEST_CASE("gpdm-pf: re-location (Eq. 7) fires once the window is full and does not hurt tracking") {
+TEST_CASE("gpdm-pf: re-location (Eq. 9) fires once the window is full and does not hurt tracking") {
   const auto nao = makeNao<double>();
-  // Eq. 7 compares windows of k frames: the tracked motion must run at about the training
+  // Eq. 9 compares windows of k frames: the tracked motion must run at about the training
   // rate (10 Hz) for them to span the same time. A wave at 12 Hz by a 1.70 m body.
   const KnownMotion wave = knownMotion(nao, "wave", DemoMotionOptions{12.0, 6.0, 1.70});
   GpdmParticleFilterOptions on = gpdmOptions(20);
@@ -191,7 +191,7 @@ TEST_CASE("gpdm-pf: re-location (Eq. 7) fires once the window is full and does n
                 static_cast<double>(wave.frames.size());
   }
   std::sort(cosines.begin(), cosines.end());
-  MESSAGE("best window cosine (Eq. 7): min ", cosines.front(), ", median ", cosines[cosines.size() / 2],
+  MESSAGE("best window cosine (Eq. 9): min ", cosines.front(), ", median ", cosines[cosines.size() / 2],
           "; re-located (threshold 0.7) in ", relocated, " of ", wave.frames.size(),
           " frames; latent estimate on average ", distance, " from the nearest training point (latent extent ",
           waveModel().latent().cwiseAbs().maxCoeff(), ")");

@@ -46,8 +46,8 @@ std::vector<NamedMotion> motions() {
 // Floors of W (seed 001, Eq. 11: joint-space similarity of the avoided motion to the mimicked
 // one, 1 where avoidance changed nothing), its mean and its worst frame, per robot, motion and
 // solver, as measured (GCC 12, test preset). A run must reach relativeFloor(measured)
-// (support/floors.hpp: 1 - W may grow by at most 25 %). The paper gives no threshold (its Figure
-// 12d shows W "close to 1" for every motion); the worst frame here is Tangy's chicken wing at
+// (support/floors.hpp: 1 - W may grow by at most 25 %). The paper gives no threshold (its
+// Figure 12d shows W "close to 1" for every motion); the worst frame here is Tangy's chicken wing at
 // 0.93 (0.52 when the solver started from the previous output: the answer depended on the path,
 // issue 31). A motion without an entry fails until its floor is added here. NAO's entries were
 // measured with the collision model of robots/nao.hpp whose torso and upper arms are fitted to

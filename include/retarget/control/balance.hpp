@@ -17,14 +17,15 @@
 ///   landing a swing foot (single -> double, Section 4.4) its sole is turned parallel to the
 ///   ground at `landing_turn_speed` (2 rows) and lowered at `landing_speed` (1 row), the sole
 ///   moving freely on the horizontal plane; in single support none;
-/// - inequalities C dq <= D (Eqs. 38–41): the CoM projection r_G + J_G dq stays inside the
-///   support polygon shrunk by d_s = `safety_margin` (the support sole's rectangle in single
-///   support and while shifting onto one foot, the convex hull of both soles in double support),
-///   with J_G the CoM Jacobian of kinematics/forward_kinematics.hpp expressed in S. The paper
-///   writes the rows as one-sided limits on J_Gx dq, J_Gy dq inside a band of width d_s at each
-///   edge; written as a bound on the linearised CoM position, the same rows keep the CoM inside
-///   the shrunk polygon, which is what a margin is for. When the CoM is outside (the start of a
-///   shift onto one foot), the rows ask it to move inwards by at most `recovery_step` per period;
+/// - inequalities C dq <= D (Eq. 36, its rows from Eqs. 37–41): the CoM projection r_G + J_G dq
+///   stays inside the support polygon shrunk by d_s = `safety_margin` (the support sole's rectangle
+///   in single support and while shifting onto one foot, the convex hull of both soles in double
+///   support), with J_G the CoM Jacobian of kinematics/forward_kinematics.hpp expressed in S. The
+///   paper writes the rows as one-sided limits on J_Gx dq, J_Gy dq inside a band of width d_s at
+///   each edge; written as a bound on the linearised CoM position, the same rows keep the CoM
+///   inside the shrunk polygon, which is what a margin is for. When the CoM is outside (the start
+///   of a shift onto one foot), the rows ask it to move inwards by at most `recovery_step` per
+///   period;
 /// - bounds: joint position limits, and speed limits (the model's velocity limits times the
 ///   period, capped by `max_joint_speed`).
 /// The step is then checked on the true (non-linear) kinematics: the CoM must be inside the
@@ -33,10 +34,10 @@
 /// that, not taken (the robot holds its pose: BalanceReport::held).
 ///
 /// Phases (BalancePhase) follow the support mode asked for (control/support_mode.hpp): double ->
-/// single goes through a shift of the CoM onto the support foot with both feet fixed (Section
-/// 4.2); single -> double through a landing of the swing foot (Section 4.4). The planted pose of
-/// the feet is taken from the configuration when double support begins (`reset`, or the end of
-/// a landing, or `replant` after walking).
+/// single goes through a shift of the CoM onto the support foot with both feet fixed
+/// (Section 4.2); single -> double through a landing of the swing foot (Section 4.4). The planted
+/// pose of the feet is taken from the configuration when double support begins (`reset`, or the
+/// end of a landing, or `replant` after walking).
 ///
 /// `step` never allocates or throws.
 
@@ -371,7 +372,7 @@ RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen
     qp_.e[2] = -std::min(p_rel_.z(), options_.landing_speed * dt);
     qp_.equality_rows = 3;
   }
-  // CoM rows (Eqs. 38-41).
+  // CoM rows (Eqs. 37-41).
   const int edges = polygon(support);
   const Eigen::Vector2d c = c_s_.head<2>();
   for (int k = 0; k < edges; ++k) {

@@ -1,8 +1,8 @@
 #pragma once
 
 /// @file
-/// The quadratic program of the balance controller (seed 000, Section 5, Eqs. 38–41 and the QP
-/// above them):
+/// The quadratic program of the balance controller (seed 000, Section 5: the QP of Eqs. 34–36,
+/// with the centre-of-mass rows of Eqs. 37–41):
 ///
 ///   minimise  1/2 |x - x_T|^2
 ///   subject to  E x = e          (rows 0 ... equality_rows - 1: feet kept fixed / landing)

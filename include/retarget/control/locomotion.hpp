@@ -14,13 +14,14 @@
 /// pose the robot has been commanded to (the integral of the commands sent so far, starting at
 /// the first frame):
 /// - body rotation ω = ψ − ψ_commanded, wrapped to (−π, π]; positive is counterclockwise seen
-///   from above (Eqs. 28–31: the paper's arccos magnitude with the sign from the previous
+///   from above (Eqs. 24–27: the paper's arccos magnitude with the sign from the previous
 ///   lower-torso direction; the signed angle atan2 gives the same value without the arccos's
 ///   loss of precision near 0 and π). Sent when |ω| >= ω0 (`turn_threshold`).
 /// - displacement Δ of SpineBase on the horizontal plane, in the commanded base frame: Δx
-///   forward, Δy left (Eqs. 32–37; the paper's robot frame has y to the right, ours y left, so
-///   the paper's Δy is our −Δy). Sent when |Δ| >= d0 and both ankles have moved at least d0 on
-///   the horizontal plane since the last displacement sent (`step_threshold`; Section 3.5.2:
+///   forward, Δy left (Eqs. 28–33; the paper's text puts the base frame's y to the right, but
+///   its formulas, Δy = |V_p-c| cos φ with |φ| measured from −V_17-21, give Δy > 0 for a step
+///   to the left, so the paper's Δy is our Δy). Sent when |Δ| >= d0 and both ankles have moved
+///   at least d0 on the horizontal plane since the last displacement sent (`step_threshold`; Section 3.5.2:
 ///   "if both d_l and d_r meet or exceed d0", so one foot reaching out does not walk the robot).
 /// - stepping: both ankles moved at least d0 (in 3-D) away from where they were at the start of
 ///   the loop at some frame of it. The paper compares only the positions at the loop starts,
@@ -164,9 +165,9 @@ LocomotionUpdate LocomotionMapper<Scalar>::update(const SkeletonFrame<Scalar>& f
     anchor_right_ = ankle_right.head<2>();
   } else {
     out.stepping = excursion_left_ >= options_.step_threshold && excursion_right_ >= options_.step_threshold;
-    // Eqs. 28-31: signed rotation about z since the commanded heading.
+    // Eqs. 24-27: signed rotation about z since the commanded heading.
     const double omega = wrapAngle(heading - commanded_heading_);
-    // Eqs. 32-37: SpineBase displacement in the commanded base frame (x forward, y left).
+    // Eqs. 28-33: SpineBase displacement in the commanded base frame (x forward, y left).
     const Eigen::Vector2d moved = spine.head<2>() - commanded_xy_;
     const double c = std::cos(commanded_heading_), s = std::sin(commanded_heading_);
     const Eigen::Vector2d delta(c * moved.x() + s * moved.y(), -s * moved.x() + c * moved.y());

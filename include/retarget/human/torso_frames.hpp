@@ -7,7 +7,7 @@
 ///
 /// Every frame is a rotation R_WF (columns: the unit axes of F in the skeleton's world frame W)
 /// with z along the spine segment and y along the lateral line towards the skeleton's left,
-/// made orthogonal to z (Gram-Schmidt), x = y x z forward (seed 000, Eqs. 1-3 and 13-15):
+/// made orthogonal to z (Gram-Schmidt), x = y x z forward (seed 000, Eqs. 2-3 and 15-16):
 ///
 /// | frame          | z from -> to              | y from -> to                  |
 /// |----------------|---------------------------|-------------------------------|

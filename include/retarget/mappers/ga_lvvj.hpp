@@ -2,7 +2,7 @@
 
 /// @file
 /// GA-LVVJ: geometrical analysis of link vectors and virtual joints (seed 000, Section 3.2,
-/// Eqs. 1-27; head Section 3.3; hands Section 3.4). A canonical human skeleton frame in, robot
+/// Eqs. 1-23; head Section 3.3; hands Section 3.4). A canonical human skeleton frame in, robot
 /// joint angles out, analytically, in well under a microsecond per joint.
 ///
 /// Method (our reading of the paper, with the signs its text lost reconstructed and settled by
@@ -10,21 +10,22 @@
 ///  - Link frames. The torso is split into four parts. The upper torso frame T of a side has
 ///    z along V_SpineMid->SpineShoulder and y along the shoulder line towards the robot's left
 ///    (V_SpineShoulder->ShoulderLeft on the left, V_ShoulderRight->SpineShoulder on the right),
-///    made orthogonal to z; x = y x z points forward (Eqs. 1-3: x along N_1-2-5, y = R_LUT).
+///    made orthogonal to z; x = y x z points forward (Eqs. 2-3: x along N_1-2-5, y = R_LUT).
 ///    The lower torso frame L of a side is built the same way from V_SpineBase->SpineMid and
-///    the hip line (Eqs. 13-15).
+///    the hip line (Eqs. 15-16).
 ///  - Mother/child joints. A mother joint's angle is read by projecting the child link vector
 ///    onto the plane normal to the mother joint's axis (a signed angle in that plane); the
-///    child joint's angle is the angle between the link vector and that plane (Eqs. 4-7,
-///    10-12, 16-19, 22-23). With u, l, t, b the unit upper arm, lower arm, thigh and tibia:
+///    child joint's angle is the angle between the link vector and that plane
+///    (Eqs. 4-7, 10-14, 17-20 and 23). With u, l, t, b the unit upper arm, lower arm, thigh and
+///    tibia:
 ///      ShoulderPitch = atan2(-u_z, u_x) in T            (mother, axis y of T; Eqs. 4-6)
 ///      ShoulderRoll  = asin(u_y) in T                    (child; Eq. 7)
 ///      ElbowRoll     = -+acos(l_x) in E = T R_y(SP) R_z(SR) R_UE, - on the left (Eq. 14 by
 ///                      the paper's own numbering, which Eq. 38 of the CoM Jacobian fixes)
-///      ElbowYaw      = atan2(-l_z, -l_y) left, atan2(l_z, l_y) right, in E   (Eqs. 9-11)
+///      ElbowYaw      = atan2(-l_z, -l_y) left, atan2(l_z, l_y) right, in E   (Eqs. 10-13)
 ///                      (R_UE: the map's fixed elbow-frame rotation, identity on NAO)
-///      HipRoll       = atan2(a_z, a_y) in L, a = hip-pitch axis (mother, axis x of L; Eqs.
-///                      16-18): a = x_L x t (the paper's N_0-1-17 construction) plus, when the
+///      HipRoll       = atan2(a_z, a_y) in L, a = hip-pitch axis (mother, axis x of L;
+///                      Eqs. 17-19): a = x_L x t (the paper's N_0-1-17 construction) plus, when the
 ///                      knee is bent, the knee plane normal t x b (as the paper's Section 3.6
 ///                      note on redundant hips suggests: "a tibia can help decide the hip
 ///                      angles"), so that a horizontal thigh (seated) still has a defined roll.
@@ -32,9 +33,9 @@
 ///                      the seated Keraal recordings that leaves it ill-conditioned (thigh
 ///                      horizontal), and the knee term lifts their LLF (tests/ga_lvvj real data)
 ///      HipPitch      = atan2(-t'_x, -t'_z), t' = R_x(HR)^T t in L: the thigh projected on
-///                      the plane normal to the rolled pitch axis (Eq. 19 gives -asin(t_x),
+///                      the plane normal to the rolled pitch axis (Eq. 20 gives -asin(t_x),
 ///                      the same value whenever the thigh lies in that plane, as on a robot)
-///      KneePitch     = atan2(-b_x, -b_z) in Th = L R_x(HR) R_y(HP)  (Eqs. 20-23; the paper's
+///      KneePitch     = atan2(-b_x, -b_z) in Th = L R_x(HR) R_y(HP)  (Eqs. 21-23; the paper's
 ///                      unsigned pi - angle(V_18-19, V_18-17) is this value for a tibia in the
 ///                      knee plane). DELIBERATE DEVIATION: signed, so that NAO's small
 ///                      hyperextension range (-5.3 deg) is reachable and a standing Kinect knee,
@@ -441,7 +442,7 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
     undefined(sp);  // arm straight out sideways: any pitch points it there
   }
 
-  // Elbow (Eqs. 8-12; ElbowRoll is Eq. 14 by the paper's numbering): l in the elbow frame
+  // Elbow (Eqs. 8-14; ElbowRoll is Eq. 14): l in the elbow frame
   // E = T R_y(SP) R_z(SR) R_UE.
   const M3 R_WE = *R_WT * rotationY(angle(sp)) * rotationZ(angle(sr)) * R_UE_[left ? 0 : 1];
   const std::optional<V3> l = unitIn(frame, R_WE, elbow, wrist);
@@ -730,7 +731,7 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
   using std::atan2;
   using std::hypot;
 
-  // Hip (Eqs. 13-19): t in the lower torso frame L; HipRoll is the mother joint (axis x).
+  // Hip (Eqs. 15-20): t in the lower torso frame L; HipRoll is the mother joint (axis x).
   const std::optional<V3> t = R_WL ? unitIn(frame, *R_WL, hip, knee) : std::nullopt;
   if (!t) {
     for (J j : {hr, hp, kp}) hold(j);
@@ -761,7 +762,7 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
   const V3 t_R = rotationX(angle(hr)).transpose() * *t;
   angle(hp) = atan2(-t_R[0], -t_R[2]);
 
-  // Knee (Eqs. 20-23): b in the thigh frame Th = L R_x(HR) R_y(HP), projected on its x-z plane.
+  // Knee (Eqs. 21-23): b in the thigh frame Th = L R_x(HR) R_y(HP), projected on its x-z plane.
   const M3 R_WTh = *R_WL * rotationX(angle(hr)) * rotationY(angle(hp));
   const std::optional<V3> b = unitIn(frame, R_WTh, knee, ankle);
   if (!b) {

@@ -23,7 +23,7 @@
 ///    angles are reconstructed using the decoder"): the weighted mean latent point, decoded,
 ///    clamped to the limits (`GpdmEstimate::kLatentMean`, default), or the weighted mean of the
 ///    particles' decoded angles (`kJointMean`, a convex combination of in-limit configurations).
-///  - Re-location (Section 6, Eq. 7, the "similarity measurement module"): the last k = `window`
+///  - Re-location (Section 6, Eq. 9, the "similarity measurement module"): the last k = `window`
 ///    estimated latent points, stacked into one vector X, are compared with every window X_i of
 ///    k consecutive training latent points inside one sequence by the cosine
 ///    dis = X . X_i / (|X| |X_i|); with the best match above `relocation_similarity`, the last
@@ -108,9 +108,9 @@ struct GpdmParticleFilterOptions {
   double likelihood_sigma = 0.002;
   /// Seed of the random numbers.
   std::uint64_t seed = 1;
-  /// k of the re-location window (Eq. 7; the paper's k = 5); 0 turns re-location off.
+  /// k of the re-location window (Eq. 9; the paper's k = 5); 0 turns re-location off.
   int window = 5;
-  /// Smallest cosine (Eq. 7, in [-1, 1]) of the best database window for a re-location.
+  /// Smallest cosine (Eq. 9, in [-1, 1]) of the best database window for a re-location.
   double relocation_similarity = 0.9;
   /// Fraction of the particles moved to the re-located state, in [0, 1].
   double relocation_fraction = 0.2;
@@ -176,7 +176,7 @@ class GpdmParticleFilter {
   Scalar effectiveSampleSize() const noexcept { return effective_size_; }
   /// Training frame whose latent point the last update re-located particles to; -1 for none.
   Eigen::Index relocatedTo() const noexcept { return relocated_to_; }
-  /// Cosine (Eq. 7) of the best database window in the last update (0 before the window fills
+  /// Cosine (Eq. 9) of the best database window in the last update (0 before the window fills
   /// and with re-location off).
   double relocationCosine() const noexcept { return relocation_cosine_; }
   /// The latent estimate of the last update (d values, latent units).
@@ -192,7 +192,7 @@ class GpdmParticleFilter {
   // q = rest with the decoded columns written, clamped to the limits.
   void writeDecoded(const Eigen::VectorXd& y, VectorX<Scalar>& q) const noexcept;
 
-  // Eq. 7: the training frame ending the database window most similar to the last k estimates
+  // Eq. 9: the training frame ending the database window most similar to the last k estimates
   // (-1 when none reaches relocation_similarity).
   Eigen::Index relocation() noexcept;
   // The j-th oldest of the last k estimates (j = k - 1: the newest).
@@ -206,7 +206,7 @@ class GpdmParticleFilter {
   GpdmModel gpdm_;
   VirtualSkeleton<Scalar> skeleton_;
   std::vector<int> columns_;              // robot q index of each model column
-  std::vector<Eigen::Index> window_ends_;  // Eq. 7 database: last training frame of each window
+  std::vector<Eigen::Index> window_ends_;  // Eq. 9 database: last training frame of each window
   GpdmWorkspace workspace_;
   VectorX<Scalar> rest_;
   Eigen::MatrixXd particles_, scratch_;  // d x Q
@@ -298,7 +298,7 @@ Status GpdmParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen
   q_out = q_;
   last_ = q_;
 
-  // Resample, then re-locate (Eq. 7) part of the cloud on the learned motion.
+  // Resample, then re-locate (Eq. 9) part of the cloud on the learned motion.
   internal::systematicResample(weight_, random_.uniform(), particles_, scratch_);
   particles_.swap(scratch_);
   relocated_to_ = -1;
@@ -348,7 +348,7 @@ GpdmParticleFilter<ScalarType>::GpdmParticleFilter(const RobotModel<Scalar>& mod
     }
   }
   rest_ = internal::restConfiguration(model, options_.rest, "GpdmParticleFilterOptions::rest");
-  // Database of Eq. 7: every window of k consecutive training latent points inside a sequence.
+  // Database of Eq. 9: every window of k consecutive training latent points inside a sequence.
   const int k = options_.window;
   if (k > 0) {
     Eigen::Index start = 0;

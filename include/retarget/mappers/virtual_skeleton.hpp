@@ -6,8 +6,8 @@
 /// `GaLvvjMap`. Used for round trips (robot angles -> skeleton -> GA-LVVJ -> same angles), for
 /// the similarity metrics (the robot's link vectors) and by `retarget synth`.
 ///
-/// Where the robot stands (`WbfBase`, the base frame of the WBF similarity, seed 000 Section
-/// 6.1): with kTorso the root link (NAO: torso) is placed at `setBasePose`, so the robot's
+/// Where the robot stands (`WbfBase`, the base frame of the WBF similarity, seed 000
+/// Section 6.1): with kTorso the root link (NAO: torso) is placed at `setBasePose`, so the robot's
 /// torso is always upright and only the joint angles are compared; with kSupportFoot the robot
 /// stands on its support foot, flat on the ground as in the model's neutral configuration, and
 /// the torso tilts as the legs command it (the robot of the paper's experiments, standing on

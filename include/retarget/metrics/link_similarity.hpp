@@ -59,8 +59,8 @@ namespace retarget {
 /// Similarity of one frame pair. Fixed size: filling it never allocates.
 template <typename Scalar = double>
 struct FrameSimilarity {
-  std::array<Scalar, kSimilarityLinkCount> wbf_links{};  ///< r_w per link (Eq. 28), 0 when invalid.
-  std::array<Scalar, kSimilarityLinkCount> llf_links{};  ///< r_L per link (Eq. 30), 0 when invalid.
+  std::array<Scalar, kSimilarityLinkCount> wbf_links{};  ///< r_w per link (Eq. 43), 0 when invalid.
+  std::array<Scalar, kSimilarityLinkCount> llf_links{};  ///< r_L per link (Eq. 45), 0 when invalid.
   std::array<bool, kSimilarityLinkCount> wbf_valid{};
   std::array<bool, kSimilarityLinkCount> llf_valid{};
   std::array<Scalar, kCosineLinkCount> cosine_links{};   ///< Per-link cosines of seed 003 Eq. 1.

@@ -2,8 +2,8 @@
 
 /// @file
 /// Built-in model of the InMoov life-size 3D-printed humanoid (upper body), restricted to the
-/// 22 joints controlled in seed 002 ("human-in-the-loop imitation control of InMoov", Section
-/// 3): 2 neck, 3 per shoulder, 1 elbow and 1 wrist per arm, 5 fingers per hand.
+/// 22 joints controlled in seed 002 ("human-in-the-loop imitation control of InMoov",
+/// Section 3): 2 neck, 3 per shoulder, 1 elbow and 1 wrist per arm, 5 fingers per hand.
 ///
 /// Source of the numbers:
 /// - Geometry (every link origin, joint axis, finger coupling) is transcribed from the ROS
@@ -23,9 +23,9 @@
 /// | seed | URDF joint | axis (URDF joint frame) | limits (rad) |
 /// |---|---|---|---|
 /// | neck, 2 of 3 Euler angles | head_updown (pitch), head_leftright (yaw) | y, z | +-0.30, +-1.57 |
-/// | shoulder alpha/beta/gamma, eq. (2) | {right,left}_shoulder_side, _shoulder_up, _bicep_rotate | y, x, z | 0..0.75, 0..3.14, +-1.57 |
-/// | elbow bend Omega, eq. (6) | {right,left}_bicep | x | 0..2.356 (seed) |
-/// | wrist rotation omega, eq. (10) | {right,left}_hand | z (forearm axis) | right -3.14..0, left 0..3.14 |
+/// | shoulder alpha/beta/gamma, Eq. 2 | {right,left}_shoulder_side, _shoulder_up, _bicep_rotate | y, x, z | 0..0.75, 0..3.14, +-1.57 |
+/// | elbow bend Omega, Eq. 6 | {right,left}_bicep | x | 0..2.356 (seed) |
+/// | wrist rotation omega, Eq. 10 | {right,left}_hand | z (forearm axis) | right -3.14..0, left 0..3.14 |
 /// | 5 fingers per hand | {right,left}_thumb, _index, _middle, _ring, _pinky | x | 0..1.5 |
 ///
 /// Differences from the URDF (documented choices):
