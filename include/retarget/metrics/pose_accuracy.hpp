@@ -16,8 +16,8 @@
 /// Eq. 4 counts a frame as accurate when the mean over the arms of (theta_h - theta_r)^2 is
 /// below epsilon:
 ///   Pacc = (1/N) sum_k [ mean_arms (theta_h,k - theta_r,k)^2 < epsilon ].
-/// The extracted paper text lost epsilon's value and nothing else in it (Tables I-III, Figs.
-/// 6-8 report Pacc at that one epsilon) determines it; our default is (15 deg)^2, an option, and
+/// The extracted paper text lost epsilon's value and nothing else in it determines it (its
+/// tables and figures report Pacc at that one epsilon); our default is (15 deg)^2, an option, and
 /// docs/methods/pic.md shows the comparison at 10, 15, 20 and 30 deg. Frames in which no arm has
 /// both angles are not counted. Never allocates or throws per frame.
 ///
