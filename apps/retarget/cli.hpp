@@ -81,6 +81,7 @@ struct MapRequest {
   unsigned long long seed = 1;  // particle filter: random seed (--seed), fixed by default
   double pf_noise = 0;         // particle filter: random-walk step, rad/frame (--pf-noise), 0 = default
   std::string model_path;      // gpdm-pf: the learned .gpdm model (--model)
+  std::string fallback;        // gpdm-pf: "ga-lvvj" to write GA-LVVJ on frames the model does not explain (--fallback)
   bool avoid_collisions = false;   // self-collision avoidance after the mapper (needs retarget::avoidance)
   std::string solver = "slsqp";    // avoidance solver: slsqp | cobyla
   double margin = 0.01;            // avoidance clearance margin, m

@@ -4,16 +4,24 @@
 // joint on (step, angle) by EM with BIC, and GMR (learning/demonstrations.hpp); writes the
 // generalised trajectory as a joint-trajectory CSV. Eigen only: in every build.
 //
-// `retarget learn gpdm <angles.csv...> --robot nao -o wave.gpdm [--latent 3] [--iterations N]
-//  [--every K]`: trains a GPDM (seed 003, Sections 4-5; learning/gpdm_training.hpp) on robot
-// joint trajectories, one sequence per file, and saves it in the `.gpdm` format
-// (io/gpdm_model.hpp) for `retarget map --method gpdm-pf --model`. The columns kept are the
-// robot's coordinates, in the robot's q order, and their names are stored in the file. Training
-// needs LBFGSpp (the optional target retarget::learning): without it the command says so.
+// `retarget learn gpdm <recordings or angles.csv...> --robot nao -o wave.gpdm [--latent 3]
+//  [--iterations N] [--every K]`: trains a GPDM (seed 003, Sections 4-5;
+// learning/gpdm_training.hpp), one sequence per file, and saves it in the `.gpdm` format
+// (io/gpdm_model.hpp) for `retarget map --method gpdm-pf --model`. A file is either a robot
+// joint trajectory (time,<joint names>) or a human recording in any format `map` reads (Kinect,
+// BVH, skeleton CSV, ...), which GA-LVVJ maps onto the robot first (the paper's training data:
+// GA-LVVJ angles). The columns kept are the robot's coordinates, in the robot's q order, and
+// their names are stored in the file, with the training frame period (s) and, when recordings
+// were given, the fit threshold: the 5th percentile of the GPDM-PF estimate's cosine similarity
+// over the recordings' own frames (`gpdmFitThreshold`; 30 particles, seed 1, as `map` runs it).
+// Training needs LBFGSpp (the optional target retarget::learning): without it the command says so.
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,9 +31,12 @@
 #include <retarget/metrics/dtw_alignment.hpp>
 #ifdef RETARGET_CLI_WITH_LEARNING
 #include <retarget/learning/gpdm_training.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/gpdm_particle_filter.hpp>
 #endif
 
 #include "cli.hpp"
+#include "motion_loading.hpp"
 #include "robot_loading.hpp"
 
 namespace retarget::cli {
@@ -72,6 +83,23 @@ Eigen::MatrixXd robotColumns(const JointTrajectory& trajectory, const RobotModel
 }
 #endif
 
+#ifdef RETARGET_CLI_WITH_LEARNING
+// Median of the positive values (0 when there are none).
+double positiveMedian(std::vector<double> values) {
+  values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !(v > 0.0); }), values.end());
+  if (values.empty()) return 0.0;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
+  return values[values.size() / 2];
+}
+
+// Median time step (s) of `times`; 0 without positive steps.
+double medianPeriod(const std::vector<double>& times) {
+  std::vector<double> steps;
+  for (std::size_t k = 1; k < times.size(); ++k) steps.push_back(times[k] - times[k - 1]);
+  return positiveMedian(steps);
+}
+#endif
+
 void learnGpdm(const LearnGpdmRequest& request) {
 #ifndef RETARGET_CLI_WITH_LEARNING
   (void)request;
@@ -80,9 +108,30 @@ void learnGpdm(const LearnGpdmRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
   std::vector<Eigen::MatrixXd> sequences;
   std::vector<std::string> names;
+  std::vector<SkeletonMotion<double>> recordings;
+  std::vector<double> periods;
   Eigen::Index frames = 0;
+  const std::optional<GaLvvjMap> ga_lvvj_map = gaLvvjMapFor(model);
   for (const std::string& path : request.inputs) {
-    sequences.push_back(robotColumns(readJointTrajectoryCsv(path), model, names, request.every, path));
+    JointTrajectory trajectory;
+    if (detectMotionFile(path) == MotionFileKind::kJointTrajectory) {
+      trajectory = readJointTrajectoryCsv(path);
+    } else {
+      // A human recording: GA-LVVJ's angles are the training data (seed 003, Section 7).
+      if (!ga_lvvj_map) {
+        throw UsageError("learn gpdm: " + path + " is a human recording, and no GA-LVVJ map fits robot '" +
+                         model.name() + "' to turn it into joint angles (give joint-trajectory CSVs instead)");
+      }
+      SkeletonMotion<double> motion = loadMotion(path);
+      GaLvvjMapper<double> mapper(model, *ga_lvvj_map);
+      const MappedMotion<double> mapped = mapMotion(mapper, motion);
+      trajectory = makeJointTrajectory(model);
+      trajectory.positions = mapped.q;
+      trajectory.times = mapped.time;
+      recordings.push_back(std::move(motion));
+    }
+    periods.push_back(medianPeriod(trajectory.times) * request.every);
+    sequences.push_back(robotColumns(trajectory, model, names, request.every, path));
     frames += sequences.back().rows();
   }
   if (frames > kGpdmMaxFrames) {
@@ -110,7 +159,22 @@ void learnGpdm(const LearnGpdmRequest& request) {
                   << " s)\n";
       },
       &report);
-  saveGpdmModel(gpdm, request.output_path, names);
+  GpdmModelFile file;
+  file.model = gpdm;
+  file.joint_names = names;
+  file.frame_period = positiveMedian(periods);
+  std::string fit_note = "; no fit threshold (give the recordings, not angle CSVs, to measure one)";
+  if (!recordings.empty()) {
+    GpdmFilterMap map;
+    map.motion_model = gpdm;
+    map.joints = names;
+    map.skeleton = *ga_lvvj_map;
+    map.frame_period = file.frame_period;
+    file.fit_threshold = gpdmFitThreshold(model, map, recordings);
+    fit_note = "; fit threshold " + fixed(*file.fit_threshold, 4) + " (5th percentile of the GPDM-PF estimate's cosine " +
+               "on the " + std::to_string(recordings.size()) + " training recording(s))";
+  }
+  saveGpdmModel(file, request.output_path);
   // Reconstruction of the training frames through the decoder (rad, RMS over every value).
   GpdmWorkspace workspace = gpdm.workspace();
   Eigen::VectorXd y(gpdm.observationDim());
@@ -124,7 +188,8 @@ void learnGpdm(const LearnGpdmRequest& request) {
             << gpdm.activeObservationDim() << " of " << names.size() << " joints move, latent " << gpdm.latentDim()
             << "; " << report.iterations << " iterations, -log posterior " << fixed(report.initial_objective, 1)
             << " -> " << fixed(report.final_objective, 1) << (report.converged ? ", converged" : "")
-            << "; training reconstruction RMS " << fixed(rms, 5) << " rad)\n";
+            << "; training reconstruction RMS " << fixed(rms, 5) << " rad; frame period " << fixed(file.frame_period, 4)
+            << " s" << fit_note << ")\n";
 #endif
 }
 
@@ -215,7 +280,9 @@ const bool kLearnRegistered = registerCommand(Command{
       auto request = std::make_shared<LearnGpdmRequest>();
       CLI::App* gpdm = command.add_subcommand(
           "gpdm", "Train a GPDM (seed 003: kernel PCA, then L-BFGS on the GPDM posterior) and write a .gpdm file");
-      gpdm->add_option("trajectories", request->inputs, "joint-trajectory CSV files (time,<joint names...>), one sequence each")
+      gpdm->add_option("recordings", request->inputs,
+                       "human recordings (Kinect, BVH, skeleton CSV, ...: GA-LVVJ maps them first) or joint-trajectory "
+                       "CSV files (time,<joint names...>), one sequence each")
           ->required();
       gpdm->add_option("--robot", request->robot, "built-in robot name or URDF file (its coordinates are the columns kept)")
           ->required();

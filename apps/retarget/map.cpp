@@ -45,6 +45,9 @@ const bool kMapRegistered = registerCommand(Command{
       command.add_option("--particles", request->particles, "pf, gpdm-pf: number of particles (default 200; gpdm-pf 30)")
           ->check(CLI::Range(1, 1000000));
       command.add_option("--model", request->model_path, "gpdm-pf: learned motion model (.gpdm, from retarget learn gpdm)");
+      command.add_option("--fallback", request->fallback,
+                         "gpdm-pf: ga-lvvj writes GA-LVVJ's angles on frames the model does not explain (default: none)")
+          ->check(CLI::IsMember({"none", "ga-lvvj"}));
       command.add_option("--seed", request->seed, "pf, gpdm-pf: random seed (default 1: the same command gives the same file)");
       command.add_option("--pf-noise", request->pf_noise, "pf: random-walk step per joint, rad per frame (default 0.05)")
           ->check(CLI::PositiveNumber);

@@ -4,6 +4,8 @@
 // file; missing or broken models are clear errors.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 #include <retarget/human/demo_motions.hpp>
@@ -52,6 +54,10 @@ TEST_CASE("cli learn gpdm, then map --method gpdm-pf: the library's model and ou
   GpdmFilterMap filter_map;
   filter_map.motion_model = file.model;
   filter_map.joints = file.joint_names;
+  filter_map.frame_period = file.frame_period;
+  filter_map.fit_threshold = file.fit_threshold;
+  CHECK(file.frame_period == doctest::Approx(0.1));  // the 10 Hz angles' period
+  CHECK_FALSE(file.fit_threshold);                   // angles alone: no recording to measure the fit on
   GpdmParticleFilterOptions options;
   options.particles = 12;
   GpdmParticleFilter<double> filter(nao, filter_map, options);
@@ -66,6 +72,30 @@ TEST_CASE("cli learn gpdm, then map --method gpdm-pf: the library's model and ou
   REQUIRE(run(map + quoted(seeded) + " --seed 2").code == 0);
   CHECK(slurp(seeded) != slurp(first));
 
+  // From the recording itself: GA-LVVJ maps it, and the fit threshold is measured on it; the
+  // map reports the frames the model does not explain, and the fallback writes GA-LVVJ there.
+  const fs::path from_recording = tempDir() / "gpdm_wave_from_recording.gpdm";
+  const Run recorded = run("learn gpdm " + quoted(train_motion) + " --robot nao --iterations 60 -o " + quoted(from_recording));
+  REQUIRE_MESSAGE(recorded.code == 0, recorded.err);
+  CHECK(contains(recorded.out, "fit threshold"));
+  const GpdmModelFile measured = loadGpdmModel(from_recording.string());
+  REQUIRE(measured.fit_threshold);
+  CHECK(*measured.fit_threshold > 0.9);
+  CHECK(*measured.fit_threshold <= 1.0);
+  CHECK(measured.model.frames() == file.model.frames());
+  const fs::path arms = tempDir() / "gpdm_arms_raise_30hz.csv";
+  writeSkeletonCsv(demoMotion("arms-raise", DemoMotionOptions{30.0, 2.0, 1.70}), arms.string());
+  const Run other = run("map " + quoted(arms) + " --robot nao --method gpdm-pf --model " + quoted(from_recording) +
+                        " --fallback ga-lvvj --json -o " + quoted(second));
+  REQUIRE_MESSAGE(other.code == 0, other.err);
+  const nlohmann::json summary = nlohmann::json::parse(other.out);
+  const nlohmann::json& details = summary.at("details");
+  CHECK(details.at("fit_threshold_from_training") == true);
+  CHECK(details.at("unexplained_frames") == summary.at("not_converged_frames"));
+  CHECK(details.at("unexplained_frames").get<int>() > 0);  // raising both arms is not a wave
+  CHECK(details.at("fallback_frames").get<int>() >= details.at("unexplained_frames").get<int>() - 1);
+  CHECK(contains(other.err, "GA-LVVJ fallback in"));
+
   // Errors: no model, a broken model (named with its line), a model for other joints.
   const Run no_model = run("map " + quoted(test_motion) + " --robot nao --method gpdm-pf -o " + quoted(second));
   CHECK(no_model.code == 2);
@@ -79,6 +109,10 @@ TEST_CASE("cli learn gpdm, then map --method gpdm-pf: the library's model and ou
                               quoted(model_path) + " -o " + quoted(second));
   CHECK(wrong_robot.code != 0);
   CHECK(contains(wrong_robot.err, "joints"));
-  const Run no_columns = run("learn gpdm " + quoted(test_motion) + " --robot nao -o " + quoted(second));
+  // A joint trajectory none of whose columns is a coordinate of the robot.
+  const fs::path foreign = tempDir() / "gpdm_foreign_angles.csv";
+  write(foreign, "time,NotAJoint\n0,1\n0.1,2\n0.2,3\n");
+  const Run no_columns = run("learn gpdm " + quoted(foreign) + " --robot nao -o " + quoted(second));
   CHECK(no_columns.code != 0);
+  CHECK(contains(no_columns.err, "gpdm_foreign_angles.csv"));
 }

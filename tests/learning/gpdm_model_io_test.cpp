@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <random>
 #include <sstream>
@@ -83,12 +85,41 @@ TEST_CASE("gpdm file: save -> load gives bit-identical predictions") {
   CHECK(readText(modelText(model)).joint_names.empty());
 }
 
+TEST_CASE("gpdm file version 2: the frame period and the fit threshold round-trip; version 1 files still read") {
+  GpdmModelFile file;
+  file.model = someModel();
+  file.frame_period = 1.0 / 15.0;
+  file.fit_threshold = 0.9843;
+  std::ostringstream out;
+  writeGpdmModel(file, out);
+  const GpdmModelFile loaded = readText(out.str());
+  CHECK(loaded.frame_period == file.frame_period);
+  REQUIRE(loaded.fit_threshold);
+  CHECK(*loaded.fit_threshold == *file.fit_threshold);
+  // Without them (and as version 1, which has neither) the fields stay unset.
+  const std::string plain = modelText(file.model);
+  CHECK(plain.find("frame_period") == std::string::npos);
+  const GpdmModelFile v1 = readText(replaceLine(plain, 2, "retarget-gpdm 1"));
+  CHECK(v1.frame_period == 0.0);
+  CHECK_FALSE(v1.fit_threshold);
+  // Out of range values are refused, naming the line.
+  const std::string text = out.str();
+  const std::size_t at = text.find("fit_threshold");
+  const int line = static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) + 1;
+  const std::string where = "model.gpdm:" + std::to_string(line) + ": fit_threshold must be a cosine";
+  CHECK_THROWS_WITH_AS(readText(replaceLine(text, line, "fit_threshold 1.5")), doctest::Contains(where.c_str()), ParseError);
+  CHECK_THROWS_WITH_AS(readText(replaceLine(text, line - 1, "frame_period 0")),
+                       doctest::Contains("frame_period must be > 0"), ParseError);
+  file.fit_threshold = 2.0;
+  CHECK_THROWS_AS(writeGpdmModel(file, out), InvalidArgument);
+}
+
 TEST_CASE("gpdm file: malformed files throw ParseError naming file:line") {
   const std::string text = modelText(someModel());
   // Line 1 is a comment, 2 the magic, 3 frames, 4 observation_dim, 5 latent_dim, 6 sequences,
   // 7 log_alpha, 8 log_beta, 9 ... 22 frames, 23 end.
-  REQUIRE(text.find("retarget-gpdm 1\n") != std::string::npos);
-  CHECK_THROWS_WITH_AS(readText(replaceLine(text, 2, "retarget-gpdm 2")),
+  REQUIRE(text.find("retarget-gpdm 2\n") != std::string::npos);
+  CHECK_THROWS_WITH_AS(readText(replaceLine(text, 2, "retarget-gpdm 3")),
                        doctest::Contains("model.gpdm:2: unsupported GPDM model version"), ParseError);
   CHECK_THROWS_WITH_AS(readText(replaceLine(text, 2, "something-else 1")), doctest::Contains("model.gpdm:2"),
                        ParseError);

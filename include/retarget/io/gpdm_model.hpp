@@ -1,7 +1,7 @@
 #pragma once
 
 /// @file
-/// The learned-GPDM text file (`.gpdm`, version 1): everything a `GpdmModel` (learning/gpdm.hpp)
+/// The learned-GPDM text file (`.gpdm`, version 2; version 1 files are read too): everything a `GpdmModel` (learning/gpdm.hpp)
 /// needs to predict, so that a model trained once (`trainGpdm`, `retarget learn gpdm`) is
 /// loaded by the GPDM particle filter without retraining. The factorisations are not stored:
 /// loading recomputes them from the stored values with the same code, so predictions after a
@@ -11,12 +11,17 @@
 /// ignored; fields separated by spaces or tabs; numbers are decimal, written as the shortest text
 /// that reads back exactly; every number must be finite):
 ///
-///   retarget-gpdm 1                         magic word and format version (this reader: 1)
+///   retarget-gpdm 2                         magic word and format version (this reader: 1 or 2)
 ///   frames <N>                              training frames, 2 <= N <= kGpdmMaxFrames (5000)
 ///   observation_dim <D>                     D >= 1 (joint angles, radians)
 ///   latent_dim <d>                          d >= 1
 ///   sequences <S> <T_1> ... <T_S>           S >= 1 sequence lengths, each >= 2, sum = N
 ///   joints <name_1> ... <name_D>            optional: joint names (no spaces), or the line omitted
+///   frame_period <s>                        optional (version 2): seconds between two training
+///                                           frames (> 0), so a filter steps the dynamics by time
+///   fit_threshold <c>                       optional (version 2): cosine similarity in [-1, 1]
+///                                           below which a tracked frame is not explained by the
+///                                           model (from the training recordings' own fit)
 ///   log_alpha <a1> <a2> <a3> <a4>           ln of the dynamics hyperparameters (gpdm.hpp)
 ///   log_beta <b1> <b2> <b3>                 ln of the decoder hyperparameters
 ///   frame <x_1..x_d> <y_1..y_D>             N lines, in training order: latent point, then the
@@ -27,9 +32,11 @@
 /// non-finite number, missing `end`, or a model the values do not make, such as a kernel matrix
 /// that is not positive definite).
 
+#include <cmath>
 #include <cstddef>
 #include <fstream>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -47,7 +54,7 @@
 namespace retarget {
 
 /// Version of the `.gpdm` format that this library writes and reads.
-inline constexpr int kGpdmFileVersion = 1;
+inline constexpr int kGpdmFileVersion = 2;
 
 /// Most training frames a `.gpdm` file may hold (prediction keeps N x N matrices).
 inline constexpr Eigen::Index kGpdmMaxFrames = 5000;
@@ -56,16 +63,25 @@ inline constexpr Eigen::Index kGpdmMaxFrames = 5000;
 struct GpdmModelFile {
   GpdmModel model;
   std::vector<std::string> joint_names;
+  /// Seconds between two training frames (0: not recorded).
+  double frame_period = 0.0;
+  /// Fit threshold (cosine) from the training recordings (not recorded: none).
+  std::optional<double> fit_threshold;
 };
 
 /// Writes `model` (and `joint_names`, D names without whitespace, or none) in the `.gpdm` format.
 /// Throws InvalidArgument when a name count or name is invalid.
 RETARGET_DECL void writeGpdmModel(const GpdmModel& model, std::ostream& out,
                                   const std::vector<std::string>& joint_names = {});
+/// Writes `file` (model, names, and the frame period and fit threshold when set). Throws
+/// InvalidArgument when a name, the period (finite, >= 0) or the threshold ([-1, 1]) is invalid.
+RETARGET_DECL void writeGpdmModel(const GpdmModelFile& file, std::ostream& out);
 
 /// Writes `model` to the file `path`. Throws InvalidArgument (names) or Error (cannot write).
 RETARGET_DECL void saveGpdmModel(const GpdmModel& model, const std::string& path,
                                  const std::vector<std::string>& joint_names = {});
+/// Writes `file` to the file `path`. Throws InvalidArgument or Error (cannot write).
+RETARGET_DECL void saveGpdmModel(const GpdmModelFile& file, const std::string& path);
 
 namespace internal {
 
@@ -95,6 +111,20 @@ RETARGET_DECL GpdmModelFile loadGpdmModel(const std::string& path);
 
 RETARGET_DECL void writeGpdmModel(const GpdmModel& model, std::ostream& out,
                                   const std::vector<std::string>& joint_names) {
+  GpdmModelFile file;
+  file.model = model;
+  file.joint_names = joint_names;
+  writeGpdmModel(file, out);
+}
+
+RETARGET_DECL void writeGpdmModel(const GpdmModelFile& file, std::ostream& out) {
+  const GpdmModel& model = file.model;
+  const std::vector<std::string>& joint_names = file.joint_names;
+  RETARGET_THROW_UNLESS(std::isfinite(file.frame_period) && file.frame_period >= 0.0, InvalidArgument,
+                        "frame_period (got ", file.frame_period, ", expected a finite value >= 0 s)");
+  RETARGET_THROW_UNLESS(!file.fit_threshold || (*file.fit_threshold >= -1.0 && *file.fit_threshold <= 1.0),
+                        InvalidArgument, "fit_threshold (got ", file.fit_threshold.value_or(0.0),
+                        ", expected a cosine in [-1, 1])");
   RETARGET_THROW_UNLESS(joint_names.empty() || static_cast<Eigen::Index>(joint_names.size()) == model.observationDim(),
                         InvalidArgument, "joint_names (got ", joint_names.size(), " names, expected 0 or ",
                         model.observationDim(), ")");
@@ -114,6 +144,16 @@ RETARGET_DECL void writeGpdmModel(const GpdmModel& model, std::ostream& out,
   if (!joint_names.empty()) {
     text += "joints";
     for (const std::string& name : joint_names) text += " " + name;
+    text += "\n";
+  }
+  if (file.frame_period > 0.0) {
+    text += "frame_period ";
+    internal::appendNumber(text, file.frame_period);
+    text += "\n";
+  }
+  if (file.fit_threshold) {
+    text += "fit_threshold ";
+    internal::appendNumber(text, *file.fit_threshold);
     text += "\n";
   }
   const auto appendValues = [&text](const char* key, const auto& values) {
@@ -148,6 +188,12 @@ RETARGET_DECL void saveGpdmModel(const GpdmModel& model, const std::string& path
                                  const std::vector<std::string>& joint_names) {
   std::ofstream out = internal::openForWriting(path);
   writeGpdmModel(model, out, joint_names);
+  internal::finishWriting(out, path);
+}
+
+RETARGET_DECL void saveGpdmModel(const GpdmModelFile& file, const std::string& path) {
+  std::ofstream out = internal::openForWriting(path);
+  writeGpdmModel(file, out);
   internal::finishWriting(out, path);
 }
 
@@ -204,8 +250,8 @@ RETARGET_DECL GpdmModelFile readGpdmModel(std::istream& in, const std::string& f
     reader.fail("not a retarget GPDM model: expected 'retarget-gpdm <version>' on the first line");
   }
   long long version = 0;
-  if (!internal::parseInteger(fields[1], version) || version != kGpdmFileVersion) {
-    reader.fail("unsupported GPDM model version " + internal::quoted(fields[1]) + " (this reader reads version " +
+  if (!internal::parseInteger(fields[1], version) || version < 1 || version > kGpdmFileVersion) {
+    reader.fail("unsupported GPDM model version " + internal::quoted(fields[1]) + " (this reader reads versions 1 to " +
                 std::to_string(kGpdmFileVersion) + ")");
   }
   internal::expectGpdmKey(reader, internal::nextGpdmFields(reader, fields, "'frames'"), "frames", 1);
@@ -241,6 +287,19 @@ RETARGET_DECL GpdmModelFile readGpdmModel(std::istream& in, const std::string& f
   if (!fields.empty() && fields[0] == "joints") {
     internal::expectGpdmKey(reader, fields, "joints", static_cast<std::size_t>(dim_y));
     for (std::size_t i = 1; i < fields.size(); ++i) result.joint_names.emplace_back(fields[i]);
+    internal::nextGpdmFields(reader, fields, "'log_alpha'");
+  }
+  if (version >= 2 && !fields.empty() && fields[0] == "frame_period") {
+    internal::expectGpdmKey(reader, fields, "frame_period", 1);
+    result.frame_period = internal::parseGpdmNumber(reader, fields[1], 2);
+    if (!(result.frame_period > 0.0)) reader.fail("frame_period must be > 0 s (got " + std::string(fields[1]) + ")");
+    internal::nextGpdmFields(reader, fields, "'log_alpha'");
+  }
+  if (version >= 2 && !fields.empty() && fields[0] == "fit_threshold") {
+    internal::expectGpdmKey(reader, fields, "fit_threshold", 1);
+    const double threshold = internal::parseGpdmNumber(reader, fields[1], 2);
+    if (threshold < -1.0 || threshold > 1.0) reader.fail("fit_threshold must be a cosine in [-1, 1] (got " + std::string(fields[1]) + ")");
+    result.fit_threshold = threshold;
     internal::nextGpdmFields(reader, fields, "'log_alpha'");
   }
   GpdmHyperparameters hyper;

@@ -15,6 +15,12 @@
 ///    GP mean X_out^T K_X^-1 k_X(X_in, p) and eps ~ N(0, s^2 I),
 ///    s = max(`min_noise`, `noise_scale` sigma_X(x_{t-1})): the model's own predictive standard
 ///    deviation at the previous estimate (one O(n^2) evaluation per frame, not per particle).
+///    Time: f_x advances one training frame. With the map's `frame_period` T (s) and frame time
+///    stamps, a frame dt after the previous one advances r = dt / T training frames (clamped to
+///    [1/16, 4]): floor(r) steps of f_x, then the fraction r - floor(r) of one more step
+///    (p + frac (f_x(p) - p)), and the noise is scaled by sqrt(r) (Eq. 3's noise per unit of
+///    time), so 30 Hz and 120 Hz inputs of one motion move the cloud alike. Without a period or
+///    time stamps: one step per frame.
 ///  - Likelihood (Eqs. 1-2 of Section 3, as the joint-space filter): the particle's joint angles
 ///    are the decoder mean theta = f_theta(p) (Section 5), clamped to the limits; the robot's
 ///    virtual skeleton at theta is compared with the observation by the cosine similarity over
@@ -40,9 +46,14 @@
 ///    or only inferred under `InferredJoints::kHold`): the last output is held, `held()` marks the
 ///    decoded coordinates, and the particles are left untouched. With some links usable the
 ///    filter runs on those (the learned model fills in the rest).
-///  - kNotConverged: the best particle's cosine similarity was below `min_similarity`: the
-///    observation is far from every pose the learned motion can show (low maximum weight; the
-///    human does something the model never learned).
+///  - kNotConverged ("not explained by the model", `unexplained()`): the cosine similarity of
+///    the written estimate's virtual skeleton to the observation is below the map's
+///    `fit_threshold`, the 5th percentile of that similarity on the recordings the model was
+///    trained on (`gpdmFitThreshold`; `retarget learn gpdm` stores it in the .gpdm file), or below
+///    `min_similarity` when the map has none: the human does something the model never learned.
+///    With `fallback = kGaLvvj` the output then moves to GA-LVVJ's angles for the same frame
+///    (blended over `fallback_blend_time` seconds both ways so the switch does not jump;
+///    `fallbackWeight()` is the blend, 1 = GA-LVVJ only).
 ///  - kClamped: the decoded estimate of a coordinate left its limits by more than
 ///    `kClampTolerance` (0.01 rad) and was clamped (`clamped()` says which): the model
 ///    extrapolates beyond what it was trained on. Smaller overshoots are the decoder's
@@ -57,6 +68,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,9 +79,11 @@
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
+#include <retarget/human/motion.hpp>
 #include <retarget/human/skeleton_links.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/learning/gpdm.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/internal/pose_likelihood.hpp>
 #include <retarget/mappers/mapper.hpp>
@@ -84,8 +98,19 @@ struct GpdmFilterMap {
   /// Robot coordinate of each of the model's D observation columns; empty: D = nq in q order.
   std::vector<std::string> joints{};
   /// The robot's virtual skeleton, through which particles are weighed (as the joint-space
-  /// filter; its joint bindings are not used).
+  /// filter; its joint bindings are used only by the GA-LVVJ fallback).
   GaLvvjMap skeleton = naoGaLvvjMap();
+  /// Seconds between two training frames of `motion_model` (0: one dynamics step per frame).
+  double frame_period = 0.0;
+  /// Cosine below which a frame is not explained by the model (see kNotConverged in the file
+  /// doc); none: `GpdmParticleFilterOptions::min_similarity`.
+  std::optional<double> fit_threshold{};
+};
+
+/// What `GpdmParticleFilter` writes on frames the model does not explain.
+enum class GpdmFallback {
+  kNone,    ///< the filter's estimate, flagged kNotConverged
+  kGaLvvj,  ///< GA-LVVJ's angles of the same frame (blended in and out), still flagged
 };
 
 /// How `GpdmParticleFilter` turns the weighted particles into joint angles.
@@ -116,8 +141,14 @@ struct GpdmParticleFilterOptions {
   double relocation_fraction = 0.2;
   /// How the estimate is formed (see GpdmEstimate).
   GpdmEstimate estimate = GpdmEstimate::kLatentMean;
-  /// kNotConverged below this best-particle cosine similarity (in [-1, 1]).
+  /// kNotConverged below this cosine similarity of the estimate (in [-1, 1]) when the map has no
+  /// `fit_threshold`. Not from the paper: a loose bound for uncalibrated models (a model from
+  /// `retarget learn gpdm` carries a threshold measured on its own training recordings).
   double min_similarity = 0.7;
+  /// What to write on frames the model does not explain.
+  GpdmFallback fallback = GpdmFallback::kNone;
+  /// Seconds (>= 0) over which the output blends into and out of the fallback (0: at once).
+  double fallback_blend_time = 0.2;
   /// Values (rad, q order, nq) of the coordinates the model does not decode; empty: neutral.
   std::vector<double> rest{};
   /// Joints the source only inferred (see InferredJoints; kHold leaves links through them out).
@@ -172,6 +203,14 @@ class GpdmParticleFilter {
   const std::vector<int>& decodedCoordinates() const noexcept { return columns_; }
   /// Best particle's cosine similarity (Eq. 1) in the last update (0 before any).
   Scalar bestSimilarity() const noexcept { return best_similarity_; }
+  /// Cosine similarity (Eq. 1) of the filter's estimate to the last observation (0 before any).
+  Scalar estimateSimilarity() const noexcept { return estimate_similarity_; }
+  /// True when the last frame was not explained by the model (kNotConverged).
+  bool unexplained() const noexcept { return unexplained_; }
+  /// Share of the GA-LVVJ fallback in the last output, [0, 1] (0 without a fallback).
+  double fallbackWeight() const noexcept { return fallback_weight_; }
+  /// The threshold in use (cosine): the map's fit_threshold, else options().min_similarity.
+  double fitThreshold() const noexcept { return threshold_; }
   /// Effective sample size 1 / sum w^2 (normalised) of the last update, in [1, Q].
   Scalar effectiveSampleSize() const noexcept { return effective_size_; }
   /// Training frame whose latent point the last update re-located particles to; -1 for none.
@@ -220,12 +259,33 @@ class GpdmParticleFilter {
   internal::ObservedLinks<Scalar> observed_;
   internal::PortableRandom random_;
   Scalar best_similarity_ = Scalar(0);
+  Scalar estimate_similarity_ = Scalar(0);
   Scalar effective_size_ = Scalar(0);
+  double threshold_ = 0.0;
+  double frame_period_ = 0.0;
+  double last_time_ = 0.0;
+  bool has_time_ = false;
+  double history_clock_ = 0.0;
+  bool unexplained_ = false;
+  double fallback_weight_ = 0.0;
+  std::optional<GaLvvjMapper<Scalar>> fallback_;
+  VectorX<Scalar> q_fallback_;
   Eigen::Index relocated_to_ = -1;
   double relocation_cosine_ = 0.0;
   JointFlags clamped_;
   JointFlags held_;
 };
+
+/// The fit threshold of a learned model (ours; seed 003 has none): runs a filter with `options`
+/// (its fallback off) over each of `motions`, the recordings the model was trained on, and returns
+/// the `quantile` (default 0.05) of the estimate's cosine similarity (Eq. 1) over all their frames
+/// with a usable observation. A held-out frame below it fits the model worse than 95 % of the
+/// training frames did. Allocates (not for the per-frame path). Throws InvalidArgument when the
+/// quantile is outside [0, 1] or no frame is usable.
+template <typename Scalar>
+double gpdmFitThreshold(const RobotModel<Scalar>& model, GpdmFilterMap map,
+                        const std::vector<SkeletonMotion<Scalar>>& motions, GpdmParticleFilterOptions options = {},
+                        double quantile = 0.05);
 
 static_assert(isMapper<GpdmParticleFilter<double>>);
 static_assert(isMapper<GpdmParticleFilter<float>>);
@@ -244,19 +304,42 @@ Status GpdmParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen
     return StatusCode::kDegenerateInput;
   }
 
-  // Motion noise: the dynamics' predictive standard deviation at the last estimate.
+  // Training frames this frame advances (see the file doc): r = dt / T.
+  double steps = 1.0;
+  const double time = static_cast<double>(frame.time);
+  if (frame_period_ > 0.0 && has_time_ && std::isfinite(time) && time > last_time_) {
+    steps = std::min(std::max((time - last_time_) / frame_period_, 1.0 / 16.0), 4.0);
+  }
+  if (std::isfinite(time)) {
+    last_time_ = time;
+    has_time_ = true;
+  }
+  const int whole_steps = static_cast<int>(std::floor(steps));
+  const double fraction = steps - whole_steps;
+  // Motion noise: the dynamics' predictive standard deviation at the last estimate, per unit
+  // of time (sqrt(r)).
   double variance = 0.0;
   double noise = options_.min_noise;
   if (gpdm_.predictNext(estimate_latent_, workspace_, latent_next_, variance).ok()) {
     noise = std::max(noise, options_.noise_scale * std::sqrt(variance));
   }
+  noise *= std::sqrt(steps);
   // Predict, decode and weigh every particle.
   const Scalar inverse_two_sigma2 =
       Scalar(1) / (Scalar(2) * static_cast<Scalar>(options_.likelihood_sigma * options_.likelihood_sigma));
   const Eigen::Index count = particles_.cols();
   for (Eigen::Index p = 0; p < count; ++p) {
     latent_ = particles_.col(p);
-    if (!gpdm_.predictNextMean(latent_, workspace_, latent_next_).ok()) latent_next_ = latent_;
+    for (int step = 0; step < whole_steps; ++step) {
+      if (!gpdm_.predictNextMean(latent_, workspace_, latent_next_).ok()) latent_next_ = latent_;
+      latent_ = latent_next_;
+    }
+    latent_next_ = latent_;
+    if (fraction > 0.0 && gpdm_.predictNextMean(latent_, workspace_, latent_next_).ok()) {
+      latent_next_ = latent_ + fraction * (latent_next_ - latent_);
+    } else {
+      latent_next_ = latent_;
+    }
     for (Eigen::Index c = 0; c < latent_next_.size(); ++c) latent_next_[c] += noise * random_.gaussian();
     if (!latent_next_.allFinite()) latent_next_ = latent_;
     particles_.col(p) = latent_next_;
@@ -295,6 +378,22 @@ Status GpdmParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen
     }
   }
   if (!q_.allFinite()) q_ = last_;
+  // How well the estimate explains the observation, measured on what is written.
+  estimate_similarity_ = skeleton_.compute(q_, robot_frame_).ok() ? observed_.similarity(robot_frame_) : Scalar(0);
+  unexplained_ = !(static_cast<double>(estimate_similarity_) >= threshold_);
+  if (fallback_) {
+    const Status fallback_status = fallback_->map(frame, q_fallback_);
+    const double dt = steps * (frame_period_ > 0.0 ? frame_period_ : 1.0 / 30.0);
+    const double rate = options_.fallback_blend_time > 0.0 ? dt / options_.fallback_blend_time : 1.0;
+    const bool usable = !fallback_status.has(StatusCode::kInvalidInput) && q_fallback_.allFinite();
+    const double target = unexplained_ && usable ? 1.0 : 0.0;
+    fallback_weight_ = target > fallback_weight_ ? std::min(target, fallback_weight_ + rate)
+                                                 : std::max(target, fallback_weight_ - rate);
+    if (fallback_weight_ > 0.0 && usable) {
+      const Scalar w = static_cast<Scalar>(fallback_weight_);
+      q_ = (Scalar(1) - w) * q_ + w * q_fallback_;  // both within the limits: so is the blend
+    }
+  }
   q_out = q_;
   last_ = q_;
 
@@ -302,7 +401,10 @@ Status GpdmParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen
   internal::systematicResample(weight_, random_.uniform(), particles_, scratch_);
   particles_.swap(scratch_);
   relocated_to_ = -1;
-  if (options_.window > 0) {
+  history_clock_ += steps;
+  if (options_.window > 0 && history_clock_ >= 1.0 - 1e-9) {
+    // The window holds estimates one training frame apart, whatever the input rate.
+    history_clock_ = std::max(0.0, history_clock_ - 1.0);
     history_.col(history_count_ % history_.cols()) = estimate_latent_;
     ++history_count_;
     if (history_count_ >= history_.cols()) {
@@ -315,8 +417,33 @@ Status GpdmParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen
   }
   Status status;
   if (clamped_.any()) status |= StatusCode::kClamped;
-  if (best_similarity_ < static_cast<Scalar>(options_.min_similarity)) status |= StatusCode::kNotConverged;
+  if (unexplained_) status |= StatusCode::kNotConverged;
   return status;
+}
+
+template <typename Scalar>
+double gpdmFitThreshold(const RobotModel<Scalar>& model, GpdmFilterMap map,
+                        const std::vector<SkeletonMotion<Scalar>>& motions, GpdmParticleFilterOptions options,
+                        double quantile) {
+  RETARGET_THROW_UNLESS(std::isfinite(quantile) && quantile >= 0.0 && quantile <= 1.0, InvalidArgument,
+                        "gpdmFitThreshold: quantile (got ", quantile, ", expected a value in [0, 1])");
+  options.fallback = GpdmFallback::kNone;
+  map.fit_threshold.reset();
+  GpdmParticleFilter<Scalar> filter(model, std::move(map), options);
+  std::vector<double> similarity;
+  VectorX<Scalar> q(model.nq());
+  for (const SkeletonMotion<Scalar>& motion : motions) {
+    filter.reset();
+    for (const SkeletonFrame<Scalar>& frame : motion.frames) {
+      if (filter.map(frame, q).has(StatusCode::kDegenerateInput)) continue;
+      similarity.push_back(static_cast<double>(filter.estimateSimilarity()));
+    }
+  }
+  RETARGET_THROW_UNLESS(!similarity.empty(), InvalidArgument,
+                        "gpdmFitThreshold: no usable frame in the ", motions.size(), " training recordings");
+  std::sort(similarity.begin(), similarity.end());
+  const auto index = static_cast<std::size_t>(std::floor(quantile * static_cast<double>(similarity.size() - 1)));
+  return similarity[index];
 }
 
 template <typename ScalarType>
@@ -324,6 +451,18 @@ GpdmParticleFilter<ScalarType>::GpdmParticleFilter(const RobotModel<Scalar>& mod
                                                    GpdmParticleFilterOptions options)
     : model_(&model), options_(std::move(options)), gpdm_(std::move(map.motion_model)), skeleton_(model, map.skeleton) {
   options_.validate();
+  RETARGET_THROW_UNLESS(std::isfinite(map.frame_period) && map.frame_period >= 0.0, InvalidArgument,
+                        "GpdmFilterMap::frame_period (got ", map.frame_period, ", expected a finite value >= 0 s)");
+  RETARGET_THROW_UNLESS(!map.fit_threshold || (*map.fit_threshold >= -1.0 && *map.fit_threshold <= 1.0),
+                        InvalidArgument, "GpdmFilterMap::fit_threshold (got ", map.fit_threshold.value_or(0.0),
+                        ", expected a cosine in [-1, 1])");
+  frame_period_ = map.frame_period;
+  threshold_ = map.fit_threshold ? *map.fit_threshold : options_.min_similarity;
+  if (options_.fallback == GpdmFallback::kGaLvvj) {
+    GaLvvjOptions fallback_options;
+    fallback_options.inferred_joints = options_.inferred_joints;
+    fallback_.emplace(model, map.skeleton, fallback_options);
+  }
   const int nq = model.nq();
   const Eigen::Index dim_y = gpdm_.observationDim(), dim_x = gpdm_.latentDim();
   RETARGET_THROW_UNLESS(gpdm_.frames() >= 2 && dim_x >= 1, InvalidArgument,
@@ -369,6 +508,7 @@ GpdmParticleFilter<ScalarType>::GpdmParticleFilter(const RobotModel<Scalar>& mod
   latent_next_.resize(dim_x);
   y_.resize(dim_y);
   q_.resize(nq);
+  q_fallback_.resize(nq);
   last_.resize(nq);
   history_.resize(dim_x, std::max(k, 1));
   clamped_ = JointFlags::Constant(nq, false);
@@ -385,6 +525,13 @@ void GpdmParticleFilter<ScalarType>::reset() noexcept {
   if (gpdm_.decodeMean(estimate_latent_, workspace_, y_).ok()) writeDecoded(y_, last_);
   random_.reseed(options_.seed);
   history_count_ = 0;
+  history_clock_ = 0.0;
+  has_time_ = false;
+  last_time_ = 0.0;
+  unexplained_ = false;
+  fallback_weight_ = 0.0;
+  estimate_similarity_ = Scalar(0);
+  if (fallback_) fallback_->reset();
   best_similarity_ = Scalar(0);
   effective_size_ = Scalar(0);
   relocated_to_ = -1;
@@ -463,6 +610,12 @@ RETARGET_DECL void GpdmParticleFilterOptions::validate() const {
     RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "GpdmParticleFilterOptions::rest[", i, "] (got ",
                           rest[i], ", expected a finite value)");
   }
+  RETARGET_THROW_UNLESS(fallback == GpdmFallback::kNone || fallback == GpdmFallback::kGaLvvj, InvalidArgument,
+                        "GpdmParticleFilterOptions::fallback (got ", static_cast<int>(fallback),
+                        ", expected kNone or kGaLvvj)");
+  RETARGET_THROW_UNLESS(std::isfinite(fallback_blend_time) && fallback_blend_time >= 0.0, InvalidArgument,
+                        "GpdmParticleFilterOptions::fallback_blend_time (got ", fallback_blend_time,
+                        ", expected a finite value >= 0 s)");
   RETARGET_THROW_UNLESS(inferred_joints == InferredJoints::kHold || inferred_joints == InferredJoints::kUse,
                         InvalidArgument, "GpdmParticleFilterOptions::inferred_joints (got ",
                         static_cast<int>(inferred_joints), ", expected kHold or kUse)");
