@@ -124,7 +124,8 @@ TEST_CASE("gpdm training: the objective never increases and the training frames 
                                                             << "; latent unit)");
   CHECK(worst < spread);
 
-  // The balanced GPDM (dynamics weighted by D'/d) learns smoother latent trajectories.
+  // The balanced GPDM (dynamics weighted by D'/d) learns latent trajectories its dynamics predict
+  // better.
   GpdmTrainingOptions balanced = options;
   balanced.dynamics_weight = 0.0;
   const GpdmModel smooth = trainGpdm({data.train}, balanced);
@@ -142,6 +143,11 @@ TEST_CASE("gpdm training: the objective never increases and the training frames 
   MESSAGE("balanced gpdm: worst one-step prediction error " << worst_balanced << " (largest latent step "
                                                             << spread_balanced << "); training RMS "
                                                             << rms(decoded - data.train) << " rad");
+  // Its dynamics predict the next latent point better than the plain GPDM's (measured 1.20 against
+  // 1.33 latent units at worst), and better than standing still; the decoder stays as exact.
+  CHECK(worst_balanced < worst);
+  CHECK(worst_balanced < spread_balanced);
+  CHECK(rms(decoded - data.train) < 1e-3);
 }
 
 TEST_CASE("gpdm training: the decoder reproduces held-out wave frames better than kernel PCA alone") {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -162,6 +163,32 @@ TEST_CASE("gpdm-pf: tracks another wave with far fewer particles than the joint-
   CHECK(gpdm_rms[3] < 0.05);
 }
 
+TEST_CASE("gpdm-pf: the same wave seen with Kinect-like noise (1.5 cm per joint coordinate)") {
+  // The observation above is NAO's own virtual skeleton, exact. A depth camera's joints jitter
+  // by 1-2 cm: the same test with Gaussian noise of 1.5 cm on every coordinate of every joint.
+  const auto nao = makeNao<double>();
+  KnownMotion noisy = testWave();
+  std::mt19937 rng(35);
+  std::normal_distribution<double> jitter(0.0, 0.015);
+  for (SkeletonFramed& frame : noisy.frames) {
+    for (auto& p : frame.p_W) p += Eigen::Vector3d(jitter(rng), jitter(rng), jitter(rng));
+  }
+  const std::vector<int> observed = JointSpaceParticleFilter<double>(nao, naoGaLvvjMap()).estimated();
+  ParticleFilterOptions joint_options;
+  joint_options.particles = 800;
+  JointSpaceParticleFilter<double> joint(nao, naoGaLvvjMap(), joint_options);
+  const double joint_rms = track(joint, noisy, 15, observed).rms;
+  GpdmParticleFilter<double> gpdm(nao, waveMap(), gpdmOptions(20));
+  const Tracking t = track(gpdm, noisy, 15, observed);
+  GpdmParticleFilter<double> exact(nao, waveMap(), gpdmOptions(20));
+  const double exact_rms = track(exact, testWave(), 15, observed).rms;
+  MESSAGE("noisy wave: RMS joint error gpdm-pf 20 ", t.rms, " rad (exact observation ", exact_rms,
+          "), joint-space pf 800 ", joint_rms, " rad; gpdm-pf not explained in ", t.not_converged, " frames");
+  CHECK(t.outside_limits == 0);
+  CHECK(t.rms < joint_rms);
+  CHECK(t.rms < 3 * exact_rms + 0.02);  // the learned motion absorbs most of the jitter
+}
+
 TEST_CASE("gpdm-pf: re-location (Eq. 9) fires once the window is full and does not hurt tracking") {
   const auto nao = makeNao<double>();
   // Eq. 9 compares windows of k frames: the tracked motion must run at about the training
@@ -203,7 +230,7 @@ TEST_CASE("gpdm-pf: re-location (Eq. 9) fires once the window is full and does n
   GpdmParticleFilter<double> without(nao, waveMap(), off);
   const double rms_with = track(tracked, wave, 15).rms, rms_without = track(without, wave, 15).rms;
   MESSAGE("20 particles, RMS joint error: with re-location ", rms_with, " rad, without ", rms_without, " rad");
-  CHECK(rms_with < 1.1 * rms_without);
+  CHECK(rms_with <= rms_without);  // measured 0.0245 against 0.0262 rad
   CHECK(without.relocatedTo() == -1);
   CHECK(without.relocationCosine() == 0.0);
 }
@@ -444,7 +471,10 @@ TEST_CASE("gpdm-pf: real Kinect recordings: similarity and lag beside GA-LVVJ an
     }
     RETARGET_CHECK_FLOOR(cosine_over_seeds, measured_cosine);
     MESSAGE(table);
-    CHECK(lags[0] == 0);
+    // The lag measure finds a known delay: GA-LVVJ's own trajectory delayed by 3 frames.
+    Eigen::MatrixXd delayed = reference.q;
+    for (Eigen::Index t = delayed.rows() - 1; t >= 3; --t) delayed.row(t) = delayed.row(t - 3);
+    CHECK(trajectoryLag(reference.q, delayed, max_lag, 0.02).lag == 3);
     // The GPDM filter trails GA-LVVJ by no more than the joint-space filters do, and by at most
     // a few frames.
     CHECK(lags[3] <= std::max(lags[1], lags[2]));
