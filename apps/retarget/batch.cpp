@@ -397,7 +397,11 @@ const bool kBatchRegistered = registerCommand(Command{
       auto merge = std::make_shared<MergeRequest>();
       command.add_option("input", request->input, "folder of motion files (searched recursively) or a list file");
       command.add_option("--robot", request->robot, "built-in robot name or URDF file");
-      command.add_option("--method", request->setup.method, "mapping method: ga-lvvj, euler, triangle, fabrik, pic, pics");
+      command.add_option("--method", request->setup.method, "mapping method: ga-lvvj, euler, triangle, fabrik, pic, pics, pf, gpdm-pf");
+      command.add_option("--model", request->setup.model_path, "gpdm-pf: the learned .gpdm model (retarget learn gpdm)");
+      command.add_option("--fallback", request->setup.fallback,
+                         "gpdm-pf: ga-lvvj on frames the model does not explain (default: none)")
+          ->check(CLI::IsMember({"none", "ga-lvvj"}));
       command.add_option("--config", request->setup.config_path, "method configuration file (ga-lvvj, euler)");
       command.add_option("--softening", request->setup.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
           ->check(CLI::Range(0, 3));

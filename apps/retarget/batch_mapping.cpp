@@ -1,6 +1,7 @@
 #include "batch_mapping.hpp"
 
 #include <chrono>
+#include <memory>
 
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
@@ -10,6 +11,8 @@
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/particle_filter.hpp>
+#include <retarget/io/gpdm_model.hpp>
+#include <retarget/mappers/gpdm_particle_filter.hpp>
 #include <retarget/mappers/pic.hpp>
 #include <retarget/mappers/triangle.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
@@ -24,11 +27,26 @@ namespace retarget::cli {
 PicOptions picCliOptions(PicAlgorithm algorithm, int softening, bool soften_always, bool force_octants);  // map_pic.cpp
 
 const std::vector<std::string>& batchMethods() {
-  static const std::vector<std::string> methods = {"ga-lvvj", "euler", "triangle", "fabrik", "pic", "pics", "pf"};
+  // gpdm-pf before pf: a file name "wave_gpdm-pf.csv" names gpdm-pf, not pf.
+  static const std::vector<std::string> methods = {"ga-lvvj", "euler", "triangle", "fabrik", "pic", "pics", "gpdm-pf", "pf"};
   return methods;
 }
 
 namespace {
+
+// The GPDM particle filter of `setup` (its .gpdm model, 30 particles, seed 1) on `model`.
+std::shared_ptr<GpdmParticleFilter<double>> gpdmFilter(const MethodSetup& setup, const RobotModel<double>& model) {
+  GpdmModelFile file = loadGpdmModel(setup.model_path);
+  GpdmFilterMap map;
+  map.motion_model = std::move(file.model);
+  map.joints = std::move(file.joint_names);
+  map.skeleton = *gaLvvjMapFor(model);
+  map.frame_period = file.frame_period;
+  map.fit_threshold = file.fit_threshold;
+  GpdmParticleFilterOptions options;
+  if (setup.fallback == "ga-lvvj") options.fallback = GpdmFallback::kGaLvvj;
+  return std::make_shared<GpdmParticleFilter<double>>(model, std::move(map), options);
+}
 
 PicAlgorithm picAlgorithm(const std::string& method) {
   if (method == "fabrik") return PicAlgorithm::kFabrik;
@@ -65,6 +83,13 @@ void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& mode
   } else if (m == "pf") {
     if (!gaLvvjMapFor(model)) {
       throw UsageError("--method pf: no virtual skeleton (GA-LVVJ map) fits robot '" + model.name() + "' (NAO, Pepper)");
+    }
+  } else if (m == "gpdm-pf") {
+    if (!gaLvvjMapFor(model)) {
+      throw UsageError("--method gpdm-pf: no virtual skeleton (GA-LVVJ map) fits robot '" + model.name() + "' (NAO, Pepper)");
+    }
+    if (setup.model_path.empty()) {
+      throw UsageError("--method gpdm-pf: needs --model <file.gpdm> (or gpdm-pf:model=<file>; train one with: retarget learn gpdm)");
     }
   } else if (m == "euler") {
     if (setup.config_path.empty() && model.name() != "inmoov") {
@@ -119,6 +144,9 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
   } else if (isPic(setup.method)) {
     PicMapper<double> mapper(model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening, false, false));
     out.mapped = timedMap(mapper, motion, out.seconds);
+  } else if (setup.method == "gpdm-pf" && gaLvvjMapFor(model) && !setup.model_path.empty()) {
+    const auto filter = gpdmFilter(setup, model);
+    out.mapped = timedMap(*filter, motion, out.seconds);
   } else if (setup.method == "pf" && gaLvvjMapFor(model)) {
     JointSpaceParticleFilter<double> filter(model, *gaLvvjMapFor(model), ParticleFilterOptions{});  // fixed seed
     out.mapped = timedMap(filter, motion, out.seconds);
@@ -180,6 +208,7 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
     return skeletonFrameMapper(std::make_shared<PicMapper<double>>(
         model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening, false, false)));
   }
+  if (setup.method == "gpdm-pf") return skeletonFrameMapper(gpdmFilter(setup, model));
   return skeletonFrameMapper(
       std::make_shared<JointSpaceParticleFilter<double>>(model, *gaLvvjMapFor(model), ParticleFilterOptions{}));
 }

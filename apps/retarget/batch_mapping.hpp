@@ -25,9 +25,11 @@ namespace retarget::cli {
 
 /// What a method needs besides the robot and the file.
 struct MethodSetup {
-  std::string method;       // ga-lvvj | euler | triangle | fabrik | pic | pics | pf (default options, seed 1)
+  std::string method;       // ga-lvvj | euler | triangle | fabrik | pic | pics | pf | gpdm-pf (default options, seed 1)
   std::string config_path;  // optional --config (ga-lvvj: GaLvvjOptions JSON; euler: EulerMap JSON)
   int softening = 1;        // PICs K
+  std::string model_path;   // gpdm-pf: the learned .gpdm model (--model)
+  std::string fallback;     // gpdm-pf: "ga-lvvj" on frames the model does not explain (--fallback), else none
 };
 
 /// The methods batch and compare know, in a fixed order.

@@ -48,6 +48,10 @@ void addCompareOptions(CLI::App& command, CompareOptions& options) {
                      "method configuration file for ga-lvvj or euler (as `retarget map`)");
   command.add_option("--softening", options.defaults.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
       ->check(CLI::Range(0, 3));
+  command.add_option("--model", options.defaults.model_path, "gpdm-pf: the learned .gpdm model (retarget learn gpdm)");
+  command.add_option("--fallback", options.defaults.fallback,
+                     "gpdm-pf: ga-lvvj on frames the model does not explain (default: none)")
+      ->check(CLI::IsMember({"none", "ga-lvvj"}));
   command.add_flag("--avoid-collisions", options.avoid_collisions,
                    "self-collision avoidance after each mapping (as `retarget map`)");
   command.add_option("--solver", options.solver, "avoidance solver: slsqp (default) or cobyla")
@@ -80,9 +84,14 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
       setup.config_path = value;
     } else if (key == "softening" && (value == "0" || value == "1" || value == "2" || value == "3")) {
       setup.softening = value[0] - '0';
+    } else if (key == "model" && !value.empty()) {
+      setup.model_path = value;
+    } else if (key == "fallback" && (value == "none" || value == "ga-lvvj")) {
+      setup.fallback = value;
     } else {
-      throw UsageError("--method '" + spec + "': expected name[:config=<file>][:softening=<0..3>] (got option '" +
-                       option + "')");
+      throw UsageError("--method '" + spec +
+                       "': expected name[:config=<file>][:softening=<0..3>][:model=<file.gpdm>][:fallback=none|ga-lvvj] "
+                       "(got option '" + option + "')");
     }
   }
   if (setup.method.empty()) throw UsageError("--method: empty method name in '" + spec + "'");

@@ -196,6 +196,10 @@ const bool kLiveRegistered = registerCommand(Command{
       command.add_option("--config", request->method.config_path, "method configuration file (ga-lvvj, euler)");
       command.add_option("--softening", request->method.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
           ->check(CLI::Range(0, 3));
+      command.add_option("--model", request->method.model_path, "gpdm-pf: the learned .gpdm model (retarget learn gpdm)");
+      command.add_option("--fallback", request->method.fallback,
+                         "gpdm-pf: ga-lvvj on frames the model does not explain (default: none)")
+          ->check(CLI::IsMember({"none", "ga-lvvj"}));
       command.add_flag("--avoid-collisions", request->avoid_collisions,
                        "self-collision avoidance after the mapper (robots with a collision model)");
       command.add_option("--sink", request->sinks,

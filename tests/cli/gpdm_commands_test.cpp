@@ -96,6 +96,31 @@ TEST_CASE("cli learn gpdm, then map --method gpdm-pf: the library's model and ou
   CHECK(details.at("fallback_frames").get<int>() >= details.at("unexplained_frames").get<int>() - 1);
   CHECK(contains(other.err, "GA-LVVJ fallback in"));
 
+  // compare and batch take gpdm-pf (with its model) and pf beside the other methods.
+  const Run compared = run("compare " + quoted(arms) + " --robot nao --method ga-lvvj,pf,gpdm-pf,gpdm-pf:fallback=ga-lvvj --model " +
+                           quoted(from_recording) + " --json");
+  REQUIRE_MESSAGE(compared.code == 0, compared.err);
+  const nlohmann::json table = nlohmann::json::parse(compared.out);
+  REQUIRE(table.at("rows").size() == 4);
+  CHECK(table.at("rows")[2].at("method") == "gpdm-pf");
+  CHECK(table.at("rows")[2].at("/mapping/not_converged_frames"_json_pointer) == details.at("unexplained_frames"));
+  // The fallback row is GA-LVVJ where the model does not explain the raised arms: its cosine is
+  // above the plain GPDM-PF's.
+  CHECK(table.at("rows")[3].at("/similarity/cosine/mean"_json_pointer).get<double>() >
+        table.at("rows")[2].at("/similarity/cosine/mean"_json_pointer).get<double>());
+  const Run no_model_compare = run("compare " + quoted(arms) + " --robot nao --method gpdm-pf --json");
+  CHECK(no_model_compare.code == 2);
+  CHECK(contains(no_model_compare.err, "needs --model"));
+  const fs::path batch_in = tempDir() / "gpdm_batch_in", batch_out = tempDir() / "gpdm_batch_out";
+  fs::create_directories(batch_in);
+  fs::copy_file(arms, batch_in / "arms.csv", fs::copy_options::overwrite_existing);
+  fs::copy_file(test_motion, batch_in / "wave.csv", fs::copy_options::overwrite_existing);
+  const Run batched = run("batch " + quoted(batch_in) + " --robot nao --method gpdm-pf --model " + quoted(from_recording) +
+                          " -o " + quoted(batch_out));
+  REQUIRE_MESSAGE(batched.code == 0, batched.err);
+  CHECK(fs::exists(batch_out / "arms.csv"));
+  CHECK(fs::exists(batch_out / "wave.csv"));
+
   // Errors: no model, a broken model (named with its line), a model for other joints.
   const Run no_model = run("map " + quoted(test_motion) + " --robot nao --method gpdm-pf -o " + quoted(second));
   CHECK(no_model.code == 2);
