@@ -21,18 +21,19 @@ TEST_CASE("gpdm: analytic gradient equals central finite differences at random p
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> uniform(-0.7, 0.7);
   double worst = 0.0;
-  for (int trial = 0; trial < 4; ++trial) {
+  for (int trial = 0; trial < 5; ++trial) {
     CAPTURE(trial);
     // 20 frames in two sequences (12 + 8), 6-D observations, 3-D latent points.
     auto problem = smallGpdmProblem(rng, 20, 6, {12, 8});
-    if (trial == 3) problem.y.col(2).setConstant(0.25);  // a joint that never moves
+    if (trial >= 3) problem.y.col(2).setConstant(0.25);  // a joint that never moves
     GpdmHyperparameters h;
     for (Eigen::Index i = 0; i < 4; ++i) h.log_alpha(i) = uniform(rng);
     for (Eigen::Index i = 0; i < 3; ++i) h.log_beta(i) = uniform(rng);
     h.log_alpha(3) += 2.0;  // noise variances e^-2 ... e^-1.3
     h.log_beta(2) += 2.0;
-    const GpdmModel model(problem.y, problem.lengths, problem.x, h);
-    CHECK(model.activeObservationDim() == (trial == 3 ? 5 : 6));
+    GpdmModel model(problem.y, problem.lengths, problem.x, h);
+    CHECK(model.activeObservationDim() == (trial >= 3 ? 5 : 6));
+    if (trial == 4) model.setScales((Eigen::VectorXd(6) << 0.5, 2.0, 3.0, 1.3, 0.8, 4.0).finished());  // learned W
     const Eigen::VectorXd p = model.parameters();
     Eigen::VectorXd gradient;
     const double lambda = trial == 2 ? 2.5 : 1.0;  // trial 2: a weighted (balanced) dynamics term
@@ -57,6 +58,31 @@ TEST_CASE("gpdm: analytic gradient equals central finite differences at random p
     }
   }
   MESSAGE("gpdm gradient check: max relative error " << worst);
+}
+
+TEST_CASE("gpdm: the closed-form W minimises the posterior over the scales; W is validated") {
+  std::mt19937 rng(36);
+  auto problem = smallGpdmProblem(rng, 20, 6, {12, 8});
+  problem.y.col(4) *= 5.0;  // a joint that moves far more than the others
+  GpdmModel model(problem.y, problem.lengths, problem.x);
+  const Eigen::VectorXd p = model.parameters();
+  const Eigen::VectorXd w = model.optimalScales(p);
+  model.setScales(w);
+  const double at_optimum = model.negativeLogLikelihood(p);
+  std::uniform_real_distribution<double> factor(0.7, 1.4);
+  for (int n = 0; n < 50; ++n) {
+    Eigen::VectorXd other = w;
+    other(n % 6) *= factor(rng);
+    model.setScales(other);
+    CHECK(model.negativeLogLikelihood(p) >= at_optimum - 1e-9);
+  }
+  model.setScales(Eigen::VectorXd::Ones(6));
+  CHECK(model.negativeLogLikelihood(p) > at_optimum);
+  // The joint with the large range gets the small scale: W evens the joints out.
+  CHECK(w(4) == w.minCoeff());
+  CHECK_THROWS_WITH_AS(model.setScales(Eigen::VectorXd::Ones(5)), doctest::Contains("scales (got 5 values"), InvalidArgument);
+  CHECK_THROWS_WITH_AS(model.setScales((Eigen::VectorXd(6) << 1, 1, 0, 1, 1, 1).finished()), doctest::Contains("scales(2)"),
+                       InvalidArgument);
 }
 
 TEST_CASE("gpdm: the likelihood counts dynamics pairs inside sequences only") {

@@ -22,6 +22,8 @@
 ///   fit_threshold <c>                       optional (version 2): cosine similarity in [-1, 1]
 ///                                           below which a tracked frame is not explained by the
 ///                                           model (from the training recordings' own fit)
+///   scales <w_1> ... <w_D>                  optional (version 2): the learned per-joint scales W
+///                                           (> 0; omitted: all 1)
 ///   log_alpha <a1> <a2> <a3> <a4>           ln of the dynamics hyperparameters (gpdm.hpp)
 ///   log_beta <b1> <b2> <b3>                 ln of the decoder hyperparameters
 ///   frame <x_1..x_d> <y_1..y_D>             N lines, in training order: latent point, then the
@@ -164,6 +166,7 @@ RETARGET_DECL void writeGpdmModel(const GpdmModelFile& file, std::ostream& out) 
     }
     text += '\n';
   };
+  if ((model.scales().array() != 1.0).any()) appendValues("scales", model.scales());
   appendValues("log_alpha", model.hyperparameters().log_alpha);
   appendValues("log_beta", model.hyperparameters().log_beta);
   const Eigen::MatrixXd& y = model.observations();
@@ -302,6 +305,15 @@ RETARGET_DECL GpdmModelFile readGpdmModel(std::istream& in, const std::string& f
     result.fit_threshold = threshold;
     internal::nextGpdmFields(reader, fields, "'log_alpha'");
   }
+  Eigen::VectorXd scales = Eigen::VectorXd::Ones(dim_y);
+  if (version >= 2 && !fields.empty() && fields[0] == "scales") {
+    internal::expectGpdmKey(reader, fields, "scales", static_cast<std::size_t>(dim_y));
+    for (Eigen::Index i = 0; i < dim_y; ++i) {
+      scales(i) = internal::parseGpdmNumber(reader, fields[static_cast<std::size_t>(i) + 1], static_cast<std::size_t>(i) + 2);
+      if (!(scales(i) > 0.0)) reader.fail("scales must be > 0 (got " + std::string(fields[static_cast<std::size_t>(i) + 1]) + ")");
+    }
+    internal::nextGpdmFields(reader, fields, "'log_alpha'");
+  }
   GpdmHyperparameters hyper;
   internal::expectGpdmKey(reader, fields, "log_alpha", 4);
   for (Eigen::Index i = 0; i < 4; ++i) {
@@ -326,6 +338,7 @@ RETARGET_DECL GpdmModelFile readGpdmModel(std::istream& in, const std::string& f
   if (fields.size() != 1) reader.fail("'end' takes no values");
   try {
     result.model = GpdmModel(y, lengths, x, hyper);
+    result.model.setScales(scales);
   } catch (const Error& error) {
     reader.fail(std::string("the stored values do not make a GPDM: ") + error.what());
   }

@@ -17,13 +17,16 @@
 ///   dynamics k_X(x, x') = a1 exp(-a2/2 |x - x'|^2) + a3 x^T x' + delta / a4,
 ///   decoder  k_Y(x, x') = b1 exp(-b2/2 |x - x'|^2) + delta / b3.
 /// Both are stored as logarithms (`GpdmHyperparameters`), so every positive value is reachable
-/// by an unconstrained optimiser. The per-joint scales W of Wang et al. are fixed to 1 (the
-/// paper's omega_j = 1).
+/// by an unconstrained optimiser. The per-joint scales W = diag(w_1 ... w_D) of Wang et al.
+/// (seed 003 Section 5: "omega_j = 1.0" initially) weigh the columns in the decoder likelihood;
+/// `trainGpdm` can learn them (`GpdmTrainingOptions::learn_scales`; their optimum given X and
+/// beta is closed-form, `optimalScales`).
+/// The predictive means do not depend on W (it cancels); it shapes the learned X.
 ///
 /// Negative log posterior minimised by training (Wang et al.: the log-likelihoods of the
 /// decoder and of the dynamics plus the priors; constants included so that it is a true
 /// negative log density of (Y, X) given the hyperparameters, up to the improper hyperprior):
-///   L = D'/2 ln|K_Y| + 1/2 tr(K_Y^-1 Yc Yc^T)                     decoder,  -ln p(Y | X, beta)
+///   L = D'/2 ln|K_Y| + 1/2 tr(K_Y^-1 Yc W^2 Yc^T) - N sum_j ln w_j  decoder,  -ln p(Y | X, beta, W)
 ///     + lambda (d/2 ln|K_X| + 1/2 tr(K_X^-1 X_out X_out^T)        dynamics, -ln p(X | alpha)
 ///               + n d/2 ln(2 pi))                             (lambda = 1: Wang et al.)
 ///     + 1/2 sum_s |x_first(s)|^2                                  first frame of each sequence
@@ -127,6 +130,15 @@ class GpdmModel {
   const Eigen::VectorXd& observationMean() const noexcept { return y_mean_; }
   /// Frames per sequence.
   const std::vector<Eigen::Index>& sequenceLengths() const noexcept { return sequence_lengths_; }
+  /// Per-column scales w_j of W (D values, > 0; all 1 after construction).
+  const Eigen::VectorXd& scales() const noexcept { return scales_; }
+  /// Sets W (D finite values > 0; a constant column's scale is kept but has no effect). Throws
+  /// InvalidArgument naming the first bad entry.
+  RETARGET_DECL void setScales(const Eigen::VectorXd& w);
+  /// The W minimising L at parameter vector `p` with everything else fixed (Wang et al.):
+  /// w_j^2 = N / (yc_j^T K_Y^-1 yc_j) for the varying columns, 1 for the constant ones. Throws
+  /// InvalidArgument for a wrong size and Error when K_Y is not positive definite at `p`.
+  RETARGET_DECL Eigen::VectorXd optimalScales(const Eigen::VectorXd& p) const;
 
   /// A workspace sized for this model's per-frame calls.
   RETARGET_DECL GpdmWorkspace workspace() const;
@@ -194,6 +206,7 @@ class GpdmModel {
   Eigen::MatrixXd y_;
   Eigen::VectorXd y_mean_;
   Eigen::MatrixXd y_centred_;
+  Eigen::VectorXd scales_;
   Eigen::Index active_columns_ = 0;
   std::vector<Eigen::Index> sequence_lengths_;
   std::vector<Eigen::Index> first_rows_;
@@ -244,6 +257,7 @@ RETARGET_DECL GpdmModel::GpdmModel(const Eigen::MatrixXd& y, std::vector<Eigen::
   y_ = y;
   y_mean_ = y.colwise().mean().transpose();
   y_centred_ = y.rowwise() - y_mean_.transpose();
+  scales_ = Eigen::VectorXd::Ones(y.cols());
   // Columns that do not vary (a joint the motion never moves) carry no information: they are
   // decoded as their constant value and left out of the decoder likelihood, which they would
   // otherwise drive towards zero noise (ln|K_Y| of an all-zero column is unbounded below).
@@ -310,6 +324,36 @@ RETARGET_DECL GpdmWorkspace GpdmModel::workspace() const {
   return w;
 }
 
+RETARGET_DECL void GpdmModel::setScales(const Eigen::VectorXd& w) {
+  RETARGET_THROW_UNLESS(w.size() == y_centred_.cols(), InvalidArgument, "scales (got ", w.size(), " values, expected D = ",
+                        y_centred_.cols(), ")");
+  for (Eigen::Index c = 0; c < w.size(); ++c) {
+    RETARGET_THROW_UNLESS(std::isfinite(w(c)) && w(c) > 0.0 && w(c) <= kMaxMagnitude, InvalidArgument, "scales(", c,
+                          ") (got ", w(c), ", expected a finite value in (0, ", kMaxMagnitude, "])");
+  }
+  scales_ = w;
+}
+
+RETARGET_DECL Eigen::VectorXd GpdmModel::optimalScales(const Eigen::VectorXd& p) const {
+  RETARGET_THROW_UNLESS(p.size() == parameterCount(), InvalidArgument, "parameters (got ", p.size(),
+                        " entries, expected ", parameterCount(), ")");
+  Eigen::MatrixXd x;
+  GpdmHyperparameters h;
+  unpack(p, x, h);
+  const Eigen::Vector3d b = h.log_beta.array().exp();
+  Eigen::MatrixXd k = decoderKernel(x, x, b);
+  k.diagonal().array() += 1.0 / b(2) + kJitter;  // as in negativeLogLikelihood
+  const Eigen::LLT<Eigen::MatrixXd> llt(k);
+  RETARGET_THROW_UNLESS(llt.info() == Eigen::Success, Error, "optimalScales: the decoder kernel matrix is not positive definite");
+  const Eigen::MatrixXd weights = llt.solve(y_centred_);
+  Eigen::VectorXd w = Eigen::VectorXd::Ones(y_centred_.cols());
+  for (Eigen::Index c = 0; c < w.size(); ++c) {
+    const double a = y_centred_.col(c).dot(weights.col(c));
+    if (y_centred_.col(c).any() && a > 0.0) w(c) = std::min(std::sqrt(static_cast<double>(x.rows()) / a), kMaxMagnitude);
+  }
+  return w;
+}
+
 RETARGET_DECL Eigen::VectorXd GpdmModel::parameters() const {
   Eigen::VectorXd p(parameterCount());
   pack(x_, hyper_, p);
@@ -357,10 +401,15 @@ RETARGET_DECL double GpdmModel::negativeLogLikelihood(const Eigen::VectorXd& p, 
     const Eigen::LLT<Eigen::MatrixXd> llt(k);
     if (llt.info() != Eigen::Success) return failure(gradient);
     const Eigen::MatrixXd k_inverse = llt.solve(Eigen::MatrixXd::Identity(n_frames, n_frames));
-    const Eigen::MatrixXd weights = k_inverse * y_centred_;
+    const Eigen::MatrixXd y_scaled = y_centred_ * scales_.asDiagonal();  // Yc W
+    const Eigen::MatrixXd weights = k_inverse * y_scaled;
     const double log_det = 2.0 * llt.matrixLLT().diagonal().array().log().sum();
-    value += 0.5 * dim_y * log_det + 0.5 * (y_centred_.array() * weights.array()).sum() +
-             0.5 * dim_y * static_cast<double>(n_frames) * kLog2Pi;
+    double log_scales = 0.0;  // sum over the varying columns of ln w_j
+    for (Eigen::Index c = 0; c < y_centred_.cols(); ++c) {
+      if (y_centred_.col(c).any()) log_scales += std::log(scales_(c));
+    }
+    value += 0.5 * dim_y * log_det + 0.5 * (y_scaled.array() * weights.array()).sum() -
+             static_cast<double>(n_frames) * log_scales + 0.5 * dim_y * static_cast<double>(n_frames) * kLog2Pi;
     if (gradient != nullptr) {
       const Eigen::MatrixXd g = 0.5 * (dim_y * k_inverse - weights * weights.transpose());
       const Eigen::MatrixXd ge = g.cwiseProduct(e);
