@@ -204,20 +204,21 @@ canonical skeleton (what read_motion() returns for a .bvh).)doc")
       .def("to_motion", [](const BvhMotion& b) { return bvhToSkeleton(b); },
            "The canonical skeleton of this motion (built-in rig schemas, else the automatic rig binding).");
 
-  m.def("read_motion", [](const std::string& path) { return loadMotion(path); }, py::arg("path"), R"doc(
+  m.def("read_motion", [](const std::string& path) { return loadMotion(path); }, py::arg("path"),
+        py::call_guard<py::gil_scoped_release>(), R"doc(
 Reads any supported human motion as the command line does: BVH (built-in rigs or the automatic
 binding), Kinect v2 Laban CSV / Keraal TXT, NTU .skeleton, skeleton CSV, MediaPipe / OpenPose
 keypoint CSV; the format from the extension and the first line. Raises retarget.ParseError with
 the file and line for a malformed file.)doc");
-  m.def("read_bvh", [](const std::string& path) { return readBvh(path); }, py::arg("path"),
+  m.def("read_bvh", [](const std::string& path) { return readBvh(path); }, py::arg("path"), py::call_guard<py::gil_scoped_release>(),
         "Reads a BVH file's hierarchy and channels (BvhMotion). Raises retarget.ParseError (file, line).");
-  m.def("read_skeleton_csv", [](const std::string& path) { return readSkeletonCsv(path); }, py::arg("path"),
+  m.def("read_skeleton_csv", [](const std::string& path) { return readSkeletonCsv(path); }, py::arg("path"), py::call_guard<py::gil_scoped_release>(),
         "Reads a skeleton CSV (time,<Joint>.x,...; m, frame W).");
-  m.def("read_kinect", [](const std::string& path) { return readKinect(path); }, py::arg("path"),
+  m.def("read_kinect", [](const std::string& path) { return readKinect(path); }, py::arg("path"), py::call_guard<py::gil_scoped_release>(),
         "Reads a Kinect v2 recording (Laban CSV or Keraal TXT), converted into frame W.");
-  m.def("read_ntu_skeleton", [](const std::string& path) { return readNtuSkeleton(path); }, py::arg("path"),
+  m.def("read_ntu_skeleton", [](const std::string& path) { return readNtuSkeleton(path); }, py::arg("path"), py::call_guard<py::gil_scoped_release>(),
         "Reads an NTU RGB+D .skeleton file (first body), converted into frame W.");
-  m.def("read_keypoint_csv", [](const std::string& path) { return readKeypointCsv(path); }, py::arg("path"),
+  m.def("read_keypoint_csv", [](const std::string& path) { return readKeypointCsv(path); }, py::arg("path"), py::call_guard<py::gil_scoped_release>(),
         "Reads a MediaPipe Pose / OpenPose BODY_25 3D keypoint CSV (schema from the header).");
   m.def(
       "write_skeleton_csv",
@@ -226,10 +227,10 @@ the file and line for a malformed file.)doc");
         options.tracking_states = tracking_states;
         writeSkeletonCsv(motion, path, options);
       },
-      py::arg("motion"), py::arg("path"), py::arg("tracking_states") = true,
+      py::arg("motion"), py::arg("path"), py::arg("tracking_states") = true, py::call_guard<py::gil_scoped_release>(),
       "Writes a motion as skeleton CSV (m, frame W; read back by read_skeleton_csv / read_motion).");
   m.def("write_bvh", [](const BvhMotion& motion, const std::string& path) { writeBvh(motion, path); },
-        py::arg("motion"), py::arg("path"), "Writes a BvhMotion as a BVH file (hierarchy and channels unchanged).");
+        py::arg("motion"), py::arg("path"), py::call_guard<py::gil_scoped_release>(), "Writes a BvhMotion as a BVH file (hierarchy and channels unchanged).");
   m.def("demo_motion_names", &demoMotionNames, "Names demo_motion() accepts.");
   m.def(
       "demo_motion",
@@ -240,7 +241,8 @@ the file and line for a malformed file.)doc");
         options.body_height = body_height;
         return demoMotion(name, options);
       },
-      py::arg("name"), py::arg("rate") = 30.0, py::arg("duration") = 6.0, py::arg("body_height") = 1.75, R"doc(
+      py::arg("name"), py::arg("rate") = 30.0, py::arg("duration") = 6.0, py::arg("body_height") = 1.75,
+      py::call_guard<py::gil_scoped_release>(), R"doc(
 A generated human motion (the command line's `retarget demo`): wave, arms-raise, squat,
 one-leg-stand, arm-circles, walk-in-place, fold-arms. rate in frames/s, duration in s,
 body_height in m.)doc");
