@@ -31,7 +31,8 @@ std::vector<std::string> humanJointNames() {
 
 // Positions (F x 25 x 3) and states (F x 25) into `motion`, times (F) or frame k / rate.
 Motion motionFromArrays(const py::array_t<double, py::array::c_style | py::array::forcecast>& positions,
-                        const py::object& times, const py::object& tracking, double frame_rate) {
+                        const py::object& times, const py::object& tracking, const py::object& hands,
+                        double frame_rate) {
   if (positions.ndim() != 3 || positions.shape(1) != kHumanJointCount || positions.shape(2) != 3) {
     throw InvalidArgument("[retarget] Motion: expected positions of shape (frames, 25, 3), got " +
                           std::to_string(positions.ndim()) + " dimensions");
@@ -71,7 +72,29 @@ Motion motionFromArrays(const py::array_t<double, py::array::c_style | py::array
       }
     }
   }
+  if (!hands.is_none()) {
+    const auto h = hands.cast<py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>>();
+    if (h.ndim() != 2 || static_cast<std::size_t>(h.shape(0)) != frames || h.shape(1) != 2) {
+      throw InvalidArgument("[retarget] Motion: expected hands of shape (frames, 2)");
+    }
+    for (std::size_t k = 0; k < frames; ++k) {
+      for (std::size_t side = 0; side < 2; ++side) {
+        const std::uint8_t v = h.data()[2 * k + side];
+        if (v > 2) throw InvalidArgument("[retarget] Motion: hand states are 0, 1 or 2 (got " + std::to_string(v) + ")");
+        (side == 0 ? motion.frames[k].left_hand : motion.frames[k].right_hand) = static_cast<HandState>(v);
+      }
+    }
+  }
   return motion;
+}
+
+// The left and right hand states of a frame sit side by side (one byte each): one (2,) view.
+std::uint8_t* handStates(Frame& f) {
+  auto* left = reinterpret_cast<std::uint8_t*>(&f.left_hand);
+  if (reinterpret_cast<std::uint8_t*>(&f.right_hand) != left + 1) {
+    throw Error("[retarget] Motion.hands: unexpected SkeletonFrame layout");
+  }
+  return left;
 }
 
 }  // namespace
@@ -125,10 +148,12 @@ retarget.read_motion() or built from arrays.
 positions (frames x 25 x 3), times (frames, s) and tracking (frames x 25, uint8) are views of
 the motion's own storage (no copy; writable); motion[k] is frame k (a SkeletonFrame view).)doc")
       .def(py::init(&motionFromArrays), py::arg("positions"), py::arg("times") = py::none(),
-           py::arg("tracking") = py::none(), py::arg("frame_rate") = 0.0, R"doc(
+           py::arg("tracking") = py::none(), py::arg("hands") = py::none(), py::arg("frame_rate") = 0.0, R"doc(
 A motion from positions (frames x 25 x 3, m, frame W; joints in HUMAN_JOINT_NAMES order).
 times (s) default to k / frame_rate (k when frame_rate is 0); tracking (frames x 25: 0, 1, 2)
-defaults to tracked where the position is finite, not tracked elsewhere.)doc")
+defaults to tracked where the position is finite, not tracked elsewhere; hands (frames x 2: left,
+right; 0 unknown, 1 open, 2 closed) default to unknown. Orientations and head angles are not
+taken from arrays.)doc")
       .def("__len__", &Motion::size)
       .def(
           "__getitem__",
@@ -166,6 +191,15 @@ defaults to tracked where the position is finite, not tracked elsewhere.)doc")
                                              {kFrame, static_cast<py::ssize_t>(sizeof(TrackingState))}, data, self);
           },
           "Tracking states (frames x 25: 0 not tracked, 1 inferred, 2 tracked): a writable view.")
+      .def_property_readonly(
+          "hands",
+          [](py::object self) {
+            Motion& motion = self.cast<Motion&>();
+            std::uint8_t* data = motion.frames.empty() ? nullptr : handStates(motion.frames[0]);
+            return py::array_t<std::uint8_t>({static_cast<py::ssize_t>(motion.size()), py::ssize_t{2}}, {kFrame, py::ssize_t{1}},
+                                             data, self);
+          },
+          "Hand states (frames x 2: left, right; 0 unknown, 1 open, 2 closed): a writable view.")
       .def_property_readonly("joint_names", [](const Motion&) { return humanJointNames(); },
                              "Names of the 25 joints of positions' second axis (Kinect v2 order).")
       .def_readwrite("frame_rate", &Motion::frame_rate, "Nominal frames per second (0 when unknown).")

@@ -2,6 +2,8 @@
 // kinematics of every link.
 #include "bindings.hpp"
 
+#include <pybind11/eigen.h>
+
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/robots/builtin.hpp>
