@@ -160,8 +160,9 @@ Json pose(const Robot& model, const Motion& motion, const Eigen::MatrixXd& q) {
   return out;
 }
 
-Json dtwFamily(const Robot& model, const BvhMotion& motion, const Eigen::MatrixXd& q,
-               const std::vector<std::string>& names, py::handle map_source) {
+// The Euler map that reads the human's joint angles: `map_source` (needs the GIL), else the
+// built-in InMoov map of the skeleton.
+EulerMap dtwEulerMap(const Robot& model, const BvhMotion& motion, py::handle map_source) {
   EulerMap config;
   if (!map_source.is_none()) {
     config = structFrom<EulerMap>(EulerMap{}, map_source, py::kwargs(), "map");
@@ -173,6 +174,11 @@ Json dtwFamily(const Robot& model, const BvhMotion& motion, const Eigen::MatrixX
     }
     config = inmoovEulerMap(skeleton);
   }
+  return config;
+}
+
+Json dtwFamily(const Robot& model, const BvhMotion& motion, const Eigen::MatrixXd& q,
+               const std::vector<std::string>& names, const EulerMap& config) {
   if (motion.frame_count == 0) throw InvalidArgument("[retarget] evaluate_dtw: expected at least one frame, got 0");
   if (q.rows() == 0) throw InvalidArgument("[retarget] evaluate_dtw: expected at least one row of Q, got 0");
   EulerMapper<double> mapper(model, motion, config);
@@ -343,7 +349,13 @@ PIC map (Baxter, YuMi, NAO, Pepper). Returns a dict; releases the GIL.)doc");
         if (static_cast<Eigen::Index>(names.size()) != q.cols()) {
           throw InvalidArgument("[retarget] evaluate_dtw: expected one joint name per column of Q");
         }
-        return toPython(dtwFamily(*robot, motion, q, names, map));
+        const EulerMap config = dtwEulerMap(*robot, motion, map);
+        Json out;
+        {
+          py::gil_scoped_release release;
+          out = dtwFamily(*robot, motion, q, names, config);
+        }
+        return toPython(out);
       },
       py::arg("robot"), py::arg("motion"), py::arg("Q"), py::arg("joint_names") = py::none(), py::arg("map") = py::none(),
       R"doc(
@@ -378,7 +390,12 @@ sliding / floating (m).)doc");
         const Eigen::MatrixXd q = toMatrix(Q, "evaluate_collision", robot->nq());
         std::optional<Eigen::MatrixXd> p;
         if (!plain.is_none()) p = toMatrix(plain.cast<InArray>(), "evaluate_collision", robot->nq());
-        return toPython(collisionFamily(*robot, q, p ? &*p : nullptr, reference));
+        Json out;
+        {
+          py::gil_scoped_release release;
+          out = collisionFamily(*robot, q, p ? &*p : nullptr, reference);
+        }
+        return toPython(out);
       },
       py::arg("robot"), py::arg("Q"), py::arg("plain") = py::none(), py::arg("reference") = "plain",
       R"doc(

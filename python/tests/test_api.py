@@ -121,3 +121,9 @@ def test_status_reads_as_flags():
     assert retarget.Status.CLAMPED in s and retarget.Status.DEGENERATE_INPUT in s
     assert str(s) == "Status.CLAMPED|DEGENERATE_INPUT"
     assert retarget.Status(0) == retarget.Status.OK
+
+
+def test_pyproject_version_is_the_librarys():
+    text = (pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    line = next(l for l in text.splitlines() if l.startswith("version = "))
+    assert line.split('"')[1] == retarget.__version__
