@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <retarget/mappers/mapper.hpp>
@@ -89,13 +90,43 @@ py::tuple mapOne(py::handle self, BoundMapper<M>& b, const typename M::Input& in
   return py::make_tuple(py::reinterpret_borrow<py::object>(out), toPython(status));
 }
 
+// map()'s docstring: its signature (pybind11's would say "handle"), then what it does.
+inline const char* mapDoc(bool skeleton) {
+  static const std::string common = R"doc(
+
+Maps one frame: returns (q, status). q (rad, robot.joint_names order; finite, within limits) is
+a read-only view of the mapper's own buffer, overwritten by the next call (copy it to keep it),
+or `out` when given (a float64 array of nq values written in place). status is a
+retarget.Status flag. No array is allocated; the mapper's real-time call never throws.
+
+)doc";
+  static const std::string for_skeleton =
+      "map(frame: SkeletonFrame | numpy.ndarray, out: numpy.ndarray | None = None, time: float | None = None) "
+      "-> tuple[numpy.ndarray, Status]" +
+      common +
+      "frame: a SkeletonFrame (e.g. motion[k]) or positions, a (25, 3) float64 array (m, frame W,\n"
+      "HUMAN_JOINT_NAMES order; NaN rows are untracked joints); time (s) is set on the mapper's copy\n"
+      "of an array frame.";
+  static const std::string for_channels =
+      "map(frame: numpy.ndarray, out: numpy.ndarray | None = None) -> tuple[numpy.ndarray, Status]" + common +
+      "frame: one frame's BVH channels, a 1-D float64 array (a row of BvhMotion.channels: file units\n"
+      "and degrees), read without a copy.";
+  return skeleton ? for_skeleton.c_str() : for_channels.c_str();
+}
+
 }  // namespace internal_binding
 
-/// The common methods of a skeleton-input mapper class `cls` (BoundMapper<M>).
+/// The common methods of a mapper class `cls` (BoundMapper<M>): skeleton or BVH-channel input.
 template <typename M, typename Class>
 void addMapperMethods(Class& cls) {
   using B = BoundMapper<M>;
-  cls.def(
+  constexpr bool kSkeleton = std::is_same_v<typename M::Input, Frame>;
+  // map() takes loosely typed arguments (dispatched by hand, for speed): its signature is written
+  // in its docstring instead of pybind11's "handle".
+  {
+    py::options options;
+    options.disable_function_signatures();
+    cls.def(
          "map",
          [](py::object self, py::handle frame, py::handle out, py::handle time) {
            B& b = self.cast<B&>();
@@ -108,12 +139,9 @@ void addMapperMethods(Class& cls) {
              return internal_binding::mapOne(self, b, typename M::Input(values), out);
            }
          },
-         py::arg("frame"), py::arg("out") = py::none(), py::arg("time") = py::none(), R"doc(
-Maps one frame: returns (q, status). q (rad, robot.joint_names order; finite, within limits) is
-a read-only view of the mapper's own buffer, overwritten by the next call (copy it to keep it),
-or `out` when given (a float64 array of nq values written in place). status is a
-retarget.Status flag. No array is allocated; the mapper's real-time call never throws.)doc")
-      .def(
+         py::arg("frame"), py::arg("out") = py::none(), py::arg("time") = py::none(), internal_binding::mapDoc(kSkeleton));
+  }
+  cls.def(
           "map_motion",
           [](B& b, const typename std::conditional_t<std::is_same_v<typename M::Input, Frame>, Motion, BvhMotion>& motion) {
             MappedMotion<double> mapped;

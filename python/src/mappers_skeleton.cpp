@@ -55,7 +55,8 @@ GaLvvjMapper(robot, map=None, options=None, **options)
   options  None, a dict, or the path of the JSON file `retarget map --config` takes; keyword
            arguments override single fields: hip_yaw_pitch_mode ('from-knees' or 'fixed'),
            hip_yaw_pitch (rad), singular_tolerance, limit_aware_shoulder, continuity_weight,
-           jump_cost (rad), continuity_gain, discontinuity_step (rad), clamp_tolerance (rad),
+           jump_cost (arm-direction error, the
+           sum of squared unit-vector differences), continuity_gain, discontinuity_step (rad), clamp_tolerance (rad),
            leg_fit, inferred_joints ('hold' or 'use'). Bad values raise retarget.ParseError
            naming the field.
 
