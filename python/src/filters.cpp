@@ -42,6 +42,23 @@ std::vector<LinkPoint> handPoints(const Robot& model) {
   return triangleArmPoints(model, *map);
 }
 
+#ifdef RETARGET_PY_WITH_AVOIDANCE
+// The collision model `retarget map --avoid-collisions` uses: Tangy's own options, else the
+// pairs that always collide excluded; the clearance margin in m.
+std::unique_ptr<SelfCollisionModel<double>> avoidanceModel(const Robot& model, double margin, const char* what) {
+  SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
+  options.margin = margin;
+  if (model.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
+  auto collision = std::make_unique<SelfCollisionModel<double>>(model, options);
+  if (collision->pairs().empty()) {
+    throw InvalidArgument(std::string("[retarget] ") + what + ": robot '" + model.name() +
+                          "' has no collision shapes to check");
+  }
+  return collision;
+}
+
+#endif
+
 struct SafetyRequest {
   double smooth = 0, max_joint_speed = 0, max_hand_speed = 0, margin = 0.01;
   bool avoid_collisions = false;
@@ -59,14 +76,8 @@ std::vector<Status> applySafety(const SafetyRequest& request, const Robot& model
   std::vector<Status> statuses(static_cast<std::size_t>(frames));
   if (request.avoid_collisions) {
 #ifdef RETARGET_PY_WITH_AVOIDANCE
-    SelfCollisionOptions collision_options =
-        model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
-    collision_options.margin = request.margin;
-    if (model.name() != "tangy") collision_options.excluded_pairs = alwaysCollidingPairs(model, collision_options, 1000);
-    const SelfCollisionModel<double> collision(model, collision_options);
-    if (collision.pairs().empty()) {
-      throw InvalidArgument("[retarget] apply_safety: robot '" + model.name() + "' has no collision shapes to check");
-    }
+    const std::unique_ptr<SelfCollisionModel<double>> model_ptr = avoidanceModel(model, request.margin, "apply_safety");
+    const SelfCollisionModel<double>& collision = *model_ptr;
     SafetyPipelineOptions options;
     options.smoothing = request.smooth;
     options.max_joint_speed = request.max_joint_speed;
@@ -117,6 +128,22 @@ std::vector<Status> applySafety(const SafetyRequest& request, const Robot& model
   }
   return statuses;
 }
+
+#ifdef RETARGET_PY_WITH_AVOIDANCE
+// A SafetyPipeline with what it refers to: the robot and its collision model.
+struct BoundSafety {
+  RobotPtr robot;
+  std::unique_ptr<SelfCollisionModel<double>> collision;
+  std::unique_ptr<SafetyPipeline> pipeline;
+  Eigen::VectorXd q;
+};
+#endif
+
+// A CartesianSpeedLimiter with the robot it refers to.
+struct BoundCartesian {
+  RobotPtr robot;
+  std::unique_ptr<CartesianSpeedLimiter<double>> limiter;
+};
 
 }  // namespace
 
@@ -182,6 +209,87 @@ status), t the sample time in s.)doc")
            },
            py::arg("x"), py::arg("t"))
       .def("reset", &OneEuro::reset);
+
+  py::class_<BoundCartesian>(m, "CartesianSpeedLimiter", R"doc(
+Cartesian speed limit on the robot's hands and elbows (seed 001; retarget::CartesianSpeedLimiter):
+each update moves q so that no limited point moves faster than max_speed (m/s), keeping the
+per-joint limit max_joint_speed (rad/s, 0: none). The points are the triangle map's hands and
+elbows (Tangy, NAO, Pepper), as `retarget map --max-hand-speed`. update(q, dt) -> (value, status).)doc")
+      .def(py::init([](const RobotPtr& robot, double max_speed, double max_joint_speed) {
+             CartesianSpeedLimiterOptions options;
+             options.max_speed = max_speed;
+             options.points = handPoints(*robot);
+             options.max_joint_speed = max_joint_speed;
+             return std::make_unique<BoundCartesian>(
+                 BoundCartesian{robot, std::make_unique<CartesianSpeedLimiter<double>>(*robot, options)});
+           }),
+           py::arg("robot"), py::arg("max_speed"), py::arg("max_joint_speed") = 0.0)
+      .def(
+          "update",
+          [](py::object self, const InArray& q, double dt) {
+            BoundCartesian& b = self.cast<BoundCartesian&>();
+            const Status status = b.limiter->update(sample(q, b.robot->nq()), dt);
+            return filtered(self, *b.limiter, status);
+          },
+          py::arg("q"), py::arg("dt"))
+      .def("reset", [](BoundCartesian& b) { b.limiter->reset(); });
+
+#ifdef RETARGET_PY_WITH_AVOIDANCE
+  py::class_<BoundSafety>(m, "SafetyPipeline", R"doc(
+The safety stage of seed 001 per frame (retarget::SafetyPipeline): smoothing, the joint and
+hand speed limits and self-collision avoidance (NLopt) in one program, so nothing after it moves
+the arms back into collision. What `retarget map --avoid-collisions` runs after the mapper.
+
+SafetyPipeline(robot, smoothing=0, max_joint_speed=0, max_hand_speed=0, solver='slsqp',
+               margin=0.01)
+  smoothing: exponential smoothing alpha (0: off); max_joint_speed in rad/s, max_hand_speed in
+  m/s (0: off); solver 'slsqp' or 'cobyla'; margin: clearance in m.
+update(q, dt, out=None) -> (q_safe, status): q the mapped angles (rad), dt the seconds since
+the previous frame. Not allocation-free: NLopt allocates in the frames it solves
+(docs/mapper_contract.md).)doc")
+      .def(py::init([](const RobotPtr& robot, double smoothing, double max_joint_speed, double max_hand_speed,
+                       const std::string& solver, double margin) {
+             if (solver != "slsqp" && solver != "cobyla") {
+               throw InvalidArgument("[retarget] SafetyPipeline: solver: expected 'slsqp' or 'cobyla', got '" + solver + "'");
+             }
+             auto b = std::make_unique<BoundSafety>();
+             b->robot = robot;
+             b->collision = avoidanceModel(*robot, margin, "SafetyPipeline");
+             SafetyPipelineOptions options;
+             options.smoothing = smoothing;
+             options.max_joint_speed = max_joint_speed;
+             options.max_point_speed = max_hand_speed;
+             if (max_hand_speed > 0) options.points = handPoints(*robot);
+             options.avoidance.solver =
+                 solver == "cobyla" ? AvoidanceOptions::Solver::kCobyla : AvoidanceOptions::Solver::kSlsqp;
+             b->pipeline = std::make_unique<SafetyPipeline>(*b->collision, options);
+             b->q = Eigen::VectorXd::Zero(robot->nq());
+             return b;
+           }),
+           py::arg("robot"), py::arg("smoothing") = 0.0, py::arg("max_joint_speed") = 0.0,
+           py::arg("max_hand_speed") = 0.0, py::arg("solver") = "slsqp", py::arg("margin") = 0.01)
+      .def(
+          "update",
+          [](py::object self, const InArray& q, double dt, py::object out) {
+            BoundSafety& b = self.cast<BoundSafety&>();
+            const Eigen::Index n = b.robot->nq();
+            const Eigen::Map<const Eigen::VectorXd> input = sample(q, n);
+            if (out.is_none()) {
+              const Status status = b.pipeline->update(input, dt, b.q);
+              return py::make_tuple(readOnlyView(b.q.data(), n, self), toPython(status));
+            }
+            auto target = out.cast<py::array_t<double>>();
+            if (target.ndim() != 1 || target.shape(0) != n || !target.writeable() ||
+                target.strides(0) != static_cast<py::ssize_t>(sizeof(double))) {
+              throw py::value_error("retarget: out must be a writable contiguous float64 array of " + std::to_string(n) +
+                                    " values");
+            }
+            Eigen::Map<Eigen::VectorXd> q_out(target.mutable_data(), n);
+            const Status status = b.pipeline->update(input, dt, q_out);
+            return py::make_tuple(out, toPython(status));
+          },
+          py::arg("q"), py::arg("dt"), py::arg("out") = py::none());
+#endif
 
   m.def(
       "apply_safety",

@@ -127,3 +127,21 @@ def test_pyproject_version_is_the_librarys():
     text = (pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
     line = next(l for l in text.splitlines() if l.startswith("version = "))
     assert line.split('"')[1] == retarget.__version__
+
+
+def test_per_frame_safety_stages_match_apply_safety(data):
+    """SafetyPipeline and CartesianSpeedLimiter frame by frame give apply_safety's rows."""
+    motion = retarget.read_motion(str(data / "kinect" / "laban_ges01_wavehand_kinect2.csv"))
+    dts = np.diff(motion.times, prepend=motion.times[0] - 1.0)
+    tangy, nao = retarget.Robot("tangy"), retarget.Robot("nao")
+    Q, _ = retarget.TriangleMapper(tangy).map_motion(motion)
+    expected, _ = retarget.apply_safety(tangy, Q, motion.times, avoid_collisions=True, max_joint_speed=1.0)
+    pipeline = retarget.SafetyPipeline(tangy, max_joint_speed=1.0)
+    out = np.empty(tangy.nq)
+    rows = [pipeline.update(Q[k], dts[k], out=out)[0].copy() for k in range(len(motion))]
+    assert np.array_equal(np.array(rows), expected)
+    Q, _ = retarget.TriangleMapper(nao).map_motion(motion)
+    expected, _ = retarget.apply_safety(nao, Q, motion.times, max_hand_speed=0.5, max_joint_speed=2.0)
+    limiter = retarget.CartesianSpeedLimiter(nao, 0.5, max_joint_speed=2.0)
+    rows = [limiter.update(Q[k], dts[k])[0].copy() for k in range(len(motion))]
+    assert np.array_equal(np.array(rows), expected)
