@@ -8,6 +8,7 @@
 // `q` is a read-only view of the buffer the mapper writes (valid until the next call; copy to
 // keep), or `out` when given (a float64 array of nq values the call writes into).
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -26,6 +27,8 @@ struct BoundMapper {
   std::unique_ptr<M> mapper;
   Eigen::VectorXd q;
   Frame frame;  // the per-frame input when it comes as an array
+  // Set while map_motion runs without the GIL: a mapper is a workspace, one per thread.
+  std::atomic<bool> busy{false};
 
   BoundMapper(RobotPtr r, std::unique_ptr<M> m) : robot(std::move(r)), mapper(std::move(m)), q(robot->nq()) {
     q.setZero();
@@ -78,9 +81,19 @@ const Frame& skeletonInput(BoundMapper<M>& b, py::handle frame, py::handle time)
   return b.frame;
 }
 
+// A mapper used by two threads at once (map_motion releases the GIL) is a bug of the caller.
+template <typename M>
+void checkNotBusy(const BoundMapper<M>& b) {
+  if (b.busy.load()) {
+    throw Error("[retarget] map: this mapper is mapping a motion in another thread (a mapper is a workspace: use "
+                "one per thread)");
+  }
+}
+
 // One map() call: into the mapper's buffer (returned as a read-only view) or into `out`.
 template <typename M>
 py::tuple mapOne(py::handle self, BoundMapper<M>& b, const typename M::Input& input, py::handle out) {
+  checkNotBusy(b);
   if (out.is_none()) {
     const Status status = b.mapper->map(input, b.q);
     return py::make_tuple(readOnlyView(b.q.data(), b.q.size(), self), toPython(status));
@@ -144,18 +157,34 @@ void addMapperMethods(Class& cls) {
   cls.def(
           "map_motion",
           [](B& b, const typename std::conditional_t<std::is_same_v<typename M::Input, Frame>, Motion, BvhMotion>& motion) {
+            if (b.busy.exchange(true)) {
+              throw Error("[retarget] map_motion: this mapper is mapping a motion in another thread (a mapper is a "
+                          "workspace: use one per thread)");
+            }
             MappedMotion<double> mapped;
             {
               py::gil_scoped_release release;
-              mapped = mapMotion(*b.mapper, motion);
+              try {
+                mapped = mapMotion(*b.mapper, motion);
+              } catch (...) {
+                b.busy.store(false);
+                throw;
+              }
             }
+            b.busy.store(false);
             return py::make_tuple(moveToNumpy(std::move(mapped.q)), statusArray(mapped.status));
           },
           py::arg("motion"), R"doc(
 Maps a whole motion after reset(), frame by frame, exactly as `retarget map` does before its
 filters: returns (Q, statuses), Q (frames x nq, rad) and the uint32 Status bits of each frame.
 Releases the GIL: run several mappers (one per thread) over several files in a thread pool.)doc")
-      .def("reset", [](B& b) { b.mapper->reset(); }, "Forgets all temporal state (as a new mapper).")
+      .def(
+          "reset",
+          [](B& b) {
+            internal_binding::checkNotBusy(b);
+            b.mapper->reset();
+          },
+          "Forgets all temporal state (as a new mapper).")
       .def_property_readonly("robot", [](const B& b) { return std::const_pointer_cast<Robot>(b.robot); },
                              "The Robot this mapper maps onto.")
       .def_property_readonly("nq", [](const B& b) { return b.robot->nq(); }, "Size of q.")

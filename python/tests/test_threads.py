@@ -99,3 +99,23 @@ def test_two_threads_over_two_files_scale(data):
     assert threads > 0.8 * processes, f"threads {threads:.2f}x, processes {processes:.2f}x (tries {tries})"
     if processes >= 1.6:
         assert threads > 1.3, f"threads {threads:.2f}x while processes reach {processes:.2f}x (tries {tries})"
+
+
+def test_one_mapper_in_two_threads_is_refused(data):
+    """A mapper is a workspace: while map_motion runs (GIL released), the same mapper refuses."""
+    nao = retarget.Robot("nao")
+    motion = retarget.read_motion(str(data / WAVE))
+    mapper = retarget.JointSpaceParticleFilter(nao, particles=600)
+    thread = threading.Thread(target=mapper.map_motion, args=(motion,))
+    thread.start()
+    refused = 0
+    while thread.is_alive():
+        try:
+            mapper.map(motion[0])
+        except retarget.Error as error:
+            assert "one per thread" in str(error)
+            refused += 1
+        time.sleep(0.001)
+    thread.join()
+    assert refused > 0
+    mapper.map(motion[0])  # free again
