@@ -5,6 +5,7 @@ import os
 import threading
 import time
 
+import numpy as np
 import pytest
 
 import retarget
@@ -19,10 +20,12 @@ def heavy_calls(data):
     short = retarget.demo_motion("arms-raise", duration=1.5)
     Q_short, _ = retarget.GaLvvjMapper(nao).map_motion(short)
     Q_tangy, _ = retarget.TriangleMapper(tangy).map_motion(wave)
+    Q_tangy = np.tile(Q_tangy, (20, 1))  # long enough to watch (20 times the recording)
+    t_tangy = np.arange(len(Q_tangy)) / 30.0
     return {
         "map_motion": lambda: retarget.JointSpaceParticleFilter(nao, particles=600).map_motion(wave),
         "evaluate_similarity": lambda: retarget.evaluate_similarity(nao, short, Q_short),
-        "apply_safety": lambda: retarget.apply_safety(tangy, Q_tangy, wave.times, avoid_collisions=True,
+        "apply_safety": lambda: retarget.apply_safety(tangy, Q_tangy, t_tangy, avoid_collisions=True,
                                                       max_joint_speed=1.0),
         "read_motion": lambda: [retarget.read_motion(str(data / "bvh" / name)) for name in
                                 ["noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh"] * 3],
@@ -78,6 +81,10 @@ def test_two_threads_over_two_files_scale(data):
         pytest.skip("one core")
     paths = [str(data / f) for f in (WAVE, COME)]
     context = multiprocessing.get_context("fork")
+
+    def good(threads, processes):
+        return threads > 0.8 * processes and (processes < 1.6 or threads > 1.3)
+
     tries = []
     for _ in range(3):
         start = time.perf_counter()
@@ -93,12 +100,9 @@ def test_two_threads_over_two_files_scale(data):
             list(pool.map(_map_one_file, paths))
         processes = serial / (time.perf_counter() - start)
         tries.append((threads, processes))
-        if threads > 1.3 or (threads > 0.8 * processes and processes < 1.6):
+        if good(threads, processes):
             break
-    threads, processes = max(tries)
-    assert threads > 0.8 * processes, f"threads {threads:.2f}x, processes {processes:.2f}x (tries {tries})"
-    if processes >= 1.6:
-        assert threads > 1.3, f"threads {threads:.2f}x while processes reach {processes:.2f}x (tries {tries})"
+    assert any(good(t, p) for t, p in tries), f"(threads, processes) speed-ups of each try: {tries}"
 
 
 def test_one_mapper_in_two_threads_is_refused(data):
