@@ -67,8 +67,8 @@ Eigen::MatrixXd toMatrix(const py::array_t<double, py::array::c_style | py::arra
 RobotPtr loadRobot(const std::string& name_or_path);
 
 /// Loads any supported human motion, as the command line does (format detected from the
-/// extension and the first line).
-Motion loadMotion(const std::string& path);
+/// extension and the first line); `schema`: a rig schema file for BVH files (`--schema`), or "".
+Motion loadMotion(const std::string& path, const std::string& schema = std::string());
 
 /// An option or map struct `T` that has a JSON form (retarget/json/): the defaults `base`, then
 /// `source` (None, a dict, or the path of a JSON file as the command line's --config takes), then

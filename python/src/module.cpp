@@ -14,6 +14,7 @@
 #include <retarget/io/ntu_skeleton.hpp>
 #include <retarget/io/skeleton_csv.hpp>
 #include <retarget/io/urdf.hpp>
+#include <retarget/human/schema.hpp>
 #include <retarget/robots/builtin.hpp>
 #include <retarget/version.hpp>
 
@@ -122,11 +123,11 @@ RobotPtr loadRobot(const std::string& name_or_path) {
   return std::make_shared<const Robot>(std::move(result.model));
 }
 
-Motion loadMotion(const std::string& path) {
+Motion loadMotion(const std::string& path, const std::string& schema) {
   std::string extension = std::filesystem::path(path).extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (extension == ".bvh") return bvhToSkeleton(readBvh(path));
+  if (extension == ".bvh") return schema.empty() ? bvhToSkeleton(readBvh(path)) : bvhToSkeleton(readBvh(path), readSchema(schema));
   if (extension == ".skeleton") return readNtuSkeleton(path);
   if (extension == ".csv" || extension == ".txt") {
     std::ifstream in = internal::openForReading(path);

@@ -206,6 +206,20 @@ taken from arrays.)doc")
       .def_readonly("format", &Motion::format, "The source format, e.g. 'bvh', 'kinect-laban-csv'.")
       .def_readonly("extra_joint_names", &Motion::extra_joint_names,
                     "Names of the source's joints beyond the 25 (keypoint files, BVH rigs).")
+      .def_property_readonly(
+          "extra_positions",
+          [](const Motion& motion) {
+            const auto extra = static_cast<py::ssize_t>(motion.extra_joint_names.size());
+            py::array_t<double> out({static_cast<py::ssize_t>(motion.extra_p_W.size()), extra, py::ssize_t{3}});
+            double* data = out.mutable_data();
+            for (const auto& p : motion.extra_p_W) {
+              for (Eigen::Index j = 0; j < p.cols(); ++j) {
+                for (int c = 0; c < 3; ++c) *data++ = p(c, j);
+              }
+            }
+            return out;
+          },
+          "Positions of the extra joints (frames x extra_joint_names x 3, m, frame W): a copy.")
       .def_property_readonly("duration", &Motion::duration, "Last time minus first time, s.")
       .def("__repr__", [](const Motion& motion) {
         return "<retarget.Motion: " + std::to_string(motion.size()) + " frames, " + motion.format + ">";
@@ -238,12 +252,13 @@ canonical skeleton (what read_motion() returns for a .bvh).)doc")
       .def("to_motion", [](const BvhMotion& b) { return bvhToSkeleton(b); },
            "The canonical skeleton of this motion (built-in rig schemas, else the automatic rig binding).");
 
-  m.def("read_motion", [](const std::string& path) { return loadMotion(path); }, py::arg("path"),
-        py::call_guard<py::gil_scoped_release>(), R"doc(
+  m.def("read_motion", [](const std::string& path, const std::string& schema) { return loadMotion(path, schema); },
+        py::arg("path"), py::arg("schema") = std::string(), py::call_guard<py::gil_scoped_release>(), R"doc(
 Reads any supported human motion as the command line does: BVH (built-in rigs or the automatic
 binding), Kinect v2 Laban CSV / Keraal TXT, NTU .skeleton, skeleton CSV, MediaPipe / OpenPose
-keypoint CSV; the format from the extension and the first line. Raises retarget.ParseError with
-the file and line for a malformed file.)doc");
+keypoint CSV; the format from the extension and the first line. schema: a rig schema file
+(human/schema.hpp text format, e.g. from `retarget schema suggest`) for BVH files, as the
+command line's --schema. Raises retarget.ParseError with the file and line for a malformed file.)doc");
   m.def("read_bvh", [](const std::string& path) { return readBvh(path); }, py::arg("path"), py::call_guard<py::gil_scoped_release>(),
         "Reads a BVH file's hierarchy and channels (BvhMotion). Raises retarget.ParseError (file, line).");
   m.def("read_skeleton_csv", [](const std::string& path) { return readSkeletonCsv(path); }, py::arg("path"), py::call_guard<py::gil_scoped_release>(),

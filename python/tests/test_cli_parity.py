@@ -196,3 +196,16 @@ def test_collision_matches_cli_eval(cli, eval_json, data, scratch):
     got = retarget.evaluate_collision(robot, safe, plain=plain, reference=expected["reference"])
     assert got == expected
     assert expected["reference"] == "triangle"
+
+
+def test_bvh_schema_file_matches_cli(cli, data, scratch):
+    """A rig schema file (`retarget schema suggest`), applied as `retarget --schema` applies it."""
+    schema = scratch / "mixamo.schema"
+    schema.write_text(cli("schema", "suggest", data / MIXAMO).stdout)
+    csv = scratch / "schema_ga-lvvj.csv"
+    cli("--schema", schema, "map", data / MIXAMO, "--robot", "nao", "--method", "ga-lvvj", "-o", csv)
+    robot = retarget.Robot("nao")
+    m = retarget.read_motion(str(data / MIXAMO), schema=str(schema))
+    Q, _ = retarget.GaLvvjMapper(robot).map_motion(m)
+    assert_same_angles(robot, Q, m.times, csv)
+    assert m.extra_positions.shape == (len(m), len(m.extra_joint_names), 3)
