@@ -62,6 +62,11 @@ if(RETARGET_IS_TOP_LEVEL)
   set(CPACK_PACKAGE_CONTACT "${RETARGET_PACKAGE_CONTACT}")
   set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR}/packages)
   set(CPACK_STRIP_FILES ON)
+  # The package holds the library and the command line; the Python module (component
+  # retarget_python, docs/python.md) installs into a prefix's site-packages, which is not where
+  # Debian's interpreter looks, so it is left out.
+  set(CPACK_INSTALL_CMAKE_PROJECTS "${PROJECT_BINARY_DIR};retarget;retarget_development;/"
+                                   "${PROJECT_BINARY_DIR};retarget;retarget_cli;/")
   set(CPACK_SOURCE_IGNORE_FILES "/build/" "/\\\\.git/" "/\\\\.cache/")
   # Debian: the library needs Eigen's headers; the optional parts' dependencies are
   # recommended (a consumer needs them only for retarget::urdf / json / avoidance); the command

@@ -1,0 +1,194 @@
+// The analytic and geometric skeleton mappers in Python: GA-LVVJ, the whole-body pipeline,
+// triangle, FABRIK / PIC / PICs. Each is built as the command line builds it (same maps, same
+// option defaults), so that map_motion gives `retarget map`'s angles bit for bit.
+#include <retarget/control/whole_body.hpp>
+#include <retarget/json/ga_lvvj.hpp>
+#include <retarget/json/whole_body.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/pic.hpp>
+#include <retarget/mappers/triangle.hpp>
+
+#include "mapper_binding.hpp"
+
+namespace retarget::python {
+
+namespace {
+
+GaLvvjMap gaLvvjMapOrThrow(const Robot& robot, const char* what) {
+  const std::optional<GaLvvjMap> map = gaLvvjMapFor(robot);
+  if (!map) {
+    throw InvalidArgument(std::string("[retarget] ") + what + ": no GA-LVVJ map fits robot '" + robot.name() +
+                          "' (built-in maps: NAO whole body, Pepper arms and head; pass map=)");
+  }
+  return *map;
+}
+
+PicAlgorithm picAlgorithm(const std::string& name) {
+  if (name == "fabrik") return PicAlgorithm::kFabrik;
+  if (name == "pic") return PicAlgorithm::kPic;
+  if (name == "pics") return PicAlgorithm::kPics;
+  throw InvalidArgument("[retarget] PicMapper: algorithm: expected 'fabrik', 'pic' or 'pics', got '" + name + "'");
+}
+
+int checkedArm(const PicMapper<double>& mapper, int arm) {
+  if (arm < 0 || arm >= mapper.armCount()) {
+    throw py::index_error("retarget: arm " + std::to_string(arm) + " out of range (arm_count " +
+                          std::to_string(mapper.armCount()) + ")");
+  }
+  return arm;
+}
+
+}  // namespace
+
+void bindSkeletonMappers(py::module_& m) {
+  // --- GA-LVVJ
+  using GaLvvj = BoundMapper<GaLvvjMapper<double>>;
+  py::class_<GaLvvj> ga(m, "GaLvvjMapper", R"doc(
+GA-LVVJ (seed 000, Section 3.2): analytic whole-body mapping from human link vectors to robot
+joint angles (retarget::GaLvvjMapper). NAO whole body, Pepper arms and head, or any robot with a
+GA-LVVJ map.
+
+GaLvvjMapper(robot, map=None, options=None, **options)
+  robot    a retarget.Robot (kept alive by the mapper).
+  map      None: the built-in map of the robot (gaLvvjMapFor); a dict or the path of a JSON
+           file of a GaLvvjMap (retarget/json/ga_lvvj.hpp).
+  options  None, a dict, or the path of the JSON file `retarget map --config` takes; keyword
+           arguments override single fields: hip_yaw_pitch_mode ('from-knees' or 'fixed'),
+           hip_yaw_pitch (rad), singular_tolerance, limit_aware_shoulder, continuity_weight,
+           jump_cost (arm-direction error, the
+           sum of squared unit-vector differences), continuity_gain, discontinuity_step (rad), clamp_tolerance (rad),
+           leg_fit, inferred_joints ('hold' or 'use'). Bad values raise retarget.ParseError
+           naming the field.
+
+Input: a SkeletonFrame, or positions (25 x 3, m, canonical frame W: x forward, y left, z up) in
+retarget.HUMAN_JOINT_NAMES order (joints with NaN are untracked). Output q: rad, robot order,
+within the limits. map_motion(motion) gives what `retarget map --method ga-lvvj` writes.)doc");
+  ga.def(py::init([](const RobotPtr& robot, py::object map, py::object options, py::kwargs kwargs) {
+           const GaLvvjMap base_map = map.is_none() ? gaLvvjMapOrThrow(*robot, "GaLvvjMapper")
+                                                    : structFrom<GaLvvjMap>(GaLvvjMap{}, map, py::kwargs(), "map");
+           const GaLvvjOptions o = structFrom<GaLvvjOptions>(GaLvvjOptions{}, options, kwargs, "GaLvvjMapper");
+           return std::make_unique<GaLvvj>(robot, std::make_unique<GaLvvjMapper<double>>(*robot, base_map, o));
+         }),
+         py::arg("robot"), py::arg("map") = py::none(), py::arg("options") = py::none())
+      .def_property_readonly("options", [](const GaLvvj& b) { return toPython(toJson(b.mapper->options())); },
+                             "The validated options, as the JSON object the command line reads.");
+  addMapperMethods<GaLvvjMapper<double>>(ga);
+
+  // --- whole body
+  using WholeBody = BoundMapper<WholeBodyPipeline>;
+  py::class_<WholeBody> wb(m, "WholeBodyPipeline", R"doc(
+The whole-body pipeline of seed 000 (Sections 3.5, 4, 5) around GA-LVVJ: support modes, walk
+commands and the balance QP (retarget::WholeBodyPipeline), on a biped with sole frames (NAO).
+
+WholeBodyPipeline(robot, options=None, **options)
+  options  None, a dict or the path of a WholeBodyOptions JSON file (`retarget map --whole-body
+           --config`); keyword arguments override fields (e.g. balance_enabled=False is
+           `--no-balance`; ga_lvvj={...} the GA-LVVJ options).
+map_motion(motion) gives what `retarget map --method ga-lvvj --whole-body` writes. `report`
+after map() is the last frame's support mode as a dict.)doc");
+  wb.def(py::init([](const RobotPtr& robot, py::object options, py::kwargs kwargs) {
+           if (robot->findLink("l_sole") < 0 || robot->findLink("r_sole") < 0) {
+             throw InvalidArgument("[retarget] WholeBodyPipeline: robot '" + robot->name() +
+                                   "' has no sole frames l_sole / r_sole (the pipeline knows NAO's feet)");
+           }
+           const GaLvvjMap map = gaLvvjMapOrThrow(*robot, "WholeBodyPipeline");
+           const WholeBodyOptions o = structFrom<WholeBodyOptions>(WholeBodyOptions{}, options, kwargs, "WholeBodyPipeline");
+           return std::make_unique<WholeBody>(
+               robot, std::make_unique<WholeBodyPipeline>(*robot, WholeBodyMap{map, naoBalanceFeet()}, o));
+         }),
+         py::arg("robot"), py::arg("options") = py::none())
+      .def_property_readonly("options", [](const WholeBody& b) { return toPython(toJson(b.mapper->options())); })
+      .def_property_readonly(
+          "report",
+          [](const WholeBody& b) {
+            const WholeBodyReport& r = b.mapper->report();
+            py::dict out;
+            out["mode"] = supportModeName(r.modes.mode);
+            out["mode_changed"] = r.modes.changed;
+            out["has_walk_command"] = r.modes.has_walk_command;
+            out["com_limited"] = r.com_limited;
+            out["balance_held"] = r.balance_held;
+            return out;
+          },
+          "The last frame's support mode ('double', 'single-left', ...), whether it changed, whether a walk "
+          "command was issued, and the balance stage's flags.");
+  addMapperMethods<WholeBodyPipeline>(wb);
+
+  // --- triangle
+  using Triangle = BoundMapper<TriangleMapper<double>>;
+  py::class_<Triangle> tri(m, "TriangleMapper", R"doc(
+Triangle arm mapping (seed 001, Section 2.1; retarget::TriangleMapper): each arm's shoulder,
+elbow and wrist triangle solved analytically for the robot's arm joints. Tangy, NAO and Pepper
+arms (the built-in triangle map of the robot).
+
+TriangleMapper(robot, **options): singular_tolerance, continuity_gain, catch_up_step (rad),
+lag_error (rad), jump_margin (rad), discontinuity_step (rad). Input as GaLvvjMapper; output rad.
+map_motion(motion) gives what `retarget map --method triangle` writes.)doc");
+  tri.def(py::init([](const RobotPtr& robot, py::kwargs kwargs) {
+            const std::optional<TriangleMap> map = triangleMapFor(*robot);
+            if (!map) {
+              throw InvalidArgument("[retarget] TriangleMapper: no triangle map fits robot '" + robot->name() +
+                                    "' (built-in maps: Tangy, NAO arms, Pepper arms)");
+            }
+            TriangleOptions o;
+            applyKwargs(kwargs,
+                        {{"singular_tolerance", setField(o.singular_tolerance)},
+                         {"continuity_gain", setField(o.continuity_gain)},
+                         {"catch_up_step", setField(o.catch_up_step)},
+                         {"lag_error", setField(o.lag_error)},
+                         {"jump_margin", setField(o.jump_margin)},
+                         {"discontinuity_step", setField(o.discontinuity_step)}},
+                        "TriangleMapper");
+            return std::make_unique<Triangle>(robot, std::make_unique<TriangleMapper<double>>(*robot, *map, o));
+          }),
+          py::arg("robot"));
+  addMapperMethods<TriangleMapper<double>>(tri);
+
+  // --- FABRIK / PIC / PICs
+  using Pic = BoundMapper<PicMapper<double>>;
+  py::class_<Pic> pic(m, "PicMapper", R"doc(
+Seed 004's pose imitation of the arms (retarget::PicMapper): 'fabrik' (the baseline), 'pic'
+(FABRIK with the human's octant pose constraints) or 'pics' (PIC with constraint softening K,
+Eq. 3), on any robot with a PIC map (Baxter, YuMi, NAO, Pepper).
+
+PicMapper(robot, algorithm='pic', softening=1, soften_always=False, force_octants=False,
+          smoothing_alpha=0.5, **options)
+  The defaults are the command line's (`retarget map --method pic`): the paper's Section IV
+  input pipeline smooths the human positions with alpha 0.5 (the library's own default is 1,
+  no smoothing). Other options: fit_iterations, fit_damping, fit_elbow_weight,
+  max_fit_residual (m), transition_frames.
+Input as GaLvvjMapper; output rad. residual(arm) after map(): the joint fit's distance from the
+solved chain (m); softened(arm), fit_failed(arm), arm_count.)doc");
+  pic.def(py::init([](const RobotPtr& robot, const std::string& algorithm, int softening, bool soften_always,
+                      bool force_octants, double smoothing_alpha, py::kwargs kwargs) {
+            const std::optional<PicMap> map = picMapFor(*robot);
+            if (!map) {
+              throw InvalidArgument("[retarget] PicMapper: no PIC map fits robot '" + robot->name() +
+                                    "' (built-in maps: baxter, yumi, nao, pepper)");
+            }
+            PicOptions o;
+            o.algorithm = picAlgorithm(algorithm);
+            o.softening = softening;
+            o.soften_always = soften_always;
+            o.fabrik.final_octant_pass = force_octants;
+            o.smoothing_alpha = smoothing_alpha;
+            applyKwargs(kwargs,
+                        {{"fit_iterations", setField(o.fit_iterations)},
+                         {"fit_damping", setField(o.fit_damping)},
+                         {"fit_elbow_weight", setField(o.fit_elbow_weight)},
+                         {"max_fit_residual", setField(o.max_fit_residual)},
+                         {"transition_frames", setField(o.transition_frames)}},
+                        "PicMapper");
+            return std::make_unique<Pic>(robot, std::make_unique<PicMapper<double>>(*robot, *map, o));
+          }),
+          py::arg("robot"), py::arg("algorithm") = "pic", py::arg("softening") = 1, py::arg("soften_always") = false,
+          py::arg("force_octants") = false, py::arg("smoothing_alpha") = 0.5)
+      .def_property_readonly("arm_count", [](const Pic& b) { return b.mapper->armCount(); })
+      .def("residual", [](const Pic& b, int arm) { return b.mapper->residual(checkedArm(*b.mapper, arm)); }, py::arg("arm"),
+           "The last frame's joint-fit residual of an arm, m.")
+      .def("softened", [](const Pic& b, int arm) { return b.mapper->softened(checkedArm(*b.mapper, arm)); }, py::arg("arm"))
+      .def("fit_failed", [](const Pic& b, int arm) { return b.mapper->fitFailed(checkedArm(*b.mapper, arm)); }, py::arg("arm"));
+  addMapperMethods<PicMapper<double>>(pic);
+}
+
+}  // namespace retarget::python

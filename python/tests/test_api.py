@@ -1,0 +1,147 @@
+"""The module's surface: help() is useful, the stub matches the module, round trips work."""
+import ast
+import inspect
+import pathlib
+
+import numpy as np
+import pytest
+
+import retarget
+
+STUB = pathlib.Path(__file__).resolve().parents[1] / "retarget.pyi"
+
+
+def stub_names():
+    tree = ast.parse(STUB.read_text())
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            names.add(node.target.id)
+    return {n for n in names if not n.startswith("_")} - {"Array", "ArrayLike", "PathLike", "JsonSource", "FrameInput"}
+
+
+def test_stub_and_module_name_the_same_things():
+    public = {n for n in dir(retarget) if not n.startswith("_")} | {"__version__"}
+    assert stub_names() == public - {"__version__"} | ({"__version__"} & stub_names())
+
+
+def test_help_of_a_mapper_is_useful():
+    text = inspect.getdoc(retarget.GaLvvjMapper)
+    for words in ("seed 000", "rad", "canonical frame W", "x forward, y left, z up", "map_motion", "options"):
+        assert words in text
+    assert "read-only view" in retarget.GaLvvjMapper.map.__doc__
+    assert "GIL" in retarget.GaLvvjMapper.map_motion.__doc__
+    for cls in (retarget.TriangleMapper, retarget.PicMapper, retarget.JointSpaceParticleFilter,
+                retarget.GpdmParticleFilter, retarget.EulerMapper, retarget.WholeBodyPipeline, retarget.Robot,
+                retarget.Motion):
+        assert len(inspect.getdoc(cls)) > 200, cls
+
+
+def test_robot_fk_and_limits():
+    nao = retarget.Robot("nao")
+    assert nao.nq == len(nao.joint_names) == 25 and nao.name
+    q = nao.neutral_configuration()
+    assert np.all(q >= nao.lower_limits) and np.all(q <= nao.upper_limits)
+    X = nao.forward_kinematics(q)
+    assert X.shape == (len(nao.link_names), 4, 4)
+    assert np.allclose(X[:, 3, :], [0, 0, 0, 1])
+    k = nao.link_names.index("l_sole")
+    assert np.array_equal(nao.link_pose(q, "l_sole"), X[k])
+    with pytest.raises(retarget.InvalidArgument):
+        nao.forward_kinematics(np.zeros(3))
+    assert not nao.lower_limits.flags.writeable
+
+
+def test_every_builtin_robot_and_demo_motion():
+    for name in retarget.Robot.builtin_names():
+        assert retarget.Robot(name).nq > 0
+    for name in retarget.demo_motion_names():
+        m = retarget.demo_motion(name, duration=1.0)
+        assert m.positions.shape == (31, 25, 3) and np.isfinite(m.positions).all()
+
+
+def test_motion_round_trips_through_skeleton_csv(tmp_path):
+    m = retarget.demo_motion("wave", duration=1.0)
+    retarget.write_skeleton_csv(m, str(tmp_path / "wave.csv"))
+    back = retarget.read_motion(str(tmp_path / "wave.csv"))
+    assert np.array_equal(back.positions, m.positions) and np.array_equal(back.times, m.times)
+    assert np.array_equal(back.tracking, m.tracking)
+
+
+def test_motion_from_numpy_arrays():
+    m = retarget.demo_motion("squat", duration=1.0)
+    copy = retarget.Motion(np.array(m.positions), times=np.array(m.times), tracking=np.array(m.tracking),
+                           hands=np.array(m.hands))
+    Q1, _ = retarget.GaLvvjMapper(retarget.Robot("nao")).map_motion(m)
+    Q2, _ = retarget.GaLvvjMapper(retarget.Robot("nao")).map_motion(copy)
+    assert np.array_equal(Q1, Q2)
+
+
+def test_bvh_round_trip(data, tmp_path):
+    bvh = retarget.read_bvh(str(data / "bvh" / "cmu_skeleton31_deepmotionediting_example.bvh"))
+    retarget.write_bvh(bvh, str(tmp_path / "copy.bvh"))
+    back = retarget.read_bvh(str(tmp_path / "copy.bvh"))
+    assert back.joint_names == bvh.joint_names and np.array_equal(back.channels, bvh.channels)
+    assert len(bvh.to_motion()) == bvh.frame_count
+
+
+def test_joint_trajectory_round_trip(tmp_path):
+    nao = retarget.Robot("nao")
+    m = retarget.demo_motion("wave", duration=1.0)
+    Q, _ = retarget.GaLvvjMapper(nao).map_motion(m)
+    retarget.write_joint_trajectory(str(tmp_path / "q.csv"), nao, m.times, Q)
+    times, back, names = retarget.read_joint_trajectory(str(tmp_path / "q.csv"), nao)
+    assert names == nao.joint_names and np.array_equal(back, Q) and np.array_equal(times, m.times)
+
+
+def test_filters_and_single_metrics():
+    smooth = retarget.ExponentialSmoothing(3, alpha=0.5)
+    smooth.update(np.zeros(3))
+    value, status = smooth.update(np.ones(3))
+    assert np.allclose(value, 0.5) and status == retarget.Status.OK
+    limiter = retarget.RateLimiter(2, max_rate=1.0)
+    limiter.update(np.zeros(2), 0.1)
+    value, status = limiter.update(np.ones(2), 0.1)
+    assert np.allclose(value, 0.1) and retarget.Status.RATE_LIMITED in status
+    distance, length = retarget.dtw(np.arange(5.0)[:, None], np.arange(5.0)[:, None])
+    assert distance == 0 and length == 5
+    nao = retarget.Robot("nao")
+    m = retarget.demo_motion("arms-raise", duration=1.0)
+    Q, _ = retarget.GaLvvjMapper(nao).map_motion(m)
+    w = retarget.joint_similarity(nao, Q, Q)
+    assert w["mean"] == 1.0 and w["per_frame"].shape == (len(m),)
+    s = retarget.frame_similarity(m[10], retarget.virtual_skeleton(nao, Q[10]))
+    assert 0.9 < s["wbf"] <= 1.0 + 1e-12
+
+
+def test_status_reads_as_flags():
+    s = retarget.Status(3)
+    assert retarget.Status.CLAMPED in s and retarget.Status.DEGENERATE_INPUT in s
+    assert str(s) == "Status.CLAMPED|DEGENERATE_INPUT"
+    assert retarget.Status(0) == retarget.Status.OK
+
+
+def test_pyproject_version_is_the_librarys():
+    text = (pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    line = next(l for l in text.splitlines() if l.startswith("version = "))
+    assert line.split('"')[1] == retarget.__version__
+
+
+def test_per_frame_safety_stages_match_apply_safety(data):
+    """SafetyPipeline and CartesianSpeedLimiter frame by frame give apply_safety's rows."""
+    motion = retarget.read_motion(str(data / "kinect" / "laban_ges01_wavehand_kinect2.csv"))
+    dts = np.diff(motion.times, prepend=motion.times[0] - 1.0)
+    tangy, nao = retarget.Robot("tangy"), retarget.Robot("nao")
+    Q, _ = retarget.TriangleMapper(tangy).map_motion(motion)
+    expected, _ = retarget.apply_safety(tangy, Q, motion.times, avoid_collisions=True, max_joint_speed=1.0)
+    pipeline = retarget.SafetyPipeline(tangy, max_joint_speed=1.0)
+    out = np.empty(tangy.nq)
+    rows = [pipeline.update(Q[k], dts[k], out=out)[0].copy() for k in range(len(motion))]
+    assert np.array_equal(np.array(rows), expected)
+    Q, _ = retarget.TriangleMapper(nao).map_motion(motion)
+    expected, _ = retarget.apply_safety(nao, Q, motion.times, max_hand_speed=0.5, max_joint_speed=2.0)
+    limiter = retarget.CartesianSpeedLimiter(nao, 0.5, max_joint_speed=2.0)
+    rows = [limiter.update(Q[k], dts[k])[0].copy() for k in range(len(motion))]
+    assert np.array_equal(np.array(rows), expected)
