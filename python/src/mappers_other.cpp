@@ -65,8 +65,12 @@ the latent space of a learned Gaussian-process dynamical model (a .gpdm file fro
 learn gpdm`), decoded to joint angles and weighed as the joint-space filter. NAO, Pepper.
 
 GpdmParticleFilter(robot, model, particles=30, seed=1, **options)
-  model: path of the .gpdm file. Other options: noise_scale, min_noise (rad), likelihood_sigma,
-  window, relocation_similarity, relocation_fraction, min_similarity, inferred_joints.
+  model: path of the .gpdm file (its training frame period and fit threshold are used, as
+  `retarget map` uses them). Other options: noise_scale, min_noise (latent units),
+  likelihood_sigma, window, relocation_similarity, relocation_fraction, min_similarity,
+  fallback ("none" or "ga-lvvj": GA-LVVJ on frames the model does not explain, blended over
+  fallback_blend_time s), inferred_joints. Status NOT_CONVERGED: the frame is not explained by
+  the model (the estimate's cosine below the fit threshold).
 Input as GaLvvjMapper; output rad.)doc");
   gpdm.def(py::init([](const RobotPtr& robot, const std::string& model_path, int particles, std::uint64_t seed,
                        py::kwargs kwargs) {
@@ -74,6 +78,7 @@ Input as GaLvvjMapper; output rad.)doc");
              o.particles = particles;
              o.seed = seed;
              std::string inferred = "hold";
+             std::string fallback = "none";
              applyKwargs(kwargs,
                          {{"noise_scale", setField(o.noise_scale)},
                           {"min_noise", setField(o.min_noise)},
@@ -82,8 +87,14 @@ Input as GaLvvjMapper; output rad.)doc");
                           {"relocation_similarity", setField(o.relocation_similarity)},
                           {"relocation_fraction", setField(o.relocation_fraction)},
                           {"min_similarity", setField(o.min_similarity)},
+                          {"fallback", setField(fallback)},
+                          {"fallback_blend_time", setField(o.fallback_blend_time)},
                           {"inferred_joints", setField(inferred)}},
                          "GpdmParticleFilter");
+             if (fallback != "none" && fallback != "ga-lvvj") {
+               throw InvalidArgument("GpdmParticleFilter: fallback (got '" + fallback + "', expected 'none' or 'ga-lvvj')");
+             }
+             if (fallback == "ga-lvvj") o.fallback = GpdmFallback::kGaLvvj;
              o.inferred_joints = inferredFrom(inferred);
              const GaLvvjMap skeleton = skeletonMapOrThrow(*robot, "GpdmParticleFilter");
              GpdmModelFile file = loadGpdmModel(model_path);
@@ -91,6 +102,8 @@ Input as GaLvvjMapper; output rad.)doc");
              map.motion_model = std::move(file.model);
              map.joints = std::move(file.joint_names);
              map.skeleton = skeleton;
+             map.frame_period = file.frame_period;
+             map.fit_threshold = file.fit_threshold;
              return std::make_unique<Gpdm>(robot,
                                            std::make_unique<GpdmParticleFilter<double>>(*robot, std::move(map), o));
            }),

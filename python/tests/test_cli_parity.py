@@ -123,6 +123,27 @@ def test_gpdm_pf_matches_cli(cli, data, scratch, gpdm_model):
     assert_same_angles(robot, Q, m.times, csv)
 
 
+@pytest.fixture(scope="session")
+def gpdm_model_from_recording(cli, scratch):
+    """A GPDM learned by the command line from the demo wave itself (fit threshold measured)."""
+    motion, model = scratch / "gpdm_wave_rec.csv", scratch / "wave_rec.gpdm"
+    cli("demo", "wave", "-o", motion)
+    cli("learn", "gpdm", motion, "--robot", "nao", "--iterations", "30", "--every", "3", "-o", model)
+    return model
+
+
+def test_gpdm_pf_fallback_matches_cli(cli, data, scratch, gpdm_model_from_recording):
+    """The fit threshold and the GA-LVVJ fallback: the same angles and statuses as `retarget map`."""
+    csv = map_with_cli(cli, data, scratch, "gpdm-pf-fallback", "nao", WAVE,
+                       ["--method", "gpdm-pf", "--model", gpdm_model_from_recording, "--fallback", "ga-lvvj"])
+    robot = retarget.Robot("nao")
+    m = retarget.read_motion(str(data / WAVE))
+    Q, statuses = retarget.GpdmParticleFilter(robot, str(gpdm_model_from_recording), fallback="ga-lvvj").map_motion(m)
+    assert_same_angles(robot, Q, m.times, csv)
+    with pytest.raises(retarget.InvalidArgument, match="fallback"):
+        retarget.GpdmParticleFilter(robot, str(gpdm_model_from_recording), fallback="joint-pf")
+
+
 def test_per_frame_map_equals_map_motion(data):
     """map() frame by frame after reset() gives map_motion()'s rows, for a mapper with state."""
     robot = retarget.Robot("baxter")
