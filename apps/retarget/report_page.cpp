@@ -71,7 +71,7 @@ svg .unconverged { fill: #a0f; opacity: 0.2; }
 <h2>Metrics over time</h2>
 <div class="grid" id="curve-plots"></div>
 <h2>Joint angles</h2>
-<div class="legend">limits: dashed red &middot; dot on a limit: filled = clamped by the mapper, hollow = at the limit (angles from a CSV: clamping cannot be told apart) &middot; bands: <span class="swatch" style="background:#ccc"></span>held (degenerate input) <span class="swatch" style="background:#fc9"></span>collision-avoided <span class="swatch" style="background:#dbf"></span>not converged</div>
+<div class="legend">limits: dashed red &middot; dot on a limit: filled = clamped by the mapper, hollow = at the limit (angles from a CSV: clamping cannot be told apart) &middot; bands: <span class="swatch" style="background:#ccc"></span>held (degenerate input) <span class="swatch" style="background:#fc9"></span>collision-avoided <span class="swatch" style="background:#dbf"></span>not converged (GPDM-PF: not explained by its model; PIC: joint fit off the solved arm)</div>
 <div id="joint-plots"></div>
 <pre id="selftest" hidden></pre>
 <script type="application/json" id="report-data">)page";
