@@ -45,6 +45,7 @@ std::shared_ptr<GpdmParticleFilter<double>> gpdmFilter(const MethodSetup& setup,
   map.fit_threshold = file.fit_threshold;
   GpdmParticleFilterOptions options;
   if (setup.fallback == "ga-lvvj") options.fallback = GpdmFallback::kGaLvvj;
+  if (setup.particles > 0) options.particles = setup.particles;
   return std::make_shared<GpdmParticleFilter<double>>(model, std::move(map), options);
 }
 
@@ -148,7 +149,9 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
     const auto filter = gpdmFilter(setup, model);
     out.mapped = timedMap(*filter, motion, out.seconds);
   } else if (setup.method == "pf" && gaLvvjMapFor(model)) {
-    JointSpaceParticleFilter<double> filter(model, *gaLvvjMapFor(model), ParticleFilterOptions{});  // fixed seed
+    ParticleFilterOptions options;  // fixed seed
+    if (setup.particles > 0) options.particles = setup.particles;
+    JointSpaceParticleFilter<double> filter(model, *gaLvvjMapFor(model), options);
     out.mapped = timedMap(filter, motion, out.seconds);
   } else {
     checkMethodApplies(setup, model);  // throws for an unknown method
@@ -209,8 +212,9 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
         model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening, false, false)));
   }
   if (setup.method == "gpdm-pf") return skeletonFrameMapper(gpdmFilter(setup, model));
-  return skeletonFrameMapper(
-      std::make_shared<JointSpaceParticleFilter<double>>(model, *gaLvvjMapFor(model), ParticleFilterOptions{}));
+  ParticleFilterOptions options;
+  if (setup.particles > 0) options.particles = setup.particles;
+  return skeletonFrameMapper(std::make_shared<JointSpaceParticleFilter<double>>(model, *gaLvvjMapFor(model), options));
 }
 
 void writeMappedCsv(const RobotModel<double>& model, const MappedMotion<double>& mapped, const std::string& path) {

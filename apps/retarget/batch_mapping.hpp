@@ -30,6 +30,7 @@ struct MethodSetup {
   int softening = 1;        // PICs K
   std::string model_path;   // gpdm-pf: the learned .gpdm model (--model)
   std::string fallback;     // gpdm-pf: "ga-lvvj" on frames the model does not explain (--fallback), else none
+  int particles = 0;        // pf, gpdm-pf: particle count (0: the method's default, 200 and 30)
 };
 
 /// The methods batch and compare know, in a fixed order.

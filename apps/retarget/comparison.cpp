@@ -1,5 +1,6 @@
 #include "comparison.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -10,7 +11,9 @@
 #include <retarget/core/error.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/pic.hpp>
+#include <retarget/metrics/trajectory_lag.hpp>
 
 #include "map_output.hpp"
 #include "metric_families.hpp"
@@ -88,9 +91,14 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
       setup.model_path = value;
     } else if (key == "fallback" && (value == "none" || value == "ga-lvvj")) {
       setup.fallback = value;
+    } else if (key == "particles" && !value.empty() && value.size() <= 6 &&
+               std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+               std::stoi(value) >= 1) {
+      setup.particles = std::stoi(value);
     } else {
       throw UsageError("--method '" + spec +
-                       "': expected name[:config=<file>][:softening=<0..3>][:model=<file.gpdm>][:fallback=none|ga-lvvj] "
+                       "': expected name[:config=<file>][:softening=<0..3>][:model=<file.gpdm>][:fallback=none|ga-lvvj]"
+                       "[:particles=<N>] "
                        "(got option '" + option + "')");
     }
   }
@@ -258,6 +266,16 @@ ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& mot
     mapping["collision_avoided_frames"] = m.frames(StatusCode::kCollisionAvoided);
   }
   if (setup.method == "pics") mapping["softening"] = setup.softening;
+  if (setup.particles > 0) mapping["particles"] = setup.particles;
+  // Lag (frames) by which the row's joint trajectories trail GA-LVVJ's on the same motion
+  // (metrics/trajectory_lag.hpp: joints GA-LVVJ moves by > 0.02 rad, search +-60 frames or as
+  // far as a short motion allows).
+  if (const auto ga_lvvj_map = gaLvvjMapFor(robot.model); ga_lvvj_map && motion.skeleton && m.q.rows() >= 4) {
+    GaLvvjMapper<double> ga_lvvj(robot.model, *ga_lvvj_map);
+    const MappedMotion<double> reference = mapMotion(ga_lvvj, *motion.skeleton);
+    const int max_lag = static_cast<int>(std::min<Eigen::Index>(60, m.q.rows() - 3));
+    if (reference.q.rows() == m.q.rows()) mapping["lag_vs_ga_lvvj"] = trajectoryLag(reference.q, m.q, max_lag, 0.02).lag;
+  }
   const std::string euler_config = setup.method == "euler" ? setup.config_path : std::string();
   ComparedRow row = evaluateRow(robot, motion, m.q, m.time, setup.method, label, euler_config, options.wbf_base,
                                 motion.path + " mapped with " + label, &mapping, &plain);

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <string>
 
 #include <retarget/human/demo_motions.hpp>
@@ -140,4 +141,40 @@ TEST_CASE("cli learn gpdm, then map --method gpdm-pf: the library's model and ou
   const Run no_columns = run("learn gpdm " + quoted(foreign) + " --robot nao -o " + quoted(second));
   CHECK(no_columns.code != 0);
   CHECK(contains(no_columns.err, "gpdm_foreign_angles.csv"));
+}
+
+TEST_CASE("cli gpdm_held_out.sh: learns from some recordings, tracks others, one table row per method") {
+  const fs::path script =
+      fs::path(__FILE__).parent_path().parent_path().parent_path() / "apps" / "retarget" / "gpdm_held_out.sh";
+  REQUIRE_MESSAGE(fs::exists(script), script.string());
+  const fs::path build = fs::path(RETARGET_CLI_PATH).parent_path().parent_path().parent_path();
+  const fs::path train = tempDir() / "held_out_wave.csv", test = tempDir() / "held_out_arms_raise.csv";
+  writeSkeletonCsv(demoMotion("wave", DemoMotionOptions{10.0, 4.0, 1.75}), train.string());
+  writeSkeletonCsv(demoMotion("arms-raise", DemoMotionOptions{30.0, 1.5, 1.70}), test.string());
+  const fs::path log = tempDir() / "held_out.log";
+  const std::string command = "bash " + quoted(script) + " " + quoted(build) + " --train " + quoted(train) + " --test " +
+                              quoted(test) + " --iterations 30 >" + quoted(log) + " 2>&1";
+  const int status = std::system(command.c_str());
+  const std::string text = slurp(log);
+  INFO(text);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  CHECK(contains(text, "fit threshold"));
+  CHECK(contains(text, "held_out_arms_raise.csv (46 frames)"));
+  for (const char* row : {"| ga-lvvj | ", "| pf:particles=50 | ", "| pf:particles=200 | ", "| pf:particles=800 | ",
+                          "| gpdm-pf | ", "| gpdm-pf:fallback=ga-lvvj | "}) {
+    CAPTURE(row);
+    CHECK(contains(text, row));
+  }
+  // GA-LVVJ against itself: no lag.
+  const std::size_t ga_lvvj_row = text.find("| ga-lvvj | ");
+  REQUIRE(ga_lvvj_row != std::string::npos);
+  CHECK(contains(text.substr(ga_lvvj_row, text.find('\n', ga_lvvj_row) - ga_lvvj_row), " | 0 | - | "));
+  // Usage errors exit 2 naming the problem.
+  const std::string usage = "bash " + quoted(script) + " " + quoted(build) + " --test " + quoted(test) + " >" +
+                            quoted(log) + " 2>&1";
+  const int bad = std::system(usage.c_str());
+  REQUIRE(WIFEXITED(bad));
+  CHECK(WEXITSTATUS(bad) == 2);
+  CHECK(contains(slurp(log), "needs --train and --test"));
 }
