@@ -32,9 +32,13 @@
 ///  - Re-location (Section 6, Eq. 9, the "similarity measurement module"): the last k = `window`
 ///    estimated latent points, stacked into one vector X, are compared with every window X_i of
 ///    k consecutive training latent points inside one sequence by the cosine
-///    dis = X . X_i / (|X| |X_i|); with the best match above `relocation_similarity`, the last
-///    `relocation_fraction` Q particles after resampling are moved to the latent point that ends
-///    X_i, so the next prediction starts from the learned motion at the matched phase.
+///    dis = X . X_i / (|X| |X_i|); with the best match above `relocation_similarity`:
+///    `GpdmRelocation::kMoveParticles` (default, ours) moves the last `relocation_fraction` Q
+///    particles after resampling to the latent point that ends X_i; `kReplaceWindow` (the paper's
+///    "input X is updated with the X_i retrieving the highest similarity") replaces the window by
+///    X_i and translates the whole cloud by the step from the current estimate to the end of X_i.
+///    Either way the next prediction starts from the learned motion at the matched phase; the
+///    default was chosen by measurement (docs/methods/particle_filter.md).
 ///  - Resampling: systematic, as the joint-space filter.
 ///
 /// Joints. The model's D observation columns are robot coordinates, named by
@@ -107,6 +111,12 @@ struct GpdmFilterMap {
   std::optional<double> fit_threshold{};
 };
 
+/// How `GpdmParticleFilter` re-locates the cloud on the best database window (Eq. 9).
+enum class GpdmRelocation {
+  kMoveParticles,  ///< a fraction of the particles jumps to the window's last latent point (ours)
+  kReplaceWindow,  ///< the window becomes X_i and the cloud moves with it (seed 003, Section 6)
+};
+
 /// What `GpdmParticleFilter` writes on frames the model does not explain.
 enum class GpdmFallback {
   kNone,    ///< the filter's estimate, flagged kNotConverged
@@ -137,8 +147,10 @@ struct GpdmParticleFilterOptions {
   int window = 5;
   /// Smallest cosine (Eq. 9, in [-1, 1]) of the best database window for a re-location.
   double relocation_similarity = 0.9;
-  /// Fraction of the particles moved to the re-located state, in [0, 1].
+  /// Fraction of the particles moved to the re-located state, in [0, 1] (kMoveParticles).
   double relocation_fraction = 0.2;
+  /// How the cloud is re-located (see GpdmRelocation).
+  GpdmRelocation relocation = GpdmRelocation::kMoveParticles;
   /// How the estimate is formed (see GpdmEstimate).
   GpdmEstimate estimate = GpdmEstimate::kLatentMean;
   /// kNotConverged below this cosine similarity of the estimate (in [-1, 1]) when the map has no
@@ -409,7 +421,16 @@ Status GpdmParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen
     ++history_count_;
     if (history_count_ >= history_.cols()) {
       relocated_to_ = relocation();
-      if (relocated_to_ >= 0) {
+      if (relocated_to_ >= 0 && options_.relocation == GpdmRelocation::kReplaceWindow) {
+        // The window becomes X_i (oldest first), the cloud follows its newest point.
+        const Eigen::Index k = history_.cols();
+        latent_ = gpdm_.latent().row(relocated_to_).transpose() - estimate_latent_;
+        for (Eigen::Index j = 0; j < k; ++j) {
+          history_.col((history_count_ - k + j) % k) = gpdm_.latent().row(relocated_to_ - k + 1 + j).transpose();
+        }
+        for (Eigen::Index p = 0; p < count; ++p) particles_.col(p) += latent_;
+        estimate_latent_ = gpdm_.latent().row(relocated_to_).transpose();
+      } else if (relocated_to_ >= 0) {
         const auto moved = static_cast<Eigen::Index>(std::floor(options_.relocation_fraction * static_cast<double>(count)));
         for (Eigen::Index p = count - moved; p < count; ++p) particles_.col(p) = gpdm_.latent().row(relocated_to_).transpose();
       }
@@ -610,6 +631,9 @@ RETARGET_DECL void GpdmParticleFilterOptions::validate() const {
     RETARGET_THROW_UNLESS(std::isfinite(rest[i]), InvalidArgument, "GpdmParticleFilterOptions::rest[", i, "] (got ",
                           rest[i], ", expected a finite value)");
   }
+  RETARGET_THROW_UNLESS(relocation == GpdmRelocation::kMoveParticles || relocation == GpdmRelocation::kReplaceWindow,
+                        InvalidArgument, "GpdmParticleFilterOptions::relocation (got ", static_cast<int>(relocation),
+                        ", expected kMoveParticles or kReplaceWindow)");
   RETARGET_THROW_UNLESS(fallback == GpdmFallback::kNone || fallback == GpdmFallback::kGaLvvj, InvalidArgument,
                         "GpdmParticleFilterOptions::fallback (got ", static_cast<int>(fallback),
                         ", expected kNone or kGaLvvj)");
