@@ -106,6 +106,7 @@
 // the optional target retarget::learning)
 #include <retarget/learning/kernel_pca.hpp>
 #include <retarget/learning/gpdm.hpp>
+#include <retarget/learning/gpdm_encoder.hpp>
 #include <retarget/learning/gaussian_mixture.hpp>
 #include <retarget/learning/gaussian_mixture_regression.hpp>
 #include <retarget/learning/demonstrations.hpp>
