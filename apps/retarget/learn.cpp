@@ -273,7 +273,8 @@ void learnGmr(const LearnGmrRequest& request) {
 
 const bool kLearnRegistered = registerCommand(Command{
     "learn",
-    "Learn from robot joint trajectories (gmr: one gesture from several demonstrations; gpdm: a model for map "
+    "Learn from recordings or robot joint trajectories (gmr: one gesture from several demonstrations; gpdm: a model "
+    "for map "
     "--method gpdm-pf)",
     [](CLI::App& command) {
       command.require_subcommand(1);

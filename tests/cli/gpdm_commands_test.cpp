@@ -84,6 +84,19 @@ TEST_CASE("cli learn gpdm, then map --method gpdm-pf: the library's model and ou
   CHECK(*measured.fit_threshold > 0.9);
   CHECK(*measured.fit_threshold <= 1.0);
   CHECK(measured.model.frames() == file.model.frames());
+  // Several recordings of different formats (our skeleton CSV, a Kinect LabanotationSuite CSV)
+  // make one model, one sequence each.
+  if (const auto data = testDataDir()) {
+    const fs::path kinect_wave = *data / "kinect" / "laban_ges01_wavehand_kinect2.csv";
+    const fs::path two = tempDir() / "gpdm_wave_two_recordings.gpdm";
+    const Run both = run("learn gpdm " + quoted(train_motion) + " " + quoted(kinect_wave) +
+                         " --robot nao --every 3 --iterations 20 -o " + quoted(two));
+    REQUIRE_MESSAGE(both.code == 0, both.err);
+    CHECK(contains(both.out, "on the 2 training recording(s)"));
+    const GpdmModelFile two_file = loadGpdmModel(two.string());
+    CHECK(two_file.model.sequenceLengths().size() == 2);
+    CHECK(two_file.fit_threshold.has_value());
+  }
   const fs::path arms = tempDir() / "gpdm_arms_raise_30hz.csv";
   writeSkeletonCsv(demoMotion("arms-raise", DemoMotionOptions{30.0, 2.0, 1.70}), arms.string());
   const Run other = run("map " + quoted(arms) + " --robot nao --method gpdm-pf --model " + quoted(from_recording) +
