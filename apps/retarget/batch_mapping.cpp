@@ -105,11 +105,7 @@ void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& mode
 }
 
 std::optional<SelfCollisionModel<double>> cliCollisionModel(const RobotModel<double>& model) {
-  SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
-  if (model.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
-  SelfCollisionModel<double> collision(model, options);
-  if (collision.pairs().empty()) return std::nullopt;
-  return collision;
+  return defaultSelfCollisionModel(model);
 }
 
 namespace {

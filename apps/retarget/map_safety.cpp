@@ -13,8 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <retarget/filters/cartesian_speed_limiter.hpp>
-#include <retarget/filters/exponential_smoothing.hpp>
-#include <retarget/filters/rate_limiter.hpp>
+#include <retarget/filters/filter_stages.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/triangle.hpp>
 #include <retarget/safety/self_collision.hpp>
@@ -42,16 +41,6 @@ std::vector<LinkPoint> handPoints(const RobotModel<double>& model) {
 }
 
 #ifdef RETARGET_CLI_WITH_AVOIDANCE
-// The collision model `map --avoid-collisions` uses, nullopt for a robot without shapes.
-std::optional<SelfCollisionModel<double>> mapCollisionModel(const RobotModel<double>& model, double margin) {
-  SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
-  options.margin = margin;
-  if (model.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
-  SelfCollisionModel<double> collision(model, options);
-  if (collision.pairs().empty()) return std::nullopt;
-  return collision;
-}
-
 std::string runSafetyPipeline(const MapRequest& request, const RobotModel<double>& model,
                               const SelfCollisionModel<double>& collision, MappedMotion<double>& mapped) {
   SafetyPipelineOptions options;
@@ -64,17 +53,15 @@ std::string runSafetyPipeline(const MapRequest& request, const RobotModel<double
   SafetyPipeline pipeline(collision, options);
   SelfCollisionChecker<double> checker(collision);
   int before = 0, changed = 0, limited = 0;
-  Eigen::VectorXd q(model.nq());
   for (Eigen::Index k = 0; k < mapped.q.rows(); ++k) {
     checker.update(mapped.q.row(k).transpose());
     before += checker.minDistance() < 0 ? 1 : 0;
-    const double dt = frameStep(mapped, k);
-    // A repeated time stamp (dt = 0) keeps the previous output: no motion in no time.
-    const Status status = dt > 0 ? pipeline.update(mapped.q.row(k).transpose(), dt, q) : Status();
-    changed += status.has(StatusCode::kCollisionAvoided) ? 1 : 0;
-    limited += status.has(StatusCode::kRateLimited) ? 1 : 0;
-    mapped.q.row(k) = q.transpose();
-    mapped.status[static_cast<std::size_t>(k)] |= status;
+  }
+  const std::vector<Status> statuses = applySafetyPipeline(pipeline, mapped.q, mapped.time);
+  for (std::size_t k = 0; k < statuses.size(); ++k) {
+    changed += statuses[k].has(StatusCode::kCollisionAvoided) ? 1 : 0;
+    limited += statuses[k].has(StatusCode::kRateLimited) ? 1 : 0;
+    mapped.status[k] |= statuses[k];
   }
   std::string line = ", safety pipeline (";
   if (request.smooth > 0) line += "smoothing alpha " + fixed(request.smooth, 3) + ", ";
@@ -87,39 +74,16 @@ std::string runSafetyPipeline(const MapRequest& request, const RobotModel<double
 #endif
 
 std::string runFilters(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped) {
-  const Eigen::Index frames = mapped.q.rows();
-  std::string line;
-  if (request.smooth > 0) {
-    ExponentialSmoothing<double> smoothing(model.nq(), ExponentialSmoothingOptions{request.smooth});
-    for (Eigen::Index k = 0; k < frames; ++k) {
-      (void)smoothing.update(mapped.q.row(k).transpose());
-      mapped.q.row(k) = smoothing.value().transpose();
-    }
-    line += ", smoothed (alpha " + fixed(request.smooth, 3) + ")";
-  }
+  FilterStagesOptions options;
+  options.smoothing = request.smooth;
+  options.max_joint_speed = request.max_joint_speed;
+  options.max_point_speed = request.max_hand_speed;
+  if (request.max_hand_speed > 0) options.points = handPoints(model);
+  const std::vector<Status> statuses = applyFilterStages(model, mapped.q, mapped.time, options);
   int limited = 0;
-  // Either limiter, frame by frame (a repeated time stamp keeps the previous output).
-  const auto limitEveryFrame = [&](auto& limiter) {
-    for (Eigen::Index k = 0; k < frames; ++k) {
-      const double dt = frameStep(mapped, k);
-      const Status status = dt > 0 ? limiter.update(mapped.q.row(k).transpose(), dt) : Status();
-      limited += status.has(StatusCode::kRateLimited) ? 1 : 0;
-      mapped.q.row(k) = limiter.value().transpose();
-    }
-  };
-  if (request.max_hand_speed > 0) {  // keeps --max-joint-speed on its output
-    CartesianSpeedLimiterOptions options;
-    options.max_speed = request.max_hand_speed;
-    options.points = handPoints(model);
-    options.max_joint_speed = request.max_joint_speed;
-    CartesianSpeedLimiter<double> limiter(model, options);
-    limitEveryFrame(limiter);
-  } else if (request.max_joint_speed > 0) {
-    RateLimiterOptions options;
-    options.max_rate = request.max_joint_speed;
-    RateLimiter<double> limiter(model.nq(), options);
-    limitEveryFrame(limiter);
-  }
+  for (const Status status : statuses) limited += status.has(StatusCode::kRateLimited) ? 1 : 0;
+  std::string line;
+  if (request.smooth > 0) line += ", smoothed (alpha " + fixed(request.smooth, 3) + ")";
   if (request.max_joint_speed > 0 || request.max_hand_speed > 0) {
     line += ", speed limited in " + std::to_string(limited) + " frames";
   }
@@ -199,7 +163,7 @@ std::string applySafetyStages(const MapRequest& request, const RobotModel<double
     return line;
   }
 #ifdef RETARGET_CLI_WITH_AVOIDANCE
-  const std::optional<SelfCollisionModel<double>> collision = mapCollisionModel(model, request.margin);
+  const std::optional<SelfCollisionModel<double>> collision = defaultSelfCollisionModel(model, request.margin);
   if (!collision) throw UsageError("map --avoid-collisions: robot '" + model.name() + "' has no collision shapes to check");
   std::string line = runSafetyPipeline(request, model, *collision, mapped);
   if (written != nullptr) *written = writtenOutputSafety(request, model, &*collision, mapped);

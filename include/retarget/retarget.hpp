@@ -29,6 +29,7 @@
 #include <retarget/geometry/octants.hpp>
 #include <retarget/filters/consecutive_frames.hpp>
 #include <retarget/filters/exponential_smoothing.hpp>
+#include <retarget/filters/filter_stages.hpp>
 #include <retarget/filters/one_euro_filter.hpp>
 #include <retarget/filters/rate_limiter.hpp>
 #include <retarget/filters/cartesian_speed_limiter.hpp>

@@ -3,6 +3,7 @@
 // (--smooth, --max-joint-speed, --max-hand-speed, --avoid-collisions), in the same order.
 #include <retarget/filters/cartesian_speed_limiter.hpp>
 #include <retarget/filters/exponential_smoothing.hpp>
+#include <retarget/filters/filter_stages.hpp>
 #include <retarget/filters/one_euro_filter.hpp>
 #include <retarget/filters/rate_limiter.hpp>
 #include <retarget/mappers/triangle.hpp>
@@ -46,15 +47,12 @@ std::vector<LinkPoint> handPoints(const Robot& model) {
 // The collision model `retarget map --avoid-collisions` uses: Tangy's own options, else the
 // pairs that always collide excluded; the clearance margin in m.
 std::unique_ptr<SelfCollisionModel<double>> avoidanceModel(const Robot& model, double margin, const char* what) {
-  SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
-  options.margin = margin;
-  if (model.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
-  auto collision = std::make_unique<SelfCollisionModel<double>>(model, options);
-  if (collision->pairs().empty()) {
+  std::optional<SelfCollisionModel<double>> collision = defaultSelfCollisionModel(model, margin);
+  if (!collision) {
     throw InvalidArgument(std::string("[retarget] ") + what + ": robot '" + model.name() +
                           "' has no collision shapes to check");
   }
-  return collision;
+  return std::make_unique<SelfCollisionModel<double>>(std::move(*collision));
 }
 
 #endif
@@ -65,19 +63,12 @@ struct SafetyRequest {
   std::string solver = "slsqp";
 };
 
-double frameStep(const std::vector<double>& time, Eigen::Index k) {
-  return k == 0 ? 1.0 : time[static_cast<std::size_t>(k)] - time[static_cast<std::size_t>(k - 1)];
-}
-
 // The command line's applySafetyStages on Q (in place); the stages' status per frame.
 std::vector<Status> applySafety(const SafetyRequest& request, const Robot& model, Eigen::MatrixXd& Q,
                                 const std::vector<double>& time) {
-  const Eigen::Index frames = Q.rows();
-  std::vector<Status> statuses(static_cast<std::size_t>(frames));
   if (request.avoid_collisions) {
 #ifdef RETARGET_PY_WITH_AVOIDANCE
-    const std::unique_ptr<SelfCollisionModel<double>> model_ptr = avoidanceModel(model, request.margin, "apply_safety");
-    const SelfCollisionModel<double>& collision = *model_ptr;
+    const std::unique_ptr<SelfCollisionModel<double>> collision = avoidanceModel(model, request.margin, "apply_safety");
     SafetyPipelineOptions options;
     options.smoothing = request.smooth;
     options.max_joint_speed = request.max_joint_speed;
@@ -85,48 +76,18 @@ std::vector<Status> applySafety(const SafetyRequest& request, const Robot& model
     if (request.max_hand_speed > 0) options.points = handPoints(model);
     options.avoidance.solver =
         request.solver == "cobyla" ? AvoidanceOptions::Solver::kCobyla : AvoidanceOptions::Solver::kSlsqp;
-    SafetyPipeline pipeline(collision, options);
-    Eigen::VectorXd q(model.nq());
-    for (Eigen::Index k = 0; k < frames; ++k) {
-      const double dt = frameStep(time, k);
-      const Status status = dt > 0 ? pipeline.update(Q.row(k).transpose(), dt, q) : Status();
-      Q.row(k) = q.transpose();
-      statuses[static_cast<std::size_t>(k)] = status;
-    }
-    return statuses;
+    SafetyPipeline pipeline(*collision, options);
+    return applySafetyPipeline(pipeline, Q, time);
 #else
     throw InvalidArgument("[retarget] apply_safety: avoid_collisions: built without retarget::avoidance (NLopt)");
 #endif
   }
-  if (request.smooth > 0) {
-    ExponentialSmoothing<double> smoothing(model.nq(), ExponentialSmoothingOptions{request.smooth});
-    for (Eigen::Index k = 0; k < frames; ++k) {
-      (void)smoothing.update(Q.row(k).transpose());
-      Q.row(k) = smoothing.value().transpose();
-    }
-  }
-  const auto limitEveryFrame = [&](auto& limiter) {
-    for (Eigen::Index k = 0; k < frames; ++k) {
-      const double dt = frameStep(time, k);
-      const Status status = dt > 0 ? limiter.update(Q.row(k).transpose(), dt) : Status();
-      statuses[static_cast<std::size_t>(k)] |= status;
-      Q.row(k) = limiter.value().transpose();
-    }
-  };
-  if (request.max_hand_speed > 0) {
-    CartesianSpeedLimiterOptions options;
-    options.max_speed = request.max_hand_speed;
-    options.points = handPoints(model);
-    options.max_joint_speed = request.max_joint_speed;
-    CartesianSpeedLimiter<double> limiter(model, options);
-    limitEveryFrame(limiter);
-  } else if (request.max_joint_speed > 0) {
-    RateLimiterOptions options;
-    options.max_rate = request.max_joint_speed;
-    RateLimiter<double> limiter(model.nq(), options);
-    limitEveryFrame(limiter);
-  }
-  return statuses;
+  FilterStagesOptions options;
+  options.smoothing = request.smooth;
+  options.max_joint_speed = request.max_joint_speed;
+  options.max_point_speed = request.max_hand_speed;
+  if (request.max_hand_speed > 0) options.points = handPoints(model);
+  return applyFilterStages(model, Q, time, options);
 }
 
 #ifdef RETARGET_PY_WITH_AVOIDANCE

@@ -192,4 +192,24 @@ class SafetyPipeline {
   double min_distance_ = 0;
 };
 
+/// Runs `pipeline` over a whole motion `q` (frames x nq, rad) in place; `time` (s) has one entry
+/// per row; a repeated time stamp keeps the previous output. Returns each frame's status. For
+/// batch use (the command line, the Python bindings). Throws InvalidArgument for bad sizes.
+inline std::vector<Status> applySafetyPipeline(SafetyPipeline& pipeline, Eigen::MatrixXd& q,
+                                               const std::vector<double>& time) {
+  const Eigen::Index frames = q.rows();
+  RETARGET_THROW_UNLESS(static_cast<Eigen::Index>(time.size()) == frames, InvalidArgument, "applySafetyPipeline: ",
+                        time.size(), " times for ", frames, " frames");
+  std::vector<Status> statuses(static_cast<std::size_t>(frames));
+  Eigen::VectorXd out(q.cols());
+  for (Eigen::Index k = 0; k < frames; ++k) {
+    const double dt = k == 0 ? 1.0 : time[static_cast<std::size_t>(k)] - time[static_cast<std::size_t>(k - 1)];
+    const Status status = dt > 0 ? pipeline.update(q.row(k).transpose(), dt, out) : Status();
+    if (dt > 0) q.row(k) = out.transpose();
+    else if (k > 0) q.row(k) = q.row(k - 1);
+    statuses[static_cast<std::size_t>(k)] = status;
+  }
+  return statuses;
+}
+
 }  // namespace retarget

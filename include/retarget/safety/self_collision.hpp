@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -217,6 +218,21 @@ std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs(const Robo
 /// own forearm, joined at the elbow); `alwaysCollidingPairs(makeTangy())` finds exactly these
 /// (checked by tests/safety).
 RETARGET_DECL SelfCollisionOptions tangySelfCollisionOptions();
+
+/// The self-collision model the command line and the Python bindings check a robot with:
+/// Tangy's own options (`tangySelfCollisionOptions`), any other robot every pair of its
+/// collision shapes except those touching in all of 1000 seeded random configurations
+/// (`alwaysCollidingPairs`); `margin` (m, >= 0) replaces the options' clearance margin when
+/// given. Nullopt when the robot has no pair to check. Allocates; not for the per-frame path.
+inline std::optional<SelfCollisionModel<double>> defaultSelfCollisionModel(const RobotModel<double>& model,
+                                                                          std::optional<double> margin = std::nullopt) {
+  SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
+  if (margin) options.margin = *margin;
+  if (model.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
+  SelfCollisionModel<double> collision(model, options);
+  if (collision.pairs().empty()) return std::nullopt;
+  return collision;
+}
 
 }  // namespace retarget
 
