@@ -94,26 +94,11 @@ nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e) {
   return out;
 }
 
-namespace {
-
-double frameWeightedMean(const std::array<double, kSimilarityLinkCount>& means,
-                         const std::array<int, kSimilarityLinkCount>& frames) {
-  double sum = 0;
-  long count = 0;
-  for (std::size_t k = 0; k < means.size(); ++k) {
-    sum += means[k] * frames[k];
-    count += frames[k];
-  }
-  return count > 0 ? sum / static_cast<double>(count) : 0.0;
-}
-
-}  // namespace
-
 double bestReachableWbfMean(const MotionBestReachable<double>& best) {
-  return frameWeightedMean(best.wbf_best_mean, best.wbf_frames);
+  return best.wbfBestMean();
 }
 double bestReachableLlfMean(const MotionBestReachable<double>& best) {
-  return frameWeightedMean(best.llf_best_mean, best.llf_frames);
+  return best.llfBestMean();
 }
 
 // --- collision

@@ -44,25 +44,8 @@ Eigen::MatrixXd anglesFor(const Robot& robot, const InArray& q, std::size_t fram
   return out;
 }
 
-double frameWeightedMean(const std::array<double, kSimilarityLinkCount>& means,
-                         const std::array<int, kSimilarityLinkCount>& frames) {
-  double sum = 0;
-  long count = 0;
-  for (std::size_t k = 0; k < means.size(); ++k) {
-    sum += means[k] * frames[k];
-    count += frames[k];
-  }
-  return count > 0 ? sum / static_cast<double>(count) : 0.0;
-}
-
 // The collision model the command line evaluates with (and avoids with, margin aside).
-std::optional<SelfCollisionModel<double>> collisionModel(const Robot& robot) {
-  SelfCollisionOptions options = robot.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
-  if (robot.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(robot, options, 1000);
-  SelfCollisionModel<double> collision(robot, options);
-  if (collision.pairs().empty()) return std::nullopt;
-  return collision;
-}
+std::optional<SelfCollisionModel<double>> collisionModel(const Robot& robot) { return defaultSelfCollisionModel(robot); }
 
 Json similarity(const Robot& model, const Motion& motion, const Eigen::MatrixXd& q, WbfBase base) {
   const std::optional<GaLvvjMap> map = gaLvvjMapFor(model);
@@ -114,8 +97,7 @@ Json similarity(const Robot& model, const Motion& motion, const Eigen::MatrixXd&
   out["llf"] = {{"mean", s.llf_mean}, {"min", s.llf_min}, {"links", llf_links}};
   out["cosine"] = {{"mean", s.cosine_mean}, {"min", s.cosine_min}};
   out["wbf_base"] = wbfBaseName(base);
-  out["best_reachable"] = {{"wbf_mean", frameWeightedMean(best.wbf_best_mean, best.wbf_frames)},
-                           {"llf_mean", frameWeightedMean(best.llf_best_mean, best.llf_frames)}};
+  out["best_reachable"] = {{"wbf_mean", best.wbfBestMean()}, {"llf_mean", best.llfBestMean()}};
   Json links = Json::object();
   const auto value = [](double v, int frames) { return frames > 0 ? Json(v) : Json(nullptr); };
   for (int i = 0; i < kSimilarityLinkCount; ++i) {

@@ -204,6 +204,23 @@ struct MotionBestReachable {
   std::array<Scalar, kSimilarityLinkCount> wbf_achieved_within_mean{}, wbf_best_within_mean{};
   std::array<Scalar, kSimilarityLinkCount> llf_achieved_within_mean{}, llf_best_within_mean{};
   std::array<int, kSimilarityLinkCount> wbf_within_frames{}, llf_within_frames{};
+
+  /// Best reachable WBF / LLF over the whole motion: the per-link means weighted by their valid
+  /// frames (every valid link-frame counts once); 0 without any.
+  Scalar wbfBestMean() const { return frameWeighted(wbf_best_mean, wbf_frames); }
+  Scalar llfBestMean() const { return frameWeighted(llf_best_mean, llf_frames); }
+
+ private:
+  static Scalar frameWeighted(const std::array<Scalar, kSimilarityLinkCount>& means,
+                              const std::array<int, kSimilarityLinkCount>& frames) {
+    Scalar sum = Scalar(0);
+    long count = 0;
+    for (std::size_t k = 0; k < means.size(); ++k) {
+      sum += means[k] * static_cast<Scalar>(frames[k]);
+      count += frames[k];
+    }
+    return count > 0 ? sum / static_cast<Scalar>(count) : Scalar(0);
+  }
 };
 
 /// Best reachable similarity of every frame of `human` against the achieved configurations `q`
