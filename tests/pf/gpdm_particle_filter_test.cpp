@@ -313,6 +313,26 @@ TEST_CASE("gpdm-pf: map() and reset() allocate nothing") {
   filter.reset();
   (void)filter.map(wave.frames[0], q);
   CHECK(scope.allocations() == 0);
+  // Also with a frame period, a fit threshold every frame misses (the GA-LVVJ fallback runs and
+  // blends in) and the paper's window replacement.
+  GpdmFilterMap timed = waveMap();
+  timed.frame_period = 0.1;
+  timed.fit_threshold = 1.0;
+  GpdmParticleFilterOptions options = gpdmOptions(24);
+  options.fallback = GpdmFallback::kGaLvvj;
+  options.relocation = GpdmRelocation::kReplaceWindow;
+  options.relocation_similarity = 0.0;
+  GpdmParticleFilter<double> rescued(nao, timed, options);
+  for (std::size_t t = 0; t < 6; ++t) (void)rescued.map(wave.frames[t], q);
+  NoAllocationScope second;
+  int fell_back = 0;
+  for (std::size_t t = 6; t < 40; ++t) {
+    (void)rescued.map(wave.frames[t], q);
+    fell_back += rescued.fallbackWeight() > 0 ? 1 : 0;
+  }
+  CHECK(second.allocations() == 0);
+  CHECK(fell_back == 34);
+  CHECK(q.allFinite());
 }
 
 TEST_CASE("gpdm-pf: options and map are validated with messages naming the field") {
