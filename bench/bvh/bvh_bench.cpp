@@ -1,5 +1,7 @@
 // BVH parsing throughput (MB/s) against Assimp's BVH import of the same file, plus writer and
-// forward-kinematics costs.
+// forward-kinematics costs, and the limits of reading that many bytes (BM_Bvh_Limit*: copying them,
+// counting their lines, reading the file in the reader's blocks, and allocating and writing the
+// values matrix), for ours as a fraction of the limit.
 //
 // The input is generated at start: a 5-minute, 120 Hz take on the 59-joint Axis Neuron hierarchy
 // (root 6 channels + 58 x 3 rotation channels in Y X Z order = 180 values per frame, 36000
@@ -7,14 +9,17 @@
 // amplitude), written to a temporary file that is removed at exit.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -128,6 +133,7 @@ struct Fixture {
   std::filesystem::path path;
   std::string text;
   std::size_t bytes = 0;
+  std::size_t values = 0;  // frames x channels
   Fixture() {
     const BvhMotion take = generatedTake(5 * 60 * 120);
     path = std::filesystem::temp_directory_path() / ("retarget_bench_axis_neuron_" + std::to_string(::getpid()) + ".bvh");
@@ -156,6 +162,7 @@ struct Fixture {
     }
     out.close();
     bytes = static_cast<std::size_t>(std::filesystem::file_size(path));
+    values = take.values.size();
     std::ifstream in(path, std::ios::binary);
     std::ostringstream buffer;
     buffer << in.rdbuf();
@@ -208,6 +215,70 @@ void BM_Bvh_ReadFileAssimp(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(f.bytes));
 }
 BENCHMARK(BM_Bvh_ReadFileAssimp)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Limits: what any reader of these bytes pays at least. Copying them (memcpy into a buffer
+// allocated once) and counting their lines (one memchr pass) bound the text side; reading the file
+// in 1 MiB blocks as readBvh's reader does bounds BM_Bvh_ReadFile's input; allocating the values
+// matrix and writing it once (the reader's huge-page hint included, then without it) bounds the
+// output side.
+void BM_Bvh_LimitMemcpy(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::vector<char> copy(f.text.size());
+  for (auto _ : state) {
+    std::memcpy(copy.data(), f.text.data(), f.text.size());
+    benchmark::DoNotOptimize(copy.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(f.bytes));
+}
+BENCHMARK(BM_Bvh_LimitMemcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Bvh_LimitNewlines(benchmark::State& state) {
+  const Fixture& f = fixture();
+  for (auto _ : state) {
+    std::size_t lines = 0;
+    const char* p = f.text.data();
+    const char* const end = p + f.text.size();
+    while (const void* newline = std::memchr(p, '\n', static_cast<std::size_t>(end - p))) {
+      ++lines;
+      p = static_cast<const char*>(newline) + 1;
+    }
+    benchmark::DoNotOptimize(lines);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(f.bytes));
+}
+BENCHMARK(BM_Bvh_LimitNewlines)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Bvh_LimitReadFile(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::vector<char> block(std::size_t(1) << 20);
+  for (auto _ : state) {
+    std::ifstream in(f.path, std::ios::binary);
+    std::size_t total = 0;
+    for (;;) {
+      const auto got = in.rdbuf()->sgetn(block.data(), static_cast<std::streamsize>(block.size()));
+      if (got <= 0) break;
+      total += static_cast<std::size_t>(got);
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(f.bytes));
+}
+BENCHMARK(BM_Bvh_LimitReadFile)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_Bvh_LimitAllocate(benchmark::State& state) {
+  const Fixture& f = fixture();
+  const bool hint = state.range(0) != 0;
+  for (auto _ : state) {
+    std::vector<double> values;
+    if (hint) retarget::internal::reserveLargeBuffer(values, f.values);
+    values.resize(f.values);
+    benchmark::DoNotOptimize(values.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(f.bytes));
+  state.SetLabel(hint ? "huge-page hint" : "plain vector");
+}
+BENCHMARK(BM_Bvh_LimitAllocate)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_Bvh_Write(benchmark::State& state) {
   const Fixture& f = fixture();

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -11,9 +12,11 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <retarget/core/internal/number.hpp>
 #include <retarget/io/bvh.hpp>
+#include <retarget/io/internal/bvh_parser.hpp>
 
 #include "bvh/bvh_test_util.hpp"
 #include "support/allocation.hpp"
@@ -345,6 +348,143 @@ TEST_CASE("bvh: number parsing gives exactly strtod's double") {
                           "+-1 1234567890123456789", "x 1234567890123456789"}) {
     CAPTURE(bad);
     CHECK(internal::parseNumber(bad, bad + std::strlen(bad), value) == nullptr);
+  }
+}
+
+namespace {
+
+// A random number token of the shapes BVH exporters write and some they rarely do: plain
+// decimals with 0-9 integer and 0-10 fraction digits (the fast path takes up to 7 and 8), signs,
+// and now and then "+", exponents and 17-digit mantissas (left to the general parser).
+// With `plain_only`, only the fast path's shapes (at most 7 integer and 8 fraction digits).
+std::string randomNumberToken(std::mt19937& rng, bool plain_only) {
+  std::uniform_int_distribution<int> integer_digits(0, plain_only ? 7 : 9), fraction_digits(0, plain_only ? 8 : 10),
+      digit(0, 9), shape(0, plain_only ? 8 : 39);
+  std::string text;
+  const int kind = shape(rng);
+  if (kind < 6) text += '-';
+  if (kind == 6) text += '+';
+  const int n_integer = integer_digits(rng);
+  const int n_fraction = kind == 7 ? 0 : fraction_digits(rng);
+  for (int k = 0; k < n_integer; ++k) text += static_cast<char>('0' + digit(rng));
+  if (n_fraction > 0 || kind == 8) text += '.';
+  for (int k = 0; k < n_fraction; ++k) text += static_cast<char>('0' + digit(rng));
+  if (n_integer + n_fraction == 0) text += static_cast<char>('0' + digit(rng));
+  if (kind == 9) text += "e" + std::to_string(digit(rng) - 4);
+  if (kind == 10) text += "1234567890123456";
+  return text;
+}
+
+std::string randomBlanks(std::mt19937& rng) {
+  static const char* const kBlanks[] = {" ", " ", " ", " ", "  ", "\t", " \t ", "\v", "\f ", "   "};
+  return kBlanks[std::uniform_int_distribution<int>(0, 9)(rng)];
+}
+
+// A hierarchy of a root with 6 channels and a chain of `joints` joints with 3 each.
+std::string chainHierarchy(int joints) {
+  std::string text = "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n";
+  for (int j = 0; j < joints; ++j) {
+    text += "JOINT j" + std::to_string(j) + "\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n";
+  }
+  text += "End Site\n{\nOFFSET 0 1 0\n}\n";
+  for (int j = 0; j < joints; ++j) text += "}\n";
+  return text + "}\n";
+}
+
+}  // namespace
+
+TEST_CASE("bvh: frame lines of every number shape and spacing read as strtod's doubles") {
+  // Lines of 6 to 366 values with random blanks before, between and after them put values across
+  // the fast path's 64-byte blocks and into its padded tail copy; every value must be strtod's.
+  std::mt19937 rng(2026112701);
+  const int trials = test::sweepCount(60);
+  for (int trial = 0; trial < trials; ++trial) {
+    const int joints = std::uniform_int_distribution<int>(0, 120)(rng);
+    const int channels = 6 + 3 * joints;
+    const int frames = std::uniform_int_distribution<int>(1, 6)(rng);
+    std::string text = chainHierarchy(joints) + "MOTION\nFrames: " + std::to_string(frames) + "\nFrame Time: 0.01\n";
+    std::vector<double> expected;
+    for (int f = 0; f < frames; ++f) {
+      if (trial % 3 == 0) text += randomBlanks(rng);
+      for (int c = 0; c < channels; ++c) {
+        const std::string token = randomNumberToken(rng, trial % 2 == 0);
+        expected.push_back(std::strtod(token.c_str(), nullptr));
+        text += token;
+        if (c + 1 < channels) text += randomBlanks(rng);
+      }
+      if (trial % 2 == 0) text += randomBlanks(rng);
+      text += trial % 4 == 1 ? "\r\n" : "\n";
+    }
+    CAPTURE(trial);
+    const BvhMotion motion = parseBvh(text);
+    REQUIRE(motion.values.size() == expected.size());
+    int mismatches = 0;
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      if (std::memcmp(&motion.values[k], &expected[k], sizeof(double)) != 0) ++mismatches;  // same bits, -0 included
+    }
+    CHECK(mismatches == 0);
+    // A bad token anywhere in a line is reported as that value, with its text.
+    static const char* const kBad[] = {"1.2.3", "12a", "-", "1e", "..5", "0x10", "nan", "1-2", "--1", "+-1", "9e999"};
+    const std::size_t frame_start = text.find("Frame Time: 0.01\n") + 17;
+    const std::size_t first_line_end = text.find('\n', frame_start);
+    std::vector<std::size_t> starts;  // each value's start on the first frame line
+    for (std::size_t k = frame_start; k < first_line_end; ++k) {
+      if (!internal::isBlank(text[k]) && (k == frame_start || internal::isBlank(text[k - 1]))) starts.push_back(k);
+    }
+    REQUIRE(starts.size() == static_cast<std::size_t>(channels));
+    const std::size_t which = std::uniform_int_distribution<std::size_t>(0, starts.size() - 1)(rng);
+    std::size_t token_end = starts[which];
+    while (token_end < text.size() && !internal::isBlank(text[token_end])) ++token_end;
+    const std::string bad = kBad[trial % (sizeof kBad / sizeof kBad[0])];
+    const std::string broken = text.substr(0, starts[which]) + bad + text.substr(token_end);
+    const std::string message = "value " + std::to_string(which + 1) + ": expected a finite number, got '" + bad + "'";
+    CAPTURE(message);
+    CHECK_THROWS_WITH_AS(parseBvh(broken), doctest::Contains(message.c_str()), ParseError);
+  }
+}
+
+TEST_CASE("bvh: the frame fast path's SSE2 and portable pieces agree") {
+  using internal::BvhFrameValues;
+  std::mt19937 rng(5);
+  // Blank masks over bytes that are blanks, digits, signs, dots, letters and bytes above 127.
+  static const char kBytes[] = {' ', '\t', '\n', '\v', '\f', '\r', '0', '5', '9', '-', '+', '.', 'e', 'x', '\x08', '\x0e',
+                                '\x1f', '!', '\x7f', '\x80', '\x89', '\xa0', '\xff'};
+  std::uniform_int_distribution<std::size_t> pick(0, sizeof kBytes - 1);
+  for (int t = 0; t < test::sweepCount(20000); ++t) {
+    char block[64];
+    for (char& c : block) c = kBytes[pick(rng)];
+    std::uint64_t expected = 0;
+    for (unsigned i = 0; i < 64; ++i) expected |= std::uint64_t{internal::isBlank(block[i])} << i;
+    REQUIRE(BvhFrameValues::blankMask(block) == expected);
+    REQUIRE(BvhFrameValues::blankMaskPortable(block) == expected);
+  }
+  // Every split of up to 7 integer and 8 fraction digits, both signs, against strtod.
+  std::uniform_int_distribution<int> digit(0, 9);
+  for (int t = 0; t < test::sweepCount(200000); ++t) {
+    const auto integer_digits = static_cast<std::size_t>(t % 8);
+    const auto fraction_digits = static_cast<std::size_t>((t / 8) % 9);
+    const std::size_t negative = static_cast<std::size_t>((t / 72) % 2);
+    std::string text = negative != 0 ? "-" : "";
+    std::uint64_t integer = 0, fraction = 0;
+    for (std::size_t k = 0; k < integer_digits; ++k) {
+      const int d = digit(rng);
+      text += static_cast<char>('0' + d);
+      integer |= static_cast<std::uint64_t>(d) << (8 * k);
+    }
+    text += '.';
+    for (std::size_t k = 0; k < fraction_digits; ++k) {
+      const int d = digit(rng);
+      text += static_cast<char>('0' + d);
+      fraction |= static_cast<std::uint64_t>(d) << (8 * k);
+    }
+    if (integer_digits + fraction_digits == 0) continue;
+    CAPTURE(text);
+    const double reference = std::strtod(text.c_str(), nullptr);
+    double fast = 1, portable = 1;
+    BvhFrameValues::storeDecimal(&fast, integer, integer_digits, fraction, negative);
+    BvhFrameValues::storeDecimalPortable(&portable, integer, integer_digits, fraction, negative);
+    REQUIRE(std::memcmp(&fast, &reference, sizeof fast) == 0);
+    REQUIRE(std::memcmp(&portable, &reference, sizeof portable) == 0);
   }
 }
 
