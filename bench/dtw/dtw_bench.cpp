@@ -1,6 +1,6 @@
 // DTW cost per cell (n = m = 1000 frames of 22 joints: the paper's InMoov) for the full matrix,
 // the O(min(n, m))-memory, windowed and incremental forms, beside a straightforward reference
-// written here, and a limit row (the kernel's local distances alone); the per-joint weighted
+// written here, and limit rows (the kernels' local distances alone); the per-joint weighted
 // metric beside the same reference per joint;
 // CRC-16/MODBUS and serial frame encode/decode throughput beside a bit-by-bit CRC.
 #include <benchmark/benchmark.h>
@@ -136,6 +136,40 @@ void BM_Dtw_LocalDistancesOnly(benchmark::State& state) {
   setCellCounter(state, static_cast<double>(n) * static_cast<double>(n));
 }
 BENCHMARK(BM_Dtw_LocalDistancesOnly)->Arg(1000)->Unit(benchmark::kMillisecond);
+
+// The same limit row for the AVX2 + FMA kernel, one line at a time (internal::
+// dtwEuclideanLineAvx2Fma; the two-row form takes four lines at a time, which loads each feature of
+// the table once for four lines). Skipped where the kernel is not compiled in or not supported.
+void BM_Dtw_LocalDistancesOnlyAvx2(benchmark::State& state) {
+  namespace in = retarget::internal;
+#if !RETARGET_DTW_X86_KERNEL
+  state.SkipWithError("the AVX2 + FMA kernel is compiled for x86-64 GCC and Clang only");
+  return;
+#else
+  if (!in::dtwAvx2FmaSupported()) {
+    state.SkipWithError("this processor has no AVX2 + FMA");
+    return;
+  }
+  const Eigen::Index n = state.range(0);
+  const Eigen::MatrixXd a = randomWalk(1, n), b = randomWalk(2, n);
+  in::DtwFeatureTable<double> features = in::DtwFeatureTable<double>::Zero(kDim, in::dtwTableColumns<double>(n));
+  features.leftCols(n) = b;
+  in::DtwSpreadFrame<double> x;
+  std::vector<double> out(static_cast<std::size_t>(n + 8));
+  for (auto _ : state) {
+    double sum = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      in::dtwSpreadFrame(a.col(i), x);
+      in::dtwEuclideanLineAvx2Fma(x.data(), in::dtwNormLanes<double>(), features.data(), features.cols(), kDim, n,
+                                  out.data());
+      sum += out[static_cast<std::size_t>(i)];
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+  setCellCounter(state, static_cast<double>(n) * static_cast<double>(n));
+#endif
+}
+BENCHMARK(BM_Dtw_LocalDistancesOnlyAvx2)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 // The paper's system metric (Eqs. 12-13): one 1-D DTW per joint, 22 joints, weighted; the
 // reference is the textbook table per joint. Cells counted over all joints (22 n^2).

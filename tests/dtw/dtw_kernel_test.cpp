@@ -11,8 +11,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <retarget/metrics/dtw.hpp>
@@ -26,19 +28,30 @@ namespace dtw_kernel_test {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// The kernel sums the squares in the order of Eigen's vectorised norm for up to four lanes (SSE,
-// AVX, NEON); there, and without fused multiply-add, every value equals the reference bit for bit.
-// Elsewhere (AVX-512, -mfma) they agree to rounding: 1e-12 relative.
+// The portable kernel sums the squares in the order of Eigen's vectorised norm for up to four
+// lanes (SSE, AVX, NEON); there, and without fused multiply-add, every value equals the reference
+// bit for bit. Elsewhere (AVX-512, -mfma) and with the AVX2 + FMA kernel (each square added with
+// one rounding) they agree to rounding: 1e-12 relative.
+bool bitExact(internal::DtwKernel kernel) {
 #if defined(__FMA__)
-constexpr bool kBitExact = false;
+  (void)kernel;
+  return false;
 #else
-constexpr bool kBitExact = internal::dtwNormLanes<double>() <= 4;
+  return kernel == internal::DtwKernel::kPortable && internal::dtwNormLanes<double>() <= 4;
 #endif
+}
 
-bool same(double x, double y) {
+bool same(double x, double y, bool exact = bitExact(internal::dtwKernel())) {
   if (std::isinf(x) || std::isinf(y)) return x == y;
-  if (kBitExact) return x == y;
+  if (exact) return x == y;
   return std::abs(x - y) <= 1e-12 * std::max(1.0, std::abs(y));
+}
+
+// The kernels this processor runs: the portable one, and AVX2 + FMA where it has both.
+std::vector<internal::DtwKernel> runnableKernels() {
+  std::vector<internal::DtwKernel> kernels{internal::DtwKernel::kPortable};
+  if (internal::dtwAvx2FmaSupported()) kernels.push_back(internal::DtwKernel::kAvx2Fma);
+  return kernels;
 }
 
 // The textbook table: D has (n+1) x (m+1) entries, D(0,0) = 0, the rest of row 0 and column 0
@@ -145,13 +158,138 @@ TEST_CASE("dtw kernel: the Euclidean block equals EuclideanDistance per cell, fo
         for (Eigen::Index w = 0; w < internal::dtwBlockCells<double>() && t0 + w < frames; ++w) {
           CAPTURE(d);
           CAPTURE(t0 + w);
-          CHECK(same(out[w], EuclideanDistance{}(y.col(i), y.col(t0 + w))));
+          CHECK(same(out[w], EuclideanDistance{}(y.col(i), y.col(t0 + w)), bitExact(internal::DtwKernel::kPortable)));
           ++compared;
         }
       }
     }
   }
   CHECK(compared == 9120);  // 40 dimensions x 4 frames x 8 block starts, the cells inside the 24 frames
+}
+
+TEST_CASE("dtw kernel: the AVX2 + FMA distances equal EuclideanDistance to rounding, for every dimension") {
+#if RETARGET_DTW_X86_KERNEL
+  if (!internal::dtwAvx2FmaSupported()) {
+    test::recordSkip("this processor has no AVX2 + FMA");
+    return;
+  }
+  std::mt19937 rng(2027);
+  std::normal_distribution<double> normal(0.0, 3.0);
+  int compared = 0;
+  for (Eigen::Index d = 1; d <= 40; ++d) {
+    const Eigen::Index frames = 29;
+    Eigen::MatrixXd y(d, frames);
+    for (Eigen::Index j = 0; j < frames; ++j) {
+      for (Eigen::Index k = 0; k < d; ++k) y(k, j) = normal(rng);
+    }
+    y.col(5) = y.col(4);  // a zero distance too
+    internal::DtwFeatureTable<double> features =
+        internal::DtwFeatureTable<double>::Zero(d, internal::dtwTableColumns<double>(frames));
+    features.leftCols(frames) = y;
+    for (Eigen::Index i = 0; i < frames; i += 7) {
+      internal::DtwSpreadFrame<double> x;
+      internal::dtwSpreadFrame(y.col(i), x);
+      double out[32];
+      internal::dtwEuclideanLineAvx2Fma(x.data(), internal::dtwNormLanes<double>(), features.data(), features.cols(), d,
+                                        frames, out);
+      for (Eigen::Index w = 0; w < frames; ++w) {
+        CAPTURE(d);
+        CAPTURE(w);
+        const double expected = EuclideanDistance{}(y.col(i), y.col(w));
+        CHECK(same(out[w], expected, false));
+        if (w == 5 && i == 4) CHECK(out[w] == 0.0);
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared == 40 * 5 * 29);
+#else
+  test::recordSkip("the AVX2 + FMA kernel is compiled for x86-64 GCC and Clang only");
+#endif
+}
+
+TEST_CASE("dtw kernel: the kernel in use is AVX2 + FMA where the processor has both, unless forced portable") {
+  const char* forced = std::getenv("RETARGET_DTW_KERNEL");
+  const bool portable = forced != nullptr && std::string(forced) == "portable";
+  const internal::DtwKernel expected = (internal::dtwAvx2FmaSupported() && !portable) ? internal::DtwKernel::kAvx2Fma
+                                                                                       : internal::DtwKernel::kPortable;
+  CHECK(internal::dtwKernel() == expected);
+  const std::string in_use = internal::dtwKernel() == internal::DtwKernel::kAvx2Fma ? "AVX2 + FMA" : "portable";
+  MESSAGE("DTW kernel in use: " << in_use);
+}
+
+TEST_CASE("dtw kernel: each kernel, line by line and four lines at a time, equals the plain reference") {
+  std::mt19937 rng(20260612);
+  for (const internal::DtwKernel kernel : runnableKernels()) {
+    const bool exact = bitExact(kernel);
+    int grouped_cases = 0;
+    for (int c = 0; c < test::sweepCount(400); ++c) {
+      const Eigen::Index d = std::uniform_int_distribution<Eigen::Index>(1, 30)(rng);
+      const Eigen::Index n = randomLength(rng), m = randomLength(rng);
+      const bool ties = c % 4 == 3;
+      const Eigen::MatrixXd a = randomFrames(rng, d, n, ties);
+      const Eigen::MatrixXd b = randomFrames(rng, d, m, ties);
+      DtwOptions options;
+      options.window = randomWindow(rng, n, m);
+      const Eigen::Index r = internal::dtwRadius(options, n, m);
+      const PlainDtw plain(a, b, options.window, EuclideanDistance{});
+      CAPTURE(static_cast<int>(kernel));
+      CAPTURE(c);
+      CAPTURE(d);
+      CAPTURE(n);
+      CAPTURE(m);
+      CAPTURE(options.window);
+      for (const bool rows : {true, false}) {
+        const Eigen::Index lines = rows ? n : m, cells = rows ? m : n;
+        const auto expected = [&](Eigen::Index k, Eigen::Index t) { return rows ? plain.cost(k, t) : plain.cost(t, k); };
+        const auto expected_len = [&](Eigen::Index k, Eigen::Index t) {
+          return rows ? plain.length(k, t) : plain.length(t, k);
+        };
+        // One line at a time: every line's band checked when it is complete.
+        std::vector<double> line(static_cast<std::size_t>(cells), kInf);
+        std::vector<Eigen::Index> len(static_cast<std::size_t>(cells), 0);
+        bool lines_equal = true;
+        const auto check_line = [&](Eigen::Index k, Eigen::Index lo, Eigen::Index hi) {
+          for (Eigen::Index t = lo; t <= hi; ++t) {
+            const auto u = static_cast<std::size_t>(t);
+            lines_equal = lines_equal && same(line[u], expected(k, t), exact) &&
+                          (std::isinf(line[u]) || len[u] == expected_len(k, t));
+          }
+        };
+        if (rows) {
+          internal::dtwLines<true, true, false>(a, b, r, EuclideanDistance{}, line.data(), len.data(), check_line,
+                                                kernel);
+        } else {
+          internal::dtwLines<false, true, false>(a, b, r, EuclideanDistance{}, line.data(), len.data(), check_line,
+                                                 kernel);
+        }
+        CHECK(lines_equal);
+        // Lines grouped where they can be (dtw's driver): the last line, bit for bit the same.
+        std::vector<double> grouped(static_cast<std::size_t>(cells), kInf);
+        std::vector<Eigen::Index> grouped_len(static_cast<std::size_t>(cells), 0);
+        Eigen::Index last_lo = 0, last_hi = -1;
+        const auto band = [&](Eigen::Index, Eigen::Index lo, Eigen::Index hi) {
+          last_lo = lo;
+          last_hi = hi;
+        };
+        if (rows) {
+          internal::dtwLines<true, true, true>(a, b, r, EuclideanDistance{}, grouped.data(), grouped_len.data(), band,
+                                               kernel);
+        } else {
+          internal::dtwLines<false, true, true>(a, b, r, EuclideanDistance{}, grouped.data(), grouped_len.data(), band,
+                                                kernel);
+        }
+        bool last_equal = true;
+        for (Eigen::Index t = last_lo; t <= last_hi; ++t) {
+          const auto u = static_cast<std::size_t>(t);
+          last_equal = last_equal && grouped[u] == line[u] && grouped_len[u] == len[u];
+        }
+        CHECK(last_equal);
+        if (internal::dtwCanGroupLines(0, lines, r, cells)) ++grouped_cases;
+      }
+    }
+    CHECK(grouped_cases > 100);
+  }
 }
 
 TEST_CASE("dtw kernel: every form equals the plain O(nm) reference on random sizes, dimensions and windows") {

@@ -26,9 +26,21 @@
 ///
 /// Everything here is exact: every cell inside the band is evaluated (no FastDTW-style
 /// coarsening).
+///
+/// Kernels (Euclidean distance, double): on x86-64 with GCC or Clang, a processor with AVX2 and
+/// FMA runs an AVX2 + FMA kernel chosen once per process at run time (the build stays generic
+/// x86-64); everywhere else, for float, or with the environment variable
+/// RETARGET_DTW_KERNEL=portable, the portable kernel (Eigen packets of the build's instruction
+/// set). The portable kernel's local distances equal EuclideanDistance bit for bit; the AVX2 +
+/// FMA kernel adds each square with one rounding (fused multiply-add) in another order, so its
+/// local distances and costs agree with EuclideanDistance and the portable kernel to rounding
+/// (about 1e-15 relative per distance; the tests allow 1e-12 on costs), not bit for bit. Within
+/// one process every form uses the same kernel, so the forms agree with each other bit for bit.
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -40,6 +52,16 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
+
+// The AVX2 + FMA kernel of the Euclidean DTW (internal::DtwKernel::kAvx2Fma) needs GCC or Clang
+// on x86-64: its functions carry __attribute__((target("avx2,fma"))) and run only where the
+// processor has both (checked once at run time), so the build itself stays generic x86-64.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RETARGET_DTW_X86_KERNEL 1
+#include <immintrin.h>
+#else
+#define RETARGET_DTW_X86_KERNEL 0
+#endif
 
 namespace retarget {
 
@@ -140,6 +162,20 @@ Scalar dtwNormalize(Scalar cost, Eigen::Index path_length, DtwNormalization norm
   return cost / static_cast<Scalar>(path_length);
 }
 
+/// The implementations of the Euclidean DTW kernel (one frame against a block of frames).
+enum class DtwKernel {
+  kPortable,  ///< DtwEuclideanBlock: Eigen packets of the build's instruction set.
+  kAvx2Fma,   ///< dtwEuclideanBlockAvx2Fma: AVX2 and FMA, chosen at run time (x86-64, double).
+};
+
+/// Whether this processor runs the AVX2 + FMA kernel (false where it is not compiled in).
+RETARGET_DECL bool dtwAvx2FmaSupported() noexcept;
+
+/// The kernel every Euclidean DTW of the process uses, chosen on the first call: kAvx2Fma when
+/// dtwAvx2FmaSupported() and the environment variable RETARGET_DTW_KERNEL is not "portable",
+/// kPortable otherwise. Never allocates or throws.
+RETARGET_DECL DtwKernel dtwKernel() noexcept;
+
 // --- The DTW kernel ---------------------------------------------------------------------------
 //
 // Every form (full matrix, O(min(n, m)) memory, windowed, incremental, per joint) computes D one LINE at a
@@ -151,6 +187,11 @@ Scalar dtwNormalize(Scalar cost, Eigen::Index path_length, DtwNormalization norm
 //   2. the recurrence of Eq. 11 over the block, without branches (dtwRecurBlock).
 // A cell's value is c + min(diag, up, left), the same bits whatever the order of the minimum, so
 // all forms agree bit for bit; path lengths follow the tie order of dtwBestPredecessor.
+// Step 1 has two implementations (DtwKernel): the portable DtwEuclideanBlock, and on x86-64 an
+// AVX2 + FMA one (dtwEuclideanBlockAvx2Fma, and dtwEuclideanGroupBlockAvx2Fma for four lines
+// at once in the batch forms: each loaded feature of the table then serves four lines, which
+// keeps the distances from waiting on the L2 cache). Both AVX2 blocks sum a cell's squares in
+// the same order, so grouping lines changes no bit; step 2 is the same code for both kernels.
 
 /// Lanes of Eigen's vectorised sum for Scalar (its packet size; 1 when Eigen does not vectorise
 /// Scalar): DtwEuclideanBlock sums the squares in the order Eigen's (x - y).norm() does for a
@@ -388,12 +429,218 @@ inline void dtwUpdateLine(Eigen::Index lo, Eigen::Index hi, Scalar diag0, Eigen:
   }
 }
 
+/// Lines handled together by dtwUpdateLinesAvx2Fma.
+inline constexpr Eigen::Index kDtwGroupLines = 4;
+
+/// Band of line k of a batch DTW: cells max(0, k - r)..min(cells - 1, k + r).
+struct DtwBand {
+  Eigen::Index lo;
+  Eigen::Index hi;
+};
+inline DtwBand dtwBand(Eigen::Index k, Eigen::Index r, Eigen::Index cells) noexcept {
+  return {std::max<Eigen::Index>(0, k - r), std::min<Eigen::Index>(cells - 1, k + r)};
+}
+
+/// Whether dtwUpdateLinesAvx2Fma can take lines k..k+kDtwGroupLines-1 together: they exist and
+/// share a few cells (the band of the last one starts before the band of the first one ends).
+inline bool dtwCanGroupLines(Eigen::Index k, Eigen::Index lines, Eigen::Index r, Eigen::Index cells) noexcept {
+  if (k + kDtwGroupLines > lines) return false;
+  return dtwBand(k, r, cells).hi - dtwBand(k + kDtwGroupLines - 1, r, cells).lo + 1 >= 8;
+}
+
+#if RETARGET_DTW_X86_KERNEL
+#define RETARGET_DTW_AVX2_FMA __attribute__((target("avx2,fma")))
+
+/// Euclidean distances |x - y_w| (Eq. 11's local distance) of one frame x to the 8 frames y_w,
+/// w = 0..7, of a feature table starting at `y` (feature k of y_w at y[k * stride + w]), with
+/// AVX2 and fused multiply-add: feature k of x is x[k * x_step]. Each cell's squares are summed
+/// in two chains (even and odd features, each (y - x)^2 + sum rounded once) that are added at
+/// the end; the square roots are correctly rounded (vsqrtpd). Only for callers compiled with
+/// the same target (RETARGET_DTW_AVX2_FMA).
+RETARGET_DTW_AVX2_FMA __attribute__((always_inline)) inline void dtwEuclideanBlockAvx2Fma(
+    const double* x, Eigen::Index x_step, const double* y, Eigen::Index stride, Eigen::Index d,
+    double* out) noexcept {
+  __m256d even0 = _mm256_setzero_pd(), even1 = even0, odd0 = even0, odd1 = even0;
+  Eigen::Index k = 0;
+  for (; k + 1 < d; k += 2) {
+    const __m256d xe = _mm256_broadcast_sd(x + k * x_step);
+    const __m256d xo = _mm256_broadcast_sd(x + (k + 1) * x_step);
+    const double* ye = y + k * stride;
+    const double* yo = ye + stride;
+    const __m256d de0 = _mm256_sub_pd(_mm256_loadu_pd(ye), xe);
+    const __m256d de1 = _mm256_sub_pd(_mm256_loadu_pd(ye + 4), xe);
+    const __m256d do0 = _mm256_sub_pd(_mm256_loadu_pd(yo), xo);
+    const __m256d do1 = _mm256_sub_pd(_mm256_loadu_pd(yo + 4), xo);
+    even0 = _mm256_fmadd_pd(de0, de0, even0);
+    even1 = _mm256_fmadd_pd(de1, de1, even1);
+    odd0 = _mm256_fmadd_pd(do0, do0, odd0);
+    odd1 = _mm256_fmadd_pd(do1, do1, odd1);
+  }
+  if (k < d) {
+    const __m256d xe = _mm256_broadcast_sd(x + k * x_step);
+    const double* ye = y + k * stride;
+    const __m256d de0 = _mm256_sub_pd(_mm256_loadu_pd(ye), xe);
+    const __m256d de1 = _mm256_sub_pd(_mm256_loadu_pd(ye + 4), xe);
+    even0 = _mm256_fmadd_pd(de0, de0, even0);
+    even1 = _mm256_fmadd_pd(de1, de1, even1);
+  }
+  _mm256_storeu_pd(out, _mm256_sqrt_pd(_mm256_add_pd(even0, odd0)));
+  _mm256_storeu_pd(out + 4, _mm256_sqrt_pd(_mm256_add_pd(even1, odd1)));
+}
+
+/// The local distances of cells 0..count-1 of a line with the AVX2 + FMA blocks: out[t] =
+/// |x - y_t| for the frames y_t of a feature table (padded: see DtwFeatureTable); out needs room
+/// for count rounded up to a multiple of 8. For tests and benchmarks of the kernel alone.
+RETARGET_DTW_AVX2_FMA inline void dtwEuclideanLineAvx2Fma(const double* x, Eigen::Index x_step,
+                                                          const double* features, Eigen::Index stride,
+                                                          Eigen::Index d, Eigen::Index count, double* out) noexcept {
+  for (Eigen::Index t0 = 0; t0 < count; t0 += 8) dtwEuclideanBlockAvx2Fma(x, x_step, features + t0, stride, d, out + t0);
+}
+
+/// Eq. 11 over cells begin..end (inclusive; none when end < begin) of one line, in place as in
+/// dtwUpdateLine, continuing `carry` (the state after cell begin - 1), with the AVX2 + FMA blocks.
+template <bool AlongIsUp, bool TrackLength>
+RETARGET_DTW_AVX2_FMA __attribute__((always_inline)) inline void dtwLineRangeAvx2Fma(
+    const double* x, Eigen::Index x_step, const double* features, Eigen::Index stride, Eigen::Index d,
+    Eigen::Index begin, Eigen::Index end, double* line, Eigen::Index* len, DtwCarry<double>& carry) noexcept {
+  constexpr Eigen::Index kCells = 8;
+  alignas(32) double cost[kCells];
+  Eigen::Index t0 = begin;
+  for (; t0 + kCells - 1 <= end; t0 += kCells) {
+    dtwEuclideanBlockAvx2Fma(x, x_step, features + t0, stride, d, cost);
+    dtwRecurBlock<AlongIsUp, TrackLength>(cost, kCells, line + t0, TrackLength ? len + t0 : nullptr, carry);
+  }
+  if (t0 <= end) {
+    dtwEuclideanBlockAvx2Fma(x, x_step, features + t0, stride, d, cost);
+    dtwRecurBlock<AlongIsUp, TrackLength>(cost, end - t0 + 1, line + t0, TrackLength ? len + t0 : nullptr, carry);
+  }
+}
+
+/// dtwUpdateLine for double with the AVX2 + FMA Euclidean blocks (dtwEuclideanBlockAvx2Fma).
+template <bool AlongIsUp, bool TrackLength>
+RETARGET_DTW_AVX2_FMA void dtwUpdateLineAvx2Fma(const double* x, Eigen::Index x_step, const double* features,
+                                                Eigen::Index stride, Eigen::Index d, Eigen::Index lo, Eigen::Index hi,
+                                                double diag0, Eigen::Index diag0_len, double* line,
+                                                Eigen::Index* len) noexcept {
+  DtwCarry<double> carry{diag0, diag0_len, std::numeric_limits<double>::infinity(), 0};
+  dtwLineRangeAvx2Fma<AlongIsUp, TrackLength>(x, x_step, features, stride, d, lo, hi, line, len, carry);
+}
+
+/// sum += (y - x)^2 in each lane (x: 4 equal values), rounded once (fused multiply-add).
+RETARGET_DTW_AVX2_FMA __attribute__((always_inline)) inline void dtwAddSquareAvx2Fma(const __m256d& y, const double* x,
+                                                                                    __m256d& sum) noexcept {
+  const __m256d diff = _mm256_sub_pd(y, _mm256_loadu_pd(x));
+  sum = _mm256_fmadd_pd(diff, diff, sum);
+}
+
+/// A frame for dtwEuclideanGroupBlockAvx2Fma: 4 x d, column k holds feature k four times.
+using DtwSpreadFrame4 = Eigen::Array<double, 4, Eigen::Dynamic>;
+
+/// The local distances of kDtwGroupLines frames x[l] (DtwSpreadFrame4: feature k at x[l][4 k]) to the 4
+/// frames of a feature table starting at `y`: out[l][w] = |x_l - y_w|. Each feature of y is
+/// loaded once for all the frames. Per cell the squares are summed exactly as in
+/// dtwEuclideanBlockAvx2Fma (even and odd chains, then their sum), so both give the same bits.
+RETARGET_DTW_AVX2_FMA __attribute__((always_inline)) inline void dtwEuclideanGroupBlockAvx2Fma(
+    const double* const* x, const double* y, Eigen::Index stride, Eigen::Index d, double (*out)[4]) noexcept {
+  const __m256d zero = _mm256_setzero_pd();
+  __m256d even0 = zero, even1 = zero, even2 = zero, even3 = zero;
+  __m256d odd0 = zero, odd1 = zero, odd2 = zero, odd3 = zero;
+  const double* x0 = x[0];
+  const double* x1 = x[1];
+  const double* x2 = x[2];
+  const double* x3 = x[3];
+  Eigen::Index k = 0;
+  for (; k + 1 < d; k += 2) {
+    const __m256d ye = _mm256_loadu_pd(y + k * stride);
+    const __m256d yo = _mm256_loadu_pd(y + (k + 1) * stride);
+    const Eigen::Index ke = 4 * k, ko = 4 * (k + 1);
+    dtwAddSquareAvx2Fma(ye, x0 + ke, even0);
+    dtwAddSquareAvx2Fma(ye, x1 + ke, even1);
+    dtwAddSquareAvx2Fma(ye, x2 + ke, even2);
+    dtwAddSquareAvx2Fma(ye, x3 + ke, even3);
+    dtwAddSquareAvx2Fma(yo, x0 + ko, odd0);
+    dtwAddSquareAvx2Fma(yo, x1 + ko, odd1);
+    dtwAddSquareAvx2Fma(yo, x2 + ko, odd2);
+    dtwAddSquareAvx2Fma(yo, x3 + ko, odd3);
+  }
+  if (k < d) {
+    const __m256d ye = _mm256_loadu_pd(y + k * stride);
+    const Eigen::Index ke = 4 * k;
+    dtwAddSquareAvx2Fma(ye, x0 + ke, even0);
+    dtwAddSquareAvx2Fma(ye, x1 + ke, even1);
+    dtwAddSquareAvx2Fma(ye, x2 + ke, even2);
+    dtwAddSquareAvx2Fma(ye, x3 + ke, even3);
+  }
+  _mm256_storeu_pd(out[0], _mm256_sqrt_pd(_mm256_add_pd(even0, odd0)));
+  _mm256_storeu_pd(out[1], _mm256_sqrt_pd(_mm256_add_pd(even1, odd1)));
+  _mm256_storeu_pd(out[2], _mm256_sqrt_pd(_mm256_add_pd(even2, odd2)));
+  _mm256_storeu_pd(out[3], _mm256_sqrt_pd(_mm256_add_pd(even3, odd3)));
+}
+
+/// kDtwGroupLines consecutive lines k0.. of a batch DTW (as dtwLines makes them: radius r, `cells`
+/// cells, line[] and len[] in place) with the AVX2 + FMA kernel, the frames of the lines in x[l].
+/// Gives the same bits as updating the lines one after the other with dtwUpdateLineAvx2Fma; it
+/// is faster because every feature of a frame of the table, once loaded, serves four lines.
+/// Order: each line's cells before the shared part of the bands (line k0 first), the shared part
+/// 4 cells at a time for every line in turn (line l + 1 reads line l's new values there), then
+/// each line's cells after it. Needs dtwCanGroupLines(k0, ...).
+template <bool AlongIsUp, bool TrackLength>
+RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const double* const* x, Eigen::Index x_step, const double* features,
+                                                 Eigen::Index stride, Eigen::Index d, Eigen::Index k0, Eigen::Index r,
+                                                 Eigen::Index cells, double* line, Eigen::Index* len) noexcept {
+  constexpr Eigen::Index kLines = kDtwGroupLines;
+  const double inf = std::numeric_limits<double>::infinity();
+  DtwBand band[kLines];
+  DtwCarry<double> carry[kLines];
+  for (Eigen::Index l = 0; l < kLines; ++l) band[l] = dtwBand(k0 + l, r, cells);
+  const Eigen::Index shared_lo = band[kLines - 1].lo;
+  const Eigen::Index shared_hi = band[0].hi;
+  for (Eigen::Index l = 0; l < kLines; ++l) {
+    const Eigen::Index lo = band[l].lo;
+    const double diag0 = lo >= 1 ? line[lo - 1] : (k0 + l == 0 ? 0.0 : inf);
+    const Eigen::Index diag0_len = (TrackLength && lo >= 1) ? len[lo - 1] : 0;
+    carry[l] = DtwCarry<double>{diag0, diag0_len, inf, 0};
+    dtwLineRangeAvx2Fma<AlongIsUp, TrackLength>(x[l], x_step, features, stride, d, lo, shared_lo - 1, line, len,
+                                                carry[l]);
+  }
+  alignas(32) double cost[kLines][4];
+  Eigen::Index t0 = shared_lo;
+  for (; t0 + 3 <= shared_hi; t0 += 4) {
+    dtwEuclideanGroupBlockAvx2Fma(x4, features + t0, stride, d, cost);
+    for (Eigen::Index l = 0; l < kLines; ++l) {
+      dtwRecurBlock<AlongIsUp, TrackLength>(cost[l], 4, line + t0, TrackLength ? len + t0 : nullptr, carry[l]);
+    }
+  }
+  if (t0 <= shared_hi) {
+    dtwEuclideanGroupBlockAvx2Fma(x4, features + t0, stride, d, cost);
+    for (Eigen::Index l = 0; l < kLines; ++l) {
+      dtwRecurBlock<AlongIsUp, TrackLength>(cost[l], shared_hi - t0 + 1, line + t0, TrackLength ? len + t0 : nullptr,
+                                            carry[l]);
+    }
+  }
+  for (Eigen::Index l = 1; l < kLines; ++l) {
+    dtwLineRangeAvx2Fma<AlongIsUp, TrackLength>(x[l], x_step, features, stride, d, shared_hi + 1, band[l].hi, line,
+                                                len, carry[l]);
+  }
+}
+#endif  // RETARGET_DTW_X86_KERNEL
+
 /// dtwUpdateLine with the Euclidean local distance between frame x (spread: DtwSpreadFrame) and
 /// the frames of a feature table (DtwFeatureTable: row-major, `stride` columns, padded).
 template <bool AlongIsUp, bool TrackLength, typename Scalar>
-inline void dtwUpdateLineEuclidean(const Scalar* x, const Scalar* features, Eigen::Index stride, Eigen::Index d,
-                                   Eigen::Index lo, Eigen::Index hi, Scalar diag0, Eigen::Index diag0_len, Scalar* line,
-                                   Eigen::Index* len) noexcept {
+inline void dtwUpdateLineEuclidean(DtwKernel kernel, const Scalar* x, const Scalar* features, Eigen::Index stride,
+                                   Eigen::Index d, Eigen::Index lo, Eigen::Index hi, Scalar diag0,
+                                   Eigen::Index diag0_len, Scalar* line, Eigen::Index* len) noexcept {
+#if RETARGET_DTW_X86_KERNEL
+  if constexpr (std::is_same<Scalar, double>::value) {
+    if (kernel == DtwKernel::kAvx2Fma) {
+      dtwUpdateLineAvx2Fma<AlongIsUp, TrackLength>(x, dtwNormLanes<double>(), features, stride, d, lo, hi, diag0,
+                                                   diag0_len, line, len);
+      return;
+    }
+  }
+#endif
+  (void)kernel;
   dtwUpdateLine<AlongIsUp, TrackLength>(lo, hi, diag0, diag0_len, line, len,
                                         DtwEuclideanBlock<Scalar>(x, features, stride, d));
 }
@@ -404,10 +651,14 @@ inline constexpr bool kIsEuclideanDistance = std::is_same<Distance, EuclideanDis
 /// The batch forms' driver: D line by line, in place in `line` (+inf on entry) and `len` (or
 /// null). LineIsRow: line i over the frames j of b (b.cols() cells, rows i = 0..n-1); otherwise
 /// line j over the frames i of a (columns). on_line(k, lo, hi) is called after line k is
-/// complete, with its band.
-template <bool LineIsRow, bool TrackLength, typename DerivedA, typename DerivedB, typename Distance, typename OnLine>
+/// complete, with its band. MayGroup: on_line reads only the band, never `line` (the AVX2 + FMA
+/// kernel may then update four lines at a time, and line k is overwritten by the next ones before
+/// on_line(k) is called); the results are the same bits either way. kernel: see dtwKernel.
+template <bool LineIsRow, bool TrackLength, bool MayGroup = false, typename DerivedA, typename DerivedB,
+          typename Distance, typename OnLine>
 void dtwLines(const Eigen::MatrixBase<DerivedA>& a, const Eigen::MatrixBase<DerivedB>& b, Eigen::Index r,
-              const Distance& distance, typename DerivedA::Scalar* line, Eigen::Index* len, const OnLine& on_line) {
+              const Distance& distance, typename DerivedA::Scalar* line, Eigen::Index* len, const OnLine& on_line,
+              DtwKernel kernel = dtwKernel()) {
   using Scalar = typename DerivedA::Scalar;
   const Scalar inf = std::numeric_limits<Scalar>::infinity();
   const Eigen::Index lines = LineIsRow ? a.cols() : b.cols();
@@ -424,7 +675,42 @@ void dtwLines(const Eigen::MatrixBase<DerivedA>& a, const Eigen::MatrixBase<Deri
     }
     x.resize(dtwNormLanes<Scalar>(), d);
   }
+#if RETARGET_DTW_X86_KERNEL
+  constexpr bool kGroup = MayGroup && kIsEuclideanDistance<Distance> && std::is_same<Scalar, double>::value;
+  DtwSpreadFrame<Scalar> group[kGroup ? kDtwGroupLines : 1];
+  DtwSpreadFrame4 group4[kGroup ? kDtwGroupLines : 1];
+  const Scalar* group_x[kGroup ? kDtwGroupLines : 1] = {};
+  const double* group_x4[kGroup ? kDtwGroupLines : 1] = {};
+  if (kGroup && kernel == DtwKernel::kAvx2Fma) {
+    for (auto& frame : group) frame.resize(dtwNormLanes<Scalar>(), d);
+    for (auto& frame : group4) frame.resize(4, d);
+  }
+#endif
   for (Eigen::Index k = 0; k < lines; ++k) {
+#if RETARGET_DTW_X86_KERNEL
+    if constexpr (kGroup) {
+      if (kernel == DtwKernel::kAvx2Fma && dtwCanGroupLines(k, lines, r, cells)) {
+        for (Eigen::Index l = 0; l < kDtwGroupLines; ++l) {
+          if constexpr (LineIsRow) {
+            dtwSpreadFrame(a.col(k + l), group[l]);
+          } else {
+            dtwSpreadFrame(b.col(k + l), group[l]);
+          }
+          group4[l] = group[l].row(0).template replicate<4, 1>();
+          group_x[l] = group[l].data();
+          group_x4[l] = group4[l].data();
+        }
+        dtwUpdateLinesAvx2Fma<!LineIsRow, TrackLength>(group_x4, group_x, dtwNormLanes<double>(), features.data(),
+                                                       features.cols(), d, k, r, cells, line, len);
+        for (Eigen::Index l = 0; l < kDtwGroupLines; ++l) {
+          const DtwBand band = dtwBand(k + l, r, cells);
+          on_line(k + l, band.lo, band.hi);
+        }
+        k += kDtwGroupLines - 1;
+        continue;
+      }
+    }
+#endif
     const Eigen::Index lo = std::max<Eigen::Index>(0, k - r);
     const Eigen::Index hi = std::min<Eigen::Index>(cells - 1, k + r);
     if (lo <= hi) {
@@ -438,7 +724,7 @@ void dtwLines(const Eigen::MatrixBase<DerivedA>& a, const Eigen::MatrixBase<Deri
         } else {
           dtwSpreadFrame(b.col(k), x);
         }
-        dtwUpdateLineEuclidean<!LineIsRow, TrackLength>(x.data(), features.data(), features.cols(), d, lo, hi, diag0,
+        dtwUpdateLineEuclidean<!LineIsRow, TrackLength>(kernel, x.data(), features.data(), features.cols(), d, lo, hi, diag0,
                                                         diag0_len, line, len);
       } else {
         dtwUpdateLine<!LineIsRow, TrackLength>(
@@ -583,9 +869,9 @@ DtwResult<typename DerivedA::Scalar> dtw(const Eigen::MatrixBase<DerivedA>& a, c
     last_hi = hi;
   };
   if (rows) {
-    internal::dtwLines<true, true>(a, b, r, distance, line.data(), len.data(), on_line);
+    internal::dtwLines<true, true, true>(a, b, r, distance, line.data(), len.data(), on_line);
   } else {
-    internal::dtwLines<false, true>(a, b, r, distance, line.data(), len.data(), on_line);
+    internal::dtwLines<false, true, true>(a, b, r, distance, line.data(), len.data(), on_line);
   }
   DtwResult<Scalar> result;
   if (cells - 1 >= last_lo && cells - 1 <= last_hi) {
@@ -757,7 +1043,7 @@ class IncrementalDtw {
       constexpr bool kAlongIsUp = !IsA;
       if constexpr (kEuclidean) {
         internal::dtwSpreadFrame(frame_, spread_);
-        internal::dtwUpdateLineEuclidean<kAlongIsUp, true>(spread_.data(), other.data(), other.cols(), dimension_, lo,
+        internal::dtwUpdateLineEuclidean<kAlongIsUp, true>(kernel_, spread_.data(), other.data(), other.cols(), dimension_, lo,
                                                            hi, diag0, diag0_len, line_cost.data(), line_len.data());
       } else {
         const auto mine = own.col(k);
@@ -785,11 +1071,34 @@ class IncrementalDtw {
   Eigen::Index na_ = 0, nb_ = 0;
   VectorX<Scalar> frame_;                   // the frame being appended
   internal::DtwSpreadFrame<Scalar> spread_;  // the same for the Euclidean kernel
+  internal::DtwKernel kernel_ = internal::dtwKernel();
   std::vector<Scalar> row_cost_, col_cost_;  // D(na-1, 0..nb-1) and D(0..na-1, nb-1)
   std::vector<Eigen::Index> row_len_, col_len_;
 };
 
 #if RETARGET_DEFINE_METRICS
+
+namespace internal {
+
+RETARGET_DECL bool dtwAvx2FmaSupported() noexcept {
+#if RETARGET_DTW_X86_KERNEL
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+
+RETARGET_DECL DtwKernel dtwKernel() noexcept {
+  static const DtwKernel kernel = [] {
+    const char* forced = std::getenv("RETARGET_DTW_KERNEL");
+    if (forced != nullptr && std::strcmp(forced, "portable") == 0) return DtwKernel::kPortable;
+    return dtwAvx2FmaSupported() ? DtwKernel::kAvx2Fma : DtwKernel::kPortable;
+  }();
+  return kernel;
+}
+
+}  // namespace internal
 
 RETARGET_DECL void DtwOptions::validate() const {
   RETARGET_THROW_UNLESS(window >= 0 || window == kNoDtwWindow, InvalidArgument,
