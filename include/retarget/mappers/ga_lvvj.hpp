@@ -72,7 +72,8 @@
 ///           + sum over joints p_k (y_k - y0_k)^2,   e = (0, 0, -1), a = hipYawPitchAxis(side),
 ///    within the limits (Levenberg-Marquardt on the exact Hessian, analytic first and second
 ///    derivatives, active set on the bounds, only descending steps, at most 50 iterations,
-///    fixed-size matrices: no allocation). y0 is
+///    fixed-size matrices: no allocation; the search the arm choice uses too,
+///    internal::boundedLevenbergMarquardt). y0 is
 ///    the analytic solution clamped to the limits, so an exact solution (a robot pose, the round
 ///    trip) is never moved. p_k = kGaLvvjLegFitPrior (0.25 /rad^2) keeps ill-conditioned
 ///    directions still: the knee plane of a nearly straight knee turns by at most 1/(2 sqrt p) =
@@ -288,6 +289,97 @@ Scalar armDirectionError(const std::array<Scalar, 4>& c, const Matrix3<Scalar>& 
   return Scalar(2) - u.dot(u_T) - l.dot(l_T);
 }
 
+/// What `boundedLevenbergMarquardt` needs of a cost at a point: half its gradient `g`, half its
+/// Hessian `H` (exact second derivatives) and a positive per-coordinate scale `damping` of the
+/// Levenberg-Marquardt term (the diagonal of the Gauss-Newton Hessian, say).
+template <typename Scalar, int N>
+struct LmDerivatives {
+  Eigen::Matrix<Scalar, N, 1> g;
+  Eigen::Matrix<Scalar, N, N> H;
+  Eigen::Matrix<Scalar, N, 1> damping;
+};
+
+/// Solves A x = -g by Cholesky; false when A is not positive definite (the default linear
+/// solver of `boundedLevenbergMarquardt`).
+template <typename Scalar, int N>
+bool choleskyStep(const Eigen::Matrix<Scalar, N, N>& A, const Eigen::Matrix<Scalar, N, 1>& g,
+                  Eigen::Matrix<Scalar, N, 1>& step) {
+  const Eigen::LLT<Eigen::Matrix<Scalar, N, N>> cholesky(A);
+  if (cholesky.info() != Eigen::Success) return false;
+  step = cholesky.solve(-g);
+  return true;
+}
+
+/// The local minimum of a smooth cost within the box [lo, hi] from `y` (inside the box), moving
+/// only the coordinates marked `free` (GA-LVVJ's arm refinement and leg fit). Levenberg-Marquardt
+/// on the exact Hessian: a coordinate on a bound its gradient pushes against is held there (its
+/// row and column become identity), each step is clipped to the box, a step is taken only when it
+/// lowers the cost (or is shorter than 1e-7, where the cost's rounding hides its gain and the
+/// gradient is trusted, so the minimum is located to about 1e-10 rather than to the rounding of
+/// the cost), the damping falls by 3 after a taken step and grows by 4 after a refused one (or
+/// when the damped matrix is not positive definite), and the search ends when the gradient
+/// vanishes, a step is no longer than 1e-10 (taken without evaluating the cost there: nothing
+/// would use it), twelve tries fail to lower the cost, or after `max_iterations`. `cost` and
+/// `now` are the cost and derivatives at `y` on entry (the caller has them from deciding whether
+/// to search at all). `evaluate(y, derivatives)` returns the cost at y and fills its
+/// derivatives; `solve(A, g, step)` solves A step = -g and returns false when A is not positive
+/// definite (choleskyStep, or a solver that knows A's sparsity). Fixed-size: no allocation.
+template <typename Scalar, int N, typename Evaluate, typename Solve>
+void boundedLevenbergMarquardt(Eigen::Matrix<Scalar, N, 1>& y, Scalar cost, LmDerivatives<Scalar, N>& now,
+                               const Eigen::Matrix<Scalar, N, 1>& lo, const Eigen::Matrix<Scalar, N, 1>& hi,
+                               const std::array<bool, static_cast<std::size_t>(N)>& free, int max_iterations, Evaluate&& evaluate,
+                               Solve&& solve) {
+  using Vec = Eigen::Matrix<Scalar, N, 1>;
+  using Mat = Eigen::Matrix<Scalar, N, N>;
+  LmDerivatives<Scalar, N> trial_derivatives;
+  Scalar lambda = Scalar(1e-3);
+  for (int iteration = 0; iteration < max_iterations; ++iteration) {
+    Vec g = now.g;
+    Mat hessian = now.H;
+    Vec damping = now.damping;
+    // Fixed and bound-held coordinates do not move (their rows and columns become identity).
+    for (Eigen::Index k = 0; k < N; ++k) {
+      const bool held_at_bound = (y[k] <= lo[k] && g[k] > Scalar(0)) || (y[k] >= hi[k] && g[k] < Scalar(0));
+      if (free[static_cast<std::size_t>(k)] && !held_at_bound) continue;
+      g[k] = Scalar(0);
+      hessian.row(k).setZero();
+      hessian.col(k).setZero();
+      hessian(k, k) = Scalar(1);
+      damping[k] = Scalar(1);
+    }
+    if (!(g.squaredNorm() > Scalar(1e-28))) return;
+    bool accepted = false;
+    for (int attempt = 0; attempt < 12 && !accepted; ++attempt) {
+      // Far from the minimum (H indefinite or the step too long) the damping makes the step a
+      // scaled gradient step; near it, a Newton step.
+      Mat A = hessian;
+      A.diagonal() += lambda * damping;
+      Vec step;
+      if (!solve(A, g, step)) {
+        lambda *= Scalar(4);
+        continue;
+      }
+      const Vec trial = (y + step).cwiseMax(lo).cwiseMin(hi);
+      const Scalar step_norm = step.norm();
+      if (step_norm <= Scalar(1e-10)) {  // converged
+        y = trial;
+        return;
+      }
+      const Scalar trial_cost = evaluate(trial, trial_derivatives);
+      if (step.allFinite() && (trial_cost < cost || step_norm < Scalar(1e-7))) {
+        y = trial;
+        cost = trial_cost;
+        now = trial_derivatives;
+        lambda = std::max(lambda / Scalar(3), Scalar(1e-9));
+        accepted = true;
+      } else {
+        lambda *= Scalar(4);
+      }
+    }
+    if (!accepted) return;
+  }
+}
+
 }  // namespace internal
 
 /// GA-LVVJ whole-body mapper (see the file doc for the method, signs and singular cases).
@@ -401,7 +493,7 @@ class GaLvvjMapper {
   std::array<bool, 2> previous_exact_{};  // the previous frame's arm was the exact solution
   std::array<V3, 2> previous_u_{}, previous_l_{};  // the human's arm directions (torso frame)
   Scalar knee_weight_ = 0;  // sum of the kFromKnees knee weights of this frame (0: standing)
-  SkeletonFrame<Scalar> frame_;  // the input after the inferred-joints policy
+  SkeletonFrame<Scalar> frame_;  // the input after the inferred-joints policy (when it changed something)
   Status arm_status_;
   std::array<M3, 2> R_UE_{};  // elbow frame in the upper-arm frame: left, right
   std::array<Scalar, kGaLvvjJointCount> canonical_lower_{};
@@ -559,8 +651,16 @@ Status GaLvvjMapper<Scalar>::chooseArm(const V3& u_T, const V3& l_T, bool left) 
     c[2] = near(c[2], previous_arm_[side][2]);
     return c;
   };
-  candidates[n++] = clamp(exact);
-  if (continuous) candidates[n++] = clamp(continued(exact));
+  // A candidate equal to an earlier one is left out: it would cost the same and never be
+  // chosen (the first of equal costs wins), so scoring it again is wasted.
+  auto add = [&](const ArmAngles& c) {
+    if (std::find(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(n), c) ==
+        candidates.begin() + static_cast<std::ptrdiff_t>(n)) {
+      candidates[n++] = c;
+    }
+  };
+  add(clamp(exact));
+  if (continuous) add(clamp(continued(exact)));
   const std::size_t yaw = static_cast<std::size_t>(joints[2]);
   const bool yaw_outside = clampCanonical(joints[2], exact[2]) != exact[2];
   for (const Scalar limit : {canonical_lower_[yaw], canonical_upper_[yaw]}) {
@@ -568,11 +668,11 @@ Status GaLvvjMapper<Scalar>::chooseArm(const V3& u_T, const V3& l_T, bool left) 
     // The representation of the wanted yaw nearest this limit, and its excess over it.
     const Scalar excess = exact[2] + two_pi * std::round((limit - exact[2]) / two_pi) - limit;
     for (const Scalar direction : {Scalar(1), Scalar(-1)}) {
-      candidates[n++] = clamp({exact[0] + direction * excess, exact[1], limit, exact[3]});
+      add(clamp({exact[0] + direction * excess, exact[1], limit, exact[3]}));
     }
   }
   if (continuous) {
-    candidates[n++] = clamp(continued(armWithPitch(u_T, l_T, left, previous_arm_[side][0], previous_arm_[side][2])));
+    add(clamp(continued(armWithPitch(u_T, l_T, left, previous_arm_[side][0], previous_arm_[side][2]))));
   }
   const Scalar weight = static_cast<Scalar>(options_.continuity_weight);
   const Scalar jump_cost = static_cast<Scalar>(options_.jump_cost);
@@ -583,15 +683,12 @@ Status GaLvvjMapper<Scalar>::chooseArm(const V3& u_T, const V3& l_T, bool left) 
   // diagonal): internal::armDirectionError, and the continuity term's 2 w excess_k sign(c_k -
   // p_k) and 2 w (where excess_k > 0) while it is below its cap, nothing above.
   using Vec4 = Eigen::Matrix<Scalar, 4, 1>;
-  using Mat4 = Eigen::Matrix<Scalar, 4, 4>;
-  struct ArmDerivatives {
-    ArmAngles g;
-    Mat4 H;
-    ArmAngles D;
-  };
-  auto costAndDerivatives = [&](const ArmAngles& c, ArmDerivatives& d) {
-    Scalar f = internal::armDirectionError(c, R_UE_[side], u_T, l_T, &d.g, &d.H, &d.D);
-    for (std::size_t k = 0; k < 4; ++k) d.D[k] += Scalar(1e-6);  // keeps a joint the arm ignores still
+  using ArmDerivatives = internal::LmDerivatives<Scalar, 4>;
+  auto costAndDerivatives = [&](const Vec4& y, ArmDerivatives& d) {
+    const ArmAngles c = {y[0], y[1], y[2], y[3]};
+    ArmAngles g, D;
+    Scalar f = internal::armDirectionError(c, R_UE_[side], u_T, l_T, &g, &d.H, &D);
+    for (std::size_t k = 0; k < 4; ++k) D[k] += Scalar(1e-6);  // keeps a joint the arm ignores still
     if (continuous) {
       Scalar squares = 0;
       ArmAngles slope{};
@@ -604,77 +701,41 @@ Status GaLvvjMapper<Scalar>::chooseArm(const V3& u_T, const V3& l_T, bool left) 
       if (weight * squares < jump_cost) {
         f += weight * squares;
         for (std::size_t k = 0; k < 4; ++k) {
-          d.g[k] += Scalar(2) * weight * slope[k];
+          g[k] += Scalar(2) * weight * slope[k];
           if (slope[k] != Scalar(0)) {
             d.H(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(k)) += Scalar(2) * weight;
-            d.D[k] += Scalar(2) * weight;
+            D[k] += Scalar(2) * weight;
           }
         }
       } else {
         f += jump_cost;
       }
     }
+    for (std::size_t k = 0; k < 4; ++k) {
+      d.g[static_cast<Eigen::Index>(k)] = g[k];
+      d.damping[static_cast<Eigen::Index>(k)] = D[k];
+    }
     return f;
   };
-  // The local minimum of the cost from a start, within the limit box (Levenberg-Marquardt on
-  // the exact Hessian, joints held at a limit they are pushed against; converges in a few
-  // steps): from the previous frame's solution it moves continuously with the input, so a
-  // discrete candidate replaces it only when clearly better.
-  auto refine = [&](ArmAngles c) {
-    ArmDerivatives now, trial_derivatives;
-    Scalar f = costAndDerivatives(c, now);
-    Scalar lambda = Scalar(1e-3);
-    for (int iteration = 0; iteration < 30; ++iteration) {
-      Vec4 g;
-      Mat4 H = now.H;
-      Vec4 D;
-      for (std::size_t k = 0; k < 4; ++k) {
-        const auto i = static_cast<Eigen::Index>(k);
-        g[i] = now.g[k];
-        D[i] = now.D[k];
-        const Scalar lower = canonical_lower_[static_cast<std::size_t>(joints[k])];
-        const Scalar upper = canonical_upper_[static_cast<std::size_t>(joints[k])];
-        if ((c[k] <= lower && g[i] > Scalar(0)) || (c[k] >= upper && g[i] < Scalar(0))) {
-          g[i] = Scalar(0);
-          H.row(i).setZero();
-          H.col(i).setZero();
-          H(i, i) = Scalar(1);
-          D[i] = Scalar(1);
-        }
-      }
-      if (!(g.squaredNorm() > Scalar(1e-28))) break;
-      bool accepted = false;
-      for (int attempt = 0; attempt < 12 && !accepted; ++attempt) {
-        Mat4 A = H;
-        A.diagonal() += lambda * D;
-        const Eigen::LLT<Mat4> cholesky(A);
-        if (cholesky.info() != Eigen::Success) {  // H indefinite here: damp more
-          lambda *= Scalar(4);
-          continue;
-        }
-        const Vec4 step = cholesky.solve(-g);
-        ArmAngles trial;
-        for (std::size_t k = 0; k < 4; ++k) trial[k] = c[k] + step[static_cast<Eigen::Index>(k)];
-        trial = clamp(trial);
-        const Scalar f_trial = costAndDerivatives(trial, trial_derivatives);
-        // A tiny step is taken on the gradient's word (the cost's rounding hides its gain).
-        const Scalar step_norm = step.norm();
-        if (step.allFinite() && (f_trial < f || step_norm < Scalar(1e-7))) {
-          c = trial;
-          f = f_trial;
-          now = trial_derivatives;
-          lambda = std::max(lambda / Scalar(3), Scalar(1e-9));
-          accepted = step_norm > Scalar(1e-10);
-          if (!accepted) break;
-        } else {
-          lambda *= Scalar(4);
-        }
-      }
-      if (!accepted) break;
+  // The local minimum of the cost from a start, within the limit box (the bounded
+  // Levenberg-Marquardt search the leg fit uses too; converges in a few steps): from the
+  // previous frame's solution it moves continuously with the input, so a discrete candidate
+  // replaces it only when clearly better.
+  auto refine = [&](const ArmAngles& start) {
+    Vec4 y, lo, hi;
+    for (std::size_t k = 0; k < 4; ++k) {
+      const auto i = static_cast<Eigen::Index>(k);
+      y[i] = start[k];
+      lo[i] = canonical_lower_[static_cast<std::size_t>(joints[k])];
+      hi[i] = canonical_upper_[static_cast<std::size_t>(joints[k])];
     }
-    return c;
+    ArmDerivatives now;
+    const Scalar f = costAndDerivatives(y, now);
+    internal::boundedLevenbergMarquardt<Scalar, 4>(y, f, now, lo, hi, {true, true, true, true}, 30,
+                                                   costAndDerivatives, internal::choleskyStep<Scalar, 4>);
+    return ArmAngles{y[0], y[1], y[2], y[3]};
   };
-  if (continuous) candidates[n++] = refine(clamp(continued(previous_arm_[side])));
+  if (continuous) add(refine(clamp(continued(previous_arm_[side]))));
   std::size_t best = 0, nearest = 0;
   Scalar best_cost = std::numeric_limits<Scalar>::infinity(), nearest_step = best_cost;
   for (std::size_t c = 0; c < n; ++c) {
@@ -826,7 +887,6 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
   using H = HumanJoint;
   constexpr int kVars = 7;  // HipYawPitch, then HipRoll, HipPitch, KneePitch of the left and right legs
   using Vec = Eigen::Matrix<Scalar, kVars, 1>;
-  using Mat = Eigen::Matrix<Scalar, kVars, kVars>;
   static constexpr std::array<J, kVars> joints = {J::kLHipYawPitch, J::kLHipRoll,  J::kLHipPitch, J::kLKneePitch,
                                                   J::kRHipRoll,     J::kRHipPitch, J::kRKneePitch};
   auto is_held = [&](J j) { return held_virtual_[static_cast<std::size_t>(j)]; };
@@ -876,19 +936,18 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
   // w (r . J_i) to g_i and w (J_i . J_j + r . (a_i x J_j)) + 2 rho'' (r . J_i)(r . J_j) to H_ij.
   const V3 e(Scalar(0), Scalar(0), Scalar(-1));
   const Scalar c2 = Scalar(kGaLvvjLegFitOutlierScale * kGaLvvjLegFitOutlierScale);
-  struct Derivatives {
-    Vec g;
-    Mat H;
-    Vec damping;
+  using Derivatives = internal::LmDerivatives<Scalar, kVars>;
+  // The pose of the four links at y, kept so that the derivatives reuse it: for each side, the
+  // axes a_0, a_1, a_2 in L and, per link (thigh, tibia), its direction d and residual r.
+  struct LegPose {
+    std::array<V3, 3> axes;
+    std::array<V3, 2> d, r;
+    std::array<Scalar, 2> s;  // |r|^2
   };
-  auto evaluate = [&](const Vec& y, Derivatives* derivatives) {
+  using LegPoses = std::array<LegPose, 2>;
+  auto forward = [&](const Vec& y, LegPoses& pose) {
     const Vec from_anchor = y - y0;
     Scalar total = (prior.array() * from_anchor.array().square()).sum();
-    if (derivatives) {
-      derivatives->g = (prior.array() * from_anchor.array()).matrix();
-      derivatives->H = prior.asDiagonal();
-      derivatives->damping = prior;
-    }
     using std::cos;
     using std::sin;
     using std::log1p;
@@ -903,91 +962,69 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
       A += sin_hyp * (M3() << Scalar(0), -axis[2], axis[1], axis[2], Scalar(0), -axis[0], -axis[1], axis[0], Scalar(0))
                           .finished();
       const M3 AX = A * rotationX(y[c]);
-      const std::array<V3, 4> axes = {axis, V3(A.col(0)), V3(AX.col(1)), V3(AX.col(1))};
-      const std::array<Eigen::Index, 4> index = {0, c, c + 1, c + 2};
-      for (int link = 0; link < 2; ++link) {  // thigh (3 joints), tibia (4 joints)
+      LegPose& p = pose[side];
+      p.axes = {axis, V3(A.col(0)), V3(AX.col(1))};
+      for (std::size_t link = 0; link < 2; ++link) {  // thigh, tibia
         const Scalar pitch = link == 0 ? y[c + 1] : y[c + 1] + y[c + 2];
-        const V3 d = AX * V3(-sin(pitch), Scalar(0), -cos(pitch));
-        const V3 r = d - (link == 0 ? t[side] : b[side]);
-        const Scalar s_r = r.squaredNorm();
-        total += c2 * log1p(s_r / c2);
-        if (!derivatives) continue;
-        const Scalar w = Scalar(1) / (Scalar(1) + s_r / c2);
+        p.d[link] = AX * V3(-sin(pitch), Scalar(0), -cos(pitch));
+        p.r[link] = p.d[link] - (link == 0 ? t[side] : b[side]);
+        p.s[link] = p.r[link].squaredNorm();
+        total += c2 * log1p(p.s[link] / c2);
+      }
+    }
+    return total;
+  };
+  auto derive = [&](const Vec& y, const LegPoses& pose, Derivatives& derivatives) {
+    derivatives.g = (prior.array() * (y - y0).array()).matrix();
+    derivatives.H = prior.asDiagonal();
+    derivatives.damping = prior;
+    for (std::size_t side = 0; side < 2; ++side) {
+      if (!use[side]) continue;
+      const auto c = static_cast<Eigen::Index>(1 + 3 * side);
+      const LegPose& p = pose[side];
+      // Joint k of a link turns about axes[axis_of[k]] and is variable index[k] (thigh: the
+      // first 3, tibia: all 4; HipPitch and KneePitch share the pitch axis).
+      const std::array<std::size_t, 4> axis_of = {0, 1, 2, 2};
+      const std::array<Eigen::Index, 4> index = {0, c, c + 1, c + 2};
+      for (std::size_t link = 0; link < 2; ++link) {
+        const V3& d = p.d[link];
+        const V3& r = p.r[link];
+        const Scalar w = Scalar(1) / (Scalar(1) + p.s[link] / c2);
         const Scalar curvature = Scalar(-2) * w * w / c2;  // 2 rho''
         const std::size_t n = link == 0 ? 3 : 4;
         std::array<V3, 4> jacobian;
         std::array<Scalar, 4> r_dot_jacobian{};
         for (std::size_t k = 0; k < n; ++k) {
-          jacobian[k] = axes[k].cross(d);
+          jacobian[k] = p.axes[axis_of[k]].cross(d);
           r_dot_jacobian[k] = r.dot(jacobian[k]);
-          derivatives->g[index[k]] += w * r_dot_jacobian[k];
-          derivatives->damping[index[k]] += w * jacobian[k].squaredNorm();
+          derivatives.g[index[k]] += w * r_dot_jacobian[k];
+          derivatives.damping[index[k]] += w * jacobian[k].squaredNorm();
         }
         for (std::size_t i = 0; i < n; ++i) {
           for (std::size_t j = i; j < n; ++j) {
-            const Scalar h = w * (jacobian[i].dot(jacobian[j]) + r.dot(axes[i].cross(jacobian[j]))) +
+            const Scalar h = w * (jacobian[i].dot(jacobian[j]) + r.dot(p.axes[axis_of[i]].cross(jacobian[j]))) +
                              curvature * r_dot_jacobian[i] * r_dot_jacobian[j];
-            derivatives->H(index[i], index[j]) += h;
-            if (j != i) derivatives->H(index[j], index[i]) += h;
+            derivatives.H(index[i], index[j]) += h;
+            if (j != i) derivatives.H(index[j], index[i]) += h;
           }
         }
       }
     }
+  };
+  auto evaluate = [&](const Vec& y, Derivatives& derivatives) {
+    LegPoses pose;
+    const Scalar total = forward(y, pose);
+    derive(y, pose, derivatives);
     return total;
   };
-  Derivatives now, trial_derivatives;
   Vec y = y0;
-  Scalar cost = evaluate(y, nullptr);
+  LegPoses pose;
+  const Scalar cost = forward(y, pose);
   if (!(cost > Scalar(1e-20))) return;  // exact (a robot pose): nothing to trade
-  (void)evaluate(y, &now);
-  Scalar lambda = Scalar(1e-3);
-  for (int iteration = 0; iteration < 50; ++iteration) {
-    Vec g = now.g;
-    Mat hessian = now.H;
-    Vec damping = now.damping;
-    // Fixed and bound-held coordinates do not move (their rows and columns become identity).
-    for (Eigen::Index k = 0; k < kVars; ++k) {
-      const bool held_at_bound = (y[k] <= lo[k] && g[k] > Scalar(0)) || (y[k] >= hi[k] && g[k] < Scalar(0));
-      if (free[static_cast<std::size_t>(k)] && !held_at_bound) continue;
-      g[k] = Scalar(0);
-      hessian.row(k).setZero();
-      hessian.col(k).setZero();
-      hessian(k, k) = Scalar(1);
-      damping[k] = Scalar(1);
-    }
-    if (!(g.squaredNorm() > Scalar(1e-28))) break;
-    bool accepted = false;
-    for (int attempt = 0; attempt < 12 && !accepted; ++attempt) {
-      // Levenberg-Marquardt: far from the minimum (H indefinite or the step too long) the
-      // damping makes the step a scaled gradient step; near it, a Newton step.
-      Mat A = hessian;
-      A.diagonal() += lambda * damping;
-      const Eigen::LLT<Mat> cholesky(A);
-      if (cholesky.info() != Eigen::Success) {
-        lambda *= Scalar(4);
-        continue;
-      }
-      const Vec step = cholesky.solve(-g);
-      const Vec trial = (y + step).cwiseMax(lo).cwiseMin(hi);
-      const Scalar trial_cost = evaluate(trial, &trial_derivatives);
-      // Near the minimum the cost stops telling steps apart (its rounding is about the square of
-      // the step): a tiny step is taken on the gradient's word, so the minimum is located to
-      // 1e-10 rad, not to the rounding of the cost (a mirrored skeleton gives the mirrored
-      // angles to 1e-10).
-      const Scalar step_norm = step.norm();
-      if (step.allFinite() && (trial_cost < cost || step_norm < Scalar(1e-7))) {
-        y = trial;
-        cost = trial_cost;
-        now = trial_derivatives;
-        lambda = std::max(lambda / Scalar(3), Scalar(1e-9));
-        accepted = step_norm > Scalar(1e-10);
-        if (!accepted) break;
-      } else {
-        lambda *= Scalar(4);
-      }
-    }
-    if (!accepted) break;
-  }
+  Derivatives now;
+  derive(y, pose, now);
+  internal::boundedLevenbergMarquardt<Scalar, kVars>(y, cost, now, lo, hi, free, 50, evaluate,
+                                                     internal::choleskyStep<Scalar, kVars>);
   for (std::size_t k = 0; k < kVars; ++k) {
     if (free[k]) angle(joints[k]) = y[static_cast<Eigen::Index>(k)];
   }
@@ -1024,9 +1061,14 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<
   held_virtual_.fill(false);
   singular_virtual_.fill(false);
   arm_status_ = Status();
-  frame_ = input;
-  applyInferredPolicy(frame_, options_.inferred_joints);
-  const SkeletonFrame<Scalar>& frame = frame_;
+  // The inferred-joints policy works on a copy, made only when it changes something.
+  const bool inferred = options_.inferred_joints == InferredJoints::kHold &&
+                        std::find(input.state.begin(), input.state.end(), TrackingState::kInferred) != input.state.end();
+  if (inferred) {
+    frame_ = input;
+    applyInferredPolicy(frame_, options_.inferred_joints);
+  }
+  const SkeletonFrame<Scalar>& frame = inferred ? frame_ : input;
 
   // The four torso parts (Section 3.2) and the central upper torso frame for the head.
   const TorsoFrames<Scalar> R_W = torsoFrames(frame);
