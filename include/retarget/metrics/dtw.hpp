@@ -191,7 +191,11 @@ RETARGET_DECL DtwKernel dtwKernel() noexcept;
 // AVX2 + FMA one (dtwEuclideanBlockAvx2Fma, and dtwEuclideanGroupBlockAvx2Fma for four lines
 // at once in the batch forms: each loaded feature of the table then serves four lines, which
 // keeps the distances from waiting on the L2 cache). Both AVX2 blocks sum a cell's squares in
-// the same order, so grouping lines changes no bit; step 2 is the same code for both kernels.
+// the same order, so grouping lines changes no bit. Step 2 is dtwRecurBlock for both kernels,
+// except on the cells that four grouped lines share: there the AVX2 kernel runs the recurrence
+// of the four lines together as a skewed wavefront, one line per vector lane
+// (dtwWavefrontAvx2Fma), with the same operations per cell and the same tie order, so again the
+// same bits.
 
 /// Lanes of Eigen's vectorised sum for Scalar (its packet size; 1 when Eigen does not vectorise
 /// Scalar): DtwEuclideanBlock sums the squares in the order Eigen's (x - y).norm() does for a
@@ -577,13 +581,133 @@ RETARGET_DTW_AVX2_FMA __attribute__((always_inline)) inline void dtwEuclideanGro
   _mm256_storeu_pd(out[3], _mm256_sqrt_pd(_mm256_add_pd(even3, odd3)));
 }
 
+/// For dtwWavefrontAvx2Fma: the local distances of cells block..block + 3 (relative to the
+/// table's `features`) of the group's lines, put skewed in the ring (see there); block += 4.
+template <Eigen::Index kRing>
+RETARGET_DTW_AVX2_FMA __attribute__((always_inline)) inline void dtwWavefrontBlockAvx2Fma(
+    const double* const* x4, const double* features, Eigen::Index stride, Eigen::Index d, Eigen::Index& block,
+    double* ring) noexcept {
+  alignas(32) double tile[kDtwGroupLines][4];
+  dtwEuclideanGroupBlockAvx2Fma(x4, features + block, stride, d, tile);
+  for (Eigen::Index l = 0; l < kDtwGroupLines; ++l) {
+    const __m256d cells = _mm256_load_pd(tile[l]);
+    const __m128d low = _mm256_castpd256_pd128(cells), high = _mm256_extractf128_pd(cells, 1);
+    _mm_storel_pd(ring + ((block + l) & (kRing - 1)) * 4 + l, low);
+    _mm_storeh_pd(ring + ((block + 1 + l) & (kRing - 1)) * 4 + l, low);
+    _mm_storel_pd(ring + ((block + 2 + l) & (kRing - 1)) * 4 + l, high);
+    _mm_storeh_pd(ring + ((block + 3 + l) & (kRing - 1)) * 4 + l, high);
+  }
+  block += 4;
+}
+
+/// Eq. 11 over the cells lo..hi (hi - lo >= 7) shared by the kDtwGroupLines lines of a group,
+/// continuing carry[l] (line l's state after cell lo - 1), in place in line[] / len[] (which end
+/// up holding the last line's values), as a skewed wavefront: step s takes cell lo + s - l of
+/// every line l at once, one line per lane of a 4-lane vector (line l's cell t needs line l - 1's
+/// cells t - 1 and t, done one and two steps before, and its own cell t - 1, done one step
+/// before). Each cell is evaluated with the same operations as in dtwRecurBlock (one rounding:
+/// cost + min of the three), and the path length with the same tie order, so the bits are those
+/// of the lines one after the other. The three first and last steps, where not every lane has a
+/// cell, run one line at a time. The local distances are computed a block or two of cells ahead
+/// and kept skewed in a ring, so that each step loads one vector of them. The serial chain per
+/// step is one shuffle, two minima and an addition for four cells (where one line at a time it
+/// is a minimum and an addition per cell, with the path-length selections beside it); the
+/// instructions per cell are about a third of the scalar recurrence's.
+template <bool AlongIsUp>
+RETARGET_DTW_AVX2_FMA void dtwWavefrontAvx2Fma(const double* const* x4, const double* features, Eigen::Index stride,
+                                               Eigen::Index d, Eigen::Index lo, Eigen::Index hi, double* line,
+                                               Eigen::Index* len, DtwCarry<double>* carry) noexcept {
+  constexpr Eigen::Index kLines = kDtwGroupLines;
+  constexpr Eigen::Index kRing = 32;  // steps kept of the skewed local distances (a power of 2)
+  // ring[(s mod kRing) * 4 + l]: the local distance of line l at cell lo + s - l.
+  alignas(32) double ring[kRing * 4];
+  const Eigen::Index steps = hi - lo + 1;  // cells per line
+  Eigen::Index next_block = 0;             // first cell (from lo) whose distances are not in the ring yet
+  const auto ring_cost = [&](Eigen::Index l, Eigen::Index rel) { return ring[((rel + l) & (kRing - 1)) * 4 + l]; };
+  // Distances ahead of the steps: two blocks (cells up to rel 7), more as the steps advance.
+  dtwWavefrontBlockAvx2Fma<kRing>(x4, features + lo, stride, d, next_block, ring);
+  dtwWavefrontBlockAvx2Fma<kRing>(x4, features + lo, stride, d, next_block, ring);
+  // Prologue: line l < 3 takes its cells lo..lo + 2 - l one line at a time (in memory).
+  double c[4];
+  for (Eigen::Index l = 0; l + 1 < kLines; ++l) {
+    const Eigen::Index count = kLines - 1 - l;
+    for (Eigen::Index w = 0; w < count; ++w) c[w] = ring_cost(l, w);
+    dtwRecurBlock<AlongIsUp, true>(c, count, line + lo, len + lo, carry[l]);
+  }
+  // Lane l: along = line l's last value, diag = the previous line's value before the next cell.
+  __m256d along = _mm256_set_pd(carry[3].along, carry[2].along, carry[1].along, carry[0].along);
+  __m256i along_len =
+      _mm256_set_epi64x(static_cast<long long>(carry[3].along_len), static_cast<long long>(carry[2].along_len),
+                        static_cast<long long>(carry[1].along_len), static_cast<long long>(carry[0].along_len));
+  __m256d diag = _mm256_set_pd(carry[3].diag, carry[2].diag, carry[1].diag, carry[0].diag);
+  __m256i diag_len =
+      _mm256_set_epi64x(static_cast<long long>(carry[3].diag_len), static_cast<long long>(carry[2].diag_len),
+                        static_cast<long long>(carry[1].diag_len), static_cast<long long>(carry[0].diag_len));
+  const __m256i one = _mm256_set1_epi64x(1);
+  for (Eigen::Index s = kLines - 1; s < steps; ++s) {
+    if ((s & 3) == 0 && next_block < steps) {  // keep a block or two ahead
+      dtwWavefrontBlockAvx2Fma<kRing>(x4, features + lo, stride, d, next_block, ring);
+    }
+    const Eigen::Index t = lo + s;  // lane 0's cell; lane l's is t - l
+    // here: the previous line's value at the lane's cell; lane l - 1's value one step ago, or
+    // for lane 0 the previous group's last line, in memory.
+    const __m256d here =
+        _mm256_blend_pd(_mm256_permute4x64_pd(along, _MM_SHUFFLE(2, 1, 0, 0)), _mm256_broadcast_sd(line + t), 0x1);
+    const __m256i here_len = _mm256_blend_epi32(_mm256_permute4x64_epi64(along_len, _MM_SHUFFLE(2, 1, 0, 0)),
+                                                _mm256_set1_epi64x(static_cast<long long>(len[t])), 0x3);
+    const __m256d up = AlongIsUp ? along : here;
+    const __m256d left = AlongIsUp ? here : along;
+    const __m256i up_len = AlongIsUp ? along_len : here_len;
+    const __m256i left_len = AlongIsUp ? here_len : along_len;
+    const __m256d best = _mm256_min_pd(up, diag);  // the value of min(diag, up), whichever is taken
+    const __m256d up_less = _mm256_cmp_pd(up, diag, _CMP_LT_OQ);
+    const __m256d best_len = _mm256_blendv_pd(_mm256_castsi256_pd(diag_len), _mm256_castsi256_pd(up_len), up_less);
+    const __m256d left_less = _mm256_cmp_pd(left, best, _CMP_LT_OQ);
+    const __m256d cost = _mm256_load_pd(ring + (s & (kRing - 1)) * 4);
+    const __m256d value = _mm256_add_pd(cost, _mm256_min_pd(left, best));
+    const __m256i value_len = _mm256_add_epi64(
+        _mm256_castpd_si256(_mm256_blendv_pd(best_len, _mm256_castsi256_pd(left_len), left_less)), one);
+    diag = here;
+    diag_len = here_len;
+    along = value;
+    along_len = value_len;
+    // Lane 3 is the group's last line: its values replace the previous line's in memory.
+    const __m128d high = _mm256_extractf128_pd(value, 1);
+    line[t - 3] = _mm_cvtsd_f64(_mm_unpackhi_pd(high, high));
+    len[t - 3] = static_cast<Eigen::Index>(_mm256_extract_epi64(value_len, 3));
+  }
+  // Back to one state per line: line l stopped at cell hi - l; the last values of lines 0..2 go
+  // to memory, where the next line's epilogue reads them.
+  alignas(32) double along_out[4], diag_out[4];
+  alignas(32) long long along_len_out[4], diag_len_out[4];
+  _mm256_store_pd(along_out, along);
+  _mm256_store_pd(diag_out, diag);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(along_len_out), along_len);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(diag_len_out), diag_len);
+  for (Eigen::Index l = 0; l < kLines; ++l) {
+    const auto q = static_cast<std::size_t>(l);
+    carry[l] = DtwCarry<double>{diag_out[q], static_cast<Eigen::Index>(diag_len_out[q]), along_out[q],
+                                static_cast<Eigen::Index>(along_len_out[q])};
+    if (l + 1 < kLines) {
+      line[hi - l] = along_out[q];
+      len[hi - l] = static_cast<Eigen::Index>(along_len_out[q]);
+    }
+  }
+  // Epilogue: line l >= 1 takes its cells hi - l + 1..hi one line at a time.
+  for (Eigen::Index l = 1; l < kLines; ++l) {
+    for (Eigen::Index w = 0; w < l; ++w) c[w] = ring_cost(l, steps - l + w);
+    dtwRecurBlock<AlongIsUp, true>(c, l, line + hi - l + 1, len + hi - l + 1, carry[l]);
+  }
+}
+
 /// kDtwGroupLines consecutive lines k0.. of a batch DTW (as dtwLines makes them: radius r, `cells`
 /// cells, line[] and len[] in place) with the AVX2 + FMA kernel, the frames of the lines in x[l].
 /// Gives the same bits as updating the lines one after the other with dtwUpdateLineAvx2Fma; it
 /// is faster because every feature of a frame of the table, once loaded, serves four lines.
 /// Order: each line's cells before the shared part of the bands (line k0 first), the shared part
-/// 4 cells at a time for every line in turn (line l + 1 reads line l's new values there), then
-/// each line's cells after it. Needs dtwCanGroupLines(k0, ...).
+/// (with path lengths: as a wavefront over the four lines, dtwWavefrontAvx2Fma; without: 4 cells
+/// at a time for every line in turn, line l + 1 reading line l's new values), then each line's
+/// cells after it. Needs dtwCanGroupLines(k0, ...).
 template <bool AlongIsUp, bool TrackLength>
 RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const double* const* x, Eigen::Index x_step, const double* features,
                                                  Eigen::Index stride, Eigen::Index d, Eigen::Index k0, Eigen::Index r,
@@ -603,19 +727,17 @@ RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const 
     dtwLineRangeAvx2Fma<AlongIsUp, TrackLength>(x[l], x_step, features, stride, d, lo, shared_lo - 1, line, len,
                                                 carry[l]);
   }
-  alignas(32) double cost[kLines][4];
-  Eigen::Index t0 = shared_lo;
-  for (; t0 + 3 <= shared_hi; t0 += 4) {
-    dtwEuclideanGroupBlockAvx2Fma(x4, features + t0, stride, d, cost);
-    for (Eigen::Index l = 0; l < kLines; ++l) {
-      dtwRecurBlock<AlongIsUp, TrackLength>(cost[l], 4, line + t0, TrackLength ? len + t0 : nullptr, carry[l]);
-    }
-  }
-  if (t0 <= shared_hi) {
-    dtwEuclideanGroupBlockAvx2Fma(x4, features + t0, stride, d, cost);
-    for (Eigen::Index l = 0; l < kLines; ++l) {
-      dtwRecurBlock<AlongIsUp, TrackLength>(cost[l], shared_hi - t0 + 1, line + t0, TrackLength ? len + t0 : nullptr,
-                                            carry[l]);
+  if constexpr (TrackLength) {
+    dtwWavefrontAvx2Fma<AlongIsUp>(x4, features, stride, d, shared_lo, shared_hi, line, len, carry);
+  } else {
+    alignas(32) double cost[kLines][4];
+    Eigen::Index t0 = shared_lo;
+    for (; t0 <= shared_hi; t0 += 4) {
+      dtwEuclideanGroupBlockAvx2Fma(x4, features + t0, stride, d, cost);
+      const Eigen::Index count = std::min<Eigen::Index>(4, shared_hi - t0 + 1);
+      for (Eigen::Index l = 0; l < kLines; ++l) {
+        dtwRecurBlock<AlongIsUp, false>(cost[l], count, line + t0, nullptr, carry[l]);
+      }
     }
   }
   for (Eigen::Index l = 1; l < kLines; ++l) {
