@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <type_traits>
 
@@ -178,6 +179,18 @@ TEST_CASE_TEMPLATE("degenerate input gives nullopt, never NaN", Scalar, float, d
   // Perpendicular and antiparallel vectors are fine.
   CHECK(*angleBetween(x, V(-x)) == doctest::Approx(kPi<double>));
   CHECK(*angleToPlane(x, x) == doctest::Approx(kPi<double> / 2));
+  // Infinite, and finite but so long that the squared norm overflows (its unit vector would come
+  // out zero): degenerate. Just below the overflow the unit vector is exact.
+  const Scalar inf = std::numeric_limits<Scalar>::infinity();
+  const Scalar huge = std::sqrt(std::numeric_limits<Scalar>::max());
+  CHECK_FALSE(unitVector(V(inf, 0, 0)));
+  CHECK_FALSE(unitVector(V(2 * huge, 0, 0)));
+  CHECK_FALSE(unitVector(V(huge, huge, 0)));
+  CHECK_FALSE(internal::usableVector(V(0, 2 * huge, 0)));
+  CHECK_FALSE(frameFromTwoVectors(x, Axis::kZ, V(0, 2 * huge, 0), Axis::kX));
+  CHECK_FALSE(unitNormal(x, V(0, 2 * huge, 0)));
+  REQUIRE(unitVector(V(huge / 2, 0, 0)));
+  CHECK(*unitVector(V(huge / 2, 0, 0)) == x);
 }
 
 TEST_CASE("link-vector functions do not allocate") {

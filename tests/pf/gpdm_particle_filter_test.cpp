@@ -224,15 +224,29 @@ TEST_CASE("gpdm-pf: re-location (Eq. 9) fires once the window is full and does n
           waveModel().latent().cwiseAbs().maxCoeff(), ")");
   CHECK(relocated > static_cast<int>(wave.frames.size()) / 2);
 
-  GpdmParticleFilter<double> tracked(nao, waveMap(), on);
+  // Tracking with and without re-location, each a mean over seeds 1-12: the gain is small
+  // against one seed's spread, so one seed's comparison turns on rounding-level changes of the
+  // model's training angles (seed 1 alone: 0.0245 against 0.0262 rad, then 0.0259 against 0.0255
+  // after GA-LVVJ's issue-30 rounding change). Measured after it (GCC 12): 0.02520 against
+  // 0.02555 rad, re-location ahead on 9 of the 12 seeds; seeds 1-3 alone: 0.02441 against
+  // 0.02597 before, 0.02518 against 0.02558 after. Twelve runs of 73 frames cost 0.3 s.
+  double rms_with = 0, rms_without = 0;
   GpdmParticleFilterOptions off = gpdmOptions(20);
   off.window = 0;
-  GpdmParticleFilter<double> without(nao, waveMap(), off);
-  const double rms_with = track(tracked, wave, 15).rms, rms_without = track(without, wave, 15).rms;
-  MESSAGE("20 particles, RMS joint error: with re-location ", rms_with, " rad, without ", rms_without, " rad");
-  CHECK(rms_with <= rms_without);  // measured 0.0245 against 0.0262 rad
-  CHECK(without.relocatedTo() == -1);
-  CHECK(without.relocationCosine() == 0.0);
+  constexpr int kSeeds = 12;
+  for (int seed = 1; seed <= kSeeds; ++seed) {
+    on.seed = static_cast<std::uint64_t>(seed);
+    off.seed = static_cast<std::uint64_t>(seed);
+    GpdmParticleFilter<double> tracked(nao, waveMap(), on), without(nao, waveMap(), off);
+    const double with_seed = track(tracked, wave, 15).rms, without_seed = track(without, wave, 15).rms;
+    MESSAGE("20 particles, seed ", seed, ", RMS joint error: with re-location ", with_seed, " rad, without ", without_seed, " rad");
+    rms_with += with_seed / kSeeds;
+    rms_without += without_seed / kSeeds;
+    CHECK(without.relocatedTo() == -1);
+    CHECK(without.relocationCosine() == 0.0);
+  }
+  MESSAGE("20 particles, mean RMS joint error over seeds 1-12: with re-location ", rms_with, " rad, without ", rms_without, " rad");
+  CHECK(rms_with <= rms_without);
 }
 
 TEST_CASE("gpdm-pf: a motion the model never learned is reported as low confidence") {

@@ -9,9 +9,12 @@
 /// input (a zero-length or non-finite vector, or two collinear vectors where a plane is needed)
 /// gives `std::nullopt` instead of NaN. "Zero length" means a norm <= `kDegenerateEpsilon`
 /// (1e-9 for double, 1e-5 for float, in the input's unit); "collinear" means the sine of the
-/// angle between the two vectors is <= `kDegenerateEpsilon`.
+/// angle between the two vectors is <= `kDegenerateEpsilon`. A vector whose squared norm
+/// overflows (norm above about 1.3e154 for double, 1.8e19 for float) counts as degenerate too:
+/// no unit vector can be computed from it.
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include <retarget/core/types.hpp>
@@ -23,10 +26,21 @@ enum class Axis : int { kX = 0, kY = 1, kZ = 2 };
 
 namespace internal {
 
-/// True when `v` is finite and longer than the degenerate tolerance.
+/// True when a vector with squared norm `squared_norm` is usable: longer than the degenerate
+/// tolerance and with a finite squared norm. A NaN component makes the squared norm NaN and an
+/// infinite one makes it infinite, so the one comparison also rejects non-finite vectors; so it
+/// does a finite vector so long that its squared norm overflows, whose norm (computed as the
+/// root of the squared norm) would be infinite and its unit vector zero. No square root.
+template <typename Scalar>
+bool usableSquaredNorm(Scalar squared_norm) {
+  constexpr Scalar kMin = kDegenerateEpsilon<Scalar> * kDegenerateEpsilon<Scalar>;
+  return squared_norm > kMin && squared_norm <= std::numeric_limits<Scalar>::max();
+}
+
+/// True when `v` is finite and longer than the degenerate tolerance (see usableSquaredNorm).
 template <typename Scalar>
 bool usableVector(const Vector3<Scalar>& v) {
-  return v.allFinite() && v.norm() > kDegenerateEpsilon<Scalar>;
+  return usableSquaredNorm(v.squaredNorm());
 }
 
 }  // namespace internal
@@ -41,8 +55,10 @@ Vector3<Scalar> linkVector(const Vector3<Scalar>& p_i, const Vector3<Scalar>& p_
 /// Unit vector along `v`, or nullopt when `v` is zero-length or not finite.
 template <typename Scalar>
 std::optional<Vector3<Scalar>> unitVector(const Vector3<Scalar>& v) {
-  if (!internal::usableVector(v)) return std::nullopt;
-  return Vector3<Scalar>(v / v.norm());
+  const Scalar squared_norm = v.squaredNorm();
+  if (!internal::usableSquaredNorm(squared_norm)) return std::nullopt;
+  using std::sqrt;
+  return Vector3<Scalar>(v / sqrt(squared_norm));
 }
 
 /// Unit normal of the plane spanned by `u` and `v`, oriented as `u x v` (right-hand rule), e.g.
@@ -50,10 +66,12 @@ std::optional<Vector3<Scalar>> unitVector(const Vector3<Scalar>& v) {
 /// or the two are collinear.
 template <typename Scalar>
 std::optional<Vector3<Scalar>> unitNormal(const Vector3<Scalar>& u, const Vector3<Scalar>& v) {
-  if (!internal::usableVector(u) || !internal::usableVector(v)) return std::nullopt;
+  const Scalar u_squared = u.squaredNorm(), v_squared = v.squaredNorm();
+  if (!internal::usableSquaredNorm(u_squared) || !internal::usableSquaredNorm(v_squared)) return std::nullopt;
   const Vector3<Scalar> n = u.cross(v);
   const Scalar n_norm = n.norm();
-  if (!(n_norm > kDegenerateEpsilon<Scalar> * u.norm() * v.norm())) return std::nullopt;
+  using std::sqrt;
+  if (!(n_norm > kDegenerateEpsilon<Scalar> * sqrt(u_squared) * sqrt(v_squared))) return std::nullopt;
   return Vector3<Scalar>(n / n_norm);
 }
 
@@ -71,10 +89,12 @@ std::optional<Matrix3<Scalar>> frameFromTwoVectors(const Vector3<Scalar>& primar
   const int j = static_cast<int>(secondary_axis);
   if (i == j || i < 0 || i > 2 || j < 0 || j > 2) return std::nullopt;
   const auto e_i = unitVector(primary);
-  if (!e_i || !internal::usableVector(secondary)) return std::nullopt;
+  const Scalar secondary_squared = secondary.squaredNorm();
+  if (!e_i || !internal::usableSquaredNorm(secondary_squared)) return std::nullopt;
   const Vector3<Scalar> rejected = secondary - secondary.dot(*e_i) * *e_i;
   const Scalar rejected_norm = rejected.norm();
-  if (!(rejected_norm > kDegenerateEpsilon<Scalar> * secondary.norm())) return std::nullopt;
+  using std::sqrt;
+  if (!(rejected_norm > kDegenerateEpsilon<Scalar> * sqrt(secondary_squared))) return std::nullopt;
   const Vector3<Scalar> e_j = rejected / rejected_norm;
   const int k = 3 - i - j;
   // (i, j, k) cyclic -> e_k = e_i x e_j; otherwise e_k = e_j x e_i.

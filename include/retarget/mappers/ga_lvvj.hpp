@@ -73,7 +73,8 @@
 ///    within the limits (Levenberg-Marquardt on the exact Hessian, analytic first and second
 ///    derivatives, active set on the bounds, only descending steps, at most 50 iterations,
 ///    fixed-size matrices: no allocation; the search the arm choice uses too,
-///    internal::boundedLevenbergMarquardt). y0 is
+///    internal::boundedLevenbergMarquardt, with the two legs' blocks solved apart through
+///    HipYawPitch's Schur complement). y0 is
 ///    the analytic solution clamped to the limits, so an exact solution (a robot pose, the round
 ///    trip) is never moved. p_k = kGaLvvjLegFitPrior (0.25 /rad^2) keeps ill-conditioned
 ///    directions still: the knee plane of a nearly straight knee turns by at most 1/(2 sqrt p) =
@@ -443,6 +444,23 @@ class GaLvvjMapper {
   static M3 rotationX(Scalar angle) { return internal::rotationAboutX(angle); }
   static M3 rotationY(Scalar angle) { return internal::rotationAboutY(angle); }
   static M3 rotationZ(Scalar angle) { return internal::rotationAboutZ(angle); }
+  // The same rotations from the angle's cosine c and sine s when the per-frame path already has
+  // them from the vector it read the angle off (no sine or cosine to evaluate).
+  static M3 rotationX(Scalar c, Scalar s) {
+    M3 R;
+    R << Scalar(1), Scalar(0), Scalar(0), Scalar(0), c, -s, Scalar(0), s, c;
+    return R;
+  }
+  static M3 rotationY(Scalar c, Scalar s) {
+    M3 R;
+    R << c, Scalar(0), s, Scalar(0), Scalar(1), Scalar(0), -s, Scalar(0), c;
+    return R;
+  }
+  static M3 rotationZ(Scalar c, Scalar s) {
+    M3 R;
+    R << c, -s, Scalar(0), s, c, Scalar(0), Scalar(0), Scalar(0), Scalar(1);
+    return R;
+  }
   bool bound(GaLvvjJoint j) const { return bindings_[static_cast<std::size_t>(j)].q >= 0; }
   Scalar& angle(GaLvvjJoint j) { return angle_[static_cast<std::size_t>(j)]; }
   // Degraded: the input a virtual joint needs is missing or broken.
@@ -518,7 +536,6 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
   const H wrist = left ? H::kWristLeft : H::kWristRight;
   const Scalar tol = static_cast<Scalar>(options_.singular_tolerance);
   using std::atan2;
-  using std::hypot;
 
   // Shoulder (Eqs. 1-7): u in the upper torso frame T.
   const std::optional<V3> u = R_WT ? unitIn(frame, *R_WT, shoulder, elbow) : std::nullopt;
@@ -526,24 +543,30 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
     for (J j : {sp, sr, ey, er}) hold(j);
     return;
   }
-  const Scalar cos_roll = hypot((*u)[0], (*u)[2]);
+  using std::sqrt;
+  const Scalar cos_roll = sqrt((*u)[0] * (*u)[0] + (*u)[2] * (*u)[2]);
   angle(sr) = atan2((*u)[1], cos_roll);
+  // R_y(SP) R_z(SR) from u itself (its cosines and sines), or from the held pitch.
+  const Scalar u_norm = sqrt((*u)[1] * (*u)[1] + cos_roll * cos_roll);
+  M3 R_TU = rotationZ(cos_roll / u_norm, (*u)[1] / u_norm);
   if (cos_roll > tol) {
     angle(sp) = atan2(-(*u)[2], (*u)[0]);
+    R_TU = rotationY((*u)[0] / cos_roll, -(*u)[2] / cos_roll) * R_TU;
   } else {
     undefined(sp);  // arm straight out sideways: any pitch points it there
+    R_TU = rotationY(angle(sp)) * R_TU;
   }
 
   // Elbow (Eqs. 8-14; ElbowRoll is Eq. 14): l in the elbow frame
   // E = T R_y(SP) R_z(SR) R_UE.
-  const M3 R_WE = *R_WT * rotationY(angle(sp)) * rotationZ(angle(sr)) * R_UE_[left ? 0 : 1];
+  const M3 R_WE = *R_WT * R_TU * R_UE_[left ? 0 : 1];
   const std::optional<V3> l = unitIn(frame, R_WE, elbow, wrist);
   if (!l) {
     hold(ey);
     hold(er);
     return;
   }
-  const Scalar sin_roll = hypot((*l)[1], (*l)[2]);
+  const Scalar sin_roll = sqrt((*l)[1] * (*l)[1] + (*l)[2] * (*l)[2]);
   const Scalar bend = atan2(sin_roll, (*l)[0]);  // in [0, pi]
   angle(er) = left ? -bend : bend;
   if (sin_roll > tol) {
@@ -562,12 +585,12 @@ template <typename Scalar>
 typename GaLvvjMapper<Scalar>::ArmAngles GaLvvjMapper<Scalar>::armWithPitch(const V3& u_T, const V3& l_T, bool left,
                                                                            Scalar pitch, Scalar yaw_if_straight) const {
   using std::atan2;
-  using std::hypot;
+  using std::sqrt;
   const V3 u_P = rotationY(pitch).transpose() * u_T;
-  const Scalar roll = atan2(u_P[1], hypot(u_P[0], u_P[2]));
+  const Scalar roll = atan2(u_P[1], sqrt(u_P[0] * u_P[0] + u_P[2] * u_P[2]));
   const M3 R_TE = rotationY(pitch) * rotationZ(roll) * R_UE_[left ? 0 : 1];
   const V3 l_E = R_TE.transpose() * l_T;
-  const Scalar sin_roll = hypot(l_E[1], l_E[2]);
+  const Scalar sin_roll = sqrt(l_E[1] * l_E[1] + l_E[2] * l_E[2]);
   const Scalar bend = atan2(sin_roll, l_E[0]);
   Scalar yaw = yaw_if_straight;
   if (sin_roll > static_cast<Scalar>(options_.singular_tolerance)) {
@@ -790,7 +813,7 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
   const H ankle = left ? H::kAnkleLeft : H::kAnkleRight;
   const Scalar tol = static_cast<Scalar>(options_.singular_tolerance);
   using std::atan2;
-  using std::hypot;
+  using std::sqrt;
 
   // Hip (Eqs. 15-20): t in the lower torso frame L; HipRoll is the mother joint (axis x).
   const std::optional<V3> t = R_WL ? unitIn(frame, *R_WL, hip, knee) : std::nullopt;
@@ -814,23 +837,29 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
       axis_z += weight * n[2];
     }
   }
-  if (hypot(axis_y, axis_z) > tol) {
+  const Scalar axis_norm = sqrt(axis_y * axis_y + axis_z * axis_z);
+  M3 R_x;  // R_x(HipRoll), from the axis itself when it is defined
+  if (axis_norm > tol) {
     angle(hr) = atan2(axis_z, axis_y);
+    R_x = rotationX(axis_y / axis_norm, axis_z / axis_norm);
   } else {
     undefined(hr);  // horizontal thigh, straight knee: any roll fits
+    R_x = rotationX(angle(hr));
   }
   // HipPitch: the thigh projected on the plane normal to the (rolled) pitch axis.
-  const V3 t_R = rotationX(angle(hr)).transpose() * *t;
+  const V3 t_R = R_x.transpose() * *t;
   angle(hp) = atan2(-t_R[0], -t_R[2]);
+  const Scalar t_norm = sqrt(t_R[0] * t_R[0] + t_R[2] * t_R[2]);
 
   // Knee (Eqs. 21-23): b in the thigh frame Th = L R_x(HR) R_y(HP), projected on its x-z plane.
-  const M3 R_WTh = *R_WL * rotationX(angle(hr)) * rotationY(angle(hp));
+  const M3 R_y = t_norm > Scalar(0.5) ? rotationY(-t_R[2] / t_norm, -t_R[0] / t_norm) : rotationY(angle(hp));
+  const M3 R_WTh = *R_WL * R_x * R_y;
   const std::optional<V3> b = unitIn(frame, R_WTh, knee, ankle);
   if (!b) {
     hold(kp);
     return;
   }
-  if (hypot((*b)[0], (*b)[2]) <= tol) {
+  if (sqrt((*b)[0] * (*b)[0] + (*b)[2] * (*b)[2]) <= tol) {
     undefined(kp);  // tibia along the knee axis
     return;
   }
@@ -887,6 +916,7 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
   using H = HumanJoint;
   constexpr int kVars = 7;  // HipYawPitch, then HipRoll, HipPitch, KneePitch of the left and right legs
   using Vec = Eigen::Matrix<Scalar, kVars, 1>;
+  using Mat = Eigen::Matrix<Scalar, kVars, kVars>;
   static constexpr std::array<J, kVars> joints = {J::kLHipYawPitch, J::kLHipRoll,  J::kLHipPitch, J::kLKneePitch,
                                                   J::kRHipRoll,     J::kRHipPitch, J::kRKneePitch};
   auto is_held = [&](J j) { return held_virtual_[static_cast<std::size_t>(j)]; };
@@ -1017,14 +1047,30 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
     derive(y, pose, derivatives);
     return total;
   };
+  // The damped Hessian is zero between the two legs (a link moves HipYawPitch and its own leg's
+  // joints only): solved through the Schur complement of HipYawPitch, two 3x3 Cholesky
+  // factorisations in place of one 7x7. It is positive definite exactly when both leg blocks and
+  // the complement are.
+  auto solve = [](const Mat& A, const Vec& g, Vec& step) {
+    const Eigen::LLT<M3> left(A.template block<3, 3>(1, 1)), right(A.template block<3, 3>(4, 4));
+    if (left.info() != Eigen::Success || right.info() != Eigen::Success) return false;
+    const V3 coupling_left = A.template block<3, 1>(1, 0), coupling_right = A.template block<3, 1>(4, 0);
+    const V3 w_left = left.solve(coupling_left), w_right = right.solve(coupling_right);
+    const Scalar schur = A(0, 0) - coupling_left.dot(w_left) - coupling_right.dot(w_right);
+    if (!(schur > Scalar(0))) return false;
+    const V3 z_left = left.solve(V3(-g.template segment<3>(1))), z_right = right.solve(V3(-g.template segment<3>(4)));
+    step[0] = (-g[0] - coupling_left.dot(z_left) - coupling_right.dot(z_right)) / schur;
+    step.template segment<3>(1) = z_left - w_left * step[0];
+    step.template segment<3>(4) = z_right - w_right * step[0];
+    return true;
+  };
   Vec y = y0;
   LegPoses pose;
   const Scalar cost = forward(y, pose);
   if (!(cost > Scalar(1e-20))) return;  // exact (a robot pose): nothing to trade
   Derivatives now;
   derive(y, pose, now);
-  internal::boundedLevenbergMarquardt<Scalar, kVars>(y, cost, now, lo, hi, free, 50, evaluate,
-                                                     internal::choleskyStep<Scalar, kVars>);
+  internal::boundedLevenbergMarquardt<Scalar, kVars>(y, cost, now, lo, hi, free, 50, evaluate, solve);
   for (std::size_t k = 0; k < kVars; ++k) {
     if (free[k]) angle(joints[k]) = y[static_cast<Eigen::Index>(k)];
   }
@@ -1041,12 +1087,12 @@ void GaLvvjMapper<Scalar>::mapHead(const SkeletonFrame<Scalar>& frame, const std
     return;
   }
   const std::optional<V3> h = R_WT ? unitIn(frame, *R_WT, HumanJoint::kNeck, HumanJoint::kHead) : std::nullopt;
-  using std::hypot;
+  using std::sqrt;
   if (!h) {
     hold(J::kHeadPitch);
     return;
   }
-  if (hypot((*h)[0], (*h)[2]) <= static_cast<Scalar>(options_.singular_tolerance)) {
+  if (sqrt((*h)[0] * (*h)[0] + (*h)[2] * (*h)[2]) <= static_cast<Scalar>(options_.singular_tolerance)) {
     undefined(J::kHeadPitch);  // Neck->Head along the shoulder line
     return;
   }
