@@ -31,15 +31,16 @@ for area in ga_lvvj core geometry bvh dtw; do
   fi
 done
 
-run() {  # area, filter
-  "$bin/retarget_bench_$1" --benchmark_filter="$2" --benchmark_repetitions="$repetitions" \
+run() {  # area, filter[, repetitions]
+  "$bin/retarget_bench_$1" --benchmark_filter="$2" --benchmark_repetitions="${3:-$repetitions}" \
     --benchmark_report_aggregates_only=true --benchmark_out="$out/$1.json" --benchmark_out_format=json \
     >/dev/null 2>"$out/$1.log" || { cat "$out/$1.log" >&2; exit 1; }
 }
 run ga_lvvj 'BM_GaLvvj_(MapFrame|MapFrameNoisy/leg_fit:[01]|KdlLmaArmsElbowWrist)$'
 run core 'BM_Core_ForwardKinematics(KdlChains)?$'
 run geometry 'BM_Geometry_(CapsuleCapsule|CapsuleCapsuleFcl|SphereCapsule|SphereCapsuleFcl)$'
-run bvh 'BM_Bvh_(ReadFile|ReadFileAssimp|LimitMemcpy|LimitNewlines)(/real_time)?$'
+# Assimp's import time varies by about 10 % from run to run: three times the repetitions there.
+run bvh 'BM_Bvh_(ReadFile|ReadFileAssimp|LimitMemcpy|LimitNewlines)(/real_time)?$' $((3 * repetitions))
 run dtw 'BM_Dtw_(Reference|TwoRows|TwoRowsWindow50)/1000$'
 
 python3 - "$out" <<'EOF'
@@ -69,7 +70,7 @@ def fmt(seconds):
 
 rows = []
 def row(what, ours, ref_name, ref, goal, ok):
-    rows.append((what, ours, ref_name, ref, goal, "met" if ok else "NOT met"))
+    rows.append((what, ours, ref_name, ref, goal, "" if ok is None else ("met" if ok else "NOT met")))
 
 exact, noisy0, noisy1, kdl = (t("BM_GaLvvj_MapFrame"), t("BM_GaLvvj_MapFrameNoisy/leg_fit:0"),
                               t("BM_GaLvvj_MapFrameNoisy/leg_fit:1"), t("BM_GaLvvj_KdlLmaArmsElbowWrist"))
@@ -94,8 +95,9 @@ cells = 1000 * 1000
 for name, what in (("BM_Dtw_TwoRows/1000", "DTW 22-D, two rows"), ("BM_Dtw_TwoRowsWindow50/1000", "DTW 22-D, 50-frame window")):
     per_cell = median[name][1]["per_cell"] * 1e9 if "per_cell" in median[name][1] else t(name) / cells * 1e9
     ref = median["BM_Dtw_Reference/1000"][1]["per_cell"] * 1e9
+    two_rows = name == "BM_Dtw_TwoRows/1000"  # the goal's form; the window shares its kernel
     row(what, f"{per_cell:.2f} ns/cell", "plain reference", f"{ref:.2f} ns/cell ({ref / per_cell:.1f}x)",
-        "<= 3 ns/cell", per_cell <= 3)
+        "<= 3 ns/cell" if two_rows else "(same kernel)", per_cell <= 3 if two_rows else None)
 
 widths = [max(len(r[i]) for r in rows + [("what", "ours", "reference", "reference figure", "goal", "")]) for i in range(6)]
 header = ("what", "ours", "reference", "reference figure", "goal", "")

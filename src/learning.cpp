@@ -7,4 +7,5 @@
 #include <retarget/learning/gaussian_mixture.hpp>
 #include <retarget/learning/gaussian_mixture_regression.hpp>
 #include <retarget/learning/gpdm.hpp>
+#include <retarget/learning/gpdm_encoder.hpp>
 #include <retarget/learning/kernel_pca.hpp>

@@ -31,6 +31,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#include "retarget/core/compilation.hpp"
 #include "retarget/core/error.hpp"
 #include "retarget/learning/gpdm.hpp"
 
@@ -44,18 +45,7 @@ struct GpdmEncoderOptions {
   std::vector<double> regularisations{1e-6, 1e-4, 1e-2, 1e-1};
 
   /// Throws InvalidArgument naming the field and value.
-  void validate() const {
-    RETARGET_THROW_UNLESS(!width_factors.empty() && !regularisations.empty(), InvalidArgument,
-                          "GpdmEncoderOptions: width_factors and regularisations need at least one value each");
-    for (double w : width_factors) {
-      RETARGET_THROW_UNLESS(std::isfinite(w) && w > 0.0, InvalidArgument, "GpdmEncoderOptions::width_factors (got ", w,
-                            ", expected finite values > 0)");
-    }
-    for (double r : regularisations) {
-      RETARGET_THROW_UNLESS(std::isfinite(r) && r > 0.0, InvalidArgument, "GpdmEncoderOptions::regularisations (got ",
-                            r, ", expected finite values > 0)");
-    }
-  }
+  RETARGET_DECL void validate() const;
 };
 
 /// Kernel ridge encoder from joint angles to a GPDM's latent points (see the file doc).
@@ -63,57 +53,10 @@ class GpdmEncoder {
  public:
   /// Fits the encoder of `model` (needs >= 20 frames so that every split has frames). Throws
   /// InvalidArgument for bad options or too few frames.
-  explicit GpdmEncoder(const GpdmModel& model, GpdmEncoderOptions options = {}) {
-    options.validate();
-    const Eigen::Index n = model.frames();
-    RETARGET_THROW_UNLESS(n >= 20, InvalidArgument, "GpdmEncoder: the model has ", n, " frames, expected >= 20");
-    for (Eigen::Index c = 0; c < model.observationDim(); ++c) {
-      const auto column = model.observations().col(c);
-      if (column.maxCoeff() - column.minCoeff() > GpdmModel::kConstantColumnRange) columns_.push_back(c);
-    }
-    RETARGET_THROW_UNLESS(!columns_.empty(), InvalidArgument, "GpdmEncoder: no joint varies in the model");
-    std::vector<Eigen::Index> train, validation, test;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const Eigen::Index r = i % 20;
-      (r < 14 ? train : r < 17 ? validation : test).push_back(i);
-    }
-    const Eigen::MatrixXd theta = select(model.observations());
-    theta_train_ = rows(theta, train);
-    const Eigen::MatrixXd x_train = rows(model.latent(), train);
-    // Median distance between training frames: the scale of the widths tried.
-    std::vector<double> distances;
-    for (Eigen::Index i = 0; i < theta_train_.rows(); ++i) {
-      for (Eigen::Index j = i + 1; j < theta_train_.rows(); ++j) distances.push_back((theta_train_.row(i) - theta_train_.row(j)).norm());
-    }
-    std::nth_element(distances.begin(), distances.begin() + static_cast<std::ptrdiff_t>(distances.size() / 2), distances.end());
-    const double median = std::max(distances[distances.size() / 2], 1e-6);
-    double best = std::numeric_limits<double>::infinity();
-    for (double factor : options.width_factors) {
-      for (double lambda : options.regularisations) {
-        width_ = factor * median;
-        if (!solve(x_train, lambda)) continue;
-        const double error = rms(rows(theta, validation), rows(model.latent(), validation));
-        if (error < best) {
-          best = error;
-          best_width_ = width_;
-          best_lambda_ = lambda;
-        }
-      }
-    }
-    RETARGET_THROW_UNLESS(std::isfinite(best), Error, "GpdmEncoder: no width and regularisation gave a solvable fit");
-    width_ = best_width_;
-    (void)solve(x_train, best_lambda_);
-    validation_rms_ = best;
-    test_rms_ = rms(rows(theta, test), rows(model.latent(), test));
-  }
+  RETARGET_DECL explicit GpdmEncoder(const GpdmModel& model, GpdmEncoderOptions options = {});
 
   /// Latent point (d values) of joint angles `theta` (D values, radians, the model's columns).
-  Eigen::VectorXd encode(const Eigen::VectorXd& theta) const {
-    Eigen::VectorXd k(theta_train_.rows());
-    const Eigen::VectorXd t = select(theta.transpose()).transpose();
-    for (Eigen::Index i = 0; i < k.size(); ++i) k(i) = std::exp(-(theta_train_.row(i).transpose() - t).squaredNorm() / (2 * width_ * width_));
-    return weights_.transpose() * k;
-  }
+  RETARGET_DECL Eigen::VectorXd encode(const Eigen::VectorXd& theta) const;
 
   /// RMS error (latent units) on the validation and test frames of the 70/15/15 split.
   double validationRms() const noexcept { return validation_rms_; }
@@ -123,41 +66,10 @@ class GpdmEncoder {
   double regularisation() const noexcept { return best_lambda_; }
 
  private:
-  Eigen::MatrixXd select(const Eigen::MatrixXd& y) const {
-    Eigen::MatrixXd out(y.rows(), static_cast<Eigen::Index>(columns_.size()));
-    for (std::size_t c = 0; c < columns_.size(); ++c) out.col(static_cast<Eigen::Index>(c)) = y.col(columns_[c]);
-    return out;
-  }
-  static Eigen::MatrixXd rows(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& index) {
-    Eigen::MatrixXd out(static_cast<Eigen::Index>(index.size()), m.cols());
-    for (std::size_t r = 0; r < index.size(); ++r) out.row(static_cast<Eigen::Index>(r)) = m.row(index[r]);
-    return out;
-  }
-  bool solve(const Eigen::MatrixXd& x_train, double lambda) {
-    const Eigen::Index n = theta_train_.rows();
-    Eigen::MatrixXd k(n, n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      for (Eigen::Index j = 0; j < n; ++j) {
-        k(i, j) = std::exp(-(theta_train_.row(i) - theta_train_.row(j)).squaredNorm() / (2 * width_ * width_));
-      }
-    }
-    k.diagonal().array() += lambda;
-    const Eigen::LLT<Eigen::MatrixXd> llt(k);
-    if (llt.info() != Eigen::Success) return false;
-    weights_ = llt.solve(x_train);
-    return weights_.allFinite();
-  }
-  double rms(const Eigen::MatrixXd& theta, const Eigen::MatrixXd& x) const {
-    double sum = 0;
-    for (Eigen::Index i = 0; i < theta.rows(); ++i) {
-      Eigen::VectorXd k(theta_train_.rows());
-      for (Eigen::Index j = 0; j < k.size(); ++j) {
-        k(j) = std::exp(-(theta_train_.row(j) - theta.row(i)).squaredNorm() / (2 * width_ * width_));
-      }
-      sum += (weights_.transpose() * k - x.row(i).transpose()).squaredNorm();
-    }
-    return std::sqrt(sum / static_cast<double>(std::max<Eigen::Index>(1, theta.rows() * x.cols())));
-  }
+  RETARGET_DECL Eigen::MatrixXd select(const Eigen::MatrixXd& y) const;
+  RETARGET_DECL static Eigen::MatrixXd rows(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& index);
+  RETARGET_DECL bool solve(const Eigen::MatrixXd& x_train, double lambda);
+  RETARGET_DECL double rms(const Eigen::MatrixXd& theta, const Eigen::MatrixXd& x) const;
 
   std::vector<Eigen::Index> columns_;
   Eigen::MatrixXd theta_train_;
@@ -171,10 +83,119 @@ class GpdmEncoder {
 
 /// The latent point of the training frame of `model` nearest to `theta` (D values, radians) in
 /// joint space: the simplest encoder, for comparison with `GpdmEncoder`.
-inline Eigen::VectorXd nearestLatent(const GpdmModel& model, const Eigen::VectorXd& theta) {
+RETARGET_DECL Eigen::VectorXd nearestLatent(const GpdmModel& model, const Eigen::VectorXd& theta);
+
+#if RETARGET_DEFINE_LEARNING
+
+RETARGET_DECL void GpdmEncoderOptions::validate() const {
+  RETARGET_THROW_UNLESS(!width_factors.empty() && !regularisations.empty(), InvalidArgument,
+                        "GpdmEncoderOptions: width_factors and regularisations need at least one value each");
+  for (double w : width_factors) {
+    RETARGET_THROW_UNLESS(std::isfinite(w) && w > 0.0, InvalidArgument, "GpdmEncoderOptions::width_factors (got ", w,
+                          ", expected finite values > 0)");
+  }
+  for (double r : regularisations) {
+    RETARGET_THROW_UNLESS(std::isfinite(r) && r > 0.0, InvalidArgument, "GpdmEncoderOptions::regularisations (got ",
+                          r, ", expected finite values > 0)");
+  }
+}
+
+RETARGET_DECL GpdmEncoder::GpdmEncoder(const GpdmModel& model, GpdmEncoderOptions options) {
+  options.validate();
+  const Eigen::Index n = model.frames();
+  RETARGET_THROW_UNLESS(n >= 20, InvalidArgument, "GpdmEncoder: the model has ", n, " frames, expected >= 20");
+  for (Eigen::Index c = 0; c < model.observationDim(); ++c) {
+    const auto column = model.observations().col(c);
+    if (column.maxCoeff() - column.minCoeff() > GpdmModel::kConstantColumnRange) columns_.push_back(c);
+  }
+  RETARGET_THROW_UNLESS(!columns_.empty(), InvalidArgument, "GpdmEncoder: no joint varies in the model");
+  std::vector<Eigen::Index> train, validation, test;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Eigen::Index r = i % 20;
+    (r < 14 ? train : r < 17 ? validation : test).push_back(i);
+  }
+  const Eigen::MatrixXd theta = select(model.observations());
+  theta_train_ = rows(theta, train);
+  const Eigen::MatrixXd x_train = rows(model.latent(), train);
+  // Median distance between training frames: the scale of the widths tried.
+  std::vector<double> distances;
+  for (Eigen::Index i = 0; i < theta_train_.rows(); ++i) {
+    for (Eigen::Index j = i + 1; j < theta_train_.rows(); ++j) distances.push_back((theta_train_.row(i) - theta_train_.row(j)).norm());
+  }
+  std::nth_element(distances.begin(), distances.begin() + static_cast<std::ptrdiff_t>(distances.size() / 2), distances.end());
+  const double median = std::max(distances[distances.size() / 2], 1e-6);
+  double best = std::numeric_limits<double>::infinity();
+  for (double factor : options.width_factors) {
+    for (double lambda : options.regularisations) {
+      width_ = factor * median;
+      if (!solve(x_train, lambda)) continue;
+      const double error = rms(rows(theta, validation), rows(model.latent(), validation));
+      if (error < best) {
+        best = error;
+        best_width_ = width_;
+        best_lambda_ = lambda;
+      }
+    }
+  }
+  RETARGET_THROW_UNLESS(std::isfinite(best), Error, "GpdmEncoder: no width and regularisation gave a solvable fit");
+  width_ = best_width_;
+  (void)solve(x_train, best_lambda_);
+  validation_rms_ = best;
+  test_rms_ = rms(rows(theta, test), rows(model.latent(), test));
+}
+
+RETARGET_DECL Eigen::VectorXd GpdmEncoder::encode(const Eigen::VectorXd& theta) const {
+  Eigen::VectorXd k(theta_train_.rows());
+  const Eigen::VectorXd t = select(theta.transpose()).transpose();
+  for (Eigen::Index i = 0; i < k.size(); ++i) k(i) = std::exp(-(theta_train_.row(i).transpose() - t).squaredNorm() / (2 * width_ * width_));
+  return weights_.transpose() * k;
+}
+
+RETARGET_DECL Eigen::MatrixXd GpdmEncoder::select(const Eigen::MatrixXd& y) const {
+  Eigen::MatrixXd out(y.rows(), static_cast<Eigen::Index>(columns_.size()));
+  for (std::size_t c = 0; c < columns_.size(); ++c) out.col(static_cast<Eigen::Index>(c)) = y.col(columns_[c]);
+  return out;
+}
+
+RETARGET_DECL Eigen::MatrixXd GpdmEncoder::rows(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& index) {
+  Eigen::MatrixXd out(static_cast<Eigen::Index>(index.size()), m.cols());
+  for (std::size_t r = 0; r < index.size(); ++r) out.row(static_cast<Eigen::Index>(r)) = m.row(index[r]);
+  return out;
+}
+
+RETARGET_DECL bool GpdmEncoder::solve(const Eigen::MatrixXd& x_train, double lambda) {
+  const Eigen::Index n = theta_train_.rows();
+  Eigen::MatrixXd k(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      k(i, j) = std::exp(-(theta_train_.row(i) - theta_train_.row(j)).squaredNorm() / (2 * width_ * width_));
+    }
+  }
+  k.diagonal().array() += lambda;
+  const Eigen::LLT<Eigen::MatrixXd> llt(k);
+  if (llt.info() != Eigen::Success) return false;
+  weights_ = llt.solve(x_train);
+  return weights_.allFinite();
+}
+
+RETARGET_DECL double GpdmEncoder::rms(const Eigen::MatrixXd& theta, const Eigen::MatrixXd& x) const {
+  double sum = 0;
+  for (Eigen::Index i = 0; i < theta.rows(); ++i) {
+    Eigen::VectorXd k(theta_train_.rows());
+    for (Eigen::Index j = 0; j < k.size(); ++j) {
+      k(j) = std::exp(-(theta_train_.row(j) - theta.row(i)).squaredNorm() / (2 * width_ * width_));
+    }
+    sum += (weights_.transpose() * k - x.row(i).transpose()).squaredNorm();
+  }
+  return std::sqrt(sum / static_cast<double>(std::max<Eigen::Index>(1, theta.rows() * x.cols())));
+}
+
+RETARGET_DECL Eigen::VectorXd nearestLatent(const GpdmModel& model, const Eigen::VectorXd& theta) {
   Eigen::Index best = 0;
   (model.observations().rowwise() - theta.transpose()).rowwise().squaredNorm().minCoeff(&best);
   return model.latent().row(best).transpose();
 }
+
+#endif  // RETARGET_DEFINE_LEARNING
 
 }  // namespace retarget

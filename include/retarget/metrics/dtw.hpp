@@ -56,9 +56,14 @@
 // The AVX2 + FMA kernel of the Euclidean DTW (internal::DtwKernel::kAvx2Fma) needs GCC or Clang
 // on x86-64: its functions carry __attribute__((target("avx2,fma"))) and run only where the
 // processor has both (checked once at run time), so the build itself stays generic x86-64.
+// Its definitions (and <immintrin.h>, about 80 MB and 0.5 s of every translation unit that
+// includes it) are seen only where the metrics layer is defined: header-only, or the compiled
+// part's src/metrics.cpp, which also instantiates the kernel's entry points.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define RETARGET_DTW_X86_KERNEL 1
+#if RETARGET_DEFINE_METRICS
 #include <immintrin.h>
+#endif
 #else
 #define RETARGET_DTW_X86_KERNEL 0
 #endif
@@ -455,6 +460,33 @@ inline bool dtwCanGroupLines(Eigen::Index k, Eigen::Index lines, Eigen::Index r,
 #if RETARGET_DTW_X86_KERNEL
 #define RETARGET_DTW_AVX2_FMA __attribute__((target("avx2,fma")))
 
+/// A frame for dtwEuclideanGroupBlockAvx2Fma: 4 x d, column k holds feature k four times.
+using DtwSpreadFrame4 = Eigen::Array<double, 4, Eigen::Dynamic>;
+
+/// The local distances of cells 0..count-1 of a line with the AVX2 + FMA blocks: out[t] =
+/// |x - y_t| for the frames y_t of a feature table (padded: see DtwFeatureTable); out needs room
+/// for count rounded up to a multiple of 8. For tests and benchmarks of the kernel alone.
+RETARGET_DECL RETARGET_DTW_AVX2_FMA void dtwEuclideanLineAvx2Fma(const double* x, Eigen::Index x_step,
+                                                                 const double* features, Eigen::Index stride,
+                                                                 Eigen::Index d, Eigen::Index count,
+                                                                 double* out) noexcept;
+
+/// dtwUpdateLine for double with the AVX2 + FMA Euclidean blocks (dtwEuclideanBlockAvx2Fma).
+template <bool AlongIsUp, bool TrackLength>
+RETARGET_DTW_AVX2_FMA void dtwUpdateLineAvx2Fma(const double* x, Eigen::Index x_step, const double* features,
+                                                Eigen::Index stride, Eigen::Index d, Eigen::Index lo, Eigen::Index hi,
+                                                double diag0, Eigen::Index diag0_len, double* line,
+                                                Eigen::Index* len) noexcept;
+
+/// kDtwGroupLines consecutive lines k0.. of a batch DTW with the AVX2 + FMA kernel (defined below).
+template <bool AlongIsUp, bool TrackLength>
+RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const double* const* x, Eigen::Index x_step,
+                                                 const double* features, Eigen::Index stride, Eigen::Index d,
+                                                 Eigen::Index k0, Eigen::Index r, Eigen::Index cells, double* line,
+                                                 Eigen::Index* len) noexcept;
+
+#if RETARGET_DEFINE_METRICS
+
 /// Euclidean distances |x - y_w| (Eq. 11's local distance) of one frame x to the 8 frames y_w,
 /// w = 0..7, of a feature table starting at `y` (feature k of y_w at y[k * stride + w]), with
 /// AVX2 and fused multiply-add: feature k of x is x[k * x_step]. Each cell's squares are summed
@@ -492,10 +524,7 @@ RETARGET_DTW_AVX2_FMA __attribute__((always_inline)) inline void dtwEuclideanBlo
   _mm256_storeu_pd(out + 4, _mm256_sqrt_pd(_mm256_add_pd(even1, odd1)));
 }
 
-/// The local distances of cells 0..count-1 of a line with the AVX2 + FMA blocks: out[t] =
-/// |x - y_t| for the frames y_t of a feature table (padded: see DtwFeatureTable); out needs room
-/// for count rounded up to a multiple of 8. For tests and benchmarks of the kernel alone.
-RETARGET_DTW_AVX2_FMA inline void dtwEuclideanLineAvx2Fma(const double* x, Eigen::Index x_step,
+RETARGET_DECL RETARGET_DTW_AVX2_FMA void dtwEuclideanLineAvx2Fma(const double* x, Eigen::Index x_step,
                                                           const double* features, Eigen::Index stride,
                                                           Eigen::Index d, Eigen::Index count, double* out) noexcept {
   for (Eigen::Index t0 = 0; t0 < count; t0 += 8) dtwEuclideanBlockAvx2Fma(x, x_step, features + t0, stride, d, out + t0);
@@ -536,9 +565,6 @@ RETARGET_DTW_AVX2_FMA __attribute__((always_inline)) inline void dtwAddSquareAvx
   const __m256d diff = _mm256_sub_pd(y, _mm256_loadu_pd(x));
   sum = _mm256_fmadd_pd(diff, diff, sum);
 }
-
-/// A frame for dtwEuclideanGroupBlockAvx2Fma: 4 x d, column k holds feature k four times.
-using DtwSpreadFrame4 = Eigen::Array<double, 4, Eigen::Dynamic>;
 
 /// The local distances of kDtwGroupLines frames x[l] (DtwSpreadFrame4: feature k at x[l][4 k]) to the 4
 /// frames of a feature table starting at `y`: out[l][w] = |x_l - y_w|. Each feature of y is
@@ -745,6 +771,35 @@ RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const 
                                                 len, carry[l]);
   }
 }
+#endif  // RETARGET_DEFINE_METRICS
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_METRICS void dtwUpdateLineAvx2Fma<true, true>(const double*, Eigen::Index, const double*, Eigen::Index,
+                                                                   Eigen::Index, Eigen::Index, Eigen::Index, double,
+                                                                   Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<true, true>(const double* const*, const double* const*, Eigen::Index,
+                                                                    const double*, Eigen::Index, Eigen::Index, Eigen::Index,
+                                                                    Eigen::Index, Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLineAvx2Fma<true, false>(const double*, Eigen::Index, const double*, Eigen::Index,
+                                                                   Eigen::Index, Eigen::Index, Eigen::Index, double,
+                                                                   Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<true, false>(const double* const*, const double* const*, Eigen::Index,
+                                                                    const double*, Eigen::Index, Eigen::Index, Eigen::Index,
+                                                                    Eigen::Index, Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLineAvx2Fma<false, true>(const double*, Eigen::Index, const double*, Eigen::Index,
+                                                                   Eigen::Index, Eigen::Index, Eigen::Index, double,
+                                                                   Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<false, true>(const double* const*, const double* const*, Eigen::Index,
+                                                                    const double*, Eigen::Index, Eigen::Index, Eigen::Index,
+                                                                    Eigen::Index, Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLineAvx2Fma<false, false>(const double*, Eigen::Index, const double*, Eigen::Index,
+                                                                   Eigen::Index, Eigen::Index, Eigen::Index, double,
+                                                                   Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<false, false>(const double* const*, const double* const*, Eigen::Index,
+                                                                    const double*, Eigen::Index, Eigen::Index, Eigen::Index,
+                                                                    Eigen::Index, Eigen::Index, double*, Eigen::Index*) noexcept;
+#endif
+
 #endif  // RETARGET_DTW_X86_KERNEL
 
 /// dtwUpdateLine with the Euclidean local distance between frame x (spread: DtwSpreadFrame) and

@@ -14,12 +14,6 @@
 #include <string_view>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
@@ -27,6 +21,16 @@
 #include <retarget/core/internal/number.hpp>
 #include <retarget/core/internal/text.hpp>
 #include <retarget/human/bvh_motion.hpp>
+
+// What the definitions use, seen only where they are compiled (header-only, or src/io.cpp).
+#if RETARGET_DEFINE_IO
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+#endif
 
 namespace retarget {
 namespace internal {
