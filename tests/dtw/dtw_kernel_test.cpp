@@ -134,20 +134,37 @@ Eigen::Index randomWindow(std::mt19937& rng, Eigen::Index n, Eigen::Index m) {
   }
 }
 
+namespace {
+
+// `frames` random frames of `d` features (frames 4 and 5 equal: a zero distance too) and their
+// padded feature table, as the kernels read them.
+struct KernelCase {
+  Eigen::MatrixXd y;
+  internal::DtwFeatureTable<double> features;
+};
+KernelCase kernelCase(std::mt19937& rng, std::normal_distribution<double>& normal, Eigen::Index d, Eigen::Index frames) {
+  KernelCase c;
+  c.y.resize(d, frames);
+  for (Eigen::Index j = 0; j < frames; ++j) {
+    for (Eigen::Index k = 0; k < d; ++k) c.y(k, j) = normal(rng);
+  }
+  c.y.col(5) = c.y.col(4);
+  c.features = internal::DtwFeatureTable<double>::Zero(d, internal::dtwTableColumns<double>(frames));
+  c.features.leftCols(frames) = c.y;
+  return c;
+}
+
+}  // namespace
+
 TEST_CASE("dtw kernel: the Euclidean block equals EuclideanDistance per cell, for every dimension") {
   std::mt19937 rng(2026);
   std::normal_distribution<double> normal(0.0, 3.0);
   int compared = 0;
   for (Eigen::Index d = 1; d <= 40; ++d) {
     const Eigen::Index frames = 3 * internal::dtwBlockCells<double>();
-    Eigen::MatrixXd y(d, frames);
-    for (Eigen::Index j = 0; j < frames; ++j) {
-      for (Eigen::Index k = 0; k < d; ++k) y(k, j) = normal(rng);
-    }
-    y.col(5) = y.col(4);  // a zero distance too
-    internal::DtwFeatureTable<double> features =
-        internal::DtwFeatureTable<double>::Zero(d, internal::dtwTableColumns<double>(frames));
-    features.leftCols(frames) = y;
+    const KernelCase c = kernelCase(rng, normal, d, frames);
+    const Eigen::MatrixXd& y = c.y;
+    const internal::DtwFeatureTable<double>& features = c.features;
     for (Eigen::Index i = 0; i < frames; i += 7) {
       internal::DtwSpreadFrame<double> x;
       internal::dtwSpreadFrame(y.col(i), x);
@@ -178,14 +195,9 @@ TEST_CASE("dtw kernel: the AVX2 + FMA distances equal EuclideanDistance to round
   int compared = 0;
   for (Eigen::Index d = 1; d <= 40; ++d) {
     const Eigen::Index frames = 29;
-    Eigen::MatrixXd y(d, frames);
-    for (Eigen::Index j = 0; j < frames; ++j) {
-      for (Eigen::Index k = 0; k < d; ++k) y(k, j) = normal(rng);
-    }
-    y.col(5) = y.col(4);  // a zero distance too
-    internal::DtwFeatureTable<double> features =
-        internal::DtwFeatureTable<double>::Zero(d, internal::dtwTableColumns<double>(frames));
-    features.leftCols(frames) = y;
+    const KernelCase c = kernelCase(rng, normal, d, frames);
+    const Eigen::MatrixXd& y = c.y;
+    const internal::DtwFeatureTable<double>& features = c.features;
     for (Eigen::Index i = 0; i < frames; i += 7) {
       internal::DtwSpreadFrame<double> x;
       internal::dtwSpreadFrame(y.col(i), x);
