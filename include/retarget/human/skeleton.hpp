@@ -8,6 +8,7 @@
 /// Every source (Kinect, BVH, NTU, MediaPipe, ...) converts into this frame once, when it is
 /// read; everything downstream (mappers, metrics) sees only canonical frames.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -161,11 +162,19 @@ enum class InferredJoints : std::uint8_t {
   kUse = 1,
 };
 
+/// Whether applyInferredPolicy(frame, policy) changes `frame` (kHold and a joint inferred), so
+/// that a per-frame path copies the frame only then. Never allocates or throws.
+template <typename Scalar>
+bool changedByInferredPolicy(const SkeletonFrame<Scalar>& frame, InferredJoints policy) noexcept {
+  return policy == InferredJoints::kHold &&
+         std::find(frame.state.begin(), frame.state.end(), TrackingState::kInferred) != frame.state.end();
+}
+
 /// `frame` with its inferred joints marked not tracked when `policy` is kHold; unchanged for
 /// kUse. Never allocates or throws.
 template <typename Scalar>
 void applyInferredPolicy(SkeletonFrame<Scalar>& frame, InferredJoints policy) noexcept {
-  if (policy != InferredJoints::kHold) return;
+  if (!changedByInferredPolicy(frame, policy)) return;
   for (auto& state : frame.state) {
     if (state == TrackingState::kInferred) state = TrackingState::kNotTracked;
   }

@@ -204,36 +204,59 @@ struct GaLvvjOptions {
 
 namespace internal {
 
+/// sqrt(a^2 + b^2): the length of a vector's projection on a coordinate plane. std::hypot's
+/// guard against overflow costs several times more, and GA-LVVJ only takes it of the components of
+/// validated, finite, metre-scale or unit vectors.
+template <typename Scalar>
+Scalar planarNorm(Scalar a, Scalar b) {
+  using std::sqrt;
+  return sqrt(a * a + b * b);
+}
+
+/// Rotation about the x axis by the angle whose cosine is `c` and sine is `s` (c^2 + s^2 = 1):
+/// for a per-frame path that has them from the vector it reads the angle off.
+template <typename Scalar>
+Matrix3<Scalar> rotationAboutX(Scalar c, Scalar s) {
+  Matrix3<Scalar> R;
+  R << Scalar(1), Scalar(0), Scalar(0), Scalar(0), c, -s, Scalar(0), s, c;
+  return R;
+}
+/// Rotation about the y axis from the angle's cosine and sine (see rotationAboutX(c, s)).
+template <typename Scalar>
+Matrix3<Scalar> rotationAboutY(Scalar c, Scalar s) {
+  Matrix3<Scalar> R;
+  R << c, Scalar(0), s, Scalar(0), Scalar(1), Scalar(0), -s, Scalar(0), c;
+  return R;
+}
+/// Rotation about the z axis from the angle's cosine and sine (see rotationAboutX(c, s)).
+template <typename Scalar>
+Matrix3<Scalar> rotationAboutZ(Scalar c, Scalar s) {
+  Matrix3<Scalar> R;
+  R << c, -s, Scalar(0), s, c, Scalar(0), Scalar(0), Scalar(0), Scalar(1);
+  return R;
+}
+
 /// Rotation by `angle` (rad) about the x axis: AngleAxis about UnitX, from one sine and one
 /// cosine (GA-LVVJ's per-frame path builds many of them).
 template <typename Scalar>
 Matrix3<Scalar> rotationAboutX(Scalar angle) {
   using std::cos;
   using std::sin;
-  const Scalar c = cos(angle), s = sin(angle);
-  Matrix3<Scalar> R;
-  R << Scalar(1), Scalar(0), Scalar(0), Scalar(0), c, -s, Scalar(0), s, c;
-  return R;
+  return rotationAboutX(cos(angle), sin(angle));
 }
 /// Rotation by `angle` (rad) about the y axis (see rotationAboutX).
 template <typename Scalar>
 Matrix3<Scalar> rotationAboutY(Scalar angle) {
   using std::cos;
   using std::sin;
-  const Scalar c = cos(angle), s = sin(angle);
-  Matrix3<Scalar> R;
-  R << c, Scalar(0), s, Scalar(0), Scalar(1), Scalar(0), -s, Scalar(0), c;
-  return R;
+  return rotationAboutY(cos(angle), sin(angle));
 }
 /// Rotation by `angle` (rad) about the z axis (see rotationAboutX).
 template <typename Scalar>
 Matrix3<Scalar> rotationAboutZ(Scalar angle) {
   using std::cos;
   using std::sin;
-  const Scalar c = cos(angle), s = sin(angle);
-  Matrix3<Scalar> R;
-  R << c, -s, Scalar(0), s, c, Scalar(0), Scalar(0), Scalar(0), Scalar(1);
-  return R;
+  return rotationAboutZ(cos(angle), sin(angle));
 }
 
 /// The arm-direction error of GA-LVVJ's limit-aware arm choice, 2 - u . u_T - l . l_T
@@ -446,21 +469,9 @@ class GaLvvjMapper {
   static M3 rotationZ(Scalar angle) { return internal::rotationAboutZ(angle); }
   // The same rotations from the angle's cosine c and sine s when the per-frame path already has
   // them from the vector it read the angle off (no sine or cosine to evaluate).
-  static M3 rotationX(Scalar c, Scalar s) {
-    M3 R;
-    R << Scalar(1), Scalar(0), Scalar(0), Scalar(0), c, -s, Scalar(0), s, c;
-    return R;
-  }
-  static M3 rotationY(Scalar c, Scalar s) {
-    M3 R;
-    R << c, Scalar(0), s, Scalar(0), Scalar(1), Scalar(0), -s, Scalar(0), c;
-    return R;
-  }
-  static M3 rotationZ(Scalar c, Scalar s) {
-    M3 R;
-    R << c, -s, Scalar(0), s, c, Scalar(0), Scalar(0), Scalar(0), Scalar(1);
-    return R;
-  }
+  static M3 rotationX(Scalar c, Scalar s) { return internal::rotationAboutX(c, s); }
+  static M3 rotationY(Scalar c, Scalar s) { return internal::rotationAboutY(c, s); }
+  static M3 rotationZ(Scalar c, Scalar s) { return internal::rotationAboutZ(c, s); }
   bool bound(GaLvvjJoint j) const { return bindings_[static_cast<std::size_t>(j)].q >= 0; }
   Scalar& angle(GaLvvjJoint j) { return angle_[static_cast<std::size_t>(j)]; }
   // Degraded: the input a virtual joint needs is missing or broken.
@@ -543,11 +554,10 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
     for (J j : {sp, sr, ey, er}) hold(j);
     return;
   }
-  using std::sqrt;
-  const Scalar cos_roll = sqrt((*u)[0] * (*u)[0] + (*u)[2] * (*u)[2]);
+  const Scalar cos_roll = internal::planarNorm((*u)[0], (*u)[2]);
   angle(sr) = atan2((*u)[1], cos_roll);
   // R_y(SP) R_z(SR) from u itself (its cosines and sines), or from the held pitch.
-  const Scalar u_norm = sqrt((*u)[1] * (*u)[1] + cos_roll * cos_roll);
+  const Scalar u_norm = internal::planarNorm((*u)[1], cos_roll);
   M3 R_TU = rotationZ(cos_roll / u_norm, (*u)[1] / u_norm);
   if (cos_roll > tol) {
     angle(sp) = atan2(-(*u)[2], (*u)[0]);
@@ -566,7 +576,7 @@ void GaLvvjMapper<Scalar>::mapArm(const SkeletonFrame<Scalar>& frame, const std:
     hold(er);
     return;
   }
-  const Scalar sin_roll = sqrt((*l)[1] * (*l)[1] + (*l)[2] * (*l)[2]);
+  const Scalar sin_roll = internal::planarNorm((*l)[1], (*l)[2]);
   const Scalar bend = atan2(sin_roll, (*l)[0]);  // in [0, pi]
   angle(er) = left ? -bend : bend;
   if (sin_roll > tol) {
@@ -585,12 +595,11 @@ template <typename Scalar>
 typename GaLvvjMapper<Scalar>::ArmAngles GaLvvjMapper<Scalar>::armWithPitch(const V3& u_T, const V3& l_T, bool left,
                                                                            Scalar pitch, Scalar yaw_if_straight) const {
   using std::atan2;
-  using std::sqrt;
   const V3 u_P = rotationY(pitch).transpose() * u_T;
-  const Scalar roll = atan2(u_P[1], sqrt(u_P[0] * u_P[0] + u_P[2] * u_P[2]));
+  const Scalar roll = atan2(u_P[1], internal::planarNorm(u_P[0], u_P[2]));
   const M3 R_TE = rotationY(pitch) * rotationZ(roll) * R_UE_[left ? 0 : 1];
   const V3 l_E = R_TE.transpose() * l_T;
-  const Scalar sin_roll = sqrt(l_E[1] * l_E[1] + l_E[2] * l_E[2]);
+  const Scalar sin_roll = internal::planarNorm(l_E[1], l_E[2]);
   const Scalar bend = atan2(sin_roll, l_E[0]);
   Scalar yaw = yaw_if_straight;
   if (sin_roll > static_cast<Scalar>(options_.singular_tolerance)) {
@@ -813,7 +822,6 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
   const H ankle = left ? H::kAnkleLeft : H::kAnkleRight;
   const Scalar tol = static_cast<Scalar>(options_.singular_tolerance);
   using std::atan2;
-  using std::sqrt;
 
   // Hip (Eqs. 15-20): t in the lower torso frame L; HipRoll is the mother joint (axis x).
   const std::optional<V3> t = R_WL ? unitIn(frame, *R_WL, hip, knee) : std::nullopt;
@@ -837,7 +845,7 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
       axis_z += weight * n[2];
     }
   }
-  const Scalar axis_norm = sqrt(axis_y * axis_y + axis_z * axis_z);
+  const Scalar axis_norm = internal::planarNorm(axis_y, axis_z);
   M3 R_x;  // R_x(HipRoll), from the axis itself when it is defined
   if (axis_norm > tol) {
     angle(hr) = atan2(axis_z, axis_y);
@@ -849,7 +857,7 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
   // HipPitch: the thigh projected on the plane normal to the (rolled) pitch axis.
   const V3 t_R = R_x.transpose() * *t;
   angle(hp) = atan2(-t_R[0], -t_R[2]);
-  const Scalar t_norm = sqrt(t_R[0] * t_R[0] + t_R[2] * t_R[2]);
+  const Scalar t_norm = internal::planarNorm(t_R[0], t_R[2]);
 
   // Knee (Eqs. 21-23): b in the thigh frame Th = L R_x(HR) R_y(HP), projected on its x-z plane.
   const M3 R_y = t_norm > Scalar(0.5) ? rotationY(-t_R[2] / t_norm, -t_R[0] / t_norm) : rotationY(angle(hp));
@@ -859,7 +867,7 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
     hold(kp);
     return;
   }
-  if (sqrt((*b)[0] * (*b)[0] + (*b)[2] * (*b)[2]) <= tol) {
+  if (internal::planarNorm((*b)[0], (*b)[2]) <= tol) {
     undefined(kp);  // tibia along the knee axis
     return;
   }
@@ -1087,12 +1095,11 @@ void GaLvvjMapper<Scalar>::mapHead(const SkeletonFrame<Scalar>& frame, const std
     return;
   }
   const std::optional<V3> h = R_WT ? unitIn(frame, *R_WT, HumanJoint::kNeck, HumanJoint::kHead) : std::nullopt;
-  using std::sqrt;
   if (!h) {
     hold(J::kHeadPitch);
     return;
   }
-  if (sqrt((*h)[0] * (*h)[0] + (*h)[2] * (*h)[2]) <= static_cast<Scalar>(options_.singular_tolerance)) {
+  if (internal::planarNorm((*h)[0], (*h)[2]) <= static_cast<Scalar>(options_.singular_tolerance)) {
     undefined(J::kHeadPitch);  // Neck->Head along the shoulder line
     return;
   }
@@ -1108,8 +1115,7 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<
   singular_virtual_.fill(false);
   arm_status_ = Status();
   // The inferred-joints policy works on a copy, made only when it changes something.
-  const bool inferred = options_.inferred_joints == InferredJoints::kHold &&
-                        std::find(input.state.begin(), input.state.end(), TrackingState::kInferred) != input.state.end();
+  const bool inferred = changedByInferredPolicy(input, options_.inferred_joints);
   if (inferred) {
     frame_ = input;
     applyInferredPolicy(frame_, options_.inferred_joints);
