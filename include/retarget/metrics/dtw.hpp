@@ -353,12 +353,15 @@ struct DtwEuclideanBlock {
 template <typename Scalar>
 using DtwSpreadFrame = Eigen::Array<Scalar, static_cast<int>(dtwNormLanes<Scalar>()), Eigen::Dynamic>;
 
-template <typename Scalar, typename Derived>
-void dtwSpreadFrame(const Eigen::MatrixBase<Derived>& frame, DtwSpreadFrame<Scalar>& spread) noexcept {
+/// Spreads `frame` (d values) into `spread`: a DtwSpreadFrame, or any P x d array (the AVX2
+/// kernel's DtwSpreadFrame4), column k holding feature k P times. No allocation when `spread`
+/// already has d columns.
+template <typename Derived, typename Spread>
+void dtwSpreadFrame(const Eigen::MatrixBase<Derived>& frame, Spread& spread) noexcept {
   spread = frame.transpose()
                .array()
-               .template cast<Scalar>()
-               .template replicate<static_cast<int>(dtwNormLanes<Scalar>()), 1>();
+               .template cast<typename Spread::Scalar>()
+               .template replicate<Spread::RowsAtCompileTime, 1>();
 }
 
 /// What the recurrence carries from one cell of a line to the next: the previous line's value
@@ -480,10 +483,9 @@ RETARGET_DTW_AVX2_FMA void dtwUpdateLineAvx2Fma(const double* x, Eigen::Index x_
 
 /// kDtwGroupLines consecutive lines k0.. of a batch DTW with the AVX2 + FMA kernel (defined below).
 template <bool AlongIsUp, bool TrackLength>
-RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const double* const* x, Eigen::Index x_step,
-                                                 const double* features, Eigen::Index stride, Eigen::Index d,
-                                                 Eigen::Index k0, Eigen::Index r, Eigen::Index cells, double* line,
-                                                 Eigen::Index* len) noexcept;
+RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const double* features, Eigen::Index stride,
+                                                 Eigen::Index d, Eigen::Index k0, Eigen::Index r, Eigen::Index cells,
+                                                 double* line, Eigen::Index* len) noexcept;
 
 #if RETARGET_DEFINE_METRICS
 
@@ -727,7 +729,8 @@ RETARGET_DTW_AVX2_FMA void dtwWavefrontAvx2Fma(const double* const* x4, const do
 }
 
 /// kDtwGroupLines consecutive lines k0.. of a batch DTW (as dtwLines makes them: radius r, `cells`
-/// cells, line[] and len[] in place) with the AVX2 + FMA kernel, the frames of the lines in x[l].
+/// cells, line[] and len[] in place) with the AVX2 + FMA kernel, the frames of the lines in x4[l]
+/// (DtwSpreadFrame4: feature k at x4[l][4 k]; the one-line blocks read them with a step of 4).
 /// Gives the same bits as updating the lines one after the other with dtwUpdateLineAvx2Fma; it
 /// is faster because every feature of a frame of the table, once loaded, serves four lines.
 /// Order: each line's cells before the shared part of the bands (line k0 first), the shared part
@@ -735,9 +738,9 @@ RETARGET_DTW_AVX2_FMA void dtwWavefrontAvx2Fma(const double* const* x4, const do
 /// at a time for every line in turn, line l + 1 reading line l's new values), then each line's
 /// cells after it. Needs dtwCanGroupLines(k0, ...).
 template <bool AlongIsUp, bool TrackLength>
-RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const double* const* x, Eigen::Index x_step, const double* features,
-                                                 Eigen::Index stride, Eigen::Index d, Eigen::Index k0, Eigen::Index r,
-                                                 Eigen::Index cells, double* line, Eigen::Index* len) noexcept {
+RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const double* features, Eigen::Index stride,
+                                                 Eigen::Index d, Eigen::Index k0, Eigen::Index r, Eigen::Index cells,
+                                                 double* line, Eigen::Index* len) noexcept {
   constexpr Eigen::Index kLines = kDtwGroupLines;
   const double inf = std::numeric_limits<double>::infinity();
   DtwBand band[kLines];
@@ -750,8 +753,7 @@ RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const 
     const double diag0 = lo >= 1 ? line[lo - 1] : (k0 + l == 0 ? 0.0 : inf);
     const Eigen::Index diag0_len = (TrackLength && lo >= 1) ? len[lo - 1] : 0;
     carry[l] = DtwCarry<double>{diag0, diag0_len, inf, 0};
-    dtwLineRangeAvx2Fma<AlongIsUp, TrackLength>(x[l], x_step, features, stride, d, lo, shared_lo - 1, line, len,
-                                                carry[l]);
+    dtwLineRangeAvx2Fma<AlongIsUp, TrackLength>(x4[l], 4, features, stride, d, lo, shared_lo - 1, line, len, carry[l]);
   }
   if constexpr (TrackLength) {
     dtwWavefrontAvx2Fma<AlongIsUp>(x4, features, stride, d, shared_lo, shared_hi, line, len, carry);
@@ -767,8 +769,8 @@ RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const 
     }
   }
   for (Eigen::Index l = 1; l < kLines; ++l) {
-    dtwLineRangeAvx2Fma<AlongIsUp, TrackLength>(x[l], x_step, features, stride, d, shared_hi + 1, band[l].hi, line,
-                                                len, carry[l]);
+    dtwLineRangeAvx2Fma<AlongIsUp, TrackLength>(x4[l], 4, features, stride, d, shared_hi + 1, band[l].hi, line, len,
+                                                carry[l]);
   }
 }
 #endif  // RETARGET_DEFINE_METRICS
@@ -777,27 +779,27 @@ RETARGET_DTW_AVX2_FMA void dtwUpdateLinesAvx2Fma(const double* const* x4, const 
 RETARGET_TEMPLATE_METRICS void dtwUpdateLineAvx2Fma<true, true>(const double*, Eigen::Index, const double*, Eigen::Index,
                                                                    Eigen::Index, Eigen::Index, Eigen::Index, double,
                                                                    Eigen::Index, double*, Eigen::Index*) noexcept;
-RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<true, true>(const double* const*, const double* const*, Eigen::Index,
-                                                                    const double*, Eigen::Index, Eigen::Index, Eigen::Index,
-                                                                    Eigen::Index, Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<true, true>(const double* const*, const double*, Eigen::Index,
+                                                                    Eigen::Index, Eigen::Index, Eigen::Index, Eigen::Index,
+                                                                    double*, Eigen::Index*) noexcept;
 RETARGET_TEMPLATE_METRICS void dtwUpdateLineAvx2Fma<true, false>(const double*, Eigen::Index, const double*, Eigen::Index,
                                                                    Eigen::Index, Eigen::Index, Eigen::Index, double,
                                                                    Eigen::Index, double*, Eigen::Index*) noexcept;
-RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<true, false>(const double* const*, const double* const*, Eigen::Index,
-                                                                    const double*, Eigen::Index, Eigen::Index, Eigen::Index,
-                                                                    Eigen::Index, Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<true, false>(const double* const*, const double*, Eigen::Index,
+                                                                    Eigen::Index, Eigen::Index, Eigen::Index, Eigen::Index,
+                                                                    double*, Eigen::Index*) noexcept;
 RETARGET_TEMPLATE_METRICS void dtwUpdateLineAvx2Fma<false, true>(const double*, Eigen::Index, const double*, Eigen::Index,
                                                                    Eigen::Index, Eigen::Index, Eigen::Index, double,
                                                                    Eigen::Index, double*, Eigen::Index*) noexcept;
-RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<false, true>(const double* const*, const double* const*, Eigen::Index,
-                                                                    const double*, Eigen::Index, Eigen::Index, Eigen::Index,
-                                                                    Eigen::Index, Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<false, true>(const double* const*, const double*, Eigen::Index,
+                                                                    Eigen::Index, Eigen::Index, Eigen::Index, Eigen::Index,
+                                                                    double*, Eigen::Index*) noexcept;
 RETARGET_TEMPLATE_METRICS void dtwUpdateLineAvx2Fma<false, false>(const double*, Eigen::Index, const double*, Eigen::Index,
                                                                    Eigen::Index, Eigen::Index, Eigen::Index, double,
                                                                    Eigen::Index, double*, Eigen::Index*) noexcept;
-RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<false, false>(const double* const*, const double* const*, Eigen::Index,
-                                                                    const double*, Eigen::Index, Eigen::Index, Eigen::Index,
-                                                                    Eigen::Index, Eigen::Index, double*, Eigen::Index*) noexcept;
+RETARGET_TEMPLATE_METRICS void dtwUpdateLinesAvx2Fma<false, false>(const double* const*, const double*, Eigen::Index,
+                                                                    Eigen::Index, Eigen::Index, Eigen::Index, Eigen::Index,
+                                                                    double*, Eigen::Index*) noexcept;
 #endif
 
 #endif  // RETARGET_DTW_X86_KERNEL
@@ -854,12 +856,9 @@ void dtwLines(const Eigen::MatrixBase<DerivedA>& a, const Eigen::MatrixBase<Deri
   }
 #if RETARGET_DTW_X86_KERNEL
   constexpr bool kGroup = MayGroup && kIsEuclideanDistance<Distance> && std::is_same<Scalar, double>::value;
-  DtwSpreadFrame<Scalar> group[kGroup ? kDtwGroupLines : 1];
   DtwSpreadFrame4 group4[kGroup ? kDtwGroupLines : 1];
-  const Scalar* group_x[kGroup ? kDtwGroupLines : 1] = {};
   const double* group_x4[kGroup ? kDtwGroupLines : 1] = {};
   if (kGroup && kernel == DtwKernel::kAvx2Fma) {
-    for (auto& frame : group) frame.resize(dtwNormLanes<Scalar>(), d);
     for (auto& frame : group4) frame.resize(4, d);
   }
 #endif
@@ -869,16 +868,14 @@ void dtwLines(const Eigen::MatrixBase<DerivedA>& a, const Eigen::MatrixBase<Deri
       if (kernel == DtwKernel::kAvx2Fma && dtwCanGroupLines(k, lines, r, cells)) {
         for (Eigen::Index l = 0; l < kDtwGroupLines; ++l) {
           if constexpr (LineIsRow) {
-            dtwSpreadFrame(a.col(k + l), group[l]);
+            dtwSpreadFrame(a.col(k + l), group4[l]);
           } else {
-            dtwSpreadFrame(b.col(k + l), group[l]);
+            dtwSpreadFrame(b.col(k + l), group4[l]);
           }
-          group4[l] = group[l].row(0).template replicate<4, 1>();
-          group_x[l] = group[l].data();
           group_x4[l] = group4[l].data();
         }
-        dtwUpdateLinesAvx2Fma<!LineIsRow, TrackLength>(group_x4, group_x, dtwNormLanes<double>(), features.data(),
-                                                       features.cols(), d, k, r, cells, line, len);
+        dtwUpdateLinesAvx2Fma<!LineIsRow, TrackLength>(group_x4, features.data(), features.cols(), d, k, r, cells, line,
+                                                       len);
         for (Eigen::Index l = 0; l < kDtwGroupLines; ++l) {
           const DtwBand band = dtwBand(k + l, r, cells);
           on_line(k + l, band.lo, band.hi);
