@@ -590,12 +590,9 @@ RETARGET_DECL void BvhParser::parseFrames(BvhMotion& motion) {
     int count = 0;
     // The fast path takes the plain decimals; each value it leaves (an exponent, a '+', a long
     // number, an error) is read here, then the fast path carries on after it.
+    p = BvhFrameValues::parseLine(p, end, out, channels, count);
+    while (p < end && isBlank(*p)) ++p;
     while (p < end) {
-      if (count <= channels) {
-        p = BvhFrameValues::parseLine(p, end, out, channels, count);
-        while (p < end && isBlank(*p)) ++p;
-        if (p == end) break;
-      }
       const char* start = p;
       double value = 0;
       const char* number_end = parseNumber(p, end, value);
@@ -610,6 +607,10 @@ RETARGET_DECL void BvhParser::parseFrames(BvhMotion& motion) {
       ++count;
       p = number_end;
       while (p < end && isBlank(*p)) ++p;
+      if (p < end && count <= channels) {
+        p = BvhFrameValues::parseLine(p, end, out, channels, count);
+        while (p < end && isBlank(*p)) ++p;
+      }
     }
     if (count != channels) {
       fail("expected " + std::to_string(channels) + " values, got " + std::to_string(count) + " (frame " +
