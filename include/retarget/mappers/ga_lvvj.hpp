@@ -323,6 +323,13 @@ struct LmDerivatives {
   Eigen::Matrix<Scalar, N, 1> damping;
 };
 
+/// Length (rad) of a step `boundedLevenbergMarquardt` takes as its last without evaluating the
+/// cost after it. Near the minimum the search takes (nearly) Newton steps on the exact Hessian,
+/// which converge quadratically: after a step of length s the point is about s^2 from the
+/// minimum (1e-12 rad here), far below anything a joint or a sensor resolves, and each LM solve
+/// saves the evaluation its last step used to cost (about one of six in the leg fit).
+inline constexpr double kLmFinalStep = 1e-6;
+
 /// Solves A x = -g by Cholesky; false when A is not positive definite (the default linear
 /// solver of `boundedLevenbergMarquardt`).
 template <typename Scalar, int N>
@@ -342,8 +349,8 @@ bool choleskyStep(const Eigen::Matrix<Scalar, N, N>& A, const Eigen::Matrix<Scal
 /// gradient is trusted, so the minimum is located to about 1e-10 rather than to the rounding of
 /// the cost), the damping falls by 3 after a taken step and grows by 4 after a refused one (or
 /// when the damped matrix is not positive definite), and the search ends when the gradient
-/// vanishes, a step is no longer than 1e-10 (taken without evaluating the cost there: nothing
-/// would use it), twelve tries fail to lower the cost, or after `max_iterations`. `cost` and
+/// vanishes, a step is no longer than `kLmFinalStep` (taken without evaluating the cost there:
+/// nothing would use it), twelve tries fail to lower the cost, or after `max_iterations`. `cost` and
 /// `now` are the cost and derivatives at `y` on entry (the caller has them from deciding whether
 /// to search at all). `evaluate(y, derivatives)` returns the cost at y and fills its
 /// derivatives; `solve(A, g, step)` solves A step = -g and returns false when A is not positive
@@ -385,7 +392,7 @@ void boundedLevenbergMarquardt(Eigen::Matrix<Scalar, N, 1>& y, Scalar cost, LmDe
       }
       const Vec trial = (y + step).cwiseMax(lo).cwiseMin(hi);
       const Scalar step_norm = step.norm();
-      if (step_norm <= Scalar(1e-10)) {  // converged
+      if (step_norm <= Scalar(kLmFinalStep)) {  // converged
         y = trial;
         return;
       }
