@@ -20,9 +20,9 @@ int main() {
   for (const SkeletonFrame<double>& frame : take.frames) {
     const Status status = pipeline.map(frame, q);
     const WholeBodyReport& r = pipeline.report();
-    if (r.modes.changed) {
-      std::cout << "t = " << r.modes.event.time << " s: " << supportModeName(r.modes.event.from) << " -> "
-                << supportModeName(r.modes.event.to) << "\n";
+    if (r.changed) {  // the robot's mode: after the balance's shift or landing
+      std::cout << "t = " << r.event.time << " s: " << supportModeName(r.event.from) << " -> "
+                << supportModeName(r.event.to) << "\n";
     }
     if (r.modes.has_walk_command) std::cout << "walk " << r.modes.command.dx << " m forward\n";
     if (r.balance.phase == BalancePhase::kSingleRight || r.balance.phase == BalancePhase::kDouble) {

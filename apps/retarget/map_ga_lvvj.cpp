@@ -59,15 +59,15 @@ void runWholeBody(const MapRequest& request, const RobotModel<double>& model, co
   double margin_min = INFINITY;
   MappedMotion<double> mapped = mapMotion(pipeline, motion, [&](std::size_t, const WholeBodyPipeline& p) {
     const WholeBodyReport& r = p.report();
-    ++frames_in[r.modes.mode];
-    if (r.modes.changed) {
-      ++entered[r.modes.event.to];
+    ++frames_in[r.mode];
+    if (r.changed) {
+      ++entered[r.event.to];
       if (events.is_open()) {
-        events << nlohmann::json{{"frame", r.modes.event.frame},
-                                 {"time", r.modes.event.time},
+        events << nlohmann::json{{"frame", r.event.frame},
+                                 {"time", r.event.time},
                                  {"event", "mode"},
-                                 {"from", supportModeName(r.modes.event.from)},
-                                 {"to", supportModeName(r.modes.event.to)}}
+                                 {"from", supportModeName(r.event.from)},
+                                 {"to", supportModeName(r.event.to)}}
                       .dump()
                << "\n";
       }

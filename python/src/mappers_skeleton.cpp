@@ -103,8 +103,9 @@ after map() is the last frame's support mode as a dict.)doc");
           [](const WholeBody& b) {
             const WholeBodyReport& r = b.mapper->report();
             py::dict out;
-            out["mode"] = supportModeName(r.modes.mode);
-            out["mode_changed"] = r.modes.changed;
+            out["mode"] = supportModeName(r.mode);
+            out["mode_changed"] = r.changed;
+            out["human_mode"] = supportModeName(r.modes.mode);
             out["has_walk_command"] = r.modes.has_walk_command;
             out["com_limited"] = r.com_limited;
             out["balance_held"] = r.balance_held;

@@ -38,7 +38,7 @@ TEST_CASE("cli map --whole-body: the library's angles, the modes in the summary,
     std::vector<WalkCommand> walks;
     const MappedMotion<double> expected =
         mapMotion(pipeline, readSkeletonCsv(motion.string()), [&](std::size_t, const WholeBodyPipeline& p) {
-          if (p.report().modes.changed) transitions.push_back(p.report().modes.event);
+          if (p.report().changed) transitions.push_back(p.report().event);
           if (p.report().modes.has_walk_command) walks.push_back(p.report().modes.command);
         });
     const JointTrajectory written = toRobotOrder(readJointTrajectoryCsv(angles.string()), nao);

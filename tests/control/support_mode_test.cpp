@@ -1,10 +1,14 @@
 // Support-mode switching (seed 000, Section 4): scripted ankle-height sequences (noise, spikes,
-// slow lifts, random sequences) switch exactly where a window form of the paper's rules says;
-// missing ankles give no evidence; the demo motions give the modes a person would expect, and
-// the shared Kinect recordings never flap.
+// slow lifts, random sequences at random frame times) switch exactly where a window form of the
+// paper's rules, in seconds, says; missing ankles give no evidence; the demo motions give the
+// modes a person would expect; the shared Kinect recordings never flap; the shared BVH walks
+// walk without one-leg stands first, and give the same modes at 30, 60, 100 and 120 Hz.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <string>
@@ -12,8 +16,11 @@
 
 #include <retarget/control/support_mode.hpp>
 #include <retarget/human/demo_motions.hpp>
+#include <retarget/io/bvh.hpp>
+#include <retarget/io/bvh_skeleton.hpp>
 #include <retarget/io/kinect.hpp>
 
+#include "support/resample.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -36,38 +43,53 @@ struct Transition {
   bool operator==(const Transition& o) const { return frame == o.frame && to == o.to; }
 };
 
-std::vector<Transition> runSwitch(const std::vector<double>& rise, const SupportModeOptions& options) {
+// Feeds rise[k] (left ankle minus right, m) at time times[k] (s).
+std::vector<Transition> runSwitch(const std::vector<double>& rise, const std::vector<double>& times,
+                                  const SupportModeOptions& options) {
   SupportModeSwitch<double> modes(options);
   std::vector<Transition> out;
   for (std::size_t k = 0; k < rise.size(); ++k) {
-    const SupportModeUpdate u = modes.update(withAnkles(0.08 + rise[k], 0.08, static_cast<double>(k) / 30.0));
+    const SupportModeUpdate u = modes.update(withAnkles(0.08 + rise[k], 0.08, times[k]));
     if (u.changed) out.push_back({u.event.frame, u.event.to});
   }
   return out;
 }
 
-// The paper's rules written as windows: from double support, the first frame k where the last N
-// frames (all after the previous switch) have one ankle >= h0 above the other; from single
-// support, the first k where the last N frames have the free ankle < h0 above the support one.
-std::vector<Transition> windowReference(const std::vector<double>& rise, double h0, int n) {
+std::vector<double> framesAt(double rate, std::size_t n) {
+  std::vector<double> times(n);
+  for (std::size_t k = 0; k < n; ++k) times[k] = static_cast<double>(k) / rate;
+  return times;
+}
+
+std::vector<Transition> runSwitch(const std::vector<double>& rise, const SupportModeOptions& options) {
+  return runSwitch(rise, framesAt(30.0, rise.size()), options);
+}
+
+// The paper's rules written as windows of time: from double support, the first frame k for
+// which some frame j (after the previous switch) has t_k - t_j >= the lift window and every
+// frame j..k has one ankle >= h0 above the other; from single support the same with the free
+// ankle < h0 above the support one and the landing window.
+std::vector<Transition> windowReference(const std::vector<double>& rise, const std::vector<double>& times,
+                                        const SupportModeOptions& options) {
   std::vector<Transition> out;
   SupportMode mode = SupportMode::kDouble;
   std::int64_t since = 0;  // first frame counted after the last switch
+  const double h0 = options.lift_height;
   for (std::int64_t k = 0; k < static_cast<std::int64_t>(rise.size()); ++k) {
-    if (k - n + 1 < since) continue;
-    const auto all = [&](auto predicate) {
-      for (std::int64_t i = k - n + 1; i <= k; ++i) {
-        if (!predicate(rise[static_cast<std::size_t>(i)])) return false;
+    const auto heldFor = [&](double window, auto predicate) {
+      for (std::int64_t j = k; j >= since; --j) {
+        if (!predicate(rise[static_cast<std::size_t>(j)])) return false;
+        if (times[static_cast<std::size_t>(k)] - times[static_cast<std::size_t>(j)] >= window - 1e-9) return true;
       }
-      return true;
+      return false;
     };
     SupportMode next = mode;
     if (mode == SupportMode::kDouble) {
-      if (all([&](double r) { return r >= h0; })) next = SupportMode::kSingleRight;
-      else if (all([&](double r) { return -r >= h0; })) next = SupportMode::kSingleLeft;
+      if (heldFor(options.lift_confirm_time, [&](double r) { return r >= h0; })) next = SupportMode::kSingleRight;
+      else if (heldFor(options.lift_confirm_time, [&](double r) { return -r >= h0; })) next = SupportMode::kSingleLeft;
     } else {
       const double sign = mode == SupportMode::kSingleRight ? 1.0 : -1.0;
-      if (all([&](double r) { return sign * r < h0; })) next = SupportMode::kDouble;
+      if (heldFor(options.landing_confirm_time, [&](double r) { return sign * r < h0; })) next = SupportMode::kDouble;
     }
     if (next != mode) {
       out.push_back({k, next});
@@ -78,9 +100,27 @@ std::vector<Transition> windowReference(const std::vector<double>& rise, double 
   return out;
 }
 
+std::vector<SupportModeEvent> modeEvents(const SkeletonMotiond& motion) {
+  SupportModeSwitch<double> modes;
+  std::vector<SupportModeEvent> events;
+  for (const SkeletonFramed& frame : motion.frames) {
+    const SupportModeUpdate u = modes.update(frame);
+    if (u.changed) events.push_back(u.event);
+  }
+  return events;
+}
+
+std::string describe(const std::vector<SupportModeEvent>& events) {
+  std::string out;
+  for (const SupportModeEvent& e : events) {
+    out += std::string(supportModeName(e.to)) + " at " + std::to_string(e.time) + " s; ";
+  }
+  return out.empty() ? "double throughout" : out;
+}
+
 }  // namespace
 
-TEST_CASE("support modes: noise and single-frame spikes never switch; a slow lift switches on its third frame") {
+TEST_CASE("support modes: noise and short spikes never switch; a slow lift switches once held for the window") {
   std::mt19937 rng(2);
   std::normal_distribution<double> noise(0.0, 0.01);
   std::vector<double> rise(3000);
@@ -94,7 +134,7 @@ TEST_CASE("support modes: noise and single-frame spikes never switch; a slow lif
   }
   CHECK(runSwitch(rise, {}).empty());
 
-  // Lift the left ankle by 10 cm over 30 frames, hold 30, lower over 30, rest 30.
+  // At 30 Hz: lift the left ankle by 10 cm over 30 frames, hold 30, lower over 30, rest 30.
   std::vector<double> lift;
   for (int k = 0; k < 30; ++k) lift.push_back(0.10 * k / 29.0);
   for (int k = 0; k < 30; ++k) lift.push_back(0.10);
@@ -102,35 +142,47 @@ TEST_CASE("support modes: noise and single-frame spikes never switch; a slow lif
   for (int k = 0; k < 30; ++k) lift.push_back(0.0);
   const auto first_at_least = std::find_if(lift.begin(), lift.end(), [](double r) { return r >= 0.05; }) - lift.begin();
   const auto first_below = std::find_if(lift.begin() + 30, lift.end(), [](double r) { return r < 0.05; }) - lift.begin();
-  const std::vector<Transition> expected{{first_at_least + 2, SupportMode::kSingleRight},
-                                         {first_below + 2, SupportMode::kDouble}};
+  // 0.5 s = 15 frame periods after the first lifted frame; 0.1 s = 3 after the first lowered one.
+  const std::vector<Transition> expected{{first_at_least + 15, SupportMode::kSingleRight},
+                                         {first_below + 3, SupportMode::kDouble}};
   CHECK(runSwitch(lift, {}) == expected);
   // The right foot: the mirror image.
   std::vector<double> mirrored(lift.size());
   std::transform(lift.begin(), lift.end(), mirrored.begin(), [](double r) { return -r; });
-  const std::vector<Transition> expected_mirror{{first_at_least + 2, SupportMode::kSingleLeft},
-                                                {first_below + 2, SupportMode::kDouble}};
+  const std::vector<Transition> expected_mirror{{first_at_least + 15, SupportMode::kSingleLeft},
+                                                {first_below + 3, SupportMode::kDouble}};
   CHECK(runSwitch(mirrored, {}) == expected_mirror);
+  // The same lift at 120 Hz (each frame repeated four times) switches at the same times.
+  std::vector<double> fine;
+  for (double r : lift) fine.insert(fine.end(), 4, r);
+  const auto fine_switches = runSwitch(fine, framesAt(120.0, fine.size()), {});
+  REQUIRE(fine_switches.size() == 2);
+  CHECK(fine_switches[0].frame == 4 * expected[0].frame);
+  CHECK(fine_switches[1].frame == 4 * expected[1].frame);
 }
 
-TEST_CASE("support modes: random height sequences switch exactly where the window rules say") {
+TEST_CASE("support modes: random height sequences at irregular times switch exactly where the time windows say") {
   std::mt19937 rng(9);
   std::normal_distribution<double> step(0.0, 0.02);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  std::uniform_int_distribution<int> confirm(1, 5);
+  std::uniform_real_distribution<double> window(0.02, 0.6);
   int transitions = 0;
   for (int trial = 0; trial < 400; ++trial) {
-    std::vector<double> rise(200);
-    double level = 0.0;
-    for (double& r : rise) {
+    std::vector<double> rise(200), times(200);
+    double level = 0.0, t = 0.0;
+    const double mean_period = 1.0 / std::array<double, 4>{30.0, 60.0, 100.0, 120.0}[static_cast<std::size_t>(trial % 4)];
+    for (std::size_t k = 0; k < rise.size(); ++k) {
       level = std::clamp(level + step(rng), -0.15, 0.15);
-      r = uniform(rng) < 0.05 ? level + (uniform(rng) < 0.5 ? 0.1 : -0.1) : level;  // occasional spikes
+      rise[k] = uniform(rng) < 0.05 ? level + (uniform(rng) < 0.5 ? 0.1 : -0.1) : level;  // occasional spikes
+      times[k] = t;
+      t += mean_period * (0.5 + uniform(rng));  // irregular frame times (a network source)
     }
     SupportModeOptions options;
-    options.confirm_frames = confirm(rng);
+    options.lift_confirm_time = window(rng) * mean_period * 30.0;
+    options.landing_confirm_time = window(rng) * mean_period * 30.0;
     options.lift_height = 0.03 + 0.04 * uniform(rng);
-    const auto got = runSwitch(rise, options);
-    const auto want = windowReference(rise, options.lift_height, options.confirm_frames);
+    const auto got = runSwitch(rise, times, options);
+    const auto want = windowReference(rise, times, options);
     CAPTURE(trial);
     CHECK(got == want);
     transitions += static_cast<int>(want.size());
@@ -138,8 +190,10 @@ TEST_CASE("support modes: random height sequences switch exactly where the windo
   CHECK(transitions > 400);  // the sequences do switch
 }
 
-TEST_CASE("support modes: frames without ankles give no evidence; the mode and the counters hold") {
-  SupportModeSwitch<double> modes;
+TEST_CASE("support modes: frames without ankles give no evidence; the mode and the windows hold") {
+  SupportModeOptions options;
+  options.lift_confirm_time = 0.1;  // 3 frame periods at 30 Hz
+  SupportModeSwitch<double> modes(options);
   int k = 0;
   const auto feed = [&](double rise, bool tracked) {
     SkeletonFramed frame = withAnkles(0.08 + rise, 0.08, k++ / 30.0);
@@ -151,12 +205,14 @@ TEST_CASE("support modes: frames without ankles give no evidence; the mode and t
   const SupportModeUpdate gap = feed(0.1, false);
   CHECK(gap.no_evidence);
   CHECK(!gap.changed);
-  const SupportModeUpdate third = feed(0.1, true);  // the third lifted frame with evidence
+  const SupportModeUpdate third = feed(0.1, true);  // 0.1 s after the first lifted frame
   CHECK(third.changed);
   CHECK(third.mode == SupportMode::kSingleRight);
   CHECK(third.event.frame == 3);
-  CHECK_THROWS_WITH_AS(SupportModeSwitch<double>(SupportModeOptions{0.05, 0, 0.5, {}}),
-                       doctest::Contains("confirm_frames (got 0"), InvalidArgument);
+  CHECK_THROWS_WITH_AS(SupportModeSwitch<double>(SupportModeOptions{0.05, 0.0, 0.1, {}}),
+                       doctest::Contains("lift_confirm_time (got 0"), InvalidArgument);
+  CHECK_THROWS_WITH_AS(SupportModeSwitch<double>(SupportModeOptions{0.05, 0.5, std::nan(""), {}}),
+                       doctest::Contains("landing_confirm_time (got nan"), InvalidArgument);
 }
 
 TEST_CASE("support modes: the demo motions give the modes a person would expect") {
@@ -190,8 +246,8 @@ TEST_CASE("support modes: the demo motions give the modes a person would expect"
     for (std::size_t i = 0; i < 4; ++i) {
       CHECK(events[i].to == (i % 2 == 0 ? SupportMode::kSingleRight : SupportMode::kDouble));
     }
-    CHECK(events[0].time > 1.0);
-    CHECK(events[0].time < 2.0);
+    CHECK(events[0].time > 1.5);  // the lift, held for half a second
+    CHECK(events[0].time < 2.5);
     CHECK(events[1].time > 4.0);
     CHECK(events[1].time < 5.5);
   }
@@ -202,6 +258,7 @@ TEST_CASE("support modes: the demo motions give the modes a person would expect"
     CHECK(walking > 0.75 * 361);  // once both feet have stepped, the robot walks (in place)
     CHECK(std::any_of(events.begin(), events.end(), [](const SupportModeEvent& e) { return e.to == SupportMode::kWalking; }));
     CHECK(events.back().to == SupportMode::kWalking);
+    CHECK(events.front().to == SupportMode::kWalking);  // no one-leg stands before walking
   }
 }
 
@@ -229,4 +286,44 @@ TEST_CASE("support modes: the shared Kinect recordings stay in double support an
     CHECK(suspended <= static_cast<int>(motion.size()) / 10);
   }
   CHECK(files == 7);  // MANIFEST.md: 7 Kinect v2 recordings (5 LabanotationSuite, 2 Keraal)
+}
+
+TEST_CASE("support modes: the shared BVH walks walk without one-leg stands, the same at 30, 60, 100 and 120 Hz") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  int walks = 0;
+  for (const char* name : {"cmu_skeleton31_deepmotionediting_example.bvh", "xia_cmu_skeleton31_neutral_walk_01_000.bvh",
+                           "xia_cmu_skeleton31_strutting_walk_01_000.bvh", "mixamo_rig_55j_fingers_20tab_test_freebvh.bvh"}) {
+    const std::filesystem::path path = data_dir / "bvh" / name;
+    const SkeletonMotiond motion = bvhToSkeleton(readBvh(path.string()));
+    REQUIRE(motion.size() > 60);
+    ++walks;
+    const std::vector<SupportModeEvent> own = modeEvents(motion);
+    MESSAGE(std::string(name) << " at its own rate: " << describe(own));
+    REQUIRE(!own.empty());
+    CHECK(own.front().to == SupportMode::kWalking);  // a walk enters walking, not one-leg stands first
+    // At the first locomotion loop after the start (its frame: a BVH's frame time is rounded).
+    const double period = (motion.frames.back().time - motion.frames.front().time) / static_cast<double>(motion.size() - 1);
+    CHECK(own.front().time - motion.frames.front().time <= 1.0 + period + 1e-9);
+    for (const SupportModeEvent& e : own) CHECK(e.to != SupportMode::kSingleLeft);
+    for (const SupportModeEvent& e : own) CHECK(e.to != SupportMode::kSingleRight);
+    // Resampled: the same transitions, each within one frame of the coarser rate.
+    const std::array<double, 4> rates{30.0, 60.0, 100.0, 120.0};
+    std::array<std::vector<SupportModeEvent>, 4> at;
+    for (std::size_t r = 0; r < rates.size(); ++r) {
+      at[r] = modeEvents(test::resampled(motion, rates[r]));
+      MESSAGE(std::string(name) << " at " << rates[r] << " Hz: " << describe(at[r]));
+    }
+    for (std::size_t a = 0; a < rates.size(); ++a) {
+      for (std::size_t b = a + 1; b < rates.size(); ++b) {
+        CAPTURE(rates[a]);
+        CAPTURE(rates[b]);
+        REQUIRE(at[a].size() == at[b].size());
+        for (std::size_t e = 0; e < at[a].size(); ++e) {
+          CHECK(at[a][e].to == at[b][e].to);
+          CHECK(std::abs(at[a][e].time - at[b][e].time) <= 1.0 / std::min(rates[a], rates[b]) + 1e-9);
+        }
+      }
+    }
+  }
+  CHECK(walks == 4);  // MANIFEST.md: the CMU example, two Xia walks, the Mixamo walk
 }

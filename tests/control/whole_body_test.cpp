@@ -109,7 +109,7 @@ Checked runAndCheck(const std::string& label, const SkeletonMotiond& motion, boo
     const WholeBodyReport& report = pipeline.report();
     ++out.frames;
     ++out.phases[report.balance.phase];
-    ++out.modes[report.modes.mode];
+    ++out.modes[report.mode];
     out.held_frames += report.balance_held ? 1 : 0;
     if (!withinLimits(nao, q)) ++out.not_finite_or_outside_limits;
     forwardKinematics(nao, data, q);
@@ -129,9 +129,9 @@ Checked runAndCheck(const std::string& label, const SkeletonMotiond& motion, boo
     const Eigen::Vector2d c_s = (X_S.inverse() * c).head<2>();
     const double margin = insideHull(corners, c_s, options.balance.safety_margin);
     out.worst_margin = std::min(out.worst_margin, margin);
-    if (report.modes.mode != SupportMode::kWalking && margin < -1e-9) ++out.com_outside;
+    if (report.mode != SupportMode::kWalking && margin < -1e-9) ++out.com_outside;
     // Planted feet: within a run of both-feet phases the right sole keeps its pose in the left's.
-    if (both && report.modes.mode != SupportMode::kWalking) {
+    if (both && report.mode != SupportMode::kWalking) {
       const Isometry3<double> relation = X_L.inverse() * X_R;
       if (!have_planted) {
         planted = relation;

@@ -24,16 +24,6 @@ using namespace retarget;
 
 namespace {
 
-std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir, const std::string& extension) {
-  std::vector<std::filesystem::path> out;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string ext = entry.path().extension().string();
-    if (extension.empty() || ext == extension) out.push_back(entry.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 // Quality floors (defect 4, made relative in issue 29): the mean WBF, LLF and cosine similarity
 // of the robot's virtual skeleton against the human, and the worst frame's WBF and LLF, per file
 // and HipYawPitch mode, as measured with the GA-LVVJ mapper of the day these floors were set. A
@@ -134,7 +124,7 @@ void mapAndReport(const std::string& file, const SkeletonMotiond& motion, bool h
 
 TEST_CASE("ga-lvvj real data: every Kinect v2 recording maps onto NAO") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
-  const auto files = filesIn(data_dir / "kinect", "");
+  const auto files = test::filesIn(data_dir / "kinect", "");
   CHECK(files.size() == 7);  // MANIFEST.md: 5 LabanotationSuite CSVs and 2 Keraal samples
   for (const auto& path : files) {
     const SkeletonMotiond motion = readKinect(path.string());
@@ -146,7 +136,7 @@ TEST_CASE("ga-lvvj real data: every Kinect v2 recording maps onto NAO") {
 
 TEST_CASE("ga-lvvj real data: every BVH take maps onto NAO through its schema") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
-  const auto files = filesIn(data_dir / "bvh", ".bvh");
+  const auto files = test::filesIn(data_dir / "bvh", ".bvh");
   CHECK(files.size() == 6);  // MANIFEST.md: 6 BVH files, one of them the 0-frame PN Studio template
   int with_frames = 0;
   for (const auto& path : files) {

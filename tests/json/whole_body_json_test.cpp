@@ -18,8 +18,8 @@ WholeBodyOptions randomOptions(std::mt19937& rng) {
   WholeBodyOptions o;
   o.ga_lvvj.leg_fit = uniform(rng, 0, 1) < 0.5;
   o.modes.lift_height = uniform(rng, 0.01, 0.2);
-  o.modes.confirm_frames = static_cast<int>(uniform(rng, 1, 10));
-  o.modes.foot_speed_threshold = uniform(rng, 0.1, 3);
+  o.modes.lift_confirm_time = uniform(rng, 0.01, 2);
+  o.modes.landing_confirm_time = uniform(rng, 0.01, 2);
   o.modes.locomotion.loop_period = uniform(rng, 0.1, 5);
   o.modes.locomotion.step_threshold = uniform(rng, 0.01, 1);
   o.modes.locomotion.turn_threshold = uniform(rng, 0.01, 3);
@@ -74,7 +74,7 @@ TEST_CASE("json whole body: random options round-trip exactly; missing keys take
 
 TEST_CASE("json whole body: bad values name the file, line and pointer") {
   checkParseError<WholeBodyOptions>("{\n \"balance\": {\"safety_margin\": -1}\n}", 2, "/balance/safety_margin");
-  checkParseError<WholeBodyOptions>("{\"modes\": {\"confirm_frames\": 0}}", 1, "/modes/confirm_frames");
+  checkParseError<WholeBodyOptions>("{\"modes\": {\"lift_confirm_time\": 0}}", 1, "/modes/lift_confirm_time");
   checkParseError<WholeBodyOptions>("{\"modes\": {\"locomotion\": {\"turn_threshold\": 4}}}", 1,
                                     "/modes/locomotion/turn_threshold");
   checkParseError<WholeBodyOptions>("{\"balanse\": {}}", 1, "unknown key \"balanse\"");

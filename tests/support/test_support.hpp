@@ -2,10 +2,12 @@
 
 // Shared helpers for the retarget tests: sweep sizes from the command line, test data lookup.
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -68,6 +70,16 @@ inline void recordMissingData(const char* what) {
 
 /// Exit code of a test binary whose every selected test case was skipped (and none failed);
 /// ctest maps it to "Skipped" (SKIP_RETURN_CODE, tests/CMakeLists.txt).
+/// The files of `dir` whose extension is `extension` (".bvh"; empty: every file), sorted.
+inline std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir, const std::string& extension) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (extension.empty() || entry.path().extension().string() == extension) out.push_back(entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 inline constexpr int kAllSkippedExitCode = 77;
 
 /// Test cases recorded as skipped so far in this run.

@@ -5,28 +5,42 @@
 /// the right foot, and walking, decided from the human skeleton frame by frame, with the
 /// paper's filters so that noise and single-frame jumps of the sensor never switch the mode.
 ///
-/// Inputs: ankle heights z (m, canonical world frame W, z up; the ankles rather than the Kinect
-/// foot points, which jitter more) and the locomotion loops of control/locomotion.hpp.
-/// Rules, with h0 = `lift_height`, N = `confirm_frames`:
-/// - double -> single (Section 4.2): one ankle higher than the other by h0 or more in N
-///   consecutive frames; the robot then stands on the lower foot.
-/// - single -> double (Section 4.4): the free ankle less than h0 above the support ankle in N
-///   consecutive frames.
+/// Inputs: ankle positions (m, canonical world frame W, z up; the ankles rather than the Kinect
+/// foot points, which jitter more) and the locomotion loops of control/locomotion.hpp. Every
+/// threshold is a height, a distance or a time (frame time, s), never a count of frames, so the
+/// same motion gives the same modes at any frame rate (within one frame: tests/control resample
+/// the shared walks to 30, 60, 100 and 120 Hz). With h0 = `lift_height`:
+/// - double -> single (Section 4.2): one ankle higher than the other by h0 or more in every frame
+///   for `lift_confirm_time` seconds; the robot then stands on the lower foot. The paper asks for
+///   "three consecutive motion loops" so that a walk does not become one-leg stands, and leaves
+///   the loop's duration open; as time, the window must outlast the swing of a walking step
+///   (0.28-0.38 s on the shared walks), so 0.5 s.
+/// - single -> double (Section 4.4): the free ankle less than h0 above the support ankle in
+///   every frame for `landing_confirm_time` seconds (the paper's three loops against sensor
+///   "leaping errors": 0.1 s, three frames of its 30 Hz Kinect).
 /// - -> walking (Section 4.3): at the start of a locomotion loop, the human turned by ω0 or moved
 ///   by d0 with both feet since the last command, or stepped with both feet during the loop that
 ///   ended (control/locomotion.hpp). Walking -> double: a loop start where none holds. While
 ///   walking, the walking controller owns the legs and foot heights are not evaluated; every
 ///   loop start issues a walk command (zero displacement: step in place).
-/// - lower-limb imitation is suspended (Section 4.3) in a double-support frame where an ankle
-///   moved faster than `foot_speed_threshold` since the previous frame (a reaching-out leg, the
-///   first step of a walk): the caller holds the legs in that frame.
-/// A frame whose ankles are not usable gives no evidence: counters keep their values and the
-/// mode stays (reported by `SupportModeUpdate::no_evidence`).
+/// - lower-limb imitation is suspended in a double-support frame (the caller holds the legs):
+///   - where one ankle is h0 or more above the other (Section 4.2's wobble filter: the paper
+///     lets the legs move in double support only while the height difference is below h0, so a
+///     lift that is not yet confirmed is not imitated on two feet; the text says "greater than
+///     h0", which contradicts the reason it gives, the wobble from imitating the lifted leg
+///     before single support is reached);
+///   - where an ankle has moved d0 or more on the horizontal plane since the start of the
+///     locomotion loop (Section 4.3: "if a small displacement d0 of either foot is detected, the
+///     execution of lower-limb imitation in this motion loop will be stopped", a reaching-out
+///     leg or the first steps of a walk).
+/// A frame whose ankles are not usable gives no evidence: the confirmation windows keep their
+/// start and the mode stays (reported by `SupportModeUpdate::no_evidence`).
 ///
 /// `update` never allocates or throws. Every mode change is an event with its frame and time.
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include <retarget/control/locomotion.hpp>
 #include <retarget/core/compilation.hpp>
@@ -50,10 +64,12 @@ RETARGET_DECL const char* supportModeName(SupportMode mode) noexcept;
 struct SupportModeOptions {
   /// h0: ankle height difference that lifts a foot (m), > 0. The paper's 5 cm.
   double lift_height = 0.05;
-  /// N: consecutive frames the height rule must hold to switch, >= 1. The paper's three.
-  int confirm_frames = 3;
-  /// Ankle speed (m/s) above which lower-limb imitation is suspended in double support, > 0.
-  double foot_speed_threshold = 0.5;
+  /// How long (s) a lift must hold before the robot stands on one foot, > 0 (see the file doc:
+  /// longer than a walking step's swing, 0.28-0.38 s on the shared walks).
+  double lift_confirm_time = 0.5;
+  /// How long (s) the free foot must stay down before the robot lands it, > 0 (the paper's three
+  /// loops of a 30 Hz sensor).
+  double landing_confirm_time = 0.1;
   /// Locomotion loops and thresholds (d0, ω0).
   LocomotionOptions locomotion{};
 
@@ -76,8 +92,13 @@ struct SupportModeUpdate {
   /// The mode changed in this frame: `event` is valid.
   bool changed = false;
   SupportModeEvent event{};
-  /// Double support and an ankle moved fast: hold the legs in this frame.
+  /// Double support and a lift not yet confirmed or a foot moved d0: hold the legs in this frame
+  /// (`lift_pending` or `foot_displaced`, see the file doc).
   bool lower_limbs_suspended = false;
+  /// Double support, one ankle h0 or more above the other (Section 4.2's wobble filter).
+  bool lift_pending = false;
+  /// Double support, an ankle moved d0 or more since the locomotion loop started (Section 4.3).
+  bool foot_displaced = false;
   /// The ankles were not usable: nothing was evaluated.
   bool no_evidence = false;
   /// A loop start in walking mode: `command` is valid.
@@ -102,21 +123,20 @@ class SupportModeSwitch {
   SupportModeUpdate update(const SkeletonFrame<Scalar>& frame) noexcept;
 
  private:
-  void remember(const SkeletonFrame<Scalar>& frame, double t) noexcept;
-
   void change(SupportMode to, std::int64_t index, double t, SupportModeUpdate& out) noexcept;
+
+  // True when a condition holding at time t has held, in every frame with evidence, since the
+  // time stored in `since` (set here when it starts holding; NaN: not holding) for `window` s.
+  static bool heldFor(bool holds, double t, double window, double& since) noexcept;
 
   SupportModeOptions options_;
   LocomotionMapper<Scalar> locomotion_;
   SupportMode mode_ = SupportMode::kDouble;
   std::int64_t frame_index_ = 0;
-  int lifted_left_ = 0;
-  int lifted_right_ = 0;
-  int lowered_ = 0;
-  bool have_previous_ = false;
-  double previous_time_ = 0.0;
-  Eigen::Vector3d previous_left_ = Eigen::Vector3d::Zero();
-  Eigen::Vector3d previous_right_ = Eigen::Vector3d::Zero();
+  static constexpr double kNotHolding = std::numeric_limits<double>::quiet_NaN();
+  double lifted_left_since_ = kNotHolding;
+  double lifted_right_since_ = kNotHolding;
+  double lowered_since_ = kNotHolding;
 };
 
 template <typename Scalar>
@@ -129,9 +149,18 @@ template <typename Scalar>
 void SupportModeSwitch<Scalar>::reset() noexcept {
   mode_ = SupportMode::kDouble;
   frame_index_ = 0;
-  lifted_left_ = lifted_right_ = lowered_ = 0;
-  have_previous_ = false;
+  lifted_left_since_ = lifted_right_since_ = lowered_since_ = kNotHolding;
   locomotion_.reset();
+}
+
+template <typename Scalar>
+bool SupportModeSwitch<Scalar>::heldFor(bool holds, double t, double window, double& since) noexcept {
+  if (!holds) {
+    since = kNotHolding;
+    return false;
+  }
+  if (std::isnan(since)) since = t;
+  return t - since >= window - 1e-9;  // frame times are sums of periods: forgive their rounding
 }
 
 template <typename Scalar>
@@ -152,49 +181,36 @@ SupportModeUpdate SupportModeSwitch<Scalar>::update(const SkeletonFrame<Scalar>&
       out.command.duration = options_.locomotion.loop_period;
     }
   }
-  const bool usable = frame.usable(HumanJoint::kAnkleLeft) && frame.usable(HumanJoint::kAnkleRight);
-  if (!usable || out.changed) {  // no evidence, or the loop start already changed the mode
-    if (usable) {
-      remember(frame, t);
-      out.mode = mode_;
-      return out;
-    }
+  out.mode = mode_;
+  const bool usable = frame.usable(HumanJoint::kAnkleLeft) && frame.usable(HumanJoint::kAnkleRight) && std::isfinite(t);
+  if (!usable) {
     out.no_evidence = true;
-    have_previous_ = false;
-    out.mode = mode_;
     return out;
   }
-  const Eigen::Vector3d left = frame.position(HumanJoint::kAnkleLeft).template cast<double>();
-  const Eigen::Vector3d right = frame.position(HumanJoint::kAnkleRight).template cast<double>();
-  const double rise = left.z() - right.z();  // > 0: the left ankle is the higher
+  if (out.changed) return out;  // the loop start already changed the mode
+  const double rise = static_cast<double>(frame.position(HumanJoint::kAnkleLeft).z() -
+                                          frame.position(HumanJoint::kAnkleRight).z());  // > 0: left higher
+  const double h0 = options_.lift_height;
   if (mode_ == SupportMode::kDouble) {
-    lifted_left_ = rise >= options_.lift_height ? lifted_left_ + 1 : 0;
-    lifted_right_ = -rise >= options_.lift_height ? lifted_right_ + 1 : 0;
-    if (lifted_left_ >= options_.confirm_frames) {
+    const bool left_up = heldFor(rise >= h0, t, options_.lift_confirm_time, lifted_left_since_);
+    const bool right_up = heldFor(-rise >= h0, t, options_.lift_confirm_time, lifted_right_since_);
+    if (left_up) {
       change(SupportMode::kSingleRight, index, t, out);
-    } else if (lifted_right_ >= options_.confirm_frames) {
+    } else if (right_up) {
       change(SupportMode::kSingleLeft, index, t, out);
-    } else if (have_previous_ && t > previous_time_) {
-      const double dt = t - previous_time_;
-      const double speed = std::max((left - previous_left_).norm(), (right - previous_right_).norm()) / dt;
-      out.lower_limbs_suspended = speed > options_.foot_speed_threshold;
+    } else {
+      out.lift_pending = std::abs(rise) >= h0;
+      out.foot_displaced = loop.ankle_moved >= options_.locomotion.step_threshold;
+      out.lower_limbs_suspended = out.lift_pending || out.foot_displaced;
     }
   } else if (mode_ == SupportMode::kSingleLeft || mode_ == SupportMode::kSingleRight) {
     const double free_rise = mode_ == SupportMode::kSingleRight ? rise : -rise;
-    lowered_ = free_rise < options_.lift_height ? lowered_ + 1 : 0;
-    if (lowered_ >= options_.confirm_frames) change(SupportMode::kDouble, index, t, out);
+    if (heldFor(free_rise < h0, t, options_.landing_confirm_time, lowered_since_)) {
+      change(SupportMode::kDouble, index, t, out);
+    }
   }
-  remember(frame, t);
   out.mode = mode_;
   return out;
-}
-
-template <typename Scalar>
-void SupportModeSwitch<Scalar>::remember(const SkeletonFrame<Scalar>& frame, double t) noexcept {
-  previous_left_ = frame.position(HumanJoint::kAnkleLeft).template cast<double>();
-  previous_right_ = frame.position(HumanJoint::kAnkleRight).template cast<double>();
-  previous_time_ = t;
-  have_previous_ = true;
 }
 
 template <typename Scalar>
@@ -202,7 +218,7 @@ void SupportModeSwitch<Scalar>::change(SupportMode to, std::int64_t index, doubl
   out.changed = true;
   out.event = SupportModeEvent{index, t, mode_, to};
   mode_ = to;
-  lifted_left_ = lifted_right_ = lowered_ = 0;
+  lifted_left_since_ = lifted_right_since_ = lowered_since_ = kNotHolding;
 }
 
 #if RETARGET_DEFINE_CONTROL
@@ -220,10 +236,10 @@ RETARGET_DECL const char* supportModeName(SupportMode mode) noexcept {
 RETARGET_DECL void SupportModeOptions::validate() const {
   RETARGET_THROW_UNLESS(std::isfinite(lift_height) && lift_height > 0, InvalidArgument,
                         "SupportModeOptions::lift_height (got ", lift_height, ", expected > 0 m)");
-  RETARGET_THROW_UNLESS(confirm_frames >= 1, InvalidArgument, "SupportModeOptions::confirm_frames (got ",
-                        confirm_frames, ", expected >= 1)");
-  RETARGET_THROW_UNLESS(std::isfinite(foot_speed_threshold) && foot_speed_threshold > 0, InvalidArgument,
-                        "SupportModeOptions::foot_speed_threshold (got ", foot_speed_threshold, ", expected > 0 m/s)");
+  RETARGET_THROW_UNLESS(std::isfinite(lift_confirm_time) && lift_confirm_time > 0, InvalidArgument,
+                        "SupportModeOptions::lift_confirm_time (got ", lift_confirm_time, ", expected > 0 s)");
+  RETARGET_THROW_UNLESS(std::isfinite(landing_confirm_time) && landing_confirm_time > 0, InvalidArgument,
+                        "SupportModeOptions::landing_confirm_time (got ", landing_confirm_time, ", expected > 0 s)");
   locomotion.validate();
 }
 

@@ -9,14 +9,24 @@
 /// 1. support mode and locomotion (control/support_mode.hpp): double, single left/right or
 ///    walking, the transitions as events, a walk command at each locomotion loop while walking;
 /// 2. GA-LVVJ (mappers/ga_lvvj.hpp) gives the target angles q_T; in a double-support frame
-///    where an ankle moved fast (Section 4.3) the legs keep their current angles instead;
+///    where the support modes suspend lower-limb imitation (a lift not yet confirmed, Section
+///    4.2's wobble filter; a foot moved d0, Section 4.3) the legs keep their current angles;
 /// 3. balance (control/balance.hpp): one QP per control period of the frame's time step
 ///    (at least 1 and at most `max_periods_per_frame`, so a gap in the input costs bounded
 ///    time), the support mode requested from the balance phases (shift before single support,
 ///    landing before double);
 /// 4. while walking, the joint angles hold their values from the moment walking began (the
 ///    walking controller owns the legs; the paper keeps the arms still to walk steadily,
-///    Section 3.5); after walking the feet are planted where they are.
+///    Section 3.5). A robot on one foot when the human starts walking first lands its free foot
+///    (the balance's landing, legs held at their angles otherwise), so the walk starts, and ends,
+///    with both feet planted.
+///
+/// The support mode the pipeline reports (`WholeBodyReport::mode` and its events) is the
+/// robot's, read from the balance phase: double while both feet are planted (shifts included),
+/// single from the moment the free foot may leave the ground until its landing is complete,
+/// walking while the walking controller has the robot. It follows the human's mode (the support
+/// mode switch's, `WholeBodyReport::modes`) after the shift or landing the balance needs. With
+/// the balance off it is the human's mode.
 ///
 /// The robot starts standing: the first frame's target with the legs at the model's neutral
 /// configuration (straight, feet side by side), planted in double support.
@@ -26,6 +36,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include <retarget/control/balance.hpp>
 #include <retarget/control/support_mode.hpp>
@@ -60,7 +71,14 @@ struct WholeBodyOptions {
 
 /// Everything one frame produced besides the joint angles.
 struct WholeBodyReport {
-  /// Mode, transition event, walk command, lower-limb suspension (see SupportModeUpdate).
+  /// The robot's support mode in this frame (see the file doc).
+  SupportMode mode = SupportMode::kDouble;
+  /// The robot's mode changed in this frame: `event` is valid (frame counted from the first
+  /// `map` call after construction or `reset`).
+  bool changed = false;
+  SupportModeEvent event{};
+  /// The human's support mode as the support-mode switch decided it (what the robot is asked
+  /// to do), its transition, walk command and lower-limb suspension (see SupportModeUpdate).
   SupportModeUpdate modes{};
   /// The last control period's balance report (phase, CoM margin, correction).
   BalanceReport balance{};
@@ -123,6 +141,8 @@ class WholeBodyPipeline {
   bool started_ = false;
   bool walking_ = false;
   double previous_time_ = 0.0;
+  std::int64_t frame_index_ = 0;
+  SupportMode mode_ = SupportMode::kDouble;  // the robot's, last frame
 };
 
 #if RETARGET_DEFINE_CONTROL
@@ -154,6 +174,8 @@ RETARGET_DECL void WholeBodyPipeline::reset() noexcept {
   modes_.reset();
   started_ = false;
   walking_ = false;
+  frame_index_ = 0;
+  mode_ = SupportMode::kDouble;
   report_ = WholeBodyReport{};
 }
 
@@ -173,15 +195,19 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
     previous_time_ = t;
     started_ = true;
   }
-  const SupportMode mode = report_.modes.mode;
-  if (mode == SupportMode::kWalking) {
+  const SupportMode asked = report_.modes.mode;
+  // A robot still on one foot lands it before the walk starts (the walk needs both feet down).
+  const bool landing_first = asked == SupportMode::kWalking && !walking_ && options_.balance_enabled &&
+                             balance_.phase() != BalancePhase::kDouble && balance_.phase() != BalancePhase::kShiftLeft &&
+                             balance_.phase() != BalancePhase::kShiftRight;
+  if (asked == SupportMode::kWalking && !landing_first) {
     walking_ = true;  // hold everything while the walking controller has the robot
   } else {
     if (walking_) {
       balance_.replant(q_);
       walking_ = false;
     }
-    if (report_.modes.lower_limbs_suspended) {
+    if (report_.modes.lower_limbs_suspended || landing_first) {
       for (int i = 0; i < model_->nq(); ++i) {
         if (legs_[i]) target_[i] = q_[i];
       }
@@ -189,7 +215,7 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
     if (!options_.balance_enabled) {
       q_ = target_;
     } else {
-      balance_.request(mode);
+      balance_.request(landing_first ? SupportMode::kDouble : asked);
       const double dt = std::isfinite(t - previous_time_) ? t - previous_time_ : 0.0;
       const int periods = std::clamp(static_cast<int>(std::lround(dt / options_.balance.control_period)), 1,
                                      options_.max_periods_per_frame);
@@ -202,6 +228,27 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
       if (report_.balance_held) status |= StatusCode::kNotConverged;
     }
   }
+  // The robot's mode: walking, or what its feet do (the balance phase), or the human's without
+  // balance.
+  SupportMode robot = asked;
+  if (walking_) {
+    robot = SupportMode::kWalking;
+  } else if (options_.balance_enabled) {
+    switch (balance_.phase()) {
+      case BalancePhase::kSingleLeft:
+      case BalancePhase::kLandingLeft: robot = SupportMode::kSingleLeft; break;
+      case BalancePhase::kSingleRight:
+      case BalancePhase::kLandingRight: robot = SupportMode::kSingleRight; break;
+      default: robot = SupportMode::kDouble; break;
+    }
+  }
+  report_.mode = robot;
+  if (robot != mode_) {
+    report_.changed = true;
+    report_.event = SupportModeEvent{frame_index_, t, mode_, robot};
+    mode_ = robot;
+  }
+  ++frame_index_;
   if (std::isfinite(t)) previous_time_ = t;
   clampToLimits(*model_, q_);
   q_out = q_;

@@ -8,7 +8,7 @@
 ///
 /// ```
 /// LocomotionOptions  { "loop_period": 1.0, "step_threshold": 0.1, "turn_threshold": 0.2618 }
-/// SupportModeOptions { "lift_height": 0.05, "confirm_frames": 3, "foot_speed_threshold": 0.5,
+/// SupportModeOptions { "lift_height": 0.05, "lift_confirm_time": 0.5, "landing_confirm_time": 0.1,
 ///                      "locomotion": { ... } }
 /// BalanceOptions     { "control_period": 0.02, "safety_margin": 0.01, "linearisation_margin": 0.001,
 ///                      "recovery_step": 0.002, "max_joint_speed": 3.0, "landing_speed": 0.05,
@@ -42,8 +42,8 @@ inline nlohmann::ordered_json toJson(const LocomotionOptions& options) {
 inline nlohmann::ordered_json toJson(const SupportModeOptions& options) {
   nlohmann::ordered_json j;
   j["lift_height"] = options.lift_height;
-  j["confirm_frames"] = options.confirm_frames;
-  j["foot_speed_threshold"] = options.foot_speed_threshold;
+  j["lift_confirm_time"] = options.lift_confirm_time;
+  j["landing_confirm_time"] = options.landing_confirm_time;
   j["locomotion"] = toJson(options.locomotion);
   return j;
 }
@@ -91,11 +91,11 @@ inline LocomotionOptions decodeJson(const nlohmann::json& value, const std::stri
 inline SupportModeOptions decodeJson(const nlohmann::json& value, const std::string& pointer,
                                      JsonTag<SupportModeOptions>) {
   const JsonObjectReader j(value, pointer, "support-mode options",
-                           {"lift_height", "confirm_frames", "foot_speed_threshold", "locomotion"});
+                           {"lift_height", "lift_confirm_time", "landing_confirm_time", "locomotion"});
   SupportModeOptions options;
   j.read("lift_height", options.lift_height, "a finite number > 0 (m)");
-  j.read("confirm_frames", options.confirm_frames, 1);
-  j.read("foot_speed_threshold", options.foot_speed_threshold, "a finite number > 0 (m/s)");
+  j.read("lift_confirm_time", options.lift_confirm_time, "a finite number > 0 (s)");
+  j.read("landing_confirm_time", options.landing_confirm_time, "a finite number > 0 (s)");
   if (j.has("locomotion")) {
     options.locomotion = decodeJson(j.at("locomotion"), j.pointer("locomotion"), JsonTag<LocomotionOptions>{});
   }
