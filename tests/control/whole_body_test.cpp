@@ -203,3 +203,39 @@ TEST_CASE("whole body: the shared Kinect recordings") {
   }
   CHECK(files == 7);  // MANIFEST.md: 7 Kinect v2 recordings (5 LabanotationSuite, 2 Keraal)
 }
+
+TEST_CASE("whole body: a landing foot turns parallel to the ground before it descends (Section 4.4)") {
+  const auto nao = makeNao();
+  const BalanceFeet feet = naoBalanceFeet();
+  WholeBodyOptions options;
+  WholeBodyPipeline pipeline(nao, naoWholeBodyMap(), options);
+  RobotData<double> data(nao);
+  const int left = nao.linkIndex(feet.left.link), right = nao.linkIndex(feet.right.link);
+  Eigen::VectorXd q(nao.nq());
+  int tilted_frames = 0, lowered_while_tilted = 0, landings = 0;
+  double previous_height = 0;
+  bool was_landing = false;
+  for (const SkeletonFramed& frame : demoMotion("one-leg-stand", DemoMotionOptions{30.0, 12.0, 1.75}).frames) {
+    (void)pipeline.map(frame, q);
+    const BalancePhase phase = pipeline.report().balance.phase;
+    const bool landing = phase == BalancePhase::kLandingLeft || phase == BalancePhase::kLandingRight;
+    forwardKinematics(nao, data, q);
+    const bool on_right = phase == BalancePhase::kLandingRight;
+    // The free sole in the support sole's frame: its height and its tilt from the ground.
+    const Isometry3<double> X_SF = data.X_WL[static_cast<std::size_t>(on_right ? right : left)].inverse() *
+                                   data.X_WL[static_cast<std::size_t>(on_right ? left : right)];
+    const double height = X_SF.translation().z();
+    const double tilt = std::acos(std::clamp(X_SF.linear()(2, 2), -1.0, 1.0));
+    if (landing && was_landing && tilt > options.balance.landing_tilt) {
+      ++tilted_frames;
+      if (height < previous_height - 1e-6) ++lowered_while_tilted;
+    }
+    landings += landing && !was_landing ? 1 : 0;
+    previous_height = height;
+    was_landing = landing;
+  }
+  MESSAGE("one-leg-stand: " << landings << " landings, " << tilted_frames << " landing frames still tilted");
+  CHECK(landings == 2);
+  CHECK(tilted_frames > 0);  // the swing sole does start tilted: the order is exercised
+  CHECK(lowered_while_tilted == 0);
+}

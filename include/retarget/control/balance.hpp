@@ -15,7 +15,8 @@
 /// - equalities A dq = B: in double support the other sole keeps its planted pose relative to
 ///   the support sole (6 rows, B = minus the current error, so that drift is corrected); while
 ///   landing a swing foot (single -> double, Section 4.4) its sole is turned parallel to the
-///   ground at `landing_turn_speed` (2 rows) and lowered at `landing_speed` (1 row), the sole
+///   ground at `landing_turn_speed` (2 rows), then, once parallel within `landing_tilt`, lowered
+///   at `landing_speed` (1 row; until then it keeps its height: Section 4.4's order), the sole
 ///   moving freely on the horizontal plane; in single support none;
 /// - inequalities C dq <= D (Eq. 36, its rows from Eqs. 37–41): the CoM projection r_G + J_G dq
 ///   stays inside the support polygon shrunk by d_s = `safety_margin` (the support sole's rectangle
@@ -369,7 +370,9 @@ RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen
     const double scale = tilt_norm > most ? most / tilt_norm : 1.0;
     qp_.e[0] = -scale * tilt.x();
     qp_.e[1] = -scale * tilt.y();
-    qp_.e[2] = -std::min(p_rel_.z(), options_.landing_speed * dt);
+    // Section 4.4: "its orientation is first set parallel to the ground, and the leg angles are
+    // then changed to place it on the ground": the sole keeps its height until it is parallel.
+    qp_.e[2] = tilt_norm > options_.landing_tilt ? 0.0 : -std::min(p_rel_.z(), options_.landing_speed * dt);
     qp_.equality_rows = 3;
   }
   // CoM rows (Eqs. 37-41).
