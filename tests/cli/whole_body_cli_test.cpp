@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,10 @@ TEST_CASE("cli map --whole-body: the library's angles, the modes in the summary,
     WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
     std::vector<SupportModeEvent> transitions;
     std::vector<WalkCommand> walks;
+    std::map<SupportMode, int> frames_in;
     const MappedMotion<double> expected =
         mapMotion(pipeline, readSkeletonCsv(motion.string()), [&](std::size_t, const WholeBodyPipeline& p) {
+          ++frames_in[p.report().mode];
           if (p.report().changed) transitions.push_back(p.report().event);
           if (p.report().modes.has_walk_command) walks.push_back(p.report().modes.command);
         });
@@ -66,7 +69,11 @@ TEST_CASE("cli map --whole-body: the library's angles, the modes in the summary,
       }
     }
     if (std::string(name) == "one-leg-stand") {
-      CHECK(contains(r.err, "support modes double 171 frames (entered 2x), single-right 190 frames (entered 2x)"));
+      // The summary counts the robot's modes as the library reports them.
+      CHECK(frames_in[SupportMode::kSingleRight] > 100);
+      CHECK(contains(r.err, "support modes double " + std::to_string(frames_in[SupportMode::kDouble]) +
+                                " frames (entered 2x), single-right " +
+                                std::to_string(frames_in[SupportMode::kSingleRight]) + " frames (entered 2x)"));
       CHECK(contains(r.err, "0 walk commands"));
       CHECK(walks.empty());
     } else {

@@ -89,8 +89,8 @@ struct LocomotionUpdate {
   /// The loop that just ended had both ankles step (see the file doc).
   bool stepping = false;
   /// The larger horizontal distance (m) either ankle has moved since the running loop started
-  /// (0 in a loop's first frame, before the first loop, or when an ankle is not usable): Section
-  /// 4.3's per-motion-loop displacement check (control/support_mode.hpp).
+  /// (0 in a loop's first frame, before the first loop, or when an ankle is not usable): the
+  /// per-motion-loop displacement check of Section 4.3 (control/support_mode.hpp).
   double ankle_moved = 0.0;
   /// |ω| >= ω0 or a displacement was sent: `command` is valid.
   bool walk = false;

@@ -9,8 +9,8 @@
 /// 1. support mode and locomotion (control/support_mode.hpp): double, single left/right or
 ///    walking, the transitions as events, a walk command at each locomotion loop while walking;
 /// 2. GA-LVVJ (mappers/ga_lvvj.hpp) gives the target angles q_T; in a double-support frame
-///    where the support modes suspend lower-limb imitation (a lift not yet confirmed, Section
-///    4.2's wobble filter; a foot moved d0, Section 4.3) the legs keep their current angles;
+///    where the support modes suspend lower-limb imitation (a lift not yet confirmed: the
+///    wobble filter of Section 4.2; a foot moved d0: Section 4.3) the legs keep their angles;
 /// 3. balance (control/balance.hpp): one QP per control period of the frame's time step
 ///    (at least 1 and at most `max_periods_per_frame`, so a gap in the input costs bounded
 ///    time), the support mode requested from the balance phases (shift before single support,
