@@ -33,6 +33,7 @@ WholeBodyOptions randomOptions(std::mt19937& rng) {
   o.balance.landing_height = uniform(rng, 1e-4, 0.01);
   o.balance.landing_tilt = uniform(rng, 1e-3, 0.1);
   o.balance.max_halvings = static_cast<int>(uniform(rng, 0, 20));
+  o.balance.tracking = uniform(rng, 0, 1) < 0.5 ? BalanceOptions::Tracking::kVelocity : BalanceOptions::Tracking::kPosition;
   o.balance_enabled = uniform(rng, 0, 1) < 0.5;
   o.max_periods_per_frame = static_cast<int>(uniform(rng, 1, 50));
   return o;
@@ -64,6 +65,7 @@ TEST_CASE("json whole body: random options round-trip exactly; missing keys take
     CHECK(back.balance.safety_margin == value.balance.safety_margin);
     CHECK(back.modes.locomotion.turn_threshold == value.modes.locomotion.turn_threshold);
     CHECK(back.balance_enabled == value.balance_enabled);
+    CHECK(back.balance.tracking == value.balance.tracking);
     CHECK(toJson(fromJson<WholeBodyOptions>(toJson(value))).dump() == toJson(value).dump());
   }
   CHECK(toJson(parseJson<WholeBodyOptions>("{}")).dump() == toJson(WholeBodyOptions{}).dump());
@@ -75,6 +77,7 @@ TEST_CASE("json whole body: random options round-trip exactly; missing keys take
 TEST_CASE("json whole body: bad values name the file, line and pointer") {
   checkParseError<WholeBodyOptions>("{\n \"balance\": {\"safety_margin\": -1}\n}", 2, "/balance/safety_margin");
   checkParseError<WholeBodyOptions>("{\"modes\": {\"lift_confirm_time\": 0}}", 1, "/modes/lift_confirm_time");
+  checkParseError<WholeBodyOptions>("{\"balance\":\n {\"tracking\": \"speed\"}}", 2, "/balance/tracking");
   checkParseError<WholeBodyOptions>("{\"modes\": {\"locomotion\": {\"turn_threshold\": 4}}}", 1,
                                     "/modes/locomotion/turn_threshold");
   checkParseError<WholeBodyOptions>("{\"balanse\": {}}", 1, "unknown key \"balanse\"");

@@ -13,7 +13,7 @@
 /// BalanceOptions     { "control_period": 0.02, "safety_margin": 0.01, "linearisation_margin": 0.001,
 ///                      "recovery_step": 0.002, "max_joint_speed": 3.0, "landing_speed": 0.05,
 ///                      "landing_turn_speed": 1.0, "landing_height": 0.001, "landing_tilt": 0.01,
-///                      "max_halvings": 6 }
+///                      "max_halvings": 6, "tracking": "position" (or "velocity", Eq. 34 as written) }
 /// WholeBodyOptions   { "ga_lvvj": { GaLvvjOptions }, "modes": { ... }, "balance": { ... },
 ///                      "balance_enabled": true, "max_periods_per_frame": 10 }
 /// ```
@@ -61,6 +61,7 @@ inline nlohmann::ordered_json toJson(const BalanceOptions& options) {
   j["landing_height"] = options.landing_height;
   j["landing_tilt"] = options.landing_tilt;
   j["max_halvings"] = options.max_halvings;
+  j["tracking"] = options.tracking == BalanceOptions::Tracking::kVelocity ? "velocity" : "position";
   return j;
 }
 
@@ -107,7 +108,7 @@ inline BalanceOptions decodeJson(const nlohmann::json& value, const std::string&
   const JsonObjectReader j(value, pointer, "balance options",
                            {"control_period", "safety_margin", "linearisation_margin", "recovery_step",
                             "max_joint_speed", "landing_speed", "landing_turn_speed", "landing_height", "landing_tilt",
-                            "max_halvings"});
+                            "max_halvings", "tracking"});
   BalanceOptions options;
   j.read("control_period", options.control_period, "a finite number > 0 (s)");
   j.read("safety_margin", options.safety_margin, "a finite number >= 0 (m)");
@@ -119,6 +120,17 @@ inline BalanceOptions decodeJson(const nlohmann::json& value, const std::string&
   j.read("landing_height", options.landing_height, "a finite number > 0 (m)");
   j.read("landing_tilt", options.landing_tilt, "a finite number > 0 (rad)");
   j.read("max_halvings", options.max_halvings, 0);
+  if (j.has("tracking")) {
+    const std::string expected = "\"position\" or \"velocity\"";
+    const std::string tracking = readJsonString(j.at("tracking"), j.pointer("tracking"), expected);
+    if (tracking == "position") {
+      options.tracking = BalanceOptions::Tracking::kPosition;
+    } else if (tracking == "velocity") {
+      options.tracking = BalanceOptions::Tracking::kVelocity;
+    } else {
+      jsonFail(j.pointer("tracking"), "got '" + tracking + "', expected " + expected);
+    }
+  }
   validateJsonDecoded([&] { options.validate(); }, value, pointer);
   return options;
 }
