@@ -236,6 +236,13 @@ std::string processEntry(const BatchRequest& request, const RobotModel<double>& 
     line["limit_margin_min"] = s.limit_margin_min;
     line["penetration_max"] =
         f.penetration_max ? nlohmann::ordered_json(*f.penetration_max) : nlohmann::ordered_json(nullptr);
+    if (request.setup.whole_body) {
+      line["whole_body"] = true;
+      nlohmann::ordered_json modes = nlohmann::ordered_json::object();  // the robot's, frames in each
+      for (const std::string& mode : f.modes) modes[mode] = modes.value(mode, 0) + 1;
+      line["support_modes"] = modes;
+      line["balance_held_frames"] = f.balance_held_frames;
+    }
     frames = static_cast<long long>(m.size());
     ok = true;
   } catch (const std::exception& e) {
@@ -402,7 +409,10 @@ const bool kBatchRegistered = registerCommand(Command{
       command.add_option("--fallback", request->setup.fallback,
                          "gpdm-pf: ga-lvvj on frames the model does not explain (default: none)")
           ->check(CLI::IsMember({"none", "ga-lvvj"}));
-      command.add_option("--config", request->setup.config_path, "method configuration file (ga-lvvj, euler)");
+      command.add_option("--config", request->setup.config_path,
+                         "method configuration file (ga-lvvj, euler; with --whole-body a WholeBodyOptions object)");
+      command.add_flag("--whole-body", request->setup.whole_body,
+                       "ga-lvvj: the whole-body pipeline of `retarget map --whole-body` (support modes, balance)");
       command.add_option("--softening", request->setup.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
           ->check(CLI::Range(0, 3));
       command.add_option("-o,--output", request->output_dir, "output folder (CSV per input, mirroring the input tree)");

@@ -3,10 +3,12 @@
 #include <chrono>
 #include <memory>
 
+#include <retarget/control/whole_body.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/json/euler_map.hpp>
 #include <retarget/json/ga_lvvj.hpp>
+#include <retarget/json/whole_body.hpp>
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
@@ -69,6 +71,13 @@ MappedMotion<double> timedMap(Mapper& mapper, const Motion& motion, double& seco
 
 void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& model) {
   const std::string& m = setup.method;
+  if (setup.whole_body && m != "ga-lvvj") {
+    throw UsageError("--method " + m + ": the whole-body pipeline (whole-body) goes with ga-lvvj only");
+  }
+  if (setup.whole_body && (model.findLink("l_sole") < 0 || model.findLink("r_sole") < 0)) {
+    throw UsageError("--method ga-lvvj:whole-body: robot '" + model.name() +
+                     "' has no sole frames l_sole / r_sole (the whole-body pipeline knows NAO's feet)");
+  }
   if (m == "ga-lvvj") {
     if (!gaLvvjMapFor(model)) {
       throw UsageError("--method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() + "' (NAO, Pepper)");
@@ -110,6 +119,14 @@ std::optional<SelfCollisionModel<double>> cliCollisionModel(const RobotModel<dou
 
 namespace {
 
+// The whole-body pipeline of `retarget map --whole-body`: the robot's GA-LVVJ map, NAO's feet,
+// the WholeBodyOptions of --config.
+std::shared_ptr<WholeBodyPipeline> wholeBodyPipeline(const MethodSetup& setup, const RobotModel<double>& model) {
+  const WholeBodyOptions options =
+      setup.config_path.empty() ? WholeBodyOptions{} : loadJson<WholeBodyOptions>(setup.config_path);
+  return std::make_shared<WholeBodyPipeline>(model, WholeBodyMap{*gaLvvjMapFor(model), naoBalanceFeet()}, options);
+}
+
 void physicalMetrics(MappedFile& out, const RobotModel<double>& model, const SelfCollisionModel<double>* collision) {
   out.smoothness = jointSmoothness(model, out.mapped.time, out.mapped.q);
   if (collision != nullptr) out.penetration_max = selfPenetration(*collision, out.mapped.q).max_depth;
@@ -130,7 +147,17 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
     return out;
   }
   const SkeletonMotion<double> motion = loadMotion(path);
-  if (setup.method == "ga-lvvj") {
+  if (setup.method == "ga-lvvj" && setup.whole_body) {
+    checkMethodApplies(setup, model);
+    auto pipeline = wholeBodyPipeline(setup, model);
+    const auto start = std::chrono::steady_clock::now();
+    out.modes.reserve(motion.size());
+    out.mapped = mapMotion(*pipeline, motion, [&](std::size_t, const WholeBodyPipeline& p) {
+      out.modes.emplace_back(supportModeName(p.report().mode));
+      out.balance_held_frames += p.report().balance_held ? 1 : 0;
+    });
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } else if (setup.method == "ga-lvvj") {
     const GaLvvjOptions options =
         setup.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(setup.config_path);
     GaLvvjMapper<double> mapper(model, *gaLvvjMapFor(model), options);
@@ -195,6 +222,7 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
     out.owner = std::move(mapper);
     return out;
   }
+  if (setup.method == "ga-lvvj" && setup.whole_body) return skeletonFrameMapper(wholeBodyPipeline(setup, model));
   if (setup.method == "ga-lvvj") {
     const GaLvvjOptions options =
         setup.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(setup.config_path);

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -31,6 +32,8 @@ struct MethodSetup {
   std::string model_path;   // gpdm-pf: the learned .gpdm model (--model)
   std::string fallback;     // gpdm-pf: "ga-lvvj" on frames the model does not explain (--fallback), else none
   int particles = 0;        // pf, gpdm-pf: particle count (0: the method's default, 200 and 30)
+  bool whole_body = false;  // ga-lvvj: the whole-body pipeline (control/whole_body.hpp; --config is then
+                            // a WholeBodyOptions object), NAO's feet
 };
 
 /// The methods batch and compare know, in a fixed order.
@@ -50,6 +53,10 @@ struct MappedFile {
   double seconds = 0;  // wall time of the mapping alone (s)
   JointSmoothness smoothness;                // metrics/joint_smoothness.hpp on the mapped angles
   std::optional<double> penetration_max;     // m, metrics/self_penetration.hpp (robots with shapes)
+  // Whole body only: the robot's support mode per frame ("double", "single-left", ...) and the
+  // number of frames not balanced (a step not taken).
+  std::vector<std::string> modes;
+  int balance_held_frames = 0;
 };
 
 /// The self-collision model the command line uses for `robot`: Tangy's pairs as seed 001 models

@@ -53,14 +53,15 @@ void runCompare(const CompareRequest& request) {
     const std::vector<std::string> specs = splitList(request.methods[g]);
     if (specs.empty()) throw UsageError("compare: empty --method list");
     for (const std::string& spec : specs) {
-      const MethodSetup setup = parseMethodSpec(spec, request.options.defaults);
-      try {
-        checkMethodApplies(setup, robots[r]->model);
-      } catch (const UsageError& e) {
-        throw UsageError(std::string("compare: method '") + setup.method + "' on robot '" + robots[r]->model.name() +
-                         "': " + e.what());
+      for (const auto& [setup, label] : methodRows(spec, request.options)) {
+        try {
+          checkMethodApplies(setup, robots[r]->model);
+        } catch (const UsageError& e) {
+          throw UsageError(std::string("compare: method '") + label + "' on robot '" + robots[r]->model.name() +
+                           "': " + e.what());
+        }
+        jobs.push_back({r, {setup, label}});
       }
-      jobs.push_back({r, {setup, spec}});
     }
   }
   const ComparedMotion motion = loadComparedMotion(request.motion_path);

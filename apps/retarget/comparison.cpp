@@ -55,6 +55,9 @@ void addCompareOptions(CLI::App& command, CompareOptions& options) {
   command.add_option("--fallback", options.defaults.fallback,
                      "gpdm-pf: ga-lvvj on frames the model does not explain (default: none)")
       ->check(CLI::IsMember({"none", "ga-lvvj"}));
+  command.add_flag("--whole-body", options.whole_body,
+                   "beside each ga-lvvj method, the same through the whole-body pipeline (support modes, balance; "
+                   "label <method>:whole-body)");
   command.add_flag("--avoid-collisions", options.avoid_collisions,
                    "self-collision avoidance after each mapping (as `retarget map`)");
   command.add_option("--solver", options.solver, "avoidance solver: slsqp (default) or cobyla")
@@ -83,7 +86,9 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
     const std::size_t equals = option.find('=');
     const std::string key = option.substr(0, equals);
     const std::string value = equals == std::string::npos ? std::string() : option.substr(equals + 1);
-    if (key == "config" && !value.empty()) {
+    if (key == "whole-body" && equals == std::string::npos) {
+      setup.whole_body = true;
+    } else if (key == "config" && !value.empty()) {
       setup.config_path = value;
     } else if (key == "softening" && (value == "0" || value == "1" || value == "2" || value == "3")) {
       setup.softening = value[0] - '0';
@@ -98,12 +103,23 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
     } else {
       throw UsageError("--method '" + spec +
                        "': expected name[:config=<file>][:softening=<0..3>][:model=<file.gpdm>][:fallback=none|ga-lvvj]"
-                       "[:particles=<N>] "
+                       "[:particles=<N>][:whole-body] "
                        "(got option '" + option + "')");
     }
   }
   if (setup.method.empty()) throw UsageError("--method: empty method name in '" + spec + "'");
   return setup;
+}
+
+std::vector<std::pair<MethodSetup, std::string>> methodRows(const std::string& spec, const CompareOptions& options) {
+  std::vector<std::pair<MethodSetup, std::string>> rows;
+  rows.emplace_back(parseMethodSpec(spec, options.defaults), spec);
+  if (options.whole_body && rows.front().first.method == "ga-lvvj" && !rows.front().first.whole_body) {
+    MethodSetup whole_body = rows.front().first;
+    whole_body.whole_body = true;
+    rows.emplace_back(whole_body, spec + ":whole-body");
+  }
+  return rows;
 }
 
 std::string methodFromFileName(const std::string& path) {
@@ -267,6 +283,13 @@ ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& mot
   }
   if (setup.method == "pics") mapping["softening"] = setup.softening;
   if (setup.particles > 0) mapping["particles"] = setup.particles;
+  if (setup.whole_body) {
+    // The robot's support modes (frames in each) and the frames balance could not step.
+    nlohmann::ordered_json modes = nlohmann::ordered_json::object();
+    for (const std::string& mode : f.modes) modes[mode] = modes.value(mode, 0) + 1;
+    mapping["support_modes"] = modes;
+    mapping["balance_held_frames"] = f.balance_held_frames;
+  }
   // Lag (frames) by which the row's joint trajectories trail GA-LVVJ's on the same motion
   // (metrics/trajectory_lag.hpp: joints GA-LVVJ moves by > 0.02 rad, search +-60 frames or as
   // far as a short motion allows).

@@ -55,6 +55,8 @@ struct CompareOptions {
   bool avoid_collisions = false;    // --avoid-collisions after each mapping
   std::string solver = "slsqp";
   double margin = 0.01;
+  bool whole_body = false;          // --whole-body: beside each ga-lvvj method, the same through the
+                                    // whole-body pipeline (label "<spec>:whole-body")
 };
 
 /// Adds the CompareOptions flags to `command` (--config, --softening, --avoid-collisions,
@@ -80,6 +82,10 @@ struct ComparedRow {
 /// Parses a method of `--method`: "name" or "name:key=value[:key=value]" with keys `config`
 /// (file) and `softening` (0..3) overriding `defaults`. Throws UsageError naming a bad spec.
 MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults);
+
+/// The rows one `--method` spec asks for, each a setup and its label: the spec itself, and with
+/// `options.whole_body` for a plain ga-lvvj spec also its whole-body form ("<spec>:whole-body").
+std::vector<std::pair<MethodSetup, std::string>> methodRows(const std::string& spec, const CompareOptions& options);
 
 /// The method a CSV's file name names as a word ("walk_pics.csv" -> "pics"), or "csv".
 std::string methodFromFileName(const std::string& path);

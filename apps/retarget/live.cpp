@@ -193,7 +193,10 @@ const bool kLiveRegistered = registerCommand(Command{
       command.add_option("--robot", request->robot, "built-in robot name or URDF file")->required();
       command.add_option("--method", request->method.method, "ga-lvvj | euler | triangle | fabrik | pic | pics | pf")
           ->required();
-      command.add_option("--config", request->method.config_path, "method configuration file (ga-lvvj, euler)");
+      command.add_option("--config", request->method.config_path,
+                         "method configuration file (ga-lvvj, euler; with --whole-body a WholeBodyOptions object)");
+      command.add_flag("--whole-body", request->method.whole_body,
+                       "ga-lvvj: the whole-body pipeline (support modes, balance QP); send the legs with --nao-legs");
       command.add_option("--softening", request->method.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
           ->check(CLI::Range(0, 3));
       command.add_option("--model", request->method.model_path, "gpdm-pf: the learned .gpdm model (retarget learn gpdm)");
@@ -221,8 +224,8 @@ const bool kLiveRegistered = registerCommand(Command{
       command.add_option("--nao-rate", request->sink_options.nao_rate, "nao sink: most commands per second")
           ->check(CLI::Range(1.0, 1000.0));
       command.add_flag("--nao-legs", request->sink_options.nao_legs,
-                       "nao sink: send the leg joints too (off: the robot's own balance keeps its legs; the live loop "
-                       "has no balance stage)");
+                       "nao sink: send the leg joints too (off: the robot's own balance keeps its legs; on: use "
+                       "--whole-body, whose balance stage keeps the centre of mass over the feet)");
       command.add_option("--baud", request->sink_options.baud, "serial sink: baud rate")
           ->check(CLI::IsMember({9600, 19200, 38400, 57600, 115200, 230400}));
       command.callback([request] { runLive(*request); });

@@ -141,10 +141,12 @@ void runReport(const ReportRequest& request) {
   }
   const CompareOptions& options = request.options;
   const ComparedRobot robot(request.robot);
-  std::vector<MethodSetup> setups;
+  std::vector<std::pair<MethodSetup, std::string>> setups;  // and their labels
   for (const std::string& spec : request.methods) {
-    setups.push_back(parseMethodSpec(spec, options.defaults));
-    checkMethodApplies(setups.back(), robot.model);
+    for (auto& row : methodRows(spec, options)) {
+      checkMethodApplies(row.first, robot.model);
+      setups.push_back(std::move(row));
+    }
   }
   const ComparedMotion motion = loadComparedMotion(request.motion_path);
   std::vector<ComparedRow> rows;
@@ -157,9 +159,7 @@ void runReport(const ReportRequest& request) {
                                   method == "euler" ? options.defaults.config_path : std::string(), options.wbf_base,
                                   path));
   }
-  for (std::size_t i = 0; i < setups.size(); ++i) {
-    rows.push_back(mapAndEvaluate(robot, motion, setups[i], options, request.methods[i]));
-  }
+  for (const auto& [setup, label] : setups) rows.push_back(mapAndEvaluate(robot, motion, setup, options, label));
   writeReport(motion, {&robot}, rows, request.output);
   std::cerr << "retarget: report: " << rows.size() << " rows, " << motion.frames() << " frames -> " << request.output
             << "\n";

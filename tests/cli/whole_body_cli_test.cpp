@@ -118,3 +118,62 @@ TEST_CASE("cli map --whole-body --config: whole-body options from JSON; a bad va
   CHECK(contains(b.err, "wb_bad.json:2"));
   CHECK(contains(b.err, "/balance/safety_margin"));
 }
+
+TEST_CASE("cli --whole-body in compare, report, batch and live: the same angles as map --whole-body") {
+  const fs::path dir = tempDir() / "wb_everywhere";
+  fs::create_directories(dir / "in");
+  const fs::path motion = dir / "in" / "one_leg.csv";
+  writeSkeletonCsv(demoMotion("one-leg-stand", DemoMotionOptions{30.0, 12.0, 1.75}), motion.string());
+  Run r = run("map " + quoted(motion) + " --robot nao --method ga-lvvj --whole-body -o " + quoted(dir / "map.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  // The robot's modes as the library reports them, per frame.
+  const auto nao = makeNao();
+  WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
+  std::map<std::string, int> frames_in;
+  (void)mapMotion(pipeline, readSkeletonCsv(motion.string()),
+                  [&](std::size_t, const WholeBodyPipeline& p) { ++frames_in[supportModeName(p.report().mode)]; });
+  REQUIRE(frames_in.size() == 2);  // double and single-right
+
+  // compare: plain GA-LVVJ beside the whole-body row.
+  r = run("compare " + quoted(motion) + " --robot nao --method ga-lvvj --whole-body --json");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const nlohmann::json compared = nlohmann::json::parse(r.out);
+  std::vector<std::string> labels;
+  for (const auto& row : compared["rows"]) labels.push_back(row["label"].get<std::string>());
+  CHECK(labels == std::vector<std::string>{"ga-lvvj", "ga-lvvj:whole-body"});
+  const nlohmann::json& modes = compared["rows"][1]["mapping"]["support_modes"];
+  for (const auto& [mode, count] : frames_in) CHECK(modes[mode].get<int>() == count);
+  CHECK(compared["rows"][1]["mapping"]["balance_held_frames"] == 0);
+  CHECK(!compared["rows"][0]["mapping"].contains("support_modes"));
+  // The same row asked for by its spec; a method the pipeline does not go with is refused.
+  r = run("compare " + quoted(motion) + " --robot nao --method ga-lvvj:whole-body --json");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(nlohmann::json::parse(r.out)["rows"][0]["mapping"]["support_modes"] == modes);
+  r = run("compare " + quoted(motion) + " --robot nao --method triangle:whole-body");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "whole-body pipeline (whole-body) goes with ga-lvvj only"));
+  r = run("compare " + quoted(motion) + " --robot pepper --method ga-lvvj:whole-body");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "no sole frames"));
+
+  // report: both rows.
+  r = run("report " + quoted(motion) + " --robot nao --method ga-lvvj --whole-body -o " + quoted(dir / "report.html"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(contains(r.err, "2 rows"));
+  CHECK(contains(slurp(dir / "report.html"), "ga-lvvj:whole-body"));
+
+  // batch: the file map writes, and the robot's modes in the summary.
+  r = run("batch " + quoted(dir / "in") + " --robot nao --method ga-lvvj --whole-body -j 1 -o " + quoted(dir / "out"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(slurp(dir / "out" / "one_leg.csv") == slurp(dir / "map.csv"));
+  const std::string summary = slurp(dir / "out" / "summary.jsonl");
+  const nlohmann::json line = nlohmann::json::parse(summary.substr(0, summary.find('\n')));
+  CHECK(line["whole_body"] == true);
+  for (const auto& [mode, count] : frames_in) CHECK(line["support_modes"][mode].get<int>() == count);
+
+  // live: a replay through the pipeline writes what map writes.
+  r = run("live --source replay:" + quoted(motion) + " --replay-speed 0 --robot nao --method ga-lvvj --whole-body --sink csv:" +
+          quoted(dir / "live.csv"));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(slurp(dir / "live.csv") == slurp(dir / "map.csv"));
+}
