@@ -25,6 +25,7 @@
 #include <retarget/robots/nao.hpp>
 
 #include "robots/kdl_reference.hpp"
+#include "support/hull_distance.hpp"
 #include "support/resample.hpp"
 #include "support/test_support.hpp"
 
@@ -83,23 +84,6 @@ class UrdfNao {
   Isometry3<double> X_left_, X_right_;
 };
 
-// Signed distance (m) of p inside the convex hull of `points` (negative outside), by brute
-// force over the pairs that have every point on one side.
-double insideHull(const std::vector<Eigen::Vector2d>& points, const Eigen::Vector2d& p) {
-  double best = INFINITY;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    for (std::size_t j = 0; j < points.size(); ++j) {
-      if (i == j || (points[i] - points[j]).norm() < 1e-9) continue;
-      const Eigen::Vector2d d = points[j] - points[i];
-      const Eigen::Vector2d normal = Eigen::Vector2d(d.y(), -d.x()).normalized();
-      bool edge = true;
-      for (const auto& q : points) edge = edge && normal.dot(q - points[i]) <= 1e-9;
-      if (edge) best = std::min(best, normal.dot(points[i] - p));
-    }
-  }
-  return best;
-}
-
 struct Figures {
   int frames = 0;
   std::map<SupportMode, int> modes;
@@ -143,7 +127,7 @@ Figures run(UrdfNao& urdf, const SkeletonMotiond& motion) {
         ++out.foot_below_ground;
       }
     }
-    const double inside = insideHull(polygon, (X_S_inverse * urdf.com()).head<2>());
+    const double inside = test::insideHull(polygon, (X_S_inverse * urdf.com()).head<2>());
     out.worst_com = std::min(out.worst_com, inside);
     if (inside < -0.005) ++out.com_outside;
   }

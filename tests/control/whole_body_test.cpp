@@ -23,6 +23,7 @@
 #include <retarget/robots/nao.hpp>
 
 #include "support/allocation.hpp"
+#include "support/hull_distance.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -51,25 +52,6 @@ Eigen::Vector3d comByHand(const RobotModel<double>& model, const RobotData<doubl
     mass += m;
   }
   return sum / mass;
-}
-
-// Signed distance of p inside the convex hull of `points` shrunk by `margin` (negative outside).
-double insideHull(std::vector<Eigen::Vector2d> points, const Eigen::Vector2d& p, double margin) {
-  std::sort(points.begin(), points.end(),
-            [](const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y()); });
-  // Brute force: the hull's edges are the pairs with every point on one side.
-  double best = INFINITY;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    for (std::size_t j = 0; j < points.size(); ++j) {
-      if (i == j || (points[i] - points[j]).norm() < 1e-12) continue;
-      const Eigen::Vector2d d = points[j] - points[i];
-      const Eigen::Vector2d normal = Eigen::Vector2d(d.y(), -d.x()).normalized();
-      bool edge = true;
-      for (const auto& q : points) edge = edge && normal.dot(q - points[i]) <= 1e-12;
-      if (edge) best = std::min(best, normal.dot(points[i] - p) - margin);
-    }
-  }
-  return best;
 }
 
 std::vector<Eigen::Vector2d> soleCorners(const FootSupport& f, const Isometry3<double>& X_SF) {
@@ -127,7 +109,7 @@ Checked runAndCheck(const std::string& label, const SkeletonMotiond& motion, boo
       corners.insert(corners.end(), other.begin(), other.end());
     }
     const Eigen::Vector2d c_s = (X_S.inverse() * c).head<2>();
-    const double margin = insideHull(corners, c_s, options.balance.safety_margin);
+    const double margin = test::insideHull(corners, c_s) - options.balance.safety_margin;
     out.worst_margin = std::min(out.worst_margin, margin);
     if (report.mode != SupportMode::kWalking && margin < -1e-9) ++out.com_outside;
     // Planted feet: within a run of both-feet phases the right sole keeps its pose in the left's.

@@ -127,15 +127,9 @@ inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& 
                            {{"smoothing", kGaLvvjSmoothingMoved}});
   GaLvvjOptions options;
   if (j.has("hip_yaw_pitch_mode")) {
-    const std::string expected = "\"fixed\" or \"from-knees\"";
-    const std::string mode = readJsonString(j.at("hip_yaw_pitch_mode"), j.pointer("hip_yaw_pitch_mode"), expected);
-    if (mode == "fixed") {
-      options.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFixed;
-    } else if (mode == "from-knees") {
-      options.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFromKnees;
-    } else {
-      jsonFail(j.pointer("hip_yaw_pitch_mode"), "got '" + mode + "', expected " + expected);
-    }
+    using Mode = GaLvvjOptions::HipYawPitchMode;
+    options.hip_yaw_pitch_mode = readJsonChoice<Mode>(j.at("hip_yaw_pitch_mode"), j.pointer("hip_yaw_pitch_mode"),
+                                                {"fixed", Mode::kFixed}, {"from-knees", Mode::kFromKnees});
   }
   j.read("hip_yaw_pitch", options.hip_yaw_pitch, "a finite angle (rad)");
   if (j.has("singular_tolerance")) {
@@ -153,15 +147,8 @@ inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& 
   j.read("clamp_tolerance", options.clamp_tolerance, "a finite number >= 0 (rad)");
   j.read("leg_fit", options.leg_fit);
   if (j.has("inferred_joints")) {
-    const std::string expected = "\"hold\" or \"use\"";
-    const std::string policy = readJsonString(j.at("inferred_joints"), j.pointer("inferred_joints"), expected);
-    if (policy == "hold") {
-      options.inferred_joints = InferredJoints::kHold;
-    } else if (policy == "use") {
-      options.inferred_joints = InferredJoints::kUse;
-    } else {
-      jsonFail(j.pointer("inferred_joints"), "got '" + policy + "', expected " + expected);
-    }
+    options.inferred_joints = readJsonChoice<InferredJoints>(j.at("inferred_joints"), j.pointer("inferred_joints"),
+                                             {"hold", InferredJoints::kHold}, {"use", InferredJoints::kUse});
   }
   validateJsonDecoded([&] { options.validate(); }, value, pointer);
   return options;

@@ -121,15 +121,9 @@ inline BalanceOptions decodeJson(const nlohmann::json& value, const std::string&
   j.read("landing_tilt", options.landing_tilt, "a finite number > 0 (rad)");
   j.read("max_halvings", options.max_halvings, 0);
   if (j.has("tracking")) {
-    const std::string expected = "\"position\" or \"velocity\"";
-    const std::string tracking = readJsonString(j.at("tracking"), j.pointer("tracking"), expected);
-    if (tracking == "position") {
-      options.tracking = BalanceOptions::Tracking::kPosition;
-    } else if (tracking == "velocity") {
-      options.tracking = BalanceOptions::Tracking::kVelocity;
-    } else {
-      jsonFail(j.pointer("tracking"), "got '" + tracking + "', expected " + expected);
-    }
+    using Tracking = BalanceOptions::Tracking;
+    options.tracking = readJsonChoice<Tracking>(j.at("tracking"), j.pointer("tracking"), {"position", Tracking::kPosition},
+                                      {"velocity", Tracking::kVelocity});
   }
   validateJsonDecoded([&] { options.validate(); }, value, pointer);
   return options;

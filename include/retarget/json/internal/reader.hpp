@@ -134,6 +134,18 @@ inline std::string readJsonString(const nlohmann::json& value, const std::string
   return value.get<std::string>();
 }
 
+/// The value of an option with two named values (`first` or `second`, each a JSON string and the
+/// value it stands for); anything else fails naming the pointer, what was read and both names.
+template <typename Value>
+Value readJsonChoice(const nlohmann::json& value, const std::string& pointer, const std::pair<const char*, Value>& first,
+                     const std::pair<const char*, Value>& second) {
+  const std::string expected = "\"" + std::string(first.first) + "\" or \"" + second.first + "\"";
+  const std::string text = readJsonString(value, pointer, expected);
+  if (text == first.first) return first.second;
+  if (text == second.first) return second.second;
+  jsonFail(pointer, "got '" + text + "', expected " + expected);
+}
+
 inline bool readJsonBool(const nlohmann::json& value, const std::string& pointer) {
   jsonExpect(value.is_boolean(), value, pointer, "true or false");
   return value.get<bool>();
