@@ -90,7 +90,8 @@ RETARGET_DECL BalanceFeet naoBalanceFeet();
 
 /// Options of `BalanceController` (a validated aggregate).
 struct BalanceOptions {
-  /// Control period (s): one QP per period (NAO: 20 ms). > 0.
+  /// Control period (s): one QP per period, > 0. The paper's: "On the NAO robot, this QP problem
+  /// is solved every 20 ms" (Section 5).
   double control_period = 0.02;
   /// d_s: how far inside the support polygon the CoM projection is kept (m). >= 0.
   double safety_margin = 0.01;
