@@ -303,6 +303,7 @@ ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& mot
   ComparedRow row = evaluateRow(robot, motion, m.q, m.time, setup.method, label, euler_config, options.wbf_base,
                                 motion.path + " mapped with " + label, &mapping, &plain);
   row.status = m.status;
+  row.modes = std::move(f.modes);
   return row;
 }
 

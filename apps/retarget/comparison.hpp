@@ -72,6 +72,7 @@ struct ComparedRow {
   std::vector<double> time;   // s, one per frame
   Eigen::MatrixXd q;          // frames x nq, rad
   std::vector<Status> status; // per frame, empty when the angles come from a CSV
+  std::vector<std::string> modes;  // whole-body rows: the robot's support mode per frame, else empty
   /// The row's JSON: robot, method, label, frames, then "mapping" (mapped rows) and each family
   /// that applies ("similarity", "collision", "pose", "dtw", "physical"; metric_families.hpp).
   nlohmann::ordered_json json;

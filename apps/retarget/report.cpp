@@ -118,6 +118,8 @@ nlohmann::ordered_json rowJson(const RobotModel<double>& model, const ComparedRo
     curves.push_back({{"name", name}, {"values", v}});
   }
   out["curves"] = curves;
+  // Whole-body rows: the robot's support mode per frame ("double", "single-left", ...).
+  out["modes"] = row.modes.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(row.modes);
   return out;
 }
 

@@ -51,6 +51,9 @@ svg .cursor { stroke: #000; stroke-width: 1; opacity: 0.5; }
 svg .held { fill: #999; opacity: 0.25; }
 svg .avoided { fill: #f80; opacity: 0.25; }
 svg .unconverged { fill: #a0f; opacity: 0.2; }
+svg .mode-single-left { fill: #06c; opacity: 0.3; }
+svg .mode-single-right { fill: #c60; opacity: 0.3; }
+svg .mode-walking { fill: #090; opacity: 0.3; }
 </style>
 </head>
 <body>
@@ -70,6 +73,7 @@ svg .unconverged { fill: #a0f; opacity: 0.2; }
 <ul id="notes"></ul>
 <h2>Metrics over time</h2>
 <div class="grid" id="curve-plots"></div>
+<div class="grid" id="mode-plots"></div>
 <h2>Joint angles</h2>
 <div class="legend">limits: dashed red &middot; dot on a limit: filled = clamped by the mapper, hollow = at the limit (angles from a CSV: clamping cannot be told apart) &middot; bands: <span class="swatch" style="background:#ccc"></span>held (degenerate input) <span class="swatch" style="background:#fc9"></span>collision-avoided <span class="swatch" style="background:#dbf"></span>not converged (GPDM-PF: not explained by its model; PIC: joint fit off the solved arm)</div>
 <div id="joint-plots"></div>
@@ -322,6 +326,19 @@ const char* const kScriptPlots = R"page(
     return plotMarkup({ title: name, series: series });
   }).join('');
 
+  // Support modes of the whole-body rows: the robot's one-foot stands and walks as bands.
+  var modeKinds = [['single-left', 'standing on the left foot'], ['single-right', 'on the right foot'],
+                   ['walking', 'walking']];
+  document.getElementById('mode-plots').innerHTML = rows.filter(function (row) { return row.modes; }).map(function (row) {
+    var bands = [];
+    modeKinds.forEach(function (kind) {
+      var flags = row.modes.map(function (mode) { return mode === kind[0] ? 1 : 0; });
+      bands = bands.concat(bandsOf(flags, 1, 'mode-' + kind[0]));
+    });
+    return plotMarkup({ title: 'support modes, ' + row.label + ' (blue: left foot, orange: right foot, green: walking)',
+                        series: [], bands: bands });
+  }).join('');
+
   // Joint angles: per robot, one plot per joint with every row of that robot.
   var robotsShown = [];
   rows.forEach(function (row) { if (robotsShown.indexOf(row.robot) < 0) robotsShown.push(row.robot); });
@@ -483,6 +500,8 @@ const char* const kScriptRest = R"page(
     result.joint_plots = document.querySelectorAll('#joint-plots svg').length;
     result.curve_series = document.querySelectorAll('#curve-plots path.series').length;
     result.curve_plots = document.querySelectorAll('#curve-plots svg').length;
+    result.mode_plots = document.querySelectorAll('#mode-plots svg').length;
+    result.mode_bands = document.querySelectorAll('#mode-plots rect').length;
     result.drawn_series = document.querySelectorAll('path.series[d^="M"]:not([d="M0 0"])').length;
     result.limit_lines = document.querySelectorAll('#joint-plots line.limit').length;
     result.table_rows = document.querySelectorAll('#summary-table tbody tr').length;

@@ -17,6 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/human/demo_motions.hpp>
+#include <retarget/io/skeleton_csv.hpp>
+
 #include "cli/cli_runner.hpp"
 #include "cli/json_output.hpp"
 #include "support/test_support.hpp"
@@ -219,6 +222,7 @@ TEST_CASE("cli report: in headless Chromium the page draws without errors and th
   CHECK(check.at("drawn_series") == rows * joints + curves);
   CHECK(check.at("limit_lines").get<std::size_t>() >= 2 * joints);
   CHECK(check.at("table_rows") == rows);
+  CHECK(check.at("mode_plots") == 0);  // no whole-body row
   // The slider moves the frame, the label, the plot cursors and every skeleton.
   CHECK(check.at("frame_after") == check.at("slider_target"));
   CHECK(check.at("frame_after") != check.at("frame_before"));
@@ -240,4 +244,45 @@ TEST_CASE("cli report: in headless Chromium the page draws without errors and th
     CHECK(consoleLines(s.err).empty());
   }
   std::cout << "report screenshot: " << png.string() << "\n";
+}
+
+TEST_CASE("cli report --whole-body: the robot's support modes drawn as bands, one per one-foot stand") {
+  const fs::path dir = tempDir() / "report_whole_body";
+  fs::create_directories(dir);
+  const fs::path motion = dir / "one_leg.csv";
+  retarget::writeSkeletonCsv(retarget::demoMotion("one-leg-stand", retarget::DemoMotionOptions{30.0, 12.0, 1.75}),
+                             motion.string());
+  const fs::path html = dir / "one_leg.html";
+  const Run r = run("report " + quoted(motion) + " --robot nao --method ga-lvvj --whole-body -o " + quoted(html));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const nlohmann::json data = reportData(slurp(html));
+  REQUIRE(data.at("rows").size() == 2);
+  CHECK(data.at("rows")[0].at("modes").is_null());  // plain GA-LVVJ
+  const nlohmann::json& modes = data.at("rows")[1].at("modes");
+  REQUIRE(modes.size() == data.at("time").size());
+  // Runs of frames on one foot: each is a band.
+  int runs = 0;
+  for (std::size_t k = 0; k < modes.size(); ++k) {
+    const bool single = modes[k] != "double" && modes[k] != "walking";
+    if (single && (k == 0 || modes[k - 1] != modes[k])) ++runs;
+  }
+  CHECK(runs == 2);  // the demo stands on its right foot twice
+  const std::string chromium = findChromium();
+  if (chromium.empty()) {
+    retarget::test::recordSkip("no headless browser (install Debian's chromium, or set RETARGET_CHROMIUM=<path>)");
+    MESSAGE("skipped the browser part: no headless browser found");
+    return;
+  }
+  const Browser b = runChromium(chromium, "file://" + fs::absolute(html).string() + "#selftest", "--dump-dom");
+  REQUIRE(b.code == 0);
+  const std::string open = "<pre id=\"selftest\" hidden=\"\">";
+  const std::size_t begin = b.out.find(open);
+  REQUIRE(begin != std::string::npos);
+  const std::size_t end = b.out.find("</pre>", begin);
+  REQUIRE(end != std::string::npos);
+  const nlohmann::json check = nlohmann::json::parse(b.out.substr(begin + open.size(), end - begin - open.size()));
+  INFO("self-check: " << check.dump());
+  CHECK(check.at("errors").empty());
+  CHECK(check.at("mode_plots") == 1);
+  CHECK(check.at("mode_bands") == runs);
 }
