@@ -104,6 +104,17 @@ Browser runChromium(const std::string& chromium, const std::string& url, const s
 }
 
 // Lines of Chromium's log that report a console message or an uncaught exception of the page.
+// The page's self-check result (the JSON the #selftest run writes into <pre id="selftest">) from
+// the DOM Chromium dumped.
+std::string selfCheckText(const Browser& b) {
+  const std::string open = "<pre id=\"selftest\" hidden=\"\">";
+  const std::size_t begin = b.out.find(open);
+  REQUIRE(begin != std::string::npos);
+  const std::size_t end = b.out.find("</pre>", begin);
+  REQUIRE(end != std::string::npos);
+  return b.out.substr(begin + open.size(), end - begin - open.size());
+}
+
 std::vector<std::string> consoleLines(const std::string& log) {
   std::vector<std::string> lines;
   std::istringstream in(log);
@@ -196,12 +207,7 @@ TEST_CASE("cli report: in headless Chromium the page draws without errors and th
     INFO("chromium exit " << b.code << "\nstderr:\n" << b.err.substr(0, 4000));
     REQUIRE(b.code == 0);
   }
-  const std::string open = "<pre id=\"selftest\" hidden=\"\">";
-  const std::size_t begin = b.out.find(open);
-  REQUIRE(begin != std::string::npos);
-  const std::size_t end = b.out.find("</pre>", begin);
-  REQUIRE(end != std::string::npos);
-  const std::string text = b.out.substr(begin + open.size(), end - begin - open.size());
+  const std::string text = selfCheckText(b);
   INFO("self-check: " << text);
   REQUIRE_FALSE(text.empty());
   const nlohmann::json check = nlohmann::json::parse(text);
@@ -275,12 +281,9 @@ TEST_CASE("cli report --whole-body: the robot's support modes drawn as bands, on
   }
   const Browser b = runChromium(chromium, "file://" + fs::absolute(html).string() + "#selftest", "--dump-dom");
   REQUIRE(b.code == 0);
-  const std::string open = "<pre id=\"selftest\" hidden=\"\">";
-  const std::size_t begin = b.out.find(open);
-  REQUIRE(begin != std::string::npos);
-  const std::size_t end = b.out.find("</pre>", begin);
-  REQUIRE(end != std::string::npos);
-  const nlohmann::json check = nlohmann::json::parse(b.out.substr(begin + open.size(), end - begin - open.size()));
+  const std::string text = selfCheckText(b);
+  REQUIRE_FALSE(text.empty());
+  const nlohmann::json check = nlohmann::json::parse(text);
   INFO("self-check: " << check.dump());
   CHECK(check.at("errors").empty());
   CHECK(check.at("mode_plots") == 1);
