@@ -238,10 +238,7 @@ std::string processEntry(const BatchRequest& request, const RobotModel<double>& 
         f.penetration_max ? nlohmann::ordered_json(*f.penetration_max) : nlohmann::ordered_json(nullptr);
     if (request.setup.whole_body) {
       line["whole_body"] = true;
-      nlohmann::ordered_json modes = nlohmann::ordered_json::object();  // the robot's, frames in each
-      for (const std::string& mode : f.modes) modes[mode] = modes.value(mode, 0) + 1;
-      line["support_modes"] = modes;
-      line["balance_held_frames"] = f.balance_held_frames;
+      addWholeBodySummary(f, line);
     }
     frames = static_cast<long long>(m.size());
     ok = true;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <utility>
 
 #include <retarget/control/whole_body.hpp>
 #include <retarget/io/bvh.hpp>
@@ -59,10 +60,11 @@ PicAlgorithm picAlgorithm(const std::string& method) {
 
 bool isPic(const std::string& method) { return method == "fabrik" || method == "pic" || method == "pics"; }
 
-template <typename Mapper, typename Motion>
-MappedMotion<double> timedMap(Mapper& mapper, const Motion& motion, double& seconds) {
+// mapMotion (with its per-frame callback, when given) and its wall time in `seconds`.
+template <typename Mapper, typename Motion, typename... OnFrame>
+MappedMotion<double> timedMap(Mapper& mapper, const Motion& motion, double& seconds, OnFrame&&... on_frame) {
   const auto start = std::chrono::steady_clock::now();
-  MappedMotion<double> mapped = mapMotion(mapper, motion);
+  MappedMotion<double> mapped = mapMotion(mapper, motion, std::forward<OnFrame>(on_frame)...);
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return mapped;
 }
@@ -150,13 +152,11 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
   if (setup.method == "ga-lvvj" && setup.whole_body) {
     checkMethodApplies(setup, model);
     auto pipeline = wholeBodyPipeline(setup, model);
-    const auto start = std::chrono::steady_clock::now();
     out.modes.reserve(motion.size());
-    out.mapped = mapMotion(*pipeline, motion, [&](std::size_t, const WholeBodyPipeline& p) {
+    out.mapped = timedMap(*pipeline, motion, out.seconds, [&](std::size_t, const WholeBodyPipeline& p) {
       out.modes.emplace_back(supportModeName(p.report().mode));
       out.balance_held_frames += p.report().balance_held ? 1 : 0;
     });
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   } else if (setup.method == "ga-lvvj") {
     const GaLvvjOptions options =
         setup.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(setup.config_path);
@@ -239,6 +239,13 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
   ParticleFilterOptions options;
   if (setup.particles > 0) options.particles = setup.particles;
   return skeletonFrameMapper(std::make_shared<JointSpaceParticleFilter<double>>(model, *gaLvvjMapFor(model), options));
+}
+
+void addWholeBodySummary(const MappedFile& f, nlohmann::ordered_json& out) {
+  nlohmann::ordered_json modes = nlohmann::ordered_json::object();
+  for (const std::string& mode : f.modes) modes[mode] = modes.value(mode, 0) + 1;
+  out["support_modes"] = modes;
+  out["balance_held_frames"] = f.balance_held_frames;
 }
 
 void writeMappedCsv(const RobotModel<double>& model, const MappedMotion<double>& mapped, const std::string& path) {

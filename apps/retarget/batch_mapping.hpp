@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <nlohmann/json.hpp>
 
 #include <retarget/core/status.hpp>
 #include <retarget/human/bvh_motion.hpp>
@@ -83,6 +84,10 @@ struct FrameMapper {
 /// Builds the per-frame mapper. `hierarchy` is needed (and only used) by the Euler method.
 /// Throws UsageError when the method does not apply.
 FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& model, const BvhMotion* hierarchy);
+
+/// A whole-body file's figures, as `batch` (its summary line) and `compare` (a row's "mapping")
+/// write them: "support_modes" (the robot's modes, frames in each) and "balance_held_frames".
+void addWholeBodySummary(const MappedFile& f, nlohmann::ordered_json& out);
 
 /// Writes `mapped` as the joint-trajectory CSV of `retarget map` (time,<robot joint names>).
 void writeMappedCsv(const RobotModel<double>& model, const MappedMotion<double>& mapped, const std::string& path);

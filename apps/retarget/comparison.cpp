@@ -283,13 +283,7 @@ ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& mot
   }
   if (setup.method == "pics") mapping["softening"] = setup.softening;
   if (setup.particles > 0) mapping["particles"] = setup.particles;
-  if (setup.whole_body) {
-    // The robot's support modes (frames in each) and the frames balance could not step.
-    nlohmann::ordered_json modes = nlohmann::ordered_json::object();
-    for (const std::string& mode : f.modes) modes[mode] = modes.value(mode, 0) + 1;
-    mapping["support_modes"] = modes;
-    mapping["balance_held_frames"] = f.balance_held_frames;
-  }
+  if (setup.whole_body) addWholeBodySummary(f, mapping);
   // Lag (frames) by which the row's joint trajectories trail GA-LVVJ's on the same motion
   // (metrics/trajectory_lag.hpp: joints GA-LVVJ moves by > 0.02 rad, search +-60 frames or as
   // far as a short motion allows).

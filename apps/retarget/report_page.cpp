@@ -327,13 +327,11 @@ const char* const kScriptPlots = R"page(
   }).join('');
 
   // Support modes of the whole-body rows: the robot's one-foot stands and walks as bands.
-  var modeKinds = [['single-left', 'standing on the left foot'], ['single-right', 'on the right foot'],
-                   ['walking', 'walking']];
   document.getElementById('mode-plots').innerHTML = rows.filter(function (row) { return row.modes; }).map(function (row) {
     var bands = [];
-    modeKinds.forEach(function (kind) {
-      var flags = row.modes.map(function (mode) { return mode === kind[0] ? 1 : 0; });
-      bands = bands.concat(bandsOf(flags, 1, 'mode-' + kind[0]));
+    ['single-left', 'single-right', 'walking'].forEach(function (kind) {
+      var flags = row.modes.map(function (mode) { return mode === kind ? 1 : 0; });
+      bands = bands.concat(bandsOf(flags, 1, 'mode-' + kind));
     });
     return plotMarkup({ title: 'support modes, ' + row.label + ' (blue: left foot, orange: right foot, green: walking)',
                         series: [], bands: bands });

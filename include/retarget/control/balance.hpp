@@ -169,6 +169,10 @@ class BalanceController {
   /// The QP of the last `step` (diagnostics and benchmarks).
   const BalanceQp& lastProgram() const noexcept { return qp_; }
   BalancePhase phase() const noexcept { return phase_; }
+  /// The support the feet give in the current phase: kDouble while both are planted (a shift
+  /// included), kSingleLeft / kSingleRight (standing on that foot) from the end of a shift to the
+  /// end of the landing. Never kWalking.
+  RETARGET_DECL SupportMode supportMode() const noexcept;
 
   /// Starts in double support at configuration `q` (its feet pose becomes the planted one).
   RETARGET_DECL void reset(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept;
@@ -359,9 +363,9 @@ RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen
 
   // Objective and bounds.
   const double dt = options_.control_period;
+  const bool velocity = options_.tracking == BalanceOptions::Tracking::kVelocity;
   for (int i = 0; i < n; ++i) {
     const double speed = std::min(static_cast<double>(model_->velocityLimits()[i]), options_.max_joint_speed);
-    const bool velocity = options_.tracking == BalanceOptions::Tracking::kVelocity;
     qp_.target[i] = velocity ? q_target[i] - (have_previous_target_ ? previous_target_[i] : q[i]) : q_target[i] - q[i];
     qp_.lower[i] = std::min(0.0, std::max(model_->lowerLimits()[i] - q[i], -speed * dt));
     qp_.upper[i] = std::max(0.0, std::min(model_->upperLimits()[i] - q[i], speed * dt));
@@ -461,6 +465,11 @@ RETARGET_DECL int BalanceController::supportSide() const noexcept {
 
 RETARGET_DECL bool BalanceController::bothPlanted() const noexcept {
   return phase_ == BalancePhase::kDouble || phase_ == BalancePhase::kShiftLeft || phase_ == BalancePhase::kShiftRight;
+}
+
+RETARGET_DECL SupportMode BalanceController::supportMode() const noexcept {
+  if (bothPlanted()) return SupportMode::kDouble;
+  return supportSide() == 0 ? SupportMode::kSingleLeft : SupportMode::kSingleRight;
 }
 
 RETARGET_DECL bool BalanceController::landing() const noexcept {

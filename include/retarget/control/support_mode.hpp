@@ -14,7 +14,7 @@
 ///   for `lift_confirm_time` seconds; the robot then stands on the lower foot. The paper asks for
 ///   "three consecutive motion loops" so that a walk does not become one-leg stands, and leaves
 ///   the loop's duration open; as time, the window must outlast the swing of a walking step
-///   (0.28-0.38 s on the shared walks), so 0.5 s.
+///   (0.23-0.38 s on the shared walks), so 0.5 s.
 /// - single -> double (Section 4.4): the free ankle less than h0 above the support ankle in
 ///   every frame for `landing_confirm_time` seconds (the paper's three loops against sensor
 ///   "leaping errors": 0.1 s, three frames of its 30 Hz Kinect).
@@ -65,7 +65,7 @@ struct SupportModeOptions {
   /// h0: ankle height difference that lifts a foot (m), > 0. The paper's 5 cm.
   double lift_height = 0.05;
   /// How long (s) a lift must hold before the robot stands on one foot, > 0 (see the file doc:
-  /// longer than a walking step's swing, 0.28-0.38 s on the shared walks).
+  /// longer than a walking step's swing, 0.23-0.38 s on the shared walks).
   double lift_confirm_time = 0.5;
   /// How long (s) the free foot must stay down before the robot lands it, > 0 (the paper's three
   /// loops of a 30 Hz sensor).

@@ -198,8 +198,7 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
   const SupportMode asked = report_.modes.mode;
   // A robot still on one foot lands it before the walk starts (the walk needs both feet down).
   const bool landing_first = asked == SupportMode::kWalking && !walking_ && options_.balance_enabled &&
-                             balance_.phase() != BalancePhase::kDouble && balance_.phase() != BalancePhase::kShiftLeft &&
-                             balance_.phase() != BalancePhase::kShiftRight;
+                             balance_.supportMode() != SupportMode::kDouble;
   if (asked == SupportMode::kWalking && !landing_first) {
     walking_ = true;  // hold everything while the walking controller has the robot
   } else {
@@ -230,18 +229,8 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
   }
   // The robot's mode: walking, or what its feet do (the balance phase), or the human's without
   // balance.
-  SupportMode robot = asked;
-  if (walking_) {
-    robot = SupportMode::kWalking;
-  } else if (options_.balance_enabled) {
-    switch (balance_.phase()) {
-      case BalancePhase::kSingleLeft:
-      case BalancePhase::kLandingLeft: robot = SupportMode::kSingleLeft; break;
-      case BalancePhase::kSingleRight:
-      case BalancePhase::kLandingRight: robot = SupportMode::kSingleRight; break;
-      default: robot = SupportMode::kDouble; break;
-    }
-  }
+  const SupportMode robot =
+      walking_ ? SupportMode::kWalking : options_.balance_enabled ? balance_.supportMode() : asked;
   report_.mode = robot;
   if (robot != mode_) {
     report_.changed = true;
