@@ -80,9 +80,14 @@ void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& mode
     throw UsageError("--method ga-lvvj:whole-body: robot '" + model.name() +
                      "' has no sole frames l_sole / r_sole (the whole-body pipeline knows NAO's feet)");
   }
+  if (setup.trunk_lean && m != "ga-lvvj") throw UsageError("--method " + m + ": trunk-lean goes with ga-lvvj only");
   if (m == "ga-lvvj") {
     if (!gaLvvjMapFor(model)) {
       throw UsageError("--method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() + "' (NAO, Pepper)");
+    }
+    if (setup.trunk_lean && gaLvvjMapFor(model)->foot_left.empty()) {
+      throw UsageError("--method ga-lvvj:trunk-lean: the GA-LVVJ map of robot '" + model.name() +
+                       "' has no feet to lean on (NAO has; Pepper stands on a wheeled base)");
     }
   } else if (m == "triangle") {
     if (!triangleMapFor(model)) {
@@ -129,6 +134,13 @@ std::shared_ptr<WholeBodyPipeline> wholeBodyPipeline(const MethodSetup& setup, c
   return std::make_shared<WholeBodyPipeline>(model, WholeBodyMap{*gaLvvjMapFor(model), naoBalanceFeet()}, options);
 }
 
+// Plain GA-LVVJ's options: --config's, with the method spec's trunk-lean.
+GaLvvjOptions gaLvvjOptions(const MethodSetup& setup) {
+  GaLvvjOptions options = setup.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(setup.config_path);
+  if (setup.trunk_lean) options.trunk_lean = true;
+  return options;
+}
+
 void physicalMetrics(MappedFile& out, const RobotModel<double>& model, const SelfCollisionModel<double>* collision) {
   out.smoothness = jointSmoothness(model, out.mapped.time, out.mapped.q);
   if (collision != nullptr) out.penetration_max = selfPenetration(*collision, out.mapped.q).max_depth;
@@ -158,9 +170,7 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
       out.balance_held_frames += p.report().balance_held ? 1 : 0;
     });
   } else if (setup.method == "ga-lvvj") {
-    const GaLvvjOptions options =
-        setup.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(setup.config_path);
-    GaLvvjMapper<double> mapper(model, *gaLvvjMapFor(model), options);
+    GaLvvjMapper<double> mapper(model, *gaLvvjMapFor(model), gaLvvjOptions(setup));
     out.mapped = timedMap(mapper, motion, out.seconds);
   } else if (setup.method == "triangle") {
     TriangleMapper<double> mapper(model, *triangleMapFor(model));
@@ -224,9 +234,7 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
   }
   if (setup.method == "ga-lvvj" && setup.whole_body) return skeletonFrameMapper(wholeBodyPipeline(setup, model));
   if (setup.method == "ga-lvvj") {
-    const GaLvvjOptions options =
-        setup.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(setup.config_path);
-    return skeletonFrameMapper(std::make_shared<GaLvvjMapper<double>>(model, *gaLvvjMapFor(model), options));
+    return skeletonFrameMapper(std::make_shared<GaLvvjMapper<double>>(model, *gaLvvjMapFor(model), gaLvvjOptions(setup)));
   }
   if (setup.method == "triangle") {
     return skeletonFrameMapper(std::make_shared<TriangleMapper<double>>(model, *triangleMapFor(model)));

@@ -35,6 +35,7 @@ struct MethodSetup {
   int particles = 0;        // pf, gpdm-pf: particle count (0: the method's default, 200 and 30)
   bool whole_body = false;  // ga-lvvj: the whole-body pipeline (control/whole_body.hpp; --config is then
                             // a WholeBodyOptions object), NAO's feet
+  bool trunk_lean = false;  // ga-lvvj: GaLvvjOptions::trunk_lean (method spec ga-lvvj:trunk-lean)
 };
 
 /// The methods batch and compare know, in a fixed order.

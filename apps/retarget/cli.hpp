@@ -88,6 +88,7 @@ struct MapRequest {
   double max_hand_speed = 0;       // Cartesian speed limit on hands and elbows, m/s, 0 = off
   bool whole_body = false;         // ga-lvvj: support modes, locomotion and balance (seed 000 Sections 3.5, 4, 5)
   bool no_balance = false;         // --whole-body without the balance QP (for comparison)
+  bool trunk_lean = false;         // ga-lvvj: lean the robot's trunk with the human's (GaLvvjOptions::trunk_lean)
   std::string events_path;         // --whole-body: JSON lines of mode transitions and walk commands
 };
 /// A mapping method for `retarget map --method <name>`; `robots` lists the robots it ships

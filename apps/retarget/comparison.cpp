@@ -88,6 +88,8 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
     const std::string value = equals == std::string::npos ? std::string() : option.substr(equals + 1);
     if (key == "whole-body" && equals == std::string::npos) {
       setup.whole_body = true;
+    } else if (key == "trunk-lean" && equals == std::string::npos) {
+      setup.trunk_lean = true;
     } else if (key == "config" && !value.empty()) {
       setup.config_path = value;
     } else if (key == "softening" && (value == "0" || value == "1" || value == "2" || value == "3")) {
@@ -103,7 +105,7 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
     } else {
       throw UsageError("--method '" + spec +
                        "': expected name[:config=<file>][:softening=<0..3>][:model=<file.gpdm>][:fallback=none|ga-lvvj]"
-                       "[:particles=<N>][:whole-body] "
+                       "[:particles=<N>][:whole-body][:trunk-lean] "
                        "(got option '" + option + "')");
     }
   }

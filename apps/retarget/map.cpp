@@ -54,6 +54,9 @@ const bool kMapRegistered = registerCommand(Command{
       command.add_flag("--whole-body", request->whole_body,
                        "ga-lvvj on NAO: support modes, walk commands and the balance QP (seed 000 Sections 3.5, 4, 5)");
       command.add_flag("--no-balance", request->no_balance, "--whole-body without the balance QP (for comparison)");
+      command.add_flag("--trunk-lean", request->trunk_lean,
+                       "ga-lvvj: lean the robot's trunk with the human's, the ankles keeping the soles level (on by "
+                       "default with --whole-body)");
       command.add_option("--events", request->events_path,
                          "--whole-body: write every mode transition and walk command as JSON lines");
       command.callback([request] {
@@ -65,6 +68,9 @@ const bool kMapRegistered = registerCommand(Command{
         }
         if (request->whole_body && request->method != "ga-lvvj") {
           throw UsageError("map: --whole-body works with --method ga-lvvj only (got '" + request->method + "')");
+        }
+        if (request->trunk_lean && request->method != "ga-lvvj") {
+          throw UsageError("map: --trunk-lean works with --method ga-lvvj only (got '" + request->method + "')");
         }
         if (!request->whole_body && (request->no_balance || !request->events_path.empty())) {
           throw UsageError("map: --no-balance and --events need --whole-body");

@@ -46,6 +46,7 @@ void runWholeBody(const MapRequest& request, const RobotModel<double>& model, co
   WholeBodyOptions options =
       request.config_path.empty() ? WholeBodyOptions{} : loadJson<WholeBodyOptions>(request.config_path);
   if (request.no_balance) options.balance_enabled = false;
+  if (request.trunk_lean) options.ga_lvvj.trunk_lean = true;
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   WholeBodyPipeline pipeline(model, WholeBodyMap{map, naoBalanceFeet()}, options);
   std::ofstream events;
@@ -55,7 +56,7 @@ void runWholeBody(const MapRequest& request, const RobotModel<double>& model, co
   }
   std::map<SupportMode, int> frames_in;
   std::map<SupportMode, int> entered;
-  int walk_commands = 0, com_limited = 0, held = 0;
+  int walk_commands = 0, com_limited = 0, held = 0, rate_limited = 0;
   double margin_min = INFINITY;
   MappedMotion<double> mapped = mapMotion(pipeline, motion, [&](std::size_t, const WholeBodyPipeline& p) {
     const WholeBodyReport& r = p.report();
@@ -85,6 +86,7 @@ void runWholeBody(const MapRequest& request, const RobotModel<double>& model, co
     }
     com_limited += r.com_limited ? 1 : 0;
     held += r.balance_held ? 1 : 0;
+    rate_limited += r.rate_limited ? 1 : 0;
     // The margin against the polygon the robot stands on (a shift measures it against the
     // foot it is moving onto, which the centre of mass only reaches at the end).
     const BalancePhase phase = r.balance.phase;
@@ -107,7 +109,8 @@ void runWholeBody(const MapRequest& request, const RobotModel<double>& model, co
   std::cerr << "retarget: whole body: support modes " << modes << "; " << walk_commands << " walk commands";
   if (options.balance_enabled) {
     std::cerr << "; balance: centre of mass held at the margin in " << com_limited << " frames, steps not taken in "
-              << held << " frames, closest approach to the shrunk support polygon "
+              << held << " frames, behind for its joint speeds in " << rate_limited
+              << " frames, closest approach to the shrunk support polygon "
               << (std::isfinite(margin_min) ? fixed(margin_min * 1000.0, 1) + " mm inside" : std::string("-"));
   } else {
     std::cerr << "; balance off";
@@ -124,12 +127,16 @@ void runGaLvvj(const MapRequest& request) {
     throw UsageError("map --method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() +
                      "' (built-in maps: NAO whole body, Pepper arms and head)");
   }
+  if (request.trunk_lean && (map->foot_left.empty() || map->foot_right.empty())) {
+    throw UsageError("map --trunk-lean: the GA-LVVJ map of robot '" + model.name() +
+                     "' has no feet to lean on (NAO has; Pepper stands on a wheeled base)");
+  }
   if (request.whole_body) {
     runWholeBody(request, model, *map);
     return;
   }
-  const GaLvvjOptions options =
-      request.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(request.config_path);
+  GaLvvjOptions options = request.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(request.config_path);
+  if (request.trunk_lean) options.trunk_lean = true;
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   GaLvvjMapper<double> mapper(model, *map, options);
   MappedMotion<double> mapped = mapMotion(mapper, motion);

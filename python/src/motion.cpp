@@ -293,7 +293,7 @@ command line's --schema. Raises retarget.ParseError with the file and line for a
       py::arg("name"), py::arg("rate") = 30.0, py::arg("duration") = 6.0, py::arg("body_height") = 1.75,
       py::call_guard<py::gil_scoped_release>(), R"doc(
 A generated human motion (the command line's `retarget demo`): wave, arms-raise, squat,
-one-leg-stand, arm-circles, walk-in-place, fold-arms. rate in frames/s, duration in s,
+one-leg-stand, arm-circles, walk-in-place, fold-arms, bow. rate in frames/s, duration in s,
 body_height in m.)doc");
 
   m.def(

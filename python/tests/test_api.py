@@ -79,6 +79,16 @@ def test_motion_from_numpy_arrays():
     assert np.array_equal(Q1, Q2)
 
 
+def test_trunk_lean_moves_the_ankles_and_needs_feet():
+    nao, m = retarget.Robot("nao"), retarget.demo_motion("bow", duration=3.0)
+    plain, _ = retarget.GaLvvjMapper(nao).map_motion(m)
+    lean, _ = retarget.GaLvvjMapper(nao, trunk_lean=True).map_motion(m)
+    ankle = nao.joint_names.index("LAnklePitch")
+    assert np.abs(lean[:, ankle] - plain[:, ankle]).max() > 0.1
+    with pytest.raises(retarget.Error, match="foot_left"):
+        retarget.GaLvvjMapper(retarget.Robot("pepper"), trunk_lean=True)
+
+
 def test_bvh_round_trip(data, tmp_path):
     bvh = retarget.read_bvh(str(data / "bvh" / "cmu_skeleton31_deepmotionediting_example.bvh"))
     retarget.write_bvh(bvh, str(tmp_path / "copy.bvh"))

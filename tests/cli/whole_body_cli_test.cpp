@@ -15,6 +15,7 @@
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/io/skeleton_csv.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/robots/nao.hpp>
 
 #include "cli/cli_runner.hpp"
@@ -176,4 +177,38 @@ TEST_CASE("cli --whole-body in compare, report, batch and live: the same angles 
           quoted(dir / "live.csv"));
   REQUIRE_MESSAGE(r.code == 0, r.err);
   CHECK(slurp(dir / "live.csv") == slurp(dir / "map.csv"));
+}
+
+TEST_CASE("cli map --trunk-lean and ga-lvvj:trunk-lean: the library's leaning angles; no feet, no lean") {
+  const auto nao = makeNao();
+  const fs::path motion = tempDir() / "lean_bow.csv";
+  const fs::path angles = tempDir() / "lean_bow_q.csv";
+  writeSkeletonCsv(demoMotion("bow", DemoMotionOptions{15.0, 6.0, 1.75}), motion.string());
+  const Run r = run("map " + quoted(motion) + " --robot nao --method ga-lvvj --trunk-lean -o " + quoted(angles));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  GaLvvjOptions options;
+  options.trunk_lean = true;
+  GaLvvjMapper<double> mapper(nao, naoGaLvvjMap(), options);
+  const MappedMotion<double> expected = mapMotion(mapper, readSkeletonCsv(motion.string()));
+  const JointTrajectory written = toRobotOrder(readJointTrajectoryCsv(angles.string()), nao);
+  REQUIRE(written.positions.rows() == expected.q.rows());
+  CHECK((written.positions - expected.q).cwiseAbs().maxCoeff() <= 1e-12);
+  // The ankles move (the paper's mapping leaves them at rest).
+  CHECK(written.positions.col(nao.qIndex("LAnklePitch")).cwiseAbs().maxCoeff() > 0.1);
+
+  // compare takes the method spec beside the plain mapping.
+  const Run c = run("compare " + quoted(motion) + " --robot nao --method ga-lvvj,ga-lvvj:trunk-lean --json");
+  REQUIRE_MESSAGE(c.code == 0, c.err);
+  CHECK(contains(c.out, "ga-lvvj:trunk-lean"));
+
+  // Pepper's map has no feet: a usage error naming the robot, for map and for the method spec.
+  const Run p = run("map " + quoted(motion) + " --robot pepper --method ga-lvvj --trunk-lean -o " + quoted(angles));
+  CHECK(p.code == 2);
+  CHECK(contains(p.err, "no feet"));
+  const Run pc = run("compare " + quoted(motion) + " --robot pepper --method ga-lvvj:trunk-lean");
+  CHECK(pc.code == 2);
+  CHECK(contains(pc.err, "no feet"));
+  const Run t = run("map " + quoted(motion) + " --robot nao --method triangle --trunk-lean -o " + quoted(angles));
+  CHECK(t.code == 2);
+  CHECK(contains(t.err, "--trunk-lean works with --method ga-lvvj only"));
 }

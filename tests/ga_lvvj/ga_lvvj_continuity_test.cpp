@@ -207,7 +207,8 @@ TEST_CASE("ga-lvvj statuses: inferred joints are held (default) or used, and the
 
 TEST_CASE("ga-lvvj demo motions: NAO follows them (every link >= 0.95, no self-collision), the wave without a clamp or a hold") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> upright(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> standing(nao, naoGaLvvjMap(), WbfBase::kSupportFoot);
   SelfCollisionOptions collision_options;
   collision_options.excluded_pairs = alwaysCollidingPairs(nao, collision_options, 1000);
   const SelfCollisionModel<double> collision(nao, collision_options);
@@ -215,7 +216,11 @@ TEST_CASE("ga-lvvj demo motions: NAO follows them (every link >= 0.95, no self-c
     if (name == "fold-arms") continue;  // the deliberate self-collision case: NAO's elbows stop at 88.5 deg
     CAPTURE(name);
     const SkeletonMotion<double> human = demoMotion(name);
-    GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
+    // The bow leans the trunk 60 deg: NAO follows it with the trunk lean, standing on its feet.
+    GaLvvjOptions options;
+    options.trunk_lean = name == "bow";
+    VirtualSkeleton<double>& view = options.trunk_lean ? standing : upright;
+    GaLvvjMapper<double> mapper(nao, naoGaLvvjMap(), options);
     const MappedMotion<double> mapped = mapMotion(mapper, human);
     std::vector<SkeletonFramed> robot(human.size());
     for (std::size_t k = 0; k < human.size(); ++k) {

@@ -263,7 +263,7 @@ TEST_CASE("json round trip: defaults and built-in values of every struct") {
   checkRoundTrip(unlimited);
   // Documented key orders.
   CHECK(toJson(GaLvvjOptions{}).dump() ==
-        R"({"hip_yaw_pitch_mode":"from-knees","hip_yaw_pitch":0.0,"singular_tolerance":0.001,"rest":[],"limit_aware_shoulder":true,"continuity_weight":10.0,"jump_cost":0.15,"continuity_gain":3.0,"discontinuity_step":0.35,"clamp_tolerance":0.035,"inferred_joints":"hold","leg_fit":true})");
+        R"({"hip_yaw_pitch_mode":"from-knees","hip_yaw_pitch":0.0,"singular_tolerance":0.001,"rest":[],"limit_aware_shoulder":true,"continuity_weight":10.0,"jump_cost":0.15,"continuity_gain":3.0,"discontinuity_step":0.35,"clamp_tolerance":0.035,"inferred_joints":"hold","leg_fit":true,"trunk_lean":false})");
   CHECK(toJson(EulerOptions{}).dump() == R"({"jump_margin":0.25,"discontinuity_step":0.35})");
   EulerOptions euler_options;
   euler_options.jump_margin = 0.1;

@@ -151,6 +151,9 @@ struct BalanceReport {
   double com_margin = 0.0;
   /// |dq - (q_T - q)| (rad): how far the step fell short of the target.
   double correction = 0.0;
+  /// Some joint stepped at its speed bound towards a target beyond it: the robot moves as fast as
+  /// it may and is still behind the target after this period.
+  bool rate_limited = false;
 };
 
 /// The balance stage of one robot (one instance per stream; see the file doc).
@@ -425,6 +428,12 @@ RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen
     }
   }
   for (int k = 0; k < edges; ++k) report.com_limited |= qp_.h[k] - qp_.G.row(k).dot(step_) < 1e-9;
+  // A joint stepping at its speed bound towards a target beyond it: the speed, not the balance,
+  // holds the robot back.
+  for (int i = 0; i < n; ++i) {
+    const double bound = std::min(static_cast<double>(model_->velocityLimits()[i]), options_.max_joint_speed) * dt;
+    report.rate_limited |= std::abs(qp_.target[i]) > bound && std::abs(step_[i]) >= bound * (1.0 - 1e-6);
+  }
 
   // Non-linear check, halving the step while it fails.
   double scale = 1.0;

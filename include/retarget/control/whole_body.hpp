@@ -8,7 +8,11 @@
 /// Per frame:
 /// 1. support mode and locomotion (control/support_mode.hpp): double, single left/right or
 ///    walking, the transitions as events, a walk command at each locomotion loop while walking;
-/// 2. GA-LVVJ (mappers/ga_lvvj.hpp) gives the target angles q_T; in a double-support frame
+/// 2. GA-LVVJ (mappers/ga_lvvj.hpp) gives the target angles q_T, by default with the trunk lean
+///    (GaLvvjOptions::trunk_lean): the robot's torso tilts as the human's trunk and the ankles
+///    keep the soles parallel to the ground, so a target with both feet flat is one the planted
+///    feet can take (without it the balance would have to find the ankles, and a bow or a squat
+///    would leave NAO's trunk upright or tipped back); in a double-support frame
 ///    where the support modes suspend lower-limb imitation (a lift not yet confirmed: the
 ///    wobble filter of Section 4.2; a foot moved d0: Section 4.3) the legs keep their angles;
 /// 3. balance (control/balance.hpp): one QP per control period of the frame's time step
@@ -32,9 +36,13 @@
 /// configuration (straight, feet side by side), planted in double support.
 ///
 /// Statuses: the mapper's, plus kNotConverged in a frame where a balance step was not taken
-/// (infeasible constraints, or a step that failed the non-linear check at every halving).
+/// (infeasible constraints, or a step that failed the non-linear check at every halving), and
+/// kRateLimited in a frame that ends with the robot behind its target because a joint's target
+/// was beyond its speed bound in the last control period (the human moved faster than NAO's
+/// joints may: `BalanceOptions::max_joint_speed`, the model's velocity limits).
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -55,10 +63,19 @@ struct WholeBodyMap {
 /// NAO's whole-body map: naoGaLvvjMap() and naoBalanceFeet().
 RETARGET_DECL WholeBodyMap naoWholeBodyMap();
 
+/// GA-LVVJ's options in the whole-body pipeline by default: the mapper's, with `trunk_lean` on.
+inline GaLvvjOptions wholeBodyGaLvvjOptions() {
+  GaLvvjOptions options;
+  options.trunk_lean = true;
+  return options;
+}
+
 /// Options of `WholeBodyPipeline` (a validated aggregate).
 struct WholeBodyOptions {
   /// The mapper's options (its `inferred_joints` policy also applies to the support modes).
-  GaLvvjOptions ga_lvvj{};
+  /// Unlike the mapper alone, the pipeline leans the robot's trunk with the human's by default
+  /// (`GaLvvjOptions::trunk_lean`; see the file doc).
+  GaLvvjOptions ga_lvvj = wholeBodyGaLvvjOptions();
   SupportModeOptions modes{};
   BalanceOptions balance{};
   /// Off: the balance QP is skipped and the target angles go out as they are (for comparison).
@@ -88,6 +105,9 @@ struct WholeBodyReport {
   bool com_limited = false;
   /// Some period of the frame did not take its step.
   bool balance_held = false;
+  /// The frame's last period was cut by the joint speed bounds: the robot ends the frame behind
+  /// the target because the human moved faster than its joints may (reported as kRateLimited).
+  bool rate_limited = false;
 };
 
 /// Skeleton frames to whole-body robot joint angles (see the file doc). It has the mapper
@@ -137,12 +157,22 @@ class WholeBodyPipeline {
   Eigen::VectorXd target_;
   JointFlags legs_;
   JointFlags clamped_;
+  RobotData<double> fk_;  // the robot's own stance (robotUp)
   WholeBodyReport report_{};
   bool started_ = false;
   bool walking_ = false;
   double previous_time_ = 0.0;
   std::int64_t frame_index_ = 0;
   SupportMode mode_ = SupportMode::kDouble;  // the robot's, last frame
+
+  // The ground's normal in the torso frame as the robot stands now (q_): the z of the sole it
+  // stands on (both soles are level in double support), by forward kinematics.
+  Eigen::Vector3d robotUp() noexcept {
+    forwardKinematics(*model_, fk_, q_);
+    const int sole = sole_index_[balance_.supportMode() == SupportMode::kSingleRight ? 1 : 0];
+    return fk_.X_WL[static_cast<std::size_t>(sole)].linear().col(2);
+  }
+  std::array<int, 2> sole_index_{};
 };
 
 #if RETARGET_DEFINE_CONTROL
@@ -159,7 +189,9 @@ RETARGET_DECL WholeBodyPipeline::WholeBodyPipeline(const RobotModel<double>& mod
       q_(model.neutralConfiguration()),
       target_(model.nq()),
       legs_(JointFlags::Constant(model.nq(), false)),
-      clamped_(JointFlags::Constant(model.nq(), false)) {
+      clamped_(JointFlags::Constant(model.nq(), false)),
+      fk_(model),
+      sole_index_{model.linkIndex(balance_.feet().left.link), model.linkIndex(balance_.feet().right.link)} {
   // The legs: every coordinate on the chain from the root to a sole.
   for (const int sole : {model.linkIndex(balance_.feet().left.link), model.linkIndex(balance_.feet().right.link)}) {
     for (int k : model.links()[static_cast<std::size_t>(sole)].support) {
@@ -183,10 +215,18 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
   report_ = WholeBodyReport{};
   if (q_out.size() != model_->nq()) return Status(StatusCode::kInvalidInput);
   clamped_.setConstant(false);
-  Status status = mapper_.map(frame, target_);
   SkeletonFrame<double> seen = frame;  // fixed size: no allocation
   applyInferredPolicy(seen, options_.ga_lvvj.inferred_joints);
   report_.modes = modes_.update(seen);
+  const SupportMode asked = report_.modes.mode;
+  // A robot still on one foot lands it before the walk starts (the walk needs both feet down).
+  const bool landing_first = asked == SupportMode::kWalking && !walking_ && options_.balance_enabled &&
+                             balance_.supportMode() != SupportMode::kDouble;
+  // With the trunk lean the legs lean the torso as the human's trunk, but the balance takes them
+  // there at its own pace (or holds them), so the arms and head are read for the torso's tilt
+  // as the robot stands now.
+  Status status = started_ && options_.ga_lvvj.trunk_lean ? mapper_.mapWithTorsoTilt(frame, target_, robotUp())
+                                                          : mapper_.map(frame, target_);
   const double t = static_cast<double>(frame.time);
   if (!started_) {
     // Standing: the first target with straight legs, both feet planted.
@@ -195,10 +235,6 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
     previous_time_ = t;
     started_ = true;
   }
-  const SupportMode asked = report_.modes.mode;
-  // A robot still on one foot lands it before the walk starts (the walk needs both feet down).
-  const bool landing_first = asked == SupportMode::kWalking && !walking_ && options_.balance_enabled &&
-                             balance_.supportMode() != SupportMode::kDouble;
   if (asked == SupportMode::kWalking && !landing_first) {
     walking_ = true;  // hold everything while the walking controller has the robot
   } else {
@@ -224,7 +260,9 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
         report_.balance_held |= report_.balance.held;
       }
       report_.control_periods = periods;
+      report_.rate_limited = report_.balance.rate_limited;
       if (report_.balance_held) status |= StatusCode::kNotConverged;
+      if (report_.rate_limited) status |= StatusCode::kRateLimited;
     }
   }
   // The robot's mode: walking, or what its feet do (the balance phase), or the human's without

@@ -11,13 +11,16 @@
 /// planted), "one-leg-stand" (left knee lifted, standing on the right foot), "arm-circles"
 /// (arms forward and out, the hands drawing circles), "walk-in-place" (alternate knee lifts
 /// with counter-swinging arms), "fold-arms" (forearms folded across the chest: the forearms
-/// pass close to each other and to the torso, a self-collision stress case).
+/// pass close to each other and to the torso, a self-collision stress case), "bow" (the trunk
+/// bends forward 60 deg at the hips and back, legs straight, feet planted; the hips go back
+/// over the heels as a person's do, see demoMotionPose).
 ///
 /// They are plausible human motions that the built-in robots can follow: arms that go up go
 /// forward first (about 30 deg of forward flexion), abduction stays at or below 75 deg (away
 /// from the shoulder singularity of an arm straight out sideways), and elbows are never
 /// exactly straight (a relaxed arm keeps 15 deg of flexion and hangs 8 deg out, clear of the
-/// thigh), and the squat keeps the trunk within 11 deg of upright. Only "fold-arms" asks for
+/// thigh), and the squat keeps the trunk within 11 deg of upright (the bow leans it on purpose:
+/// a robot follows it only with GaLvvjOptions::trunk_lean). Only "fold-arms" asks for
 /// more than a robot's body allows, on purpose. Every motion starts from the rest pose at t = 0
 /// (standing, arms hanging relaxed), all 25 joints are tracked, hand states are set (closed
 /// while folded, open otherwise), and the output is a deterministic function of the options.
@@ -255,7 +258,7 @@ RETARGET_DECL SkeletonFrame<double> bodyPoseFrame(const HumanBodyModel& model, c
 
 RETARGET_DECL const std::vector<std::string>& demoMotionNames() {
   static const std::vector<std::string> kNames = {"wave",        "arms-raise",    "squat",    "one-leg-stand",
-                                                  "arm-circles", "walk-in-place", "fold-arms"};
+                                                  "arm-circles", "walk-in-place", "fold-arms",     "bow"};
   return kNames;
 }
 
@@ -337,6 +340,18 @@ RETARGET_DECL BodyPose demoMotionPose(std::string_view name, double t, bool* han
     pose.left_arm.elbow_flexion = 110 * kDeg * r;
     pose.right_arm.elbow_flexion = 95 * kDeg * r;
     closed = r > 0.5;
+  } else if (name == "bow") {
+    // In 6 s cycles: bend (1..2.5 s), hold, straighten (3.5..5 s). The trunk leans 60 deg
+    // forward; the straight legs tilt 14 deg back (the hips go back over the heels) so that the
+    // body's centre of mass stays above the feet: with the legs' 32 % of the mass at half the
+    // leg length L = 0.49 H and the rest 0.3 m up the trunk from the hips, the two moments
+    // balance at sin(tilt) = 0.68 * 0.3 sin 60 deg / (0.84 L) = 0.25 for H = 1.75 m (Winter's
+    // segment masses, rounded). The arms hang plumb (flexion equal to the lean).
+    const double c = std::fmod(t, 6.0);
+    const double r = smoothStep((c - 1.0) / 1.5) * (1 - smoothStep((c - 3.5) / 1.5));
+    pose.trunk_pitch = 60 * kDeg * r;
+    pose.left_leg.hip_flexion = pose.right_leg.hip_flexion = -14 * kDeg * r;
+    pose.left_arm.flexion = pose.right_arm.flexion = 60 * kDeg * r;
   } else {
     std::string known;
     for (const std::string& n : demoMotionNames()) known += (known.empty() ? "" : ", ") + n;

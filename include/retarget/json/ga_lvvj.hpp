@@ -18,7 +18,8 @@
 ///   "discontinuity_step": 0.35,        // rad, > 0
 ///   "clamp_tolerance": 0.035,          // rad, >= 0
 ///   "inferred_joints": "hold",         // or "use"
-///   "leg_fit": true }
+///   "leg_fit": true,
+///   "trunk_lean": false }
 /// ```
 /// "smoothing" is an error: smoothing is a filter now (`--smooth ALPHA` on the command line,
 /// or an `ExponentialSmoothing` after the mapper).
@@ -32,7 +33,9 @@
 ///     { "joint": "ShoulderLeft", "link": "torso", "v_L": [0, 0.098, 0.1] },
 ///     { "joint": "ElbowLeft", "from": "ShoulderLeft", "link": "LBicep", "v_L": [0.105, 0, 0] } ],
 ///   "R_UE_left": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
-///   "R_UE_right": [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }
+///   "R_UE_right": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+///   "foot_left": { "ankle_pitch": "LAnklePitch", "ankle_roll": "LAnkleRoll", "sole": "l_sole" },
+///   "foot_right": { "ankle_pitch": "RAnklePitch", "ankle_roll": "RAnkleRoll", "sole": "r_sole" } }
 /// ```
 /// "joints" is keyed by the virtual joint names of kGaLvvjJointNames; a virtual joint that is
 /// absent, or whose "joint" is "", is not bound. "virtual_skeleton" joints ("joint", "from")
@@ -46,6 +49,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -76,6 +80,7 @@ inline nlohmann::ordered_json toJson(const GaLvvjOptions& options) {
   j["clamp_tolerance"] = options.clamp_tolerance;
   j["inferred_joints"] = options.inferred_joints == InferredJoints::kUse ? "use" : "hold";
   j["leg_fit"] = options.leg_fit;
+  j["trunk_lean"] = options.trunk_lean;
   return j;
 }
 
@@ -110,6 +115,13 @@ inline nlohmann::ordered_json toJson(const GaLvvjMap& map) {
   j["virtual_skeleton"] = std::move(points);
   j["R_UE_left"] = internal::matrix3ToJson(map.R_UE_left);
   j["R_UE_right"] = internal::matrix3ToJson(map.R_UE_right);
+  for (const auto& [key, foot] : {std::pair{"foot_left", &map.foot_left}, std::pair{"foot_right", &map.foot_right}}) {
+    nlohmann::ordered_json f;
+    f["ankle_pitch"] = foot->ankle_pitch;
+    f["ankle_roll"] = foot->ankle_roll;
+    f["sole"] = foot->sole;
+    j[key] = std::move(f);
+  }
   return j;
 }
 
@@ -119,13 +131,16 @@ inline constexpr const char* kGaLvvjSmoothingMoved =
     "smoothing moved to a filter (use --smooth ALPHA on the command line, or an ExponentialSmoothing "
     "(filters/exponential_smoothing.hpp) after the mapper)";
 
-inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& pointer, JsonTag<GaLvvjOptions>) {
+/// GA-LVVJ options read over `defaults` (a key that is absent keeps its default: the whole-body
+/// pipeline's GA-LVVJ defaults differ from the mapper's in `trunk_lean`).
+inline GaLvvjOptions decodeGaLvvjOptions(const nlohmann::json& value, const std::string& pointer,
+                                         GaLvvjOptions defaults) {
   const JsonObjectReader j(value, pointer, "GA-LVVJ options",
                            {"hip_yaw_pitch_mode", "hip_yaw_pitch", "singular_tolerance", "rest", "limit_aware_shoulder",
                             "continuity_weight", "jump_cost", "continuity_gain", "discontinuity_step", "clamp_tolerance",
-                            "inferred_joints", "leg_fit"},
+                            "inferred_joints", "leg_fit", "trunk_lean"},
                            {{"smoothing", kGaLvvjSmoothingMoved}});
-  GaLvvjOptions options;
+  GaLvvjOptions options = std::move(defaults);
   if (j.has("hip_yaw_pitch_mode")) {
     using Mode = GaLvvjOptions::HipYawPitchMode;
     options.hip_yaw_pitch_mode = readJsonChoice<Mode>(j.at("hip_yaw_pitch_mode"), j.pointer("hip_yaw_pitch_mode"),
@@ -146,12 +161,17 @@ inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& 
   j.read("discontinuity_step", options.discontinuity_step, "a finite number > 0 (rad)");
   j.read("clamp_tolerance", options.clamp_tolerance, "a finite number >= 0 (rad)");
   j.read("leg_fit", options.leg_fit);
+  j.read("trunk_lean", options.trunk_lean);
   if (j.has("inferred_joints")) {
     options.inferred_joints = readJsonChoice<InferredJoints>(j.at("inferred_joints"), j.pointer("inferred_joints"),
                                              {"hold", InferredJoints::kHold}, {"use", InferredJoints::kUse});
   }
   validateJsonDecoded([&] { options.validate(); }, value, pointer);
   return options;
+}
+
+inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& pointer, JsonTag<GaLvvjOptions>) {
+  return decodeGaLvvjOptions(value, pointer, GaLvvjOptions{});
 }
 
 inline HumanJoint decodeHumanJoint(const nlohmann::json& value, const std::string& pointer) {
@@ -188,7 +208,7 @@ inline VirtualPointSpec decodeJson(const nlohmann::json& value, const std::strin
 
 inline GaLvvjMap decodeJson(const nlohmann::json& value, const std::string& pointer, JsonTag<GaLvvjMap>) {
   const JsonObjectReader j(value, pointer, "a GA-LVVJ map",
-                           {"robot", "joints", "virtual_skeleton", "R_UE_left", "R_UE_right"});
+                           {"robot", "joints", "virtual_skeleton", "R_UE_left", "R_UE_right", "foot_left", "foot_right"});
   GaLvvjMap map;
   j.read("robot", map.robot);
   if (j.has("joints")) {
@@ -235,6 +255,14 @@ inline GaLvvjMap decodeJson(const nlohmann::json& value, const std::string& poin
     jsonExpect((R.transpose() * R - Eigen::Matrix3d::Identity()).norm() < 1e-6 && R.determinant() > 0, j.at(key),
                j.pointer(key), "a rotation matrix (orthonormal rows, determinant +1)");
     (std::string(key) == "R_UE_left" ? map.R_UE_left : map.R_UE_right) = R;
+  }
+  for (const char* key : {"foot_left", "foot_right"}) {
+    if (!j.has(key)) continue;
+    const JsonObjectReader f(j.at(key), j.pointer(key), "a foot (trunk lean)", {"ankle_pitch", "ankle_roll", "sole"});
+    GaLvvjFoot& foot = std::string(key) == "foot_left" ? map.foot_left : map.foot_right;
+    f.read("ankle_pitch", foot.ankle_pitch);
+    f.read("ankle_roll", foot.ankle_roll);
+    f.read("sole", foot.sole);
   }
   return map;
 }

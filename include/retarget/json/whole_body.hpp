@@ -14,7 +14,7 @@
 ///                      "recovery_step": 0.002, "max_joint_speed": 3.0, "landing_speed": 0.05,
 ///                      "landing_turn_speed": 1.0, "landing_height": 0.001, "landing_tilt": 0.01,
 ///                      "max_halvings": 6, "tracking": "position" (or "velocity", Eq. 34 as written) }
-/// WholeBodyOptions   { "ga_lvvj": { GaLvvjOptions }, "modes": { ... }, "balance": { ... },
+/// WholeBodyOptions   { "ga_lvvj": { GaLvvjOptions, "trunk_lean" true by default here }, "modes": { ... }, "balance": { ... },
 ///                      "balance_enabled": true, "max_periods_per_frame": 10 }
 /// ```
 
@@ -134,7 +134,7 @@ inline WholeBodyOptions decodeJson(const nlohmann::json& value, const std::strin
   const JsonObjectReader j(value, pointer, "whole-body options",
                            {"ga_lvvj", "modes", "balance", "balance_enabled", "max_periods_per_frame"});
   WholeBodyOptions options;
-  if (j.has("ga_lvvj")) options.ga_lvvj = decodeJson(j.at("ga_lvvj"), j.pointer("ga_lvvj"), JsonTag<GaLvvjOptions>{});
+  if (j.has("ga_lvvj")) options.ga_lvvj = decodeGaLvvjOptions(j.at("ga_lvvj"), j.pointer("ga_lvvj"), options.ga_lvvj);
   if (j.has("modes")) options.modes = decodeJson(j.at("modes"), j.pointer("modes"), JsonTag<SupportModeOptions>{});
   if (j.has("balance")) options.balance = decodeJson(j.at("balance"), j.pointer("balance"), JsonTag<BalanceOptions>{});
   j.read("balance_enabled", options.balance_enabled);

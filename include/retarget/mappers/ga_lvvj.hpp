@@ -84,6 +84,25 @@
 ///    bends 20 -> 45 deg; with bent knees it is nearly free, as the knee planes define it well)
 ///    and is not free with kFixed. Measured on the shared recordings (tests/ga_lvvj, best reachable): the tibia
 ///    WBF gaps of 0.029-0.036 to the best reachable value close (see docs/methods/ga_lvvj.md).
+///  - Trunk lean (`trunk_lean`, default off; an extension of the paper). The paper reads the legs
+///    in the pelvis frame and leaves the ankles alone, so a robot standing on its feet keeps its
+///    torso upright whatever the person does: a bow becomes the robot sitting with an upright
+///    trunk, and a squat's forward shanks tip NAO's trunk backwards. With the option the robot's
+///    torso takes the tilt of the human's trunk link SpineBase->SpineShoulder (the torso link of
+///    WBF, seed 000 Eq. 44): every torso frame above is first turned by the smallest rotation
+///    that takes its z onto that link (a bent spine then carries the arms with the whole trunk, as
+///    NAO's one-piece torso does; each frame's twist about the spine is kept), the arms, legs and
+///    head are read in the turned frames, and each ankle (GaLvvjMap::foot_left / foot_right: the
+///    pitch joint, then the roll joint) turns its sole parallel to the ground, the skeleton's
+///    horizontal plane, with the torso so tilted. With n the ground normal (the skeleton's +z) in
+///    the turned lower torso frame of the side and A, B the pitch and roll axes and n0 the sole
+///    normal at zero ankle angles (forward kinematics of the mapped legs; the map is checked for
+///    A, B, n0 orthogonal at construction), roll = -asin(n . A) and pitch = atan2(n . B,
+///    n . (B x A)) (n0 = B x A; for NAO B = x, A = y: the sole's z is R_y(pitch) R_x(roll) z). Standing on
+///    either sole the robot's torso then leans as the human's trunk and its thighs and tibias
+///    point as the human's in the world (WBF with WbfBase::kSupportFoot); the leg joints carry
+///    the lean, as a person's hips do. The cost is one forward kinematics pass per frame. The angles then
+///    depend on the skeleton's vertical: invariant to rotations about z and translations only.
 ///  - Joints the method does not map (wrists, ankles, ...) take `GaLvvjOptions::rest` values.
 ///  - Every value is clamped to the robot's limits (Section 3.2, last paragraph). With
 ///    `limit_aware_shoulder` (default on), an arm whose exact solution is outside the limits
@@ -115,7 +134,7 @@
 ///
 /// Invariance: the angles depend only on link vectors expressed in frames built from the
 /// skeleton itself, so any rigid motion of the whole skeleton (rotation about any axis and
-/// translation) leaves them unchanged; `frame.head` angles are used as given (torso-relative).
+/// translation) leaves them unchanged (with `trunk_lean`: a rotation about z and translation); `frame.head` angles are used as given (torso-relative).
 
 #include <array>
 #include <algorithm>
@@ -196,6 +215,10 @@ struct GaLvvjOptions {
   /// What to do with joints the source only inferred (see InferredJoints; default kHold: what
   /// depends on them holds and is reported as held).
   InferredJoints inferred_joints = InferredJoints::kHold;
+  /// Lean the robot's trunk with the human's (see the file doc, "Trunk lean"; an extension of
+  /// the paper, which keeps the torso upright). Needs the map's feet (GaLvvjMap::foot_left /
+  /// foot_right). Off (default): the paper's mapping, the ankles at `rest`.
+  bool trunk_lean = false;
 
   /// Throws InvalidArgument naming the field and value when a value is out of range or not
   /// finite (`rest` is checked against the model by the mapper).
@@ -439,6 +462,20 @@ class GaLvvjMapper {
   /// robot q order). See the class doc for the contract.
   [[nodiscard]] Status map(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out) noexcept;
 
+  /// `map` for a robot whose torso does not take the lean at once (trunk lean only; without it,
+  /// the same as `map(frame, q_out)`): `up_T` is the ground's normal in the robot's torso frame
+  /// (unit) as the robot stands now, e.g. while a balance stage holds or slows its legs. The
+  /// legs and ankles are read as `map` reads them (they lean the torso with the human's trunk);
+  /// the upper torso frames are turned by the smallest rotation that gives them that normal, so
+  /// the arms and head point as the human's in the world with the robot's torso as it is.
+  [[nodiscard]] Status mapWithTorsoTilt(const SkeletonFrame<Scalar>& frame, Eigen::Ref<VectorX<Scalar>> q_out,
+                                        const Vector3<Scalar>& up_T) noexcept {
+    forced_up_ = &up_T;
+    const Status status = map(frame, q_out);
+    forced_up_ = nullptr;
+    return status;
+  }
+
   /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
   GaLvvjMapper(const RobotModel<Scalar>&&, GaLvvjMap, GaLvvjOptions = {}) = delete;
 
@@ -511,6 +548,14 @@ class GaLvvjMapper {
   void fitLegs(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL_left,
                const std::optional<M3>& R_WL_right);
   void mapHead(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT);
+  // Trunk lean (see the file doc): the torso frames turned onto the trunk link, then the ankles.
+  void leanTorsoFrames(const SkeletonFrame<Scalar>& frame, TorsoFrames<Scalar>& R_W);
+  Status mapAnkles(Eigen::Ref<VectorX<Scalar>> q_out);
+  void resolveFeet(const GaLvvjMap& map);
+  // One foot resolved against the model: joint indices, q indices and the sole link.
+  struct AnkleChain {
+    int pitch_joint = -1, roll_joint = -1, pitch_q = -1, roll_q = -1, sole = -1;
+  };
   void mapHand(HandState state, GaLvvjJoint j) {
     if (state == HandState::kOpen) angle(j) = Scalar(1);
     if (state == HandState::kClosed) angle(j) = Scalar(0);
@@ -538,6 +583,12 @@ class GaLvvjMapper {
   JointFlags held_;
   JointFlags singular_;
   VectorX<Scalar> wanted_;
+  // Trunk lean only (empty otherwise).
+  std::array<AnkleChain, 2> ankles_{};                 // left, right
+  std::array<std::optional<V3>, 2> ground_up_{};       // this frame's ground normal in the torso frame
+  std::array<std::array<Scalar, 2>, 2> ankle_angle_{};  // last written pitch, roll per side (rad)
+  std::optional<RobotData<Scalar>> fk_;
+  const V3* forced_up_ = nullptr;  // the robot's own ground normal for this call (mapWithTorsoTilt)
 };
 
 template <typename Scalar>
@@ -1130,7 +1181,8 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<
   const SkeletonFrame<Scalar>& frame = inferred ? frame_ : input;
 
   // The four torso parts (Section 3.2) and the central upper torso frame for the head.
-  const TorsoFrames<Scalar> R_W = torsoFrames(frame);
+  TorsoFrames<Scalar> R_W = torsoFrames(frame);
+  if (options_.trunk_lean) leanTorsoFrames(frame, R_W);
 
   mapArm(frame, R_W.upper_left, true);
   mapArm(frame, R_W.upper_right, false);
@@ -1180,6 +1232,7 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<
     singular_[b.q] = singular_virtual_[v];
     if (held_virtual_[v]) status |= StatusCode::kDegenerateInput;
   }
+  if (options_.trunk_lean) status |= mapAnkles(q_out);
   (void)clampToLimits(*model_, q_out, &clamped_);
   // Reported clamps: on a limit, and further from the wanted value than the tolerance.
   const Scalar tolerance = static_cast<Scalar>(options_.clamp_tolerance);
@@ -1191,6 +1244,111 @@ Status GaLvvjMapper<Scalar>::map(const SkeletonFrame<Scalar>& input, Eigen::Ref<
     if (clamped_[i]) status |= StatusCode::kClamped;
   }
   return status;
+}
+
+template <typename Scalar>
+void GaLvvjMapper<Scalar>::leanTorsoFrames(const SkeletonFrame<Scalar>& frame, TorsoFrames<Scalar>& R_W) {
+  using H = HumanJoint;
+  if (frame.usable(H::kSpineBase) && frame.usable(H::kSpineShoulder)) {
+    const V3 trunk = frame.position(H::kSpineShoulder) - frame.position(H::kSpineBase);
+    if (trunk.squaredNorm() > Scalar(0)) {
+      for (std::optional<M3>* R_WF : {&R_W.upper_left, &R_W.upper_right, &R_W.lower_left, &R_W.lower_right, &R_W.upper}) {
+        if (*R_WF) **R_WF = Eigen::Quaternion<Scalar>::FromTwoVectors((*R_WF)->col(2), trunk).toRotationMatrix() * **R_WF;
+      }
+    }
+  }
+  if (forced_up_ != nullptr) {
+    // The robot's own tilt for the arms and head: F' = R F, R taking F n (the normal placed in
+    // F) onto the vertical, so that F'^T z = n.
+    for (std::optional<M3>* R_WF : {&R_W.upper_left, &R_W.upper_right, &R_W.upper}) {
+      if (*R_WF) **R_WF = Eigen::Quaternion<Scalar>::FromTwoVectors(**R_WF * *forced_up_, V3::UnitZ()).toRotationMatrix() * **R_WF;
+    }
+  }
+  // The ground normal (the skeleton's +z) in each turned lower torso frame: its third row.
+  ground_up_[0] = R_W.lower_left ? std::optional<V3>(R_W.lower_left->row(2).transpose()) : std::nullopt;
+  ground_up_[1] = R_W.lower_right ? std::optional<V3>(R_W.lower_right->row(2).transpose()) : std::nullopt;
+}
+
+template <typename Scalar>
+Status GaLvvjMapper<Scalar>::mapAnkles(Eigen::Ref<VectorX<Scalar>> q_out) {
+  // The soles at zero ankle angles on the mapped legs (within their limits, as they are written).
+  for (const AnkleChain& a : ankles_) q_out[a.pitch_q] = q_out[a.roll_q] = Scalar(0);
+  (void)clampToLimits(*model_, q_out);
+  forwardKinematics(*model_, *fk_, q_out);
+  Status status;
+  for (std::size_t side = 0; side < 2; ++side) {
+    const AnkleChain& a = ankles_[side];
+    if (ground_up_[side]) {
+      const auto& joints = model_->joints();
+      const V3 A = jointFrameInWorld(*model_, *fk_, a.pitch_joint).linear() *
+                   joints[static_cast<std::size_t>(a.pitch_joint)].axis;
+      const V3 B = jointFrameInWorld(*model_, *fk_, a.roll_joint).linear() *
+                   joints[static_cast<std::size_t>(a.roll_joint)].axis;
+      const V3 C = B.cross(A);
+      // n0 = +-(B x A) (checked at construction): reach n with the sole's z.
+      const V3 n = fk_->X_WL[static_cast<std::size_t>(a.sole)].linear().col(2).dot(C) >= Scalar(0)
+                       ? *ground_up_[side]
+                       : V3(-*ground_up_[side]);
+      using std::asin;
+      using std::atan2;
+      ankle_angle_[side] = {atan2(n.dot(B), n.dot(C)), -asin(std::min(Scalar(1), std::max(Scalar(-1), n.dot(A))))};
+    } else {
+      held_[a.pitch_q] = held_[a.roll_q] = true;  // no pelvis frame: the ankles keep their values
+      status |= StatusCode::kDegenerateInput;
+    }
+    q_out[a.pitch_q] = wanted_[a.pitch_q] = ankle_angle_[side][0];
+    q_out[a.roll_q] = wanted_[a.roll_q] = ankle_angle_[side][1];
+  }
+  return status;
+}
+
+template <typename Scalar>
+void GaLvvjMapper<Scalar>::resolveFeet(const GaLvvjMap& map) {
+  fk_.emplace(*model_);
+  const auto& joints = model_->joints();
+  const std::array<const GaLvvjFoot*, 2> feet = {&map.foot_left, &map.foot_right};
+  VectorX<Scalar> q = rest_;
+  for (std::size_t side = 0; side < 2; ++side) {
+    const GaLvvjFoot& f = *feet[side];
+    AnkleChain& a = ankles_[side];
+    a.pitch_joint = model_->findJoint(f.ankle_pitch);
+    a.roll_joint = model_->findJoint(f.ankle_roll);
+    a.sole = model_->findLink(f.sole);
+    const auto turns = [&](int k) {
+      if (k < 0) return false;
+      const Joint<Scalar>& joint = joints[static_cast<std::size_t>(k)];
+      return joint.q_index >= 0 && (joint.type == JointType::kRevolute || joint.type == JointType::kContinuous);
+    };
+    const auto carries = [&](int k) {
+      const std::vector<int>& support = model_->links()[static_cast<std::size_t>(a.sole)].support;
+      return std::find(support.begin(), support.end(), k) != support.end();
+    };
+    RETARGET_THROW_UNLESS(turns(a.pitch_joint) && turns(a.roll_joint) && a.sole >= 0 && carries(a.pitch_joint) &&
+                              carries(a.roll_joint) && a.pitch_joint != a.roll_joint,
+                          InvalidArgument, "GaLvvjOptions::trunk_lean needs GaLvvjMap '", map.robot, "' ",
+                          side == 0 ? "foot_left" : "foot_right", " (got ankle_pitch '", f.ankle_pitch,
+                          "', ankle_roll '", f.ankle_roll, "', sole '", f.sole, "', expected two revolute joints of robot '",
+                          model_->name(), "' with coordinates in q and a link they carry)");
+    a.pitch_q = joints[static_cast<std::size_t>(a.pitch_joint)].q_index;
+    a.roll_q = joints[static_cast<std::size_t>(a.roll_joint)].q_index;
+    q[a.pitch_q] = q[a.roll_q] = Scalar(0);
+  }
+  // The closed form needs the pitch axis, the roll axis and the sole normal orthogonal at zero
+  // ankle angles (independent of the legs above them).
+  forwardKinematics(*model_, *fk_, q);
+  for (std::size_t side = 0; side < 2; ++side) {
+    const AnkleChain& a = ankles_[side];
+    const V3 A = jointFrameInWorld(*model_, *fk_, a.pitch_joint).linear() * joints[static_cast<std::size_t>(a.pitch_joint)].axis;
+    const V3 B = jointFrameInWorld(*model_, *fk_, a.roll_joint).linear() * joints[static_cast<std::size_t>(a.roll_joint)].axis;
+    const V3 n0 = fk_->X_WL[static_cast<std::size_t>(a.sole)].linear().col(2);
+    using std::abs;
+    const Scalar tol = Scalar(1e-4);
+    RETARGET_THROW_UNLESS(abs(A.dot(B)) < tol && abs(n0.dot(A)) < tol && abs(n0.dot(B)) < tol, InvalidArgument,
+                          "GaLvvjOptions::trunk_lean: GaLvvjMap '", map.robot, "' ",
+                          side == 0 ? "foot_left" : "foot_right", " (got ankle axes and a sole z that are not ",
+                          "orthogonal at zero ankle angles, expected the pitch axis, the roll axis and the sole's z ",
+                          "orthogonal)");
+  }
 }
 
 template <typename ScalarType>
@@ -1233,6 +1391,7 @@ GaLvvjMapper<ScalarType>::GaLvvjMapper(const RobotModel<Scalar>& model, GaLvvjMa
   held_ = JointFlags::Constant(model.nq(), false);
   singular_ = JointFlags::Constant(model.nq(), false);
   wanted_ = rest_;
+  if (options_.trunk_lean) resolveFeet(map);
   reset();
 }
 
@@ -1244,6 +1403,9 @@ void GaLvvjMapper<ScalarType>::reset() noexcept {
         b.q >= 0 ? (rest_[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign) : Scalar(0);
   }
   angle_[static_cast<std::size_t>(GaLvvjJoint::kLHipYawPitch)] = static_cast<Scalar>(options_.hip_yaw_pitch);
+  if (fk_) {
+    for (std::size_t side = 0; side < 2; ++side) ankle_angle_[side] = {rest_[ankles_[side].pitch_q], rest_[ankles_[side].roll_q]};
+  }
   wanted_virtual_ = angle_;
   wanted_ = rest_;
   has_previous_arm_ = {false, false};

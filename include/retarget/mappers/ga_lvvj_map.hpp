@@ -91,6 +91,18 @@ struct VirtualPointSpec {
   Eigen::Vector3d v_L = Eigen::Vector3d::Zero();  ///< m, link frame L.
 };
 
+/// One foot of a robot, for `GaLvvjOptions::trunk_lean`: the two ankle joints (the pitch
+/// joint, then the roll joint on its child side, axes orthogonal) and the sole link (a frame
+/// with z out of the sole, normal to both ankle axes when they are at 0). Empty names: the
+/// robot has no such foot.
+struct GaLvvjFoot {
+  std::string ankle_pitch;
+  std::string ankle_roll;
+  std::string sole;
+
+  bool empty() const { return ankle_pitch.empty() && ankle_roll.empty() && sole.empty(); }
+};
+
 /// GA-LVVJ data for one robot: joint bindings plus its virtual skeleton. Build with
 /// `naoGaLvvjMap()` / `pepperGaLvvjMap()` or by hand; checked against a model by
 /// `validateGaLvvjMap`.
@@ -107,6 +119,10 @@ struct GaLvvjMap {
   /// pitched by R_y(-0.157079) (URDF joint origins of LElbowYaw / RElbowYaw).
   Eigen::Matrix3d R_UE_left = Eigen::Matrix3d::Identity();
   Eigen::Matrix3d R_UE_right = Eigen::Matrix3d::Identity();
+  /// The feet the trunk lean stands on (`GaLvvjOptions::trunk_lean`); empty for a robot
+  /// without feet (Pepper). Unused otherwise.
+  GaLvvjFoot foot_left{};
+  GaLvvjFoot foot_right{};
 
   GaLvvjJointBinding& binding(GaLvvjJoint j) { return joints[static_cast<std::size_t>(j)]; }
   const GaLvvjJointBinding& binding(GaLvvjJoint j) const { return joints[static_cast<std::size_t>(j)]; }
@@ -199,7 +215,7 @@ std::vector<internal::ResolvedVirtualPoint> resolveVirtualSkeleton(const GaLvvjM
 /// vectors: upper arm 0.105 m along +x of LBicep/RBicep, lower arm 0.05595 m along +x of
 /// LForeArm/RForeArm, hand 0.05775 m along +x of l_wrist/r_wrist, thigh 0.1 m and tibia
 /// 0.1029 m along -z of LThigh/LTibia (R*), foot (0.07, 0, -0.04511) in l_ankle/r_ankle, head
-/// 0.07 m along +z of Head.
+/// 0.07 m along +z of Head. Feet: LAnklePitch, LAnkleRoll, l_sole (right: R*).
 RETARGET_DECL GaLvvjMap naoGaLvvjMap();
 
 /// GA-LVVJ map of Pepper's arms and head (link and joint names of
@@ -267,6 +283,8 @@ RETARGET_DECL GaLvvjMap naoGaLvvjMap() {
   addPoint(map, H::kAnkleRight, "RTibia", 0, 0, -0.1029, H::kKneeRight);
   addPoint(map, H::kFootLeft, "l_ankle", 0.07, 0, -0.04511, H::kAnkleLeft);
   addPoint(map, H::kFootRight, "r_ankle", 0.07, 0, -0.04511, H::kAnkleRight);
+  map.foot_left = GaLvvjFoot{"LAnklePitch", "LAnkleRoll", "l_sole"};
+  map.foot_right = GaLvvjFoot{"RAnklePitch", "RAnkleRoll", "r_sole"};
   return map;
 }
 
