@@ -11,7 +11,11 @@
 // "ga_lvvj" key the GA-LVVJ options. The summary names the support modes entered with their frame counts; the events file
 // has one JSON object per line: {"frame", "time", "event": "mode", "from", "to"} for each
 // transition and {"frame", "time", "event": "walk", "dx", "dy", "dtheta", "duration"} (m, rad, s;
-// robot base frame, x forward, y left) for each walk command.
+// robot base frame, x forward, y left) for each walk command, and {"frame", "time", "event":
+// "refused", "reason": "too-short" | "too-fast", "foot", "start", "peak_speed"} for each lift
+// of the human's foot the robot did not follow onto one foot (peak speed in leg lengths/s).
+// --trunk-lean: GaLvvjOptions::trunk_lean (on by default with --whole-body).
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -56,9 +60,9 @@ void runWholeBody(const MapRequest& request, const RobotModel<double>& model, co
   }
   std::map<SupportMode, int> frames_in;
   std::map<SupportMode, int> entered;
-  int walk_commands = 0, com_limited = 0, held = 0, rate_limited = 0;
+  int walk_commands = 0, com_limited = 0, held = 0, rate_limited = 0, refused = 0, refused_fast = 0;
   double margin_min = INFINITY;
-  MappedMotion<double> mapped = mapMotion(pipeline, motion, [&](std::size_t, const WholeBodyPipeline& p) {
+  MappedMotion<double> mapped = mapMotion(pipeline, motion, [&](std::size_t frame, const WholeBodyPipeline& p) {
     const WholeBodyReport& r = p.report();
     ++frames_in[r.mode];
     if (r.changed) {
@@ -80,6 +84,22 @@ void runWholeBody(const MapRequest& request, const RobotModel<double>& model, co
         events << nlohmann::json{{"frame", c.frame},   {"time", c.time},     {"event", "walk"},
                                  {"dx", c.dx},         {"dy", c.dy},         {"dtheta", c.dtheta},
                                  {"duration", c.duration}}
+                      .dump()
+               << "\n";
+      }
+    }
+    if (r.modes.refused) {
+      const StepRefusal& f = r.modes.refusal;
+      ++refused;
+      refused_fast += f.reason == StepRefusal::Reason::kTooFast ? 1 : 0;
+      if (events.is_open()) {
+        events << nlohmann::json{{"frame", static_cast<std::int64_t>(frame)},
+                                 {"time", f.end_time},
+                                 {"event", "refused"},
+                                 {"reason", stepRefusalReasonName(f.reason)},
+                                 {"foot", f.left ? "left" : "right"},
+                                 {"start", f.start_time},
+                                 {"peak_speed", f.peak_speed}}
                       .dump()
                << "\n";
       }
@@ -106,7 +126,9 @@ void runWholeBody(const MapRequest& request, const RobotModel<double>& model, co
              " frames";
     if (entered.count(m) != 0) modes += " (entered " + std::to_string(entered[m]) + "x)";
   }
-  std::cerr << "retarget: whole body: support modes " << modes << "; " << walk_commands << " walk commands";
+  std::cerr << "retarget: whole body: support modes " << modes << "; " << walk_commands << " walk commands; "
+            << refused << " steps refused (" << refused_fast << " too fast for the robot's legs, "
+            << refused - refused_fast << " too short to stand on one foot)";
   if (options.balance_enabled) {
     std::cerr << "; balance: centre of mass held at the margin in " << com_limited << " frames, steps not taken in "
               << held << " frames, behind for its joint speeds in " << rate_limited

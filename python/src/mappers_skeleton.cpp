@@ -109,10 +109,14 @@ after map() is the last frame's support mode as a dict.)doc");
             out["has_walk_command"] = r.modes.has_walk_command;
             out["com_limited"] = r.com_limited;
             out["balance_held"] = r.balance_held;
+            out["rate_limited"] = r.rate_limited;
+            out["step_refused"] = r.modes.refused ? py::object(py::str(stepRefusalReasonName(r.modes.refusal.reason)))
+                                                  : py::object(py::none());
             return out;
           },
           "The last frame's support mode ('double', 'single-left', ...), whether it changed, whether a walk "
-          "command was issued, and the balance stage's flags.");
+          "command was issued, the balance stage's flags (rate_limited: behind for the joint speeds), and "
+          "step_refused: None, or 'too-short' / 'too-fast' in the frame a lift the robot did not follow ended.");
   addMapperMethods<WholeBodyPipeline>(wb);
 
   // --- triangle

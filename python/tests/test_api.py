@@ -89,6 +89,15 @@ def test_trunk_lean_moves_the_ankles_and_needs_feet():
         retarget.GaLvvjMapper(retarget.Robot("pepper"), trunk_lean=True)
 
 
+def test_whole_body_report_flags():
+    wb = retarget.WholeBodyPipeline(retarget.Robot("nao"))
+    m = retarget.demo_motion("arms-raise", duration=1.0)
+    for k in range(len(m)):
+        wb.map(m[k])
+        r = wb.report
+        assert r["rate_limited"] is False and r["step_refused"] is None and r["mode"] == "double"
+
+
 def test_bvh_round_trip(data, tmp_path):
     bvh = retarget.read_bvh(str(data / "bvh" / "cmu_skeleton31_deepmotionediting_example.bvh"))
     retarget.write_bvh(bvh, str(tmp_path / "copy.bvh"))

@@ -19,6 +19,7 @@
 #include <retarget/robots/nao.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "support/step_takes.hpp"
 
 using namespace retarget;
 using namespace retarget::test;
@@ -38,12 +39,14 @@ TEST_CASE("cli map --whole-body: the library's angles, the modes in the summary,
     WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
     std::vector<SupportModeEvent> transitions;
     std::vector<WalkCommand> walks;
+    std::vector<StepRefusal> refusals;
     std::map<SupportMode, int> frames_in;
     const MappedMotion<double> expected =
         mapMotion(pipeline, readSkeletonCsv(motion.string()), [&](std::size_t, const WholeBodyPipeline& p) {
           ++frames_in[p.report().mode];
           if (p.report().changed) transitions.push_back(p.report().event);
           if (p.report().modes.has_walk_command) walks.push_back(p.report().modes.command);
+          if (p.report().modes.refused) refusals.push_back(p.report().modes.refusal);
         });
     const JointTrajectory written = toRobotOrder(readJointTrajectoryCsv(angles.string()), nao);
     REQUIRE(written.positions.rows() == expected.q.rows());
@@ -51,10 +54,15 @@ TEST_CASE("cli map --whole-body: the library's angles, the modes in the summary,
     std::ifstream in(events);
     std::vector<nlohmann::json> lines;
     for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
-    REQUIRE(lines.size() == transitions.size() + walks.size());
-    std::size_t t = 0, w = 0;
+    REQUIRE(lines.size() == transitions.size() + walks.size() + refusals.size());
+    std::size_t t = 0, w = 0, f = 0;
     for (const auto& line : lines) {
-      if (line["event"] == "mode") {
+      if (line["event"] == "refused") {
+        REQUIRE(f < refusals.size());
+        CHECK(line["reason"] == stepRefusalReasonName(refusals[f].reason));
+        CHECK(line["time"].get<double>() == doctest::Approx(refusals[f].end_time));
+        ++f;
+      } else if (line["event"] == "mode") {
         REQUIRE(t < transitions.size());
         CHECK(line["frame"] == transitions[t].frame);
         CHECK(line["from"] == supportModeName(transitions[t].from));
@@ -211,4 +219,25 @@ TEST_CASE("cli map --trunk-lean and ga-lvvj:trunk-lean: the library's leaning an
   const Run t = run("map " + quoted(motion) + " --robot nao --method triangle --trunk-lean -o " + quoted(angles));
   CHECK(t.code == 2);
   CHECK(contains(t.err, "--trunk-lean works with --method ga-lvvj only"));
+}
+
+TEST_CASE("cli map --whole-body: a kick is refused, in the summary and in the events file") {
+  const fs::path motion = tempDir() / "wb_kick.csv";
+  const fs::path angles = tempDir() / "wb_kick_q.csv";
+  const fs::path events = tempDir() / "wb_kick_events.jsonl";
+  writeSkeletonCsv(stepTake("kick", 60.0), motion.string());
+  const Run r = run("map " + quoted(motion) + " --robot nao --method ga-lvvj --whole-body -o " + quoted(angles) +
+                    " --events " + quoted(events));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(contains(r.err, "support modes double"));
+  CHECK(contains(r.err, "1 steps refused (1 too fast for the robot's legs, 0 too short to stand on one foot)"));
+  std::ifstream in(events);
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  REQUIRE(lines.size() == 1);  // no mode change: the robot stays on both feet
+  CHECK(lines[0]["event"] == "refused");
+  CHECK(lines[0]["reason"] == "too-fast");
+  CHECK(lines[0]["foot"] == "right");
+  CHECK(lines[0]["peak_speed"].get<double>() > 4.4);
+  CHECK(lines[0]["start"].get<double>() < lines[0]["time"].get<double>());
 }

@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <retarget/control/support_mode.hpp>
@@ -21,6 +22,7 @@
 #include <retarget/io/kinect.hpp>
 
 #include "support/resample.hpp"
+#include "support/step_takes.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -181,6 +183,7 @@ TEST_CASE("support modes: random height sequences at irregular times switch exac
     options.lift_confirm_time = window(rng) * mean_period * 30.0;
     options.landing_confirm_time = window(rng) * mean_period * 30.0;
     options.lift_height = 0.03 + 0.04 * uniform(rng);
+    options.max_lift_speed = 1e9;  // the windows alone (the random steps are not motions; the speed rule has its own test)
     const auto got = runSwitch(rise, times, options);
     const auto want = windowReference(rise, times, options);
     CAPTURE(trial);
@@ -326,4 +329,85 @@ TEST_CASE("support modes: the shared BVH walks walk without one-leg stands, the 
     }
   }
   CHECK(walks == 4);  // MANIFEST.md: the CMU example, two Xia walks, the Mixamo walk
+}
+
+namespace {
+
+struct RefusalRun {
+  std::map<SupportMode, int> frames;
+  std::vector<StepRefusal> refusals;
+};
+
+RefusalRun refusals(const SkeletonMotiond& motion) {
+  SupportModeSwitch<double> modes;
+  RefusalRun out;
+  for (const SkeletonFramed& frame : motion.frames) {
+    const SupportModeUpdate u = modes.update(frame);
+    ++out.frames[u.mode];
+    if (u.refused) out.refusals.push_back(u.refusal);
+  }
+  return out;
+}
+
+// When the right ankle is h0 above the left in take `name`: first and last such time (1 ms grid).
+std::pair<double, double> liftInterval(const std::string& name) {
+  const HumanBodyModel body = HumanBodyModel::fromHeight(1.75);
+  double first = -1, last = -1;
+  for (int k = 0; k <= 2500; ++k) {
+    const SkeletonFramed f = bodyPoseFrame(body, test::stepTakePose(name, k / 1000.0));
+    if (f.position(HumanJoint::kAnkleRight).z() - f.position(HumanJoint::kAnkleLeft).z() >= 0.05) {
+      if (first < 0) first = k / 1000.0;
+      last = k / 1000.0;
+    }
+  }
+  return {first, last};
+}
+
+}  // namespace
+
+TEST_CASE("support modes: a fast step and a kick are refused on two feet, the same at 30, 60 and 120 Hz") {
+  for (const std::string name : {"fast step", "kick"}) {
+    const auto [first, last] = liftInterval(name);
+    REQUIRE(first > 0);
+    for (const double rate : {30.0, 60.0, 120.0}) {
+      CAPTURE(name);
+      CAPTURE(rate);
+      const RefusalRun run = refusals(test::stepTake(name, rate));
+      CHECK(run.frames.size() == 1);  // never on one foot, never walking
+      CHECK(run.frames.count(SupportMode::kDouble) == 1);
+      REQUIRE(run.refusals.size() == 1);
+      const StepRefusal& r = run.refusals.front();
+      MESSAGE(name, " at ", rate, " Hz: refused (", std::string(stepRefusalReasonName(r.reason)), "), right foot up ", r.start_time,
+              " ... ", r.end_time, " s, peak ", r.peak_speed, " leg lengths/s");
+      CHECK_FALSE(r.left);
+      CHECK(r.reason == (name == "kick" ? StepRefusal::Reason::kTooFast : StepRefusal::Reason::kTooShort));
+      // The lift as the generator has it (on a 1 ms grid), within one frame.
+      CHECK(std::abs(r.start_time - first) <= 1.0 / rate + 0.001);
+      CHECK(std::abs(r.end_time - last) <= 1.0 / rate + 0.001);
+      if (name == "kick") {
+        CHECK(r.peak_speed > SupportModeOptions{}.max_lift_speed);
+        CHECK(last - first > SupportModeOptions{}.lift_confirm_time);  // long enough to stand on one foot
+      } else {
+        CHECK(r.peak_speed < SupportModeOptions{}.max_lift_speed);
+        CHECK(last - first < SupportModeOptions{}.lift_confirm_time);
+      }
+    }
+  }
+  // The slow lift of the one-leg stand is followed, nothing refused; with a speed limit below
+  // its own peak the same lifts are refused instead.
+  const SkeletonMotiond stand = demoMotion("one-leg-stand", DemoMotionOptions{30.0, 12.0, 1.75});
+  const RefusalRun followed = refusals(stand);
+  CHECK(followed.refusals.empty());
+  CHECK(followed.frames.count(SupportMode::kSingleRight) == 1);
+  SupportModeOptions strict;
+  strict.max_lift_speed = 0.5;
+  SupportModeSwitch<double> modes(strict);
+  int refused = 0, single = 0;
+  for (const SkeletonFramed& frame : stand.frames) {
+    const SupportModeUpdate u = modes.update(frame);
+    refused += u.refused ? 1 : 0;
+    single += u.mode == SupportMode::kSingleRight ? 1 : 0;
+  }
+  CHECK(refused == 2);
+  CHECK(single == 0);
 }

@@ -35,6 +35,7 @@
 #include "robots/kdl_reference.hpp"
 #include "support/hull_distance.hpp"
 #include "support/resample.hpp"
+#include "support/step_takes.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -210,7 +211,7 @@ void checkTake(UrdfNao& urdf, const std::string& label, const SkeletonMotiond& m
 
 }  // namespace
 
-TEST_CASE("whole body, checked with KDL and the URDF: every shared BVH take and every demo, own rate and 30 Hz") {
+TEST_CASE("whole body, checked with KDL and the URDF: every shared BVH take, every demo and two refused steps, own rate and 30 Hz") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   UrdfNao urdf((data_dir / "urdf" / "nao_h25_v50.urdf").string());
   int takes = 0;
@@ -223,5 +224,20 @@ TEST_CASE("whole body, checked with KDL and the URDF: every shared BVH take and 
   CHECK(takes == 5);  // MANIFEST.md: 6 BVH files, one of them the 0-frame template
   for (const std::string& name : demoMotionNames()) {
     checkTake(urdf, "demo " + name, demoMotion(name, DemoMotionOptions{30.0, 12.0, 1.75}));
+  }
+  // Steps the robot refuses (tests/support/step_takes.hpp): it stays on two feet throughout.
+  for (const std::string name : {"fast step", "kick"}) {
+    const SkeletonMotiond take = test::stepTake(name, 120.0);
+    checkTake(urdf, "generated " + name, take);
+    static const RobotModel<double> nao = makeNao();
+    WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
+    int refused = 0, not_double = 0;
+    (void)mapMotion(pipeline, take, [&](std::size_t, const WholeBodyPipeline& p) {
+      refused += p.report().modes.refused ? 1 : 0;
+      not_double += p.report().mode != SupportMode::kDouble ? 1 : 0;
+    });
+    CAPTURE(name);
+    CHECK(refused == 1);
+    CHECK(not_double == 0);
   }
 }

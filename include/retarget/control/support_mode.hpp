@@ -33,11 +33,20 @@
 ///     locomotion loop (Section 4.3: "if a small displacement d0 of either foot is detected, the
 ///     execution of lower-limb imitation in this motion loop will be stopped", a reaching-out
 ///     leg or the first steps of a walk).
+/// - a step the robot refuses (`SupportModeUpdate::refused`): a lift that ends in double
+///   support without the robot standing on one foot. Too short: down again before
+///   `lift_confirm_time` (a fast step; lifts shorter than `landing_confirm_time`, the paper's
+///   guard against sensor leaps, are noise and not reported). Too fast: the lifted ankle moved,
+///   relative to the other, faster than `max_lift_speed` leg lengths per second while the lift
+///   was pending (a kick): the lift is then not confirmed however long it lasts, so the robot
+///   stays on two feet until the foot is down again. A foot that leaves the ground faster than
+///   NAO's swing leg can follow would have the robot stand on one foot in a pose it never took.
 /// A frame whose ankles are not usable gives no evidence: the confirmation windows keep their
 /// start and the mode stays (reported by `SupportModeUpdate::no_evidence`).
 ///
 /// `update` never allocates or throws. Every mode change is an event with its frame and time.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -45,6 +54,7 @@
 #include <retarget/control/locomotion.hpp>
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
 
 namespace retarget {
@@ -70,6 +80,13 @@ struct SupportModeOptions {
   /// How long (s) the free foot must stay down before the robot lands it, > 0 (the paper's three
   /// loops of a 30 Hz sensor).
   double landing_confirm_time = 0.1;
+  /// Speed of a lifting ankle relative to the other (leg lengths hip -> knee -> ankle per
+  /// second, > 0) above which the lift is refused (see the file doc). 4.4: NAO's swing ankle with
+  /// hip and knee pitch at the balance's 3 rad/s joint speed cap moves at most 3 * 0.203 m
+  /// (hip to ankle) + 3 * 0.103 m (knee to ankle) = 0.92 m/s, 4.4 of its 0.203 m legs per second;
+  /// for an adult's 0.87 m leg that is 3.9 m/s, about a walking swing's peak and well below a
+  /// kick's ankle.
+  double max_lift_speed = 4.4;
   /// Locomotion loops and thresholds (d0, ω0).
   LocomotionOptions locomotion{};
 
@@ -84,6 +101,22 @@ struct SupportModeEvent {
   SupportMode from = SupportMode::kDouble;
   SupportMode to = SupportMode::kDouble;
 };
+
+/// A lift of the human's foot the robot did not follow onto one foot (see the file doc).
+struct StepRefusal {
+  enum class Reason : std::uint8_t {
+    kTooShort = 0,  ///< down again before the lift could be confirmed (a fast step)
+    kTooFast = 1,   ///< the ankle moved faster than the robot's swing leg can (a kick)
+  };
+  Reason reason = Reason::kTooShort;
+  bool left = true;          ///< the lifted foot
+  double start_time = 0.0;   ///< s, first frame of the lift
+  double end_time = 0.0;     ///< s, the frame the foot was down again
+  double peak_speed = 0.0;   ///< leg lengths per second, the lifted ankle relative to the other
+};
+
+/// Stable lower-case name: "too-short", "too-fast".
+RETARGET_DECL const char* stepRefusalReasonName(StepRefusal::Reason reason) noexcept;
 
 /// What one frame decided.
 struct SupportModeUpdate {
@@ -104,6 +137,9 @@ struct SupportModeUpdate {
   /// A loop start in walking mode: `command` is valid.
   bool has_walk_command = false;
   WalkCommand command{};
+  /// A lift ended in this frame without the robot standing on one foot: `refusal` is valid.
+  bool refused = false;
+  StepRefusal refusal{};
 };
 
 /// The support-mode state machine of one stream of skeleton frames.
@@ -125,6 +161,11 @@ class SupportModeSwitch {
  private:
   void change(SupportMode to, std::int64_t index, double t, SupportModeUpdate& out) noexcept;
 
+  // Follows the lift in progress in double support and reports its refusal (see the file doc).
+  void trackLift(double rise, double speed, double t, SupportModeUpdate& out) noexcept;
+  // Hip -> knee -> ankle length of one leg (m), 0 when a joint is not usable.
+  static double legLength(const SkeletonFrame<Scalar>& frame, bool left) noexcept;
+
   // True when a condition holding at time t has held, in every frame with evidence, since the
   // time stored in `since` (set here when it starts holding; NaN: not holding) for `window` s.
   static bool heldFor(bool holds, double t, double window, double& since) noexcept;
@@ -137,6 +178,13 @@ class SupportModeSwitch {
   double lifted_left_since_ = kNotHolding;
   double lifted_right_since_ = kNotHolding;
   double lowered_since_ = kNotHolding;
+  // The lift in progress in double support (start NaN: none), and the last frame with ankles.
+  double lift_start_ = kNotHolding;
+  bool lift_left_ = true;
+  bool lift_too_fast_ = false;
+  double lift_peak_speed_ = 0.0;
+  double previous_time_ = kNotHolding;
+  Vector3<Scalar> previous_rise_ = Vector3<Scalar>::Zero();  // left ankle - right ankle (m)
 };
 
 template <typename Scalar>
@@ -150,6 +198,9 @@ void SupportModeSwitch<Scalar>::reset() noexcept {
   mode_ = SupportMode::kDouble;
   frame_index_ = 0;
   lifted_left_since_ = lifted_right_since_ = lowered_since_ = kNotHolding;
+  lift_start_ = previous_time_ = kNotHolding;
+  lift_too_fast_ = false;
+  lift_peak_speed_ = 0.0;
   locomotion_.reset();
 }
 
@@ -188,12 +239,21 @@ SupportModeUpdate SupportModeSwitch<Scalar>::update(const SkeletonFrame<Scalar>&
     return out;
   }
   if (out.changed) return out;  // the loop start already changed the mode
-  const double rise = static_cast<double>(frame.position(HumanJoint::kAnkleLeft).z() -
-                                          frame.position(HumanJoint::kAnkleRight).z());  // > 0: left higher
+  const Vector3<Scalar> between = frame.position(HumanJoint::kAnkleLeft) - frame.position(HumanJoint::kAnkleRight);
+  const double rise = static_cast<double>(between.z());  // > 0: left higher
   const double h0 = options_.lift_height;
+  // The ankles' relative speed, in leg lengths per second of the lifting side.
+  double speed = 0.0;
+  if (std::isfinite(previous_time_) && t > previous_time_) {
+    const double leg = legLength(frame, rise >= 0.0);
+    if (leg > 0.0) speed = static_cast<double>((between - previous_rise_).norm()) / (t - previous_time_) / leg;
+  }
+  previous_time_ = t;
+  previous_rise_ = between;
   if (mode_ == SupportMode::kDouble) {
-    const bool left_up = heldFor(rise >= h0, t, options_.lift_confirm_time, lifted_left_since_);
-    const bool right_up = heldFor(-rise >= h0, t, options_.lift_confirm_time, lifted_right_since_);
+    trackLift(rise, speed, t, out);
+    const bool left_up = heldFor(rise >= h0, t, options_.lift_confirm_time, lifted_left_since_) && !lift_too_fast_;
+    const bool right_up = heldFor(-rise >= h0, t, options_.lift_confirm_time, lifted_right_since_) && !lift_too_fast_;
     if (left_up) {
       change(SupportMode::kSingleRight, index, t, out);
     } else if (right_up) {
@@ -219,6 +279,42 @@ void SupportModeSwitch<Scalar>::change(SupportMode to, std::int64_t index, doubl
   out.event = SupportModeEvent{index, t, mode_, to};
   mode_ = to;
   lifted_left_since_ = lifted_right_since_ = lowered_since_ = kNotHolding;
+  lift_start_ = kNotHolding;  // followed (single support) or taken over (walking): not refused
+  lift_too_fast_ = false;
+}
+
+template <typename Scalar>
+double SupportModeSwitch<Scalar>::legLength(const SkeletonFrame<Scalar>& frame, bool left) noexcept {
+  using H = HumanJoint;
+  const H hip = left ? H::kHipLeft : H::kHipRight, knee = left ? H::kKneeLeft : H::kKneeRight;
+  const H ankle = left ? H::kAnkleLeft : H::kAnkleRight;
+  if (!frame.usable(hip) || !frame.usable(knee)) return 0.0;
+  return static_cast<double>((frame.position(knee) - frame.position(hip)).norm() +
+                             (frame.position(ankle) - frame.position(knee)).norm());
+}
+
+template <typename Scalar>
+void SupportModeSwitch<Scalar>::trackLift(double rise, double speed, double t, SupportModeUpdate& out) noexcept {
+  const bool up = std::abs(rise) >= options_.lift_height;
+  const bool left = rise > 0.0;
+  if (std::isnan(lift_start_) ? false : (!up || left != lift_left_)) {
+    // The lift ended in double support: refused, unless it was too short to be a step at all.
+    if (lift_too_fast_ || t - lift_start_ >= options_.landing_confirm_time - 1e-9) {
+      out.refused = true;
+      out.refusal = StepRefusal{lift_too_fast_ ? StepRefusal::Reason::kTooFast : StepRefusal::Reason::kTooShort,
+                                lift_left_, lift_start_, t, lift_peak_speed_};
+    }
+    lift_start_ = kNotHolding;
+    lift_too_fast_ = false;
+  }
+  if (!up) return;
+  if (std::isnan(lift_start_)) {
+    lift_start_ = t;
+    lift_left_ = left;
+    lift_peak_speed_ = 0.0;
+  }
+  lift_peak_speed_ = std::max(lift_peak_speed_, speed);
+  if (speed > options_.max_lift_speed) lift_too_fast_ = true;
 }
 
 #if RETARGET_DEFINE_CONTROL
@@ -240,7 +336,13 @@ RETARGET_DECL void SupportModeOptions::validate() const {
                         "SupportModeOptions::lift_confirm_time (got ", lift_confirm_time, ", expected > 0 s)");
   RETARGET_THROW_UNLESS(std::isfinite(landing_confirm_time) && landing_confirm_time > 0, InvalidArgument,
                         "SupportModeOptions::landing_confirm_time (got ", landing_confirm_time, ", expected > 0 s)");
+  RETARGET_THROW_UNLESS(std::isfinite(max_lift_speed) && max_lift_speed > 0, InvalidArgument,
+                        "SupportModeOptions::max_lift_speed (got ", max_lift_speed, ", expected > 0 leg lengths/s)");
   locomotion.validate();
+}
+
+RETARGET_DECL const char* stepRefusalReasonName(StepRefusal::Reason reason) noexcept {
+  return reason == StepRefusal::Reason::kTooFast ? "too-fast" : "too-short";
 }
 
 #endif  // RETARGET_DEFINE_CONTROL

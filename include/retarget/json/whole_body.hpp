@@ -9,6 +9,7 @@
 /// ```
 /// LocomotionOptions  { "loop_period": 1.0, "step_threshold": 0.1, "turn_threshold": 0.2618 }
 /// SupportModeOptions { "lift_height": 0.05, "lift_confirm_time": 0.5, "landing_confirm_time": 0.1,
+///                      "max_lift_speed": 4.4,
 ///                      "locomotion": { ... } }
 /// BalanceOptions     { "control_period": 0.02, "safety_margin": 0.01, "linearisation_margin": 0.001,
 ///                      "recovery_step": 0.002, "max_joint_speed": 3.0, "landing_speed": 0.05,
@@ -44,6 +45,7 @@ inline nlohmann::ordered_json toJson(const SupportModeOptions& options) {
   j["lift_height"] = options.lift_height;
   j["lift_confirm_time"] = options.lift_confirm_time;
   j["landing_confirm_time"] = options.landing_confirm_time;
+  j["max_lift_speed"] = options.max_lift_speed;
   j["locomotion"] = toJson(options.locomotion);
   return j;
 }
@@ -92,11 +94,12 @@ inline LocomotionOptions decodeJson(const nlohmann::json& value, const std::stri
 inline SupportModeOptions decodeJson(const nlohmann::json& value, const std::string& pointer,
                                      JsonTag<SupportModeOptions>) {
   const JsonObjectReader j(value, pointer, "support-mode options",
-                           {"lift_height", "lift_confirm_time", "landing_confirm_time", "locomotion"});
+                           {"lift_height", "lift_confirm_time", "landing_confirm_time", "max_lift_speed", "locomotion"});
   SupportModeOptions options;
   j.read("lift_height", options.lift_height, "a finite number > 0 (m)");
   j.read("lift_confirm_time", options.lift_confirm_time, "a finite number > 0 (s)");
   j.read("landing_confirm_time", options.landing_confirm_time, "a finite number > 0 (s)");
+  j.read("max_lift_speed", options.max_lift_speed, "a finite number > 0 (leg lengths per second)");
   if (j.has("locomotion")) {
     options.locomotion = decodeJson(j.at("locomotion"), j.pointer("locomotion"), JsonTag<LocomotionOptions>{});
   }
