@@ -20,7 +20,7 @@ def heavy_calls(data):
     short = retarget.demo_motion("arms-raise", duration=1.5)
     Q_short, _ = retarget.GaLvvjMapper(nao).map_motion(short)
     Q_tangy, _ = retarget.TriangleMapper(tangy).map_motion(wave)
-    Q_tangy = np.tile(Q_tangy, (20, 1))  # long enough to watch (20 times the recording)
+    Q_tangy = np.tile(Q_tangy, (100, 1))  # long enough to watch (100 times the recording: 20 took 19-40 ms)
     t_tangy = np.arange(len(Q_tangy)) / 30.0
     return {
         "map_motion": lambda: retarget.JointSpaceParticleFilter(nao, particles=600).map_motion(wave),

@@ -93,18 +93,30 @@ struct BalanceOptions {
   /// Control period (s): one QP per period, > 0. The paper's: "On the NAO robot, this QP problem
   /// is solved every 20 ms" (Section 5).
   double control_period = 0.02;
-  /// d_s: how far inside the support polygon the CoM projection is kept (m). >= 0.
+  /// d_s: how far inside the support polygon the CoM projection is kept (m). >= 0. The paper
+  /// gives no value. 1 cm, measured: the quasi-static error of the written motion (the ZMP's
+  /// distance from the CoM projection, (z_G / g) |a_G|, finite differences of the output) has
+  /// its median at 1.0-3.7 mm on the demos and the shared BVH takes and at 2-21 mm on the
+  /// shared Kinect recordings, whose targets jitter (docs/methods/whole_body.md, "Constants").
   double safety_margin = 0.01;
   /// Extra margin in the QP rows for the linearisation (m), so that the checked step is rarely
   /// halved. >= 0.
   double linearisation_margin = 0.001;
-  /// How far the CoM is asked to move inwards per period when it is outside (m). > 0.
+  /// How far the CoM is asked to move inwards per period when it is outside (m). > 0. 2 mm per
+  /// 20 ms, 0.1 m/s: NAO's CoM crosses the 5 cm from between its feet onto one sole in about half
+  /// a second, about the time a person takes to shift weight before a lift (measured on the
+  /// one-leg-stand demo: the robot stands on one foot 0.53 s and 0.33 s after the human's lift is
+  /// confirmed).
   double recovery_step = 0.002;
   /// Cap on every joint's speed (rad/s), on top of the model's velocity limits. > 0.
   double max_joint_speed = 3.0;
-  /// Speed at which a landing swing foot is lowered (m/s). > 0.
+  /// Speed at which a landing swing foot is lowered (m/s). > 0. A foot lifted the paper's
+  /// h0 = 5 cm comes down in a second at most (measured on the one-leg-stand demo: the robot
+  /// is back on both feet 0.5 s after the human), so that it touches down without an impact a
+  /// quasi-static balance does not model.
   double landing_speed = 0.05;
-  /// Speed at which a landing swing foot is turned parallel to the ground (rad/s). > 0.
+  /// Speed at which a landing swing foot is turned parallel to the ground (rad/s). > 0. A
+  /// 10 deg tilt goes in 0.17 s, a sixth of NAO's ankle velocity limit (6.4 rad/s, URDF).
   double landing_turn_speed = 1.0;
   /// A landing is complete when the swing sole is this close to the ground (m) ... > 0.
   double landing_height = 0.001;

@@ -35,7 +35,8 @@
 /// The robot starts standing: the first frame's target with the legs at the model's neutral
 /// configuration (straight, feet side by side), planted in double support.
 ///
-/// Statuses: the mapper's, plus kNotConverged in a frame where a balance step was not taken
+/// Statuses: the mapper's (kDegenerateInput where `held()` flags a coordinate: a held leg the
+/// balance moved is not held), plus kNotConverged in a frame where a balance step was not taken
 /// (infeasible constraints, or a step that failed the non-linear check at every halving), and
 /// kRateLimited in a frame that ends with the robot behind its target because a joint's target
 /// was beyond its speed bound in the last control period (the human moved faster than NAO's
@@ -128,9 +129,13 @@ class WholeBodyPipeline {
   /// The report of the last `map` call.
   const WholeBodyReport& report() const noexcept { return report_; }
   /// Per coordinate, last frame: clamped = GA-LVVJ clamped it and the output is on that limit;
-  /// held = GA-LVVJ held it (the balance does not move held coordinates either).
+  /// held = GA-LVVJ held it and it kept its value (the balance does not move held coordinates of
+  /// the arms and head; a held leg coordinate keeps its held value as target, but the balance
+  /// moves it where the planted feet or the CoM need it, and then it is not held: with held legs
+  /// frozen, a depth camera that loses the legs left no step that keeps the feet planted, and
+  /// the robot froze whole).
   const JointFlags& clamped() const noexcept { return clamped_; }
-  const JointFlags& held() const noexcept { return mapper_.held(); }
+  const JointFlags& held() const noexcept { return held_; }
   /// GA-LVVJ's wanted values of the last frame (before its limits; see mappers/mapper.hpp).
   const Eigen::VectorXd& wanted() const noexcept { return mapper_.wanted(); }
   /// The balance stage (its phase and last QP).
@@ -156,6 +161,9 @@ class WholeBodyPipeline {
   Eigen::VectorXd q_;
   Eigen::VectorXd target_;
   JointFlags legs_;
+  JointFlags frozen_;  // this frame: held by GA-LVVJ and not a leg
+  JointFlags held_;    // held by GA-LVVJ and unchanged
+  Eigen::VectorXd q_previous_;  // the output of the previous frame
   JointFlags clamped_;
   RobotData<double> fk_;  // the robot's own stance (robotUp)
   WholeBodyReport report_{};
@@ -189,6 +197,9 @@ RETARGET_DECL WholeBodyPipeline::WholeBodyPipeline(const RobotModel<double>& mod
       q_(model.neutralConfiguration()),
       target_(model.nq()),
       legs_(JointFlags::Constant(model.nq(), false)),
+      frozen_(JointFlags::Constant(model.nq(), false)),
+      held_(JointFlags::Constant(model.nq(), false)),
+      q_previous_(model.neutralConfiguration()),
       clamped_(JointFlags::Constant(model.nq(), false)),
       fk_(model),
       sole_index_{model.linkIndex(balance_.feet().left.link), model.linkIndex(balance_.feet().right.link)} {
@@ -209,11 +220,14 @@ RETARGET_DECL void WholeBodyPipeline::reset() noexcept {
   frame_index_ = 0;
   mode_ = SupportMode::kDouble;
   report_ = WholeBodyReport{};
+  q_ = neutral_;  // same sizes: no allocation
+  held_.setConstant(false);
 }
 
 RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
   report_ = WholeBodyReport{};
   if (q_out.size() != model_->nq()) return Status(StatusCode::kInvalidInput);
+  q_previous_ = q_;  // same size: no allocation
   clamped_.setConstant(false);
   SkeletonFrame<double> seen = frame;  // fixed size: no allocation
   applyInferredPolicy(seen, options_.ga_lvvj.inferred_joints);
@@ -252,10 +266,11 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
     } else {
       balance_.request(landing_first ? SupportMode::kDouble : asked);
       const double dt = std::isfinite(t - previous_time_) ? t - previous_time_ : 0.0;
+      for (int i = 0; i < model_->nq(); ++i) frozen_[i] = mapper_.held()[i] && !legs_[i];
       const int periods = std::clamp(static_cast<int>(std::lround(dt / options_.balance.control_period)), 1,
                                      options_.max_periods_per_frame);
       for (int p = 0; p < periods; ++p) {
-        report_.balance = balance_.step(target_, q_, &mapper_.held());
+        report_.balance = balance_.step(target_, q_, &frozen_);
         report_.com_limited |= report_.balance.com_limited;
         report_.balance_held |= report_.balance.held;
       }
@@ -279,6 +294,11 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
   if (std::isfinite(t)) previous_time_ = t;
   clampToLimits(*model_, q_);
   q_out = q_;
+  bool any_held = false;
+  for (int i = 0; i < model_->nq(); ++i) {
+    held_[i] = mapper_.held()[i] && (!legs_[i] || q_[i] == q_previous_[i]);
+    any_held |= held_[i];
+  }
   // A clamp is reported where the output sits on the limit GA-LVVJ clamped to.
   bool any_clamped = false;
   for (int i = 0; i < model_->nq(); ++i) {
@@ -286,8 +306,9 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
     any_clamped |= clamped_[i];
   }
   Status out = any_clamped ? Status(StatusCode::kClamped) : Status();
-  for (const StatusCode code : {StatusCode::kDegenerateInput, StatusCode::kCollisionAvoided, StatusCode::kNotConverged,
-                                StatusCode::kRateLimited, StatusCode::kInvalidInput, StatusCode::kDiscontinuity}) {
+  if (any_held) out |= StatusCode::kDegenerateInput;  // what held (a leg the balance moved did not)
+  for (const StatusCode code : {StatusCode::kCollisionAvoided, StatusCode::kNotConverged, StatusCode::kRateLimited,
+                                StatusCode::kInvalidInput, StatusCode::kDiscontinuity}) {
     if (status.has(code)) out |= code;
   }
   return out;
