@@ -295,7 +295,7 @@ RETARGET_DECL BodyPose demoMotionPose(std::string_view name, double t, bool* han
       leg->knee_flexion = knee;
       leg->hip_flexion = 0.5 * knee;  // equal thigh and shank: hips stay above the ankles
     }
-    pose.trunk_pitch = 0.12 * knee;  // 11 deg: NAO's torso cannot lean (no hip-hinge squat)
+    pose.trunk_pitch = 0.12 * knee;  // 11 deg: a squat, not a hip-hinge bow (that is "bow")
     pose.left_arm.flexion = pose.right_arm.flexion = 0.8 * knee;  // arms forward for balance
   } else if (name == "one-leg-stand") {
     // In 6 s cycles: lift the left knee (1..2 s), hold, lower (4..5 s).
