@@ -71,6 +71,19 @@ MappedMotion<double> timedMap(Mapper& mapper, const Motion& motion, double& seco
 
 }  // namespace
 
+GaLvvjOptions gaLvvjCliOptions(const std::string& config_path, bool trunk_lean) {
+  GaLvvjOptions options = config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(config_path);
+  if (trunk_lean) options.trunk_lean = true;
+  return options;
+}
+
+void requireTrunkLeanFeet(const GaLvvjMap& map, const RobotModel<double>& model, const std::string& what) {
+  if (map.foot_left.empty() || map.foot_right.empty()) {
+    throw UsageError(what + ": the GA-LVVJ map of robot '" + model.name() +
+                     "' has no feet to lean on (NAO has; Pepper stands on a wheeled base)");
+  }
+}
+
 void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& model) {
   const std::string& m = setup.method;
   if (setup.whole_body && m != "ga-lvvj") {
@@ -85,10 +98,7 @@ void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& mode
     if (!gaLvvjMapFor(model)) {
       throw UsageError("--method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() + "' (NAO, Pepper)");
     }
-    if (setup.trunk_lean && gaLvvjMapFor(model)->foot_left.empty()) {
-      throw UsageError("--method ga-lvvj:trunk-lean: the GA-LVVJ map of robot '" + model.name() +
-                       "' has no feet to lean on (NAO has; Pepper stands on a wheeled base)");
-    }
+    if (setup.trunk_lean) requireTrunkLeanFeet(*gaLvvjMapFor(model), model, "--method ga-lvvj:trunk-lean");
   } else if (m == "triangle") {
     if (!triangleMapFor(model)) {
       throw UsageError("--method triangle: no triangle map fits robot '" + model.name() + "' (Tangy, NAO, Pepper)");
@@ -134,13 +144,6 @@ std::shared_ptr<WholeBodyPipeline> wholeBodyPipeline(const MethodSetup& setup, c
   return std::make_shared<WholeBodyPipeline>(model, WholeBodyMap{*gaLvvjMapFor(model), naoBalanceFeet()}, options);
 }
 
-// Plain GA-LVVJ's options: --config's, with the method spec's trunk-lean.
-GaLvvjOptions gaLvvjOptions(const MethodSetup& setup) {
-  GaLvvjOptions options = setup.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(setup.config_path);
-  if (setup.trunk_lean) options.trunk_lean = true;
-  return options;
-}
-
 void physicalMetrics(MappedFile& out, const RobotModel<double>& model, const SelfCollisionModel<double>* collision) {
   out.smoothness = jointSmoothness(model, out.mapped.time, out.mapped.q);
   if (collision != nullptr) out.penetration_max = selfPenetration(*collision, out.mapped.q).max_depth;
@@ -170,7 +173,7 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
       out.balance_held_frames += p.report().balance_held ? 1 : 0;
     });
   } else if (setup.method == "ga-lvvj") {
-    GaLvvjMapper<double> mapper(model, *gaLvvjMapFor(model), gaLvvjOptions(setup));
+    GaLvvjMapper<double> mapper(model, *gaLvvjMapFor(model), gaLvvjCliOptions(setup.config_path, setup.trunk_lean));
     out.mapped = timedMap(mapper, motion, out.seconds);
   } else if (setup.method == "triangle") {
     TriangleMapper<double> mapper(model, *triangleMapFor(model));
@@ -234,7 +237,8 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
   }
   if (setup.method == "ga-lvvj" && setup.whole_body) return skeletonFrameMapper(wholeBodyPipeline(setup, model));
   if (setup.method == "ga-lvvj") {
-    return skeletonFrameMapper(std::make_shared<GaLvvjMapper<double>>(model, *gaLvvjMapFor(model), gaLvvjOptions(setup)));
+    return skeletonFrameMapper(std::make_shared<GaLvvjMapper<double>>(
+        model, *gaLvvjMapFor(model), gaLvvjCliOptions(setup.config_path, setup.trunk_lean)));
   }
   if (setup.method == "triangle") {
     return skeletonFrameMapper(std::make_shared<TriangleMapper<double>>(model, *triangleMapFor(model)));

@@ -19,6 +19,7 @@
 #include <retarget/human/skeleton.hpp>
 
 #include <retarget/kinematics/robot_model.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/mapper.hpp>
 #include <retarget/metrics/joint_smoothness.hpp>
 #include <retarget/safety/self_collision.hpp>
@@ -37,6 +38,14 @@ struct MethodSetup {
                             // a WholeBodyOptions object), NAO's feet
   bool trunk_lean = false;  // ga-lvvj: GaLvvjOptions::trunk_lean (method spec ga-lvvj:trunk-lean)
 };
+
+/// Plain GA-LVVJ's options on the command line: `config_path`'s GaLvvjOptions (defaults when
+/// empty), with the trunk lean on when `trunk_lean` (`map --trunk-lean`, method spec trunk-lean).
+GaLvvjOptions gaLvvjCliOptions(const std::string& config_path, bool trunk_lean);
+
+/// Throws UsageError, naming `what` (the flag or method spec) and the robot, when `map` has no
+/// feet for the trunk lean to stand on (Pepper).
+void requireTrunkLeanFeet(const GaLvvjMap& map, const RobotModel<double>& model, const std::string& what);
 
 /// The methods batch and compare know, in a fixed order.
 const std::vector<std::string>& batchMethods();

@@ -29,6 +29,7 @@
 #include <retarget/json/whole_body.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 
+#include "batch_mapping.hpp"
 #include "cli.hpp"
 #include "map_output.hpp"
 #include "motion_loading.hpp"
@@ -149,16 +150,12 @@ void runGaLvvj(const MapRequest& request) {
     throw UsageError("map --method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() +
                      "' (built-in maps: NAO whole body, Pepper arms and head)");
   }
-  if (request.trunk_lean && (map->foot_left.empty() || map->foot_right.empty())) {
-    throw UsageError("map --trunk-lean: the GA-LVVJ map of robot '" + model.name() +
-                     "' has no feet to lean on (NAO has; Pepper stands on a wheeled base)");
-  }
+  if (request.trunk_lean) requireTrunkLeanFeet(*map, model, "map --trunk-lean");
   if (request.whole_body) {
     runWholeBody(request, model, *map);
     return;
   }
-  GaLvvjOptions options = request.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(request.config_path);
-  if (request.trunk_lean) options.trunk_lean = true;
+  const GaLvvjOptions options = gaLvvjCliOptions(request.config_path, request.trunk_lean);
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   GaLvvjMapper<double> mapper(model, *map, options);
   MappedMotion<double> mapped = mapMotion(mapper, motion);

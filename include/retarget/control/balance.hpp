@@ -264,6 +264,7 @@ class BalanceController {
   Eigen::VectorXd step_;
   Eigen::VectorXd candidate_;
   Eigen::VectorXd previous_target_;  // the target of the last step (Tracking::kVelocity)
+  Eigen::VectorXd speed_step_;       // per joint: the most it may move in one period (rad)
   bool have_previous_target_ = false;
 };
 
@@ -305,8 +306,13 @@ RETARGET_DECL BalanceController::BalanceController(const RobotModel<double>& mod
       scratch_(3, model.nq()),
       step_(model.nq()),
       candidate_(model.nq()),
-      previous_target_(model.nq()) {
+      previous_target_(model.nq()),
+      speed_step_(model.nq()) {
   options_.validate();
+  for (int i = 0; i < model.nq(); ++i) {
+    speed_step_[i] = std::min(static_cast<double>(model.velocityLimits()[i]), options_.max_joint_speed) *
+                     options_.control_period;
+  }
   sole_[0] = model.linkIndex(feet_.left.link);
   sole_[1] = model.linkIndex(feet_.right.link);
   for (const FootSupport* f : {&feet_.left, &feet_.right}) {
@@ -380,10 +386,10 @@ RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen
   const double dt = options_.control_period;
   const bool velocity = options_.tracking == BalanceOptions::Tracking::kVelocity;
   for (int i = 0; i < n; ++i) {
-    const double speed = std::min(static_cast<double>(model_->velocityLimits()[i]), options_.max_joint_speed);
+    const double most = speed_step_[i];
     qp_.target[i] = velocity ? q_target[i] - (have_previous_target_ ? previous_target_[i] : q[i]) : q_target[i] - q[i];
-    qp_.lower[i] = std::min(0.0, std::max(model_->lowerLimits()[i] - q[i], -speed * dt));
-    qp_.upper[i] = std::max(0.0, std::min(model_->upperLimits()[i] - q[i], speed * dt));
+    qp_.lower[i] = std::min(0.0, std::max(model_->lowerLimits()[i] - q[i], -most));
+    qp_.upper[i] = std::max(0.0, std::min(model_->upperLimits()[i] - q[i], most));
     if (frozen != nullptr && (*frozen)[i]) qp_.lower[i] = qp_.upper[i] = 0.0;
   }
   previous_target_ = q_target;  // same size: no allocation
@@ -443,8 +449,7 @@ RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen
   // A joint stepping at its speed bound towards a target beyond it: the speed, not the balance,
   // holds the robot back.
   for (int i = 0; i < n; ++i) {
-    const double bound = std::min(static_cast<double>(model_->velocityLimits()[i]), options_.max_joint_speed) * dt;
-    report.rate_limited |= std::abs(qp_.target[i]) > bound && std::abs(step_[i]) >= bound * (1.0 - 1e-6);
+    report.rate_limited |= std::abs(qp_.target[i]) > speed_step_[i] && std::abs(step_[i]) >= speed_step_[i] * (1.0 - 1e-6);
   }
 
   // Non-linear check, halving the step while it fails.

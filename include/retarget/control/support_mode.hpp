@@ -297,7 +297,7 @@ template <typename Scalar>
 void SupportModeSwitch<Scalar>::trackLift(double rise, double speed, double t, SupportModeUpdate& out) noexcept {
   const bool up = std::abs(rise) >= options_.lift_height;
   const bool left = rise > 0.0;
-  if (std::isnan(lift_start_) ? false : (!up || left != lift_left_)) {
+  if (!std::isnan(lift_start_) && (!up || left != lift_left_)) {
     // The lift ended in double support: refused, unless it was too short to be a step at all.
     if (lift_too_fast_ || t - lift_start_ >= options_.landing_confirm_time - 1e-9) {
       out.refused = true;

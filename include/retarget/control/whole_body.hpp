@@ -204,7 +204,7 @@ RETARGET_DECL WholeBodyPipeline::WholeBodyPipeline(const RobotModel<double>& mod
       fk_(model),
       sole_index_{model.linkIndex(balance_.feet().left.link), model.linkIndex(balance_.feet().right.link)} {
   // The legs: every coordinate on the chain from the root to a sole.
-  for (const int sole : {model.linkIndex(balance_.feet().left.link), model.linkIndex(balance_.feet().right.link)}) {
+  for (const int sole : sole_index_) {
     for (int k : model.links()[static_cast<std::size_t>(sole)].support) {
       const int q = model.joints()[static_cast<std::size_t>(k)].q_index;
       if (q >= 0) legs_[q] = true;

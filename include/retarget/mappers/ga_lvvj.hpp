@@ -556,6 +556,17 @@ class GaLvvjMapper {
   struct AnkleChain {
     int pitch_joint = -1, roll_joint = -1, pitch_q = -1, roll_q = -1, sole = -1;
   };
+  // After forward kinematics into fk_ (ankles at 0): the pitch axis A, the roll axis B and the
+  // sole normal n0 of a foot, in the torso frame.
+  struct AnkleAxes {
+    V3 A, B, n0;
+  };
+  AnkleAxes ankleAxes(const AnkleChain& a) const {
+    const auto& joints = model_->joints();
+    return {jointFrameInWorld(*model_, *fk_, a.pitch_joint).linear() * joints[static_cast<std::size_t>(a.pitch_joint)].axis,
+            jointFrameInWorld(*model_, *fk_, a.roll_joint).linear() * joints[static_cast<std::size_t>(a.roll_joint)].axis,
+            fk_->X_WL[static_cast<std::size_t>(a.sole)].linear().col(2)};
+  }
   void mapHand(HandState state, GaLvvjJoint j) {
     if (state == HandState::kOpen) angle(j) = Scalar(1);
     if (state == HandState::kClosed) angle(j) = Scalar(0);
@@ -1279,19 +1290,14 @@ Status GaLvvjMapper<Scalar>::mapAnkles(Eigen::Ref<VectorX<Scalar>> q_out) {
   for (std::size_t side = 0; side < 2; ++side) {
     const AnkleChain& a = ankles_[side];
     if (ground_up_[side]) {
-      const auto& joints = model_->joints();
-      const V3 A = jointFrameInWorld(*model_, *fk_, a.pitch_joint).linear() *
-                   joints[static_cast<std::size_t>(a.pitch_joint)].axis;
-      const V3 B = jointFrameInWorld(*model_, *fk_, a.roll_joint).linear() *
-                   joints[static_cast<std::size_t>(a.roll_joint)].axis;
-      const V3 C = B.cross(A);
+      const AnkleAxes axes = ankleAxes(a);
+      const V3 C = axes.B.cross(axes.A);
       // n0 = +-(B x A) (checked at construction): reach n with the sole's z.
-      const V3 n = fk_->X_WL[static_cast<std::size_t>(a.sole)].linear().col(2).dot(C) >= Scalar(0)
-                       ? *ground_up_[side]
-                       : V3(-*ground_up_[side]);
+      const V3 n = axes.n0.dot(C) >= Scalar(0) ? *ground_up_[side] : V3(-*ground_up_[side]);
       using std::asin;
       using std::atan2;
-      ankle_angle_[side] = {atan2(n.dot(B), n.dot(C)), -asin(std::min(Scalar(1), std::max(Scalar(-1), n.dot(A))))};
+      ankle_angle_[side] = {atan2(n.dot(axes.B), n.dot(C)),
+                            -asin(std::min(Scalar(1), std::max(Scalar(-1), n.dot(axes.A))))};
     } else {
       held_[a.pitch_q] = held_[a.roll_q] = true;  // no pelvis frame: the ankles keep their values
       status |= StatusCode::kDegenerateInput;
@@ -1337,13 +1343,12 @@ void GaLvvjMapper<Scalar>::resolveFeet(const GaLvvjMap& map) {
   // ankle angles (independent of the legs above them).
   forwardKinematics(*model_, *fk_, q);
   for (std::size_t side = 0; side < 2; ++side) {
-    const AnkleChain& a = ankles_[side];
-    const V3 A = jointFrameInWorld(*model_, *fk_, a.pitch_joint).linear() * joints[static_cast<std::size_t>(a.pitch_joint)].axis;
-    const V3 B = jointFrameInWorld(*model_, *fk_, a.roll_joint).linear() * joints[static_cast<std::size_t>(a.roll_joint)].axis;
-    const V3 n0 = fk_->X_WL[static_cast<std::size_t>(a.sole)].linear().col(2);
+    const AnkleAxes axes = ankleAxes(ankles_[side]);
     using std::abs;
     const Scalar tol = Scalar(1e-4);
-    RETARGET_THROW_UNLESS(abs(A.dot(B)) < tol && abs(n0.dot(A)) < tol && abs(n0.dot(B)) < tol, InvalidArgument,
+    RETARGET_THROW_UNLESS(abs(axes.A.dot(axes.B)) < tol && abs(axes.n0.dot(axes.A)) < tol &&
+                              abs(axes.n0.dot(axes.B)) < tol,
+                          InvalidArgument,
                           "GaLvvjOptions::trunk_lean: GaLvvjMap '", map.robot, "' ",
                           side == 0 ? "foot_left" : "foot_right", " (got ankle axes and a sole z that are not ",
                           "orthogonal at zero ankle angles, expected the pitch axis, the roll axis and the sole's z ",
