@@ -213,6 +213,9 @@ const bool kLiveRegistered = registerCommand(Command{
                          "replay: 1 = the file's own rate, 2 = twice as fast, 0 = as fast as the loop goes")
           ->check(CLI::Range(0.0, 1000.0));
       command.add_flag("--loop", request->source.loop, "replay: start again after the last frame");
+      command.add_option("--sensor-tilt", request->source.sensor_tilt,
+                         "kinect-osc: the sensor's downward pitch in degrees, or 'auto' to estimate it from the first frames "
+                         "(the floor under the feet, or a standing body's vertical); the frames are levelled when read");
       command.add_option("--body", request->source.body, "kinect-osc: tracking id of the body to follow (0: the closest)")
           ->check(CLI::NonNegativeNumber);
       command.add_option("--status-interval", request->status_interval, "s between status lines (0: none)")
@@ -228,6 +231,14 @@ const bool kLiveRegistered = registerCommand(Command{
                        "--whole-body, whose balance stage keeps the centre of mass over the feet)");
       command.add_option("--baud", request->sink_options.baud, "serial sink: baud rate")
           ->check(CLI::IsMember({9600, 19200, 38400, 57600, 115200, 230400}));
+      command.add_option("--serial-encoding", request->sink_options.serial_encoding,
+                         "serial sink: servo-degrees (one byte per servo through the InMoov servo table; robot "
+                         "inmoov only, its default) or centidegrees (int16, 0.01 deg; the default for other robots)")
+          ->check(CLI::IsMember({"servo-degrees", "centidegrees"}));
+      command.add_option("--serial-settle", request->sink_options.serial_settle,
+                         "serial sink: s after opening the port during which frames are dropped (an Arduino resets "
+                         "on open; 0 for a device that does not)")
+          ->check(CLI::Range(0.0, 59.0));
       command.callback([request] { runLive(*request); });
     }});
 

@@ -3,19 +3,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
+#include <optional>
 #include <string_view>
 
 #include <retarget/adapters/replay/replay_clock.hpp>
 #include <retarget/adapters/serial/serial_port.hpp>
+#include <retarget/adapters/serial/servo_degrees.hpp>
 #include <retarget/human/bvh_templates.hpp>
+#include <retarget/core/internal/number.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/csv_recorders.hpp>
 #include <retarget/io/serial_frame.hpp>
 #ifdef RETARGET_CLI_WITH_KINECT_OSC
 #include <retarget/adapters/kinect/kinect_osc_source.hpp>
+#include <retarget/adapters/kinect/sensor_tilt.hpp>
 #endif
 #ifdef RETARGET_CLI_WITH_NOITOM
 #include <retarget/adapters/noitom/noitom_source.hpp>
+#include <retarget/adapters/noitom/rotation_order_check.hpp>
 #endif
 #ifdef RETARGET_CLI_WITH_NAO
 #include <retarget/adapters/nao/nao_command_sink.hpp>
@@ -121,15 +127,42 @@ class BvhReplay final : public LiveSource {
 // ---- live devices ------------------------------------------------------------------------
 
 #ifdef RETARGET_CLI_WITH_KINECT_OSC
+// --sensor-tilt: nullopt for "auto" (estimated), else degrees (0 when not given).
+std::optional<double> parseSensorTilt(const std::string& text) {
+  if (text == "auto") return std::nullopt;
+  if (text.empty()) return 0.0;
+  double degrees = 0;
+  const char* end = internal::parseNumber(text.data(), text.data() + text.size(), degrees);
+  if (end != text.data() + text.size() || !(std::abs(degrees) <= 45)) {
+    throw UsageError("live: --sensor-tilt takes degrees in [-45, 45] or 'auto' (got '" + text + "')");
+  }
+  return degrees * kPi<double> / 180.0;
+}
+
 class KinectOscLive final : public LiveSource {
  public:
-  explicit KinectOscLive(const KinectOscSourceOptions& options) : source_(options) {}
+  // tilt: rad (> 0: the sensor looks down), or nullopt to estimate it from the first frames.
+  KinectOscLive(const KinectOscSourceOptions& options, std::optional<double> tilt)
+      : source_(options), tilt_(tilt.value_or(0.0)), estimating_(!tilt) {}
 
   bool read(LiveFrame& frame, int timeout_ms) override {
     if (!source_.read(frame.skeleton, timeout_ms)) return false;
-    frame.time = frame.skeleton.time;
     frame.arrival = source_.epoch() + std::chrono::duration_cast<LiveClock::duration>(
                                           std::chrono::duration<double>(frame.skeleton.time));
+    frame.time = clock_.stamp(frame.arrival);
+    frame.skeleton.time = frame.time;
+    if (estimating_) {
+      // The running estimate levels the frames while the first ones are collected.
+      const bool ready = estimator_.add(frame.skeleton);
+      tilt_ = estimator_.tilt();
+      if (ready) {
+        estimating_ = false;
+        std::cerr << "live: sensor tilt estimated " << fixed(tilt_ * 180.0 / kPi<double>, 1) << " deg from "
+                  << (estimator_.source() == SensorTiltSource::kFloorPlane ? "the floor under the feet" : "the body's vertical")
+                  << " (" << estimator_.frameCount() << " frames)\n";
+      }
+    }
+    if (tilt_ != 0.0) levelSensorTilt(frame.skeleton, tilt_);
     return true;
   }
   std::uint64_t dropped() const override { return source_.counters().droppedTotal() + source_.malformed(); }
@@ -144,6 +177,10 @@ class KinectOscLive final : public LiveSource {
 
  private:
   KinectOscSource source_;
+  SessionClock clock_;
+  double tilt_ = 0;  // rad
+  bool estimating_ = false;
+  SensorTiltEstimator estimator_;
 };
 #endif
 
@@ -156,8 +193,9 @@ class NoitomLive final : public LiveSource {
   bool read(LiveFrame& frame, int timeout_ms) override {
     if (!source_.read(frame_, timeout_ms)) return false;
     frame.channels = frame_.channels;
-    frame.time = frame_.time;
     frame.arrival = source_.epoch() + std::chrono::duration_cast<LiveClock::duration>(std::chrono::duration<double>(frame_.time));
+    frame.time = clock_.stamp(frame.arrival);
+    checkRotationOrder();
     return true;
   }
   std::uint64_t dropped() const override { return source_.counters().droppedTotal(); }
@@ -176,9 +214,27 @@ class NoitomLive final : public LiveSource {
   }
 
  private:
+  // The first frames against the hierarchy's rotation order (rotation_order_check.hpp): a
+  // warning once, when they say the sender uses another order.
+  void checkRotationOrder() {
+    if (order_checked_ || !order_check_.add(frame_.channels)) return;
+    order_checked_ = true;
+    const NoitomOrderReport report = order_check_.report();
+    if (report.mismatch) {
+      std::cerr << "live: warning: the stream looks like rotation order " << report.likely_order << ", not the hierarchy's "
+                << report.hierarchy_order << " (the lowest point of the body moves " << fixed(report.hierarchy_spread, 1)
+                << " in the hierarchy's order, " << fixed(report.likely_spread, 1)
+                << " in " << report.likely_order << "): set Axis Neuron's rotation order to " << report.hierarchy_order
+                << ", or export its hierarchy with the current settings and pass it with --hierarchy\n";
+    }
+  }
+
   BvhMotion hierarchy_;
   Source source_;
   NoitomFrame frame_;
+  SessionClock clock_;
+  NoitomRotationOrderCheck order_check_{hierarchy_};
+  bool order_checked_ = false;
 };
 #endif
 
@@ -212,17 +268,28 @@ class SkeletonCsvSink final : public LiveSink {
   SkeletonCsvRecorder recorder_;
 };
 
-// Robot angles as serial frames (io/serial_frame.hpp): one signed 16-bit value per q
-// coordinate, hundredths of a degree (docs/serial_protocol.md), time stamp in ms mod 65536.
+// Robot angles as serial frames (io/serial_frame.hpp), time stamp in ms mod 65536, positions
+// (docs/serial_protocol.md) either the paper's one-byte servo degrees through the InMoov servo
+// table (adapters/serial/inmoov_servo_table.hpp; robot "inmoov" only, what the firmware in
+// apps/inmoov_firmware reads) or one signed 16-bit value per q coordinate in hundredths of a
+// degree (any robot).
 class SerialSink final : public LiveSink {
  public:
-  SerialSink(const std::string& device, int baud, const RobotModel<double>& model)
-      : format_(formatFor(model)), port_(std::make_unique<SerialPort>(portOptions(device, baud, format_))), positions_(model.nq()),
+  SerialSink(const LiveSinkRequest& request, const std::string& device, const RobotModel<double>& model)
+      : servo_degrees_(servoDegrees(request, model)),
+        format_(formatFor(model, servo_degrees_)),
+        port_(std::make_unique<SerialPort>(portOptions(device, request, format_))),
+        positions_(model.nq()),
         bytes_(format_.frameSize()) {}
 
   bool write(const LiveFrame& input, const Eigen::VectorXd& q) override {
-    for (Eigen::Index i = 0; i < q.size(); ++i) {
-      positions_[i] = static_cast<int>(std::lround(std::clamp(q[i] * 18000.0 / M_PI, -32768.0, 32767.0)));
+    if (servo_degrees_) {
+      const Status status = inmoovServoDegrees(q, positions_);
+      if (status == Status(StatusCode::kInvalidInput)) return false;  // non-finite q: nothing sent
+    } else {
+      for (Eigen::Index i = 0; i < q.size(); ++i) {
+        positions_[i] = static_cast<int>(std::lround(std::clamp(q[i] * 18000.0 / M_PI, -32768.0, 32767.0)));
+      }
     }
     const auto stamp = static_cast<std::uint16_t>(static_cast<long long>(std::floor(input.time * 1000.0)) & 0xFFFF);
     (void)writeSerialFrame(format_, stamp, positions_, bytes_.data(), bytes_.size());  // sizes fixed above
@@ -238,29 +305,50 @@ class SerialSink final : public LiveSink {
   }
   std::uint64_t dropped() const override {
     const SerialPortCounters& c = port_ != nullptr ? port_->counters() : counters_;
-    return c.busy + c.disconnected + c.too_large + c.lost;
+    return c.busy + c.disconnected + c.too_large + c.lost + c.settling;
   }
   std::string account() const override {
     const SerialPortCounters& c = port_ != nullptr ? port_->counters() : counters_;
-    return "serial: written " + std::to_string(c.written) + ", busy " + std::to_string(c.busy) + ", disconnected " +
-           std::to_string(c.disconnected) + ", reconnects " + std::to_string(c.reconnects);
+    return std::string("serial (") + (servo_degrees_ ? "servo-degrees" : "centidegrees") + "): written " +
+           std::to_string(c.written) + ", busy " + std::to_string(c.busy) + ", settling " +
+           std::to_string(c.settling) + ", disconnected " + std::to_string(c.disconnected) + ", reconnects " +
+           std::to_string(c.reconnects);
   }
 
  private:
-  static SerialFrameFormat formatFor(const RobotModel<double>& model) {
+  // servo-degrees needs the InMoov servo table, so robot "inmoov"; without --serial-encoding the
+  // encoding follows the robot (servo degrees for the InMoov, centidegrees otherwise).
+  static bool servoDegrees(const LiveSinkRequest& request, const RobotModel<double>& model) {
+    const bool inmoov = model.name() == "inmoov" && model.nq() == kInMoovServoCount;
+    if (request.serial_encoding.empty()) return inmoov;
+    if (request.serial_encoding == "centidegrees") return false;
+    if (request.serial_encoding != "servo-degrees") {
+      throw UsageError("live: unknown --serial-encoding '" + request.serial_encoding +
+                       "' (known: servo-degrees, centidegrees)");
+    }
+    if (!inmoov) {
+      throw UsageError("live --serial-encoding servo-degrees: the servo table exists for robot 'inmoov' only (got '" +
+                       model.name() + "'); use --serial-encoding centidegrees");
+    }
+    return true;
+  }
+  static SerialFrameFormat formatFor(const RobotModel<double>& model, bool servo_degrees) {
     SerialFrameFormat format;
     format.joint_count = static_cast<std::size_t>(model.nq());
-    format.encoding = SerialJointEncoding::kInt16;
+    format.encoding = servo_degrees ? SerialJointEncoding::kUint8 : SerialJointEncoding::kInt16;
     format.validate();
     return format;
   }
-  static SerialPortOptions portOptions(const std::string& device, int baud, const SerialFrameFormat& format) {
+  static SerialPortOptions portOptions(const std::string& device, const LiveSinkRequest& request,
+                                       const SerialFrameFormat& format) {
     SerialPortOptions options;
     options.device = device;
-    options.baud = baud;
+    options.baud = request.baud;
+    options.settle_time = request.serial_settle;
     options.max_message_size = format.frameSize();
     return options;
   }
+  bool servo_degrees_;
   SerialFrameFormat format_;
   std::unique_ptr<SerialPort> port_;
   SerialPortCounters counters_{};
@@ -293,7 +381,10 @@ class NaoSink final : public LiveSink {
     const NaoSinkCounters& c = sink_.counters();
     return "nao (" + std::to_string(indices_.size()) + " joints): sent " + std::to_string(c.sent) + ", busy " +
            std::to_string(c.busy) + ", rate " + std::to_string(c.rate) + ", disconnected " +
-           std::to_string(c.disconnected) + ", connects " + std::to_string(c.connects);
+           std::to_string(c.disconnected) + ", connects " + std::to_string(c.connects) +
+           (c.bridge_errors > 0 ? ", bridge errors " + std::to_string(c.bridge_errors) + " (last: " +
+                                      std::string(sink_.lastBridgeError()) + ")"
+                                : std::string());
   }
 
  private:
@@ -328,6 +419,9 @@ std::unique_ptr<LiveSource> openLiveSource(const LiveSourceRequest& request) {
     }
     return std::make_unique<SkeletonReplay>(where, options);
   }
+  if (!request.sensor_tilt.empty() && kind != "kinect-osc") {
+    throw UsageError("live: --sensor-tilt applies to kinect-osc sources (got '" + kind + "')");
+  }
   if (kind == "kinect-osc") {
     if (request.channels) throw UsageError("live: kinect-osc gives skeletons; --method euler needs a BVH source");
 #ifdef RETARGET_CLI_WITH_KINECT_OSC
@@ -338,7 +432,7 @@ std::unique_ptr<LiveSource> openLiveSource(const LiveSourceRequest& request) {
     }
     options.port = colon == std::string::npos ? where : where.substr(colon + 1);
     options.assembly.body_id = static_cast<std::uint64_t>(request.body);
-    return std::make_unique<KinectOscLive>(options);
+    return std::make_unique<KinectOscLive>(options, parseSensorTilt(request.sensor_tilt));
 #else
     throw missingPart("live --source kinect-osc", "kinect_osc", "liblo-dev");
 #endif
@@ -375,7 +469,7 @@ std::unique_ptr<LiveSink> openLiveSink(const LiveSinkRequest& request, const Rob
     if (!skeleton_input) throw UsageError("live: skeleton-csv records skeleton sources only (this one gives BVH channels)");
     return std::make_unique<SkeletonCsvSink>(where);
   }
-  if (kind == "serial") return std::make_unique<SerialSink>(where, request.baud, model);
+  if (kind == "serial") return std::make_unique<SerialSink>(request, where, model);
   if (kind == "nao") {
 #ifdef RETARGET_CLI_WITH_NAO
     NaoCommandSinkOptions options;

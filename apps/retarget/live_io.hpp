@@ -25,11 +25,30 @@ using LiveClock = std::chrono::steady_clock;
 struct LiveFrame {
   SkeletonFrame<double> skeleton;
   Eigen::VectorXd channels;
-  /// The frame's time for recordings, s: the file's time for a replay, else the arrival time
-  /// since the source opened.
+  /// The frame's time for recordings, s: the file's time for a replay, else the session's
+  /// time of its arrival (`SessionClock`: increasing across reconnects).
   double time = 0;
   /// When the frame arrived (its last datagram or byte; a replay: when it fell due).
   LiveClock::time_point arrival{};
+};
+
+/// The one clock of a live session's device frames: seconds since the session opened, from
+/// the frames' arrival on the steady clock, never back and never twice the same (frames that
+/// arrive together, in one read, are a microsecond apart), whatever the senders do (restart,
+/// reconnect, restart their own counters). Recordings then keep every frame.
+class SessionClock {
+ public:
+  /// Seconds since the clock was made for a frame that arrived at `arrival`.
+  double stamp(LiveClock::time_point arrival) {
+    const double t = std::chrono::duration<double>(arrival - start_).count();
+    last_ = t > last_ ? t : last_ + kTick;
+    return last_;
+  }
+
+ private:
+  static constexpr double kTick = 1e-6;  // s
+  LiveClock::time_point start_ = LiveClock::now();
+  double last_ = -kTick;
 };
 
 /// What a source gives: frames, and what it dropped.
@@ -60,6 +79,7 @@ struct LiveSourceRequest {
   double replay_speed = 1.0;   // --replay-speed
   bool loop = false;           // --loop
   long long body = 0;          // --body: kinect-osc tracking id to follow, 0 = the closest body
+  std::string sensor_tilt;     // --sensor-tilt (kinect-osc): "" none, "auto", or degrees (> 0: looking down)
 };
 
 /// Opens the source. Throws UsageError for a bad specification or a source this build lacks,
@@ -88,6 +108,8 @@ struct LiveSinkRequest {
   double nao_rate = 50;        // --nao-rate
   bool nao_legs = false;       // --nao-legs: send the leg joints too
   int baud = 115200;           // --baud
+  std::string serial_encoding; // --serial-encoding servo-degrees | centidegrees; empty: by robot
+  double serial_settle = 2.0;  // --serial-settle: s without frames after opening (board reset)
 };
 
 /// Opens one sink for `model`. Throws UsageError for a bad specification or a sink this build

@@ -1,6 +1,7 @@
 // NaoCommandSink on loopback (127.0.0.1 only, every wait bounded): the JSON lines the bridge
 // reads carry the angles exactly; a bridge that is not there, stops reading, goes away and
-// comes back costs dropped commands (counted), never a blocked loop.
+// comes back costs dropped commands (counted), never a blocked loop; the bridge's status lines
+// are counted and its last error kept, whatever the bytes.
 
 #include <doctest/doctest.h>
 
@@ -65,6 +66,8 @@ class FakeBridge {
     asio::error_code ec;
     socket_->close(ec);
   }
+  // Sends bytes to the sink (status lines, as the bridge does).
+  void write(const std::string& bytes) { asio::write(*socket_, asio::buffer(bytes)); }
 
  private:
   asio::io_context context_;
@@ -209,6 +212,81 @@ TEST_CASE("NaoCommandSink: formatting a command allocates nothing") {
   CHECK(allocations == 0);
   finishWriting(sink);
   CHECK(bridge.readLines(55, 2000).size() == sink.counters().sent);
+}
+
+// Services the sink until `done()` or `timeout_ms` passed.
+template <class Done>
+bool naoServiceUntil(NaoCommandSink& sink, Done done, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    sink.service();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+TEST_CASE("NaoCommandSink: the bridge's status lines are counted and its last error kept") {
+  const RobotModel<double> nao = makeNao<double>();
+  FakeBridge bridge;
+  NaoCommandSink sink(nao.qNames(), optionsFor(bridge.port()));
+  std::thread accept([&] { bridge.accept(); });
+  REQUIRE(sink.waitConnected(2000));
+  accept.join();
+  CHECK(sink.lastBridgeError().empty());
+  // The bridge's own lines (its key order), one split across two writes, and lines that are not
+  // status objects (counted as unreadable; an empty line is not counted).
+  bridge.write("{\"status\": \"state\", \"state\": \"awake\", \"why\": \"a command arrived\"}\n");
+  bridge.write("{\"status\": \"error\", \"call\": \"setAngles\", \"message\": \"ALMotion::setAngles joint \\\"LHand\\\" not found\"}\n"
+               "{\"status\": \"stalled\", \"call\": \"setAngles\", \"seconds\": 1.2}\n{\"status\": \"er");
+  bridge.write("ror\", \"call\": \"wakeUp\", \"message\": \"robot fallen\\n\\u00e9\\ud83d\"}\n\nnot json\n[1, 2]\n");
+  bridge.write("{\"status\": \"stats\", \"refused\": {\"a\": [1, {\"b\": \"}\"}]}, \"applied\": 3}\n");
+  REQUIRE(naoServiceUntil(sink, [&] { return sink.counters().bridge_status == 5 && sink.counters().bridge_unreadable == 2; }, 3000));
+  CHECK(sink.counters().bridge_errors == 2);
+  CHECK(sink.lastBridgeError() == "wakeUp: robot fallen \xC3\xA9?");
+  CHECK(sink.connected());
+  // A line longer than the sink's buffer: read up to the buffer's size, the message cut.
+  const std::string long_message(3000, 'x');
+  bridge.write("{\"status\": \"error\", \"call\": \"setAngles\", \"message\": \"" + long_message + "\"}\n");
+  REQUIRE(naoServiceUntil(sink, [&] { return sink.counters().bridge_errors == 3; }, 3000));
+  CHECK(sink.lastBridgeError().size() == 255);
+  CHECK(sink.lastBridgeError().substr(0, 13) == "setAngles: xx");
+  // Commands still go out while lines arrive; once warm, reading status lines allocates nothing.
+  const Eigen::VectorXd q = nao.neutralConfiguration();
+  CHECK(sink.send(q));
+  finishWriting(sink);
+  const std::string error_line = "{\"status\": \"error\", \"call\": \"setAngles\", \"message\": \"no stiffness\"}\n";
+  bridge.write(error_line);
+  REQUIRE(naoServiceUntil(sink, [&] { return sink.counters().bridge_errors == 4; }, 3000));
+  std::size_t allocations = 0;
+  for (int k = 0; k < 20; ++k) {
+    bridge.write(error_line);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    test::NoAllocationScope scope;
+    sink.service();
+    allocations += scope.allocations();
+  }
+  CHECK(allocations == 0);
+  REQUIRE(naoServiceUntil(sink, [&] { return sink.counters().bridge_errors == 24; }, 3000));
+  CHECK(sink.lastBridgeError() == "setAngles: no stiffness");
+  CHECK(bridge.readLines(1, 2000).size() == 1);
+  CHECK(sink.counters().disconnects == 0);
+}
+
+TEST_CASE("NaoCommandSink: status line parsing stops at the line's end and never reads past it") {
+  internal::BridgeStatusLine status;
+  CHECK_FALSE(internal::parseBridgeStatusLine("", status));
+  CHECK_FALSE(internal::parseBridgeStatusLine("{", status));
+  CHECK_FALSE(internal::parseBridgeStatusLine("{\"call\": \"x\"}", status));
+  CHECK_FALSE(internal::parseBridgeStatusLine("{\"status\": 3}", status));
+  REQUIRE(internal::parseBridgeStatusLine("{\"status\": \"error\", \"message\": \"cut \\", status));
+  CHECK(status.status == "error");
+  CHECK(status.message == "cut \\");
+  char out[4];
+  CHECK(internal::unescapeJsonString("ab\\u00e9", out, sizeof out) == 4);  // a, b, then 2 bytes of e-acute
+  CHECK(internal::unescapeJsonString("abc\\u00e9", out, sizeof out) == 3);  // no partial UTF-8 sequence
+  CHECK(internal::unescapeJsonString("a\\u00", out, sizeof out) == 2);      // a short escape: '?'
+  CHECK(std::string(out, 2) == "a?");
 }
 
 TEST_CASE("NaoCommandSink: bad options and names are refused with the field") {

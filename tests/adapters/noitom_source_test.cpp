@@ -196,6 +196,7 @@ TEST_CASE("NoitomUdpSource: datagrams lost, repeated, reordered, truncated and g
   NoitomFrame frame;
   std::vector<std::uint8_t> held;  // a datagram held back to arrive late
   int held_index = -1, newest = -1;
+  bool after_truncated = false;
   std::size_t received = 0;
   auto receiveExpected = [&] {
     while (received < expected.size()) {
@@ -211,21 +212,23 @@ TEST_CASE("NoitomUdpSource: datagrams lost, repeated, reordered, truncated and g
         noitomBinaryFrame(noitomWireValues(neuron, neuron.frameValues(f), layout), layout, 0, static_cast<std::uint32_t>(f));
     const int kind = f < 2 ? 0 : fault(rng);
     if (kind == 1) continue;  // lost
-    if (kind == 2) {          // truncated
+    if (kind == 2) {          // truncated: the first part of a frame whose rest never comes
       out.send_to(asio::buffer(datagram.data(), datagram.size() / 3), to);
       ++truncated;
+      after_truncated = true;
       continue;
     }
-    if (kind == 3) {  // garbage
+    if (kind == 3) {  // garbage: malformed, or taken as the next part of a truncated frame
       const std::vector<std::uint8_t> junk = {'h', 'e', 'l', 'l', 'o'};
       out.send_to(asio::buffer(junk), to);
-      ++malformed;
+      malformed += after_truncated ? 0 : 1;
     }
     if (kind == 4 && held.empty()) {  // held back, sent after a newer one: late, stale
       held = datagram;
       held_index = f;
       continue;
     }
+    after_truncated = false;  // a new frame's header drops the truncated part
     out.send_to(asio::buffer(datagram), to);
     expected.push_back(f);
     newest = f;

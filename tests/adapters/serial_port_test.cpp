@@ -1,11 +1,13 @@
 // SerialPort through a pseudo-terminal pair standing in for the InMoov's USB serial adapter:
 // frames written decode back identically with the library's decoder; closing the terminal
 // (unplugging) and creating a new one behind the same path (replugging) resumes; a peer that
-// stops reading makes frames drop, never the loop block.
+// stops reading makes frames drop, never the loop block; a device that resets when opened
+// (an Arduino) loses nothing the port counts as written, because the port waits it out.
 
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -95,6 +97,7 @@ TEST_CASE("serial port: frames through a pseudo-terminal decode identically; unp
   SerialPortOptions options;
   options.device = device.path().string();
   options.reconnect_interval = 0.05;
+  options.settle_time = 0.0;  // a pseudo-terminal does not reset
   SerialPort port(options);
   REQUIRE(port.connected());
 
@@ -158,6 +161,7 @@ TEST_CASE("serial port: a peer that stops reading drops frames instead of blocki
   FakeDevice device("ttySlow");
   SerialPortOptions options;
   options.device = device.path().string();
+  options.settle_time = 0.0;
   SerialPort port(options);
   const SerialFrameFormat format;
   std::vector<std::uint8_t> bytes(format.frameSize());
@@ -193,9 +197,111 @@ TEST_CASE("serial port: options are validated, naming the field; an absent devic
   bad.baud = 12345;
   CHECK_THROWS_WITH_AS(SerialPort{bad}, doctest::Contains("12345"), InvalidArgument);
   bad.baud = 115200;
+  bad.settle_time = -1.0;
+  CHECK_THROWS_WITH_AS(SerialPort{bad}, doctest::Contains("settle_time"), InvalidArgument);
+  bad.settle_time = 2.0;
   SerialPort absent(bad);
   CHECK_FALSE(absent.connected());
   const std::uint8_t byte = 0;
   CHECK_FALSE(absent.write(&byte, 1));
   CHECK(absent.counters().disconnected == 1);
+}
+
+namespace {
+
+// Offers a random frame every `period` for `duration` to `port`; the "board" behind `device`
+// drains the bytes and throws away whatever arrives before `reset_end` (its bootloader runs
+// then), decoding the rest. Returns the frames the board decoded.
+std::vector<SerialFrame> runResettingBoard(SerialPort& port, FakeDevice& device,
+                                           std::chrono::steady_clock::time_point reset_end,
+                                           std::chrono::milliseconds duration, std::mt19937& rng,
+                                           std::vector<SerialFrame>& accepted) {
+  const SerialFrameFormat format;
+  SerialFrameDecoder decoder(format);
+  std::vector<SerialFrame> received;
+  std::vector<std::uint8_t> bytes(format.frameSize());
+  const auto end = std::chrono::steady_clock::now() + duration;
+  while (std::chrono::steady_clock::now() < end) {
+    const SerialFrame f = randomFrame(rng, format);
+    REQUIRE(writeSerialFrame(format, f.timestamp, f.positions, bytes.data(), bytes.size()).ok());
+    if (port.write(bytes.data(), bytes.size())) accepted.push_back(f);
+    const auto chunk = device.drain();
+    if (std::chrono::steady_clock::now() >= reset_end) {
+      decoder.feed(chunk.data(), chunk.size(), [&](const SerialFrame& g) { received.push_back(g); });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  for (int round = 0; round < 100 && port.pendingBytes() > 0; ++round) port.service();
+  const auto rest = device.drain();
+  decoder.feed(rest.data(), rest.size(), [&](const SerialFrame& g) { received.push_back(g); });
+  return received;
+}
+
+}  // namespace
+
+TEST_CASE("serial port: a board that resets on open loses no written frame; settling is counted, again after a replug") {
+  FakeDevice device("ttyResets");
+  SerialPortOptions options;
+  options.device = device.path().string();
+  options.reconnect_interval = 0.05;
+  options.settle_time = 0.4;
+  const auto reset = std::chrono::milliseconds(300);  // the simulated bootloader's time
+  std::mt19937 rng(41);
+  std::vector<SerialFrame> accepted;
+  auto reset_end = std::chrono::steady_clock::now() + reset;
+  SerialPort port(options);
+  REQUIRE(port.connected());
+  CHECK(port.settling());
+  std::vector<SerialFrame> received =
+      runResettingBoard(port, device, reset_end, std::chrono::milliseconds(700), rng, accepted);
+  CHECK(port.counters().settling > 10);
+  CHECK_FALSE(port.settling());
+  // Every frame the port accepted reached the running sketch, in order.
+  REQUIRE(received.size() == accepted.size());
+  REQUIRE(received.size() == port.counters().written);
+  CHECK(received.size() > 10);
+  for (std::size_t i = 0; i < received.size(); ++i) CHECK(received[i].positions == accepted[i].positions);
+
+  // Unplug and replug: the reopened board resets again, and the port waits again.
+  device.unplug();
+  const std::uint8_t byte = 0;
+  for (int k = 0; k < 5 && port.connected(); ++k) (void)port.write(&byte, 1);
+  REQUIRE_FALSE(port.connected());
+  device.plug();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!port.connected() && std::chrono::steady_clock::now() < deadline) {
+    port.service();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  REQUIRE(port.connected());
+  reset_end = std::chrono::steady_clock::now() + reset;
+  const std::uint64_t settled_before = port.counters().settling;
+  const std::uint64_t written_before = port.counters().written;
+  accepted.clear();
+  received = runResettingBoard(port, device, reset_end, std::chrono::milliseconds(700), rng, accepted);
+  CHECK(port.counters().settling > settled_before + 10);
+  REQUIRE(received.size() == accepted.size());
+  CHECK(received.size() == port.counters().written - written_before);
+}
+
+TEST_CASE("serial port: HUPCL is cleared, so closing the port does not drop DTR (no reset at the next open)") {
+  FakeDevice device("ttyHup");
+  // A pseudo-terminal slave starts with HUPCL set, as a USB serial device does.
+  const int probe = open(device.path().c_str(), O_RDWR | O_NOCTTY | O_NONBLOCK);
+  REQUIRE(probe >= 0);
+  termios before{};
+  REQUIRE(tcgetattr(probe, &before) == 0);
+  before.c_cflag |= HUPCL;
+  REQUIRE(tcsetattr(probe, TCSANOW, &before) == 0);
+  SerialPortOptions options;
+  options.device = device.path().string();
+  {
+    SerialPort port(options);
+    REQUIRE(port.connected());
+    termios after{};
+    REQUIRE(tcgetattr(probe, &after) == 0);
+    CHECK((after.c_cflag & HUPCL) == 0);
+    CHECK((after.c_cflag & CSIZE) == CS8);
+  }
+  close(probe);
 }

@@ -213,7 +213,7 @@ TEST_CASE("cli live: the serial sink's frames, read from a pseudo-terminal, deco
   std::atomic<bool> ended{false};
   std::thread loop([&] {
     live = run("live --source replay:" + quoted(kinect) + " --replay-speed 4 --robot nao --method ga-lvvj --sink serial:" +
-               device + " --status-interval 0 --duration 30");  // --duration: bounded even if the pty stalls
+               device + " --serial-settle 0 --status-interval 0 --duration 30");  // --duration: bounded even if the pty stalls
     ended.store(true);
   });
   // One signed 16-bit value per NAO coordinate, hundredths of a degree (docs/adapters.md).

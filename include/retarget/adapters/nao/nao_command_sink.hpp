@@ -7,15 +7,20 @@
 /// joints' maximum speed), which the bridge passes to `ALMotion.setAngles`. CMake target
 /// `retarget::nao` (needs asio, Debian libasio-dev); never included by retarget/retarget.hpp.
 ///
-/// The bridge owns the robot's safety: it sets stiffness when it starts and sends the robot to
-/// rest when its input stops for its timeout, when we disconnect and when it is stopped. So
-/// closing this sink (or the program ending) rests the robot.
+/// The bridge owns the robot's safety: it wakes the robot on the first command, holds the last
+/// pose when the commands stop (or we disconnect), relaxes the commanded head and arm joints
+/// after its --relax-after (2 s) and rests the robot after its --rest-after (30 s) or when it
+/// is stopped. It answers on the same socket with status lines (`{"status": "error", "call":
+/// "setAngles", "message": "..."}` when a NAOqi call failed, and "stalled", "state", "stats"
+/// lines; docs/adapters.md): the sink reads them, counts them (`bridge_errors`, `bridge_status`)
+/// and keeps the last error's text (`lastBridgeError`).
 ///
 /// Never blocks the loop: `send` formats the command (no allocation), and hands it to a
 /// non-blocking socket only when the previous command has gone out; otherwise it drops it
 /// (`busy`). Commands closer together than 1 / `max_rate` are dropped (`rate`); while the
 /// bridge is not connected they are dropped (`disconnected`) and a connection is tried every
-/// `reconnect_interval`. `send` and `service` never throw.
+/// `reconnect_interval`. Status lines are read into a fixed buffer (a longer line is read up to
+/// its size). `send` and `service` never throw.
 
 #include <algorithm>
 #include <array>
@@ -24,6 +29,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -37,6 +43,134 @@
 
 namespace retarget {
 
+namespace internal {
+
+/// The fields of one status line of the NAO bridge, as raw JSON string contents (escapes kept).
+struct BridgeStatusLine {
+  std::string_view status, call, message;
+};
+
+/// Reads a flat JSON object (`{"status": "error", "call": "setAngles", "message": "..."}`),
+/// keeping the string values of status, call and message; other members may hold numbers,
+/// literals, arrays or objects. A line cut short (a longer line than the reader's buffer) keeps
+/// what it has: an unterminated string ends at the end of the line. True when it is an object
+/// with a string `status`. Allocates nothing, never throws.
+inline bool parseBridgeStatusLine(std::string_view line, BridgeStatusLine& out) noexcept {
+  std::size_t i = 0;
+  const auto skipSpace = [&] {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+  };
+  // A string starting at line[i] == '"': its raw contents; i ends past the closing quote.
+  const auto readString = [&]() -> std::string_view {
+    const std::size_t begin = ++i;
+    while (i < line.size() && line[i] != '"') i += line[i] == '\\' ? std::size_t{2} : std::size_t{1};
+    const std::string_view raw(line.data() + begin, std::min(i, line.size()) - begin);
+    if (i < line.size()) ++i;
+    return raw;
+  };
+  out = {};
+  bool has_status = false;
+  skipSpace();
+  if (i >= line.size() || line[i] != '{') return false;
+  ++i;
+  for (;;) {
+    skipSpace();
+    if (i >= line.size() || line[i] == '}') break;
+    if (line[i] != '"') return false;
+    const std::string_view key = readString();
+    skipSpace();
+    if (i >= line.size() || line[i] != ':') break;
+    ++i;
+    skipSpace();
+    if (i < line.size() && line[i] == '"') {
+      const std::string_view value = readString();
+      if (key == "status") {
+        out.status = value;
+        has_status = true;
+      } else if (key == "call") {
+        out.call = value;
+      } else if (key == "message") {
+        out.message = value;
+      }
+    } else {  // a number, literal, array or object: skipped to the ',' or '}' that ends it
+      int depth = 0;
+      while (i < line.size() && !(depth == 0 && (line[i] == ',' || line[i] == '}'))) {
+        if (line[i] == '"') {
+          (void)readString();
+          continue;
+        }
+        if (line[i] == '[' || line[i] == '{') ++depth;
+        if (line[i] == ']' || line[i] == '}') --depth;
+        ++i;
+      }
+    }
+    skipSpace();
+    if (i < line.size() && line[i] == ',') ++i;
+  }
+  return has_status;
+}
+
+/// Copies a raw JSON string's contents into `out` (at most `capacity` bytes, never a partial
+/// UTF-8 sequence of an escape), on one line: \" \\ \/ become the character, \uXXXX its UTF-8
+/// bytes (a surrogate '?'), \b \f \n \r \t and control characters a space. Returns the bytes
+/// written. Never throws.
+inline std::size_t unescapeJsonString(std::string_view raw, char* out, std::size_t capacity) noexcept {
+  std::size_t size = 0;
+  const auto put = [&](const char* bytes, std::size_t n) {
+    if (size + n > capacity) return false;
+    for (std::size_t k = 0; k < n; ++k) out[size++] = bytes[k];
+    return true;
+  };
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    char c = raw[i];
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    if (c != '\\' || i + 1 >= raw.size()) {
+      if (!put(&c, 1)) break;
+      continue;
+    }
+    const char e = raw[++i];
+    char simple = 0;
+    switch (e) {
+      case 'n': case 'r': case 't': case 'b': case 'f': simple = ' '; break;
+      case 'u': break;
+      default: simple = e; break;  // \" \\ \/ and anything else: the character itself
+    }
+    if (simple != 0) {
+      if (!put(&simple, 1)) break;
+      continue;
+    }
+    unsigned code = 0;
+    std::size_t digits = 0;
+    for (; digits < 4 && i + 1 < raw.size(); ++digits) {
+      const char h = raw[i + 1];
+      const int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      if (v < 0) break;
+      code = code * 16 + static_cast<unsigned>(v);
+      ++i;
+    }
+    char utf8[3];
+    std::size_t count = 0;
+    if (digits < 4 || (code >= 0xD800 && code <= 0xDFFF)) {
+      utf8[count++] = '?';
+    } else if (code < 0x20) {
+      utf8[count++] = ' ';
+    } else if (code < 0x80) {
+      utf8[count++] = static_cast<char>(code);
+    } else if (code < 0x800) {
+      utf8[count++] = static_cast<char>(0xC0 | (code >> 6));
+      utf8[count++] = static_cast<char>(0x80 | (code & 0x3F));
+    } else {
+      utf8[count++] = static_cast<char>(0xE0 | (code >> 12));
+      utf8[count++] = static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      utf8[count++] = static_cast<char>(0x80 | (code & 0x3F));
+    }
+    if (!put(utf8, count)) break;
+  }
+  return size;
+}
+
+}  // namespace internal
+
 /// Options of `NaoCommandSink`.
 struct NaoCommandSinkOptions {
   /// Host and port of the bridge (the robot's address; the bridge's default port).
@@ -45,7 +179,8 @@ struct NaoCommandSinkOptions {
   /// Fraction of the joints' maximum speed in every command, (0, 1] (the bridge caps it with
   /// its own --max-speed).
   double speed = 0.2;
-  /// Most commands per second, > 0 (NAO's motion cycle is 100 Hz; 50 leaves room).
+  /// Most commands per second, > 0 (ALMotion runs a 20 ms cycle, 50 Hz: more commands than
+  /// that per second are not followed by the robot, only superseded in the bridge).
   double max_rate = 50;
   /// s (> 0): how often to try to connect while the bridge is not there.
   double reconnect_interval = 0.5;
@@ -78,6 +213,9 @@ struct NaoSinkCounters {
   std::uint64_t invalid = 0;       ///< dropped: wrong size or not finite
   std::uint64_t connects = 0;      ///< connections made
   std::uint64_t disconnects = 0;   ///< connections lost
+  std::uint64_t bridge_status = 0;      ///< status lines read from the bridge (errors included)
+  std::uint64_t bridge_errors = 0;      ///< of which `"status": "error"`: a NAOqi call failed on the robot
+  std::uint64_t bridge_unreadable = 0;  ///< lines from the bridge that are not status objects
 
   std::uint64_t dropped() const { return busy + rate + disconnected + invalid; }
 };
@@ -170,7 +308,7 @@ class NaoCommandSink {
     }
   }
 
-  /// Closes the connection (the bridge then sends the robot to rest).
+  /// Closes the connection (the bridge then holds the pose, relaxes and later rests the robot).
   void close() {
     asio::error_code ignored;
     socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
@@ -183,6 +321,8 @@ class NaoCommandSink {
   /// True while a command is still going out (its rest leaves on the next `service`).
   bool writing() const { return writing_; }
   const NaoSinkCounters& counters() const { return counters_; }
+  /// The last error the bridge reported, "call: message" (cut to 255 bytes); empty before one.
+  std::string_view lastBridgeError() const { return {last_error_.data(), last_error_size_}; }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -211,15 +351,44 @@ class NaoCommandSink {
     });
   }
 
-  // Reads (and ignores) what the bridge sends, to learn at once when it goes away.
+  // Reads the bridge's status lines; a failed read tells at once that the bridge went away.
   void watch() {
-    socket_.async_read_some(asio::buffer(ignored_), [this](const asio::error_code& ec, std::size_t) {
+    socket_.async_read_some(asio::buffer(chunk_), [this](const asio::error_code& ec, std::size_t size) {
       if (ec) {
         if (ec != asio::error::operation_aborted) lose();
         return;
       }
+      for (std::size_t i = 0; i < size; ++i) takeStatusByte(chunk_[i]);
       watch();
     });
+  }
+
+  // Collects one line in status_ (a longer line keeps its first status_.size() bytes).
+  void takeStatusByte(char c) {
+    if (c != '\n') {
+      if (status_size_ < status_.size()) status_[status_size_++] = c;
+      return;
+    }
+    readStatusLine(std::string_view(status_.data(), status_size_));
+    status_size_ = 0;
+  }
+
+  void readStatusLine(std::string_view line) {
+    internal::BridgeStatusLine status;
+    if (!internal::parseBridgeStatusLine(line, status)) {
+      if (line.find_first_not_of(" \t\r") != std::string_view::npos) ++counters_.bridge_unreadable;
+      return;
+    }
+    ++counters_.bridge_status;
+    if (status.status != "error") return;
+    ++counters_.bridge_errors;
+    std::size_t size = internal::unescapeJsonString(status.call, last_error_.data(), last_error_.size());
+    if (size + 2 < last_error_.size()) {
+      last_error_[size++] = ':';
+      last_error_[size++] = ' ';
+      size += internal::unescapeJsonString(status.message, last_error_.data() + size, last_error_.size() - size);
+    }
+    last_error_size_ = size;
   }
 
   void lose() {
@@ -238,7 +407,11 @@ class NaoCommandSink {
   asio::ip::tcp::socket socket_;
   asio::ip::tcp::endpoint endpoint_;
   std::string prefix_, suffix_, line_, outgoing_;
-  std::array<char, 256> ignored_{};
+  std::array<char, 256> chunk_{};
+  std::array<char, 1024> status_{};
+  std::size_t status_size_ = 0;
+  std::array<char, 255> last_error_{};
+  std::size_t last_error_size_ = 0;
   Eigen::Index joint_count_ = 0;
   State state_ = State::kIdle;
   bool writing_ = false;

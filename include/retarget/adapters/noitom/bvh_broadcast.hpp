@@ -25,11 +25,19 @@
 /// (so the rest geometry is kept). Text values are parsed like the BVH reader parses them
 /// (same double, bit for bit); binary values are float32 widened exactly.
 ///
+/// A hierarchy exported "with reference" has a root named "Reference" above the body: it takes
+/// the 6 reference values of a frame that has them (else its OFFSET and no rotation), and the
+/// layouts count the body's joints, so both kinds of export bind every layout.
+///
 /// Faults: each frame that cannot be used is dropped and counted with its reason
-/// (`NoitomDrop`); a stream decoder resynchronises on the next frame. Binary frames carry a frame
-/// index: a frame not newer than the last emitted (a duplicate or late datagram) is dropped as
-/// `kStale`, unless it is more than `restart_window` frames older (the sender restarted).
-/// Text frames have no index, so text over UDP cannot tell duplicates.
+/// (`NoitomDrop`); a stream decoder resynchronises on the next frame, and a dropped frame leaves
+/// the caller's `NoitomFrame` untouched. Binary frames carry a frame index: a frame not newer
+/// than the last emitted (a duplicate or late datagram) is dropped as `kStale`, unless it is more
+/// than `restart_window` frames older, arrives `restart_gap` after the last emitted frame, or
+/// is one after the index just dropped (the sender restarted: a new take, a looped clip). An index of 0 (headers without a counter) is no
+/// index, and so is a counter that repeats while the values change (`index_ignored`). Text
+/// frames have no index, so text over UDP cannot tell duplicates. A binary frame split over
+/// several UDP datagrams is joined again (`decodeDatagram`).
 ///
 /// Allocation-free and non-throwing after construction; every emitted frame is finite.
 
@@ -73,6 +81,10 @@ constexpr std::string_view noitomDropName(NoitomDrop reason) {
 /// Counters of a decoder: frames emitted and drops by reason.
 struct NoitomCounters {
   std::uint64_t frames = 0;
+  /// Frames joined from several datagrams (not drops).
+  std::uint64_t reassembled = 0;
+  /// Times a constant frame index was recognised and from then on ignored (not drops).
+  std::uint64_t index_ignored = 0;
   std::array<std::uint64_t, static_cast<std::size_t>(NoitomDrop::kCount)> dropped{};
 
   std::uint64_t droppedTotal() const {
@@ -108,14 +120,22 @@ class NoitomBvhBinding {
     validateBvh(hierarchy);
     RETARGET_THROW_UNLESS(hierarchy.rootCount() == 1, InvalidArgument,
                           "a broadcast binds to a hierarchy with one root (got ", hierarchy.rootCount(), ")");
-    for (const BvhJoint& joint : hierarchy.joints) {
+    // A hierarchy exported "with reference" has the Reference node as its root, above Hips: it
+    // takes the frame's 6 reference values, and the body's joints are numbered from its child.
+    has_reference_joint_ = isReferenceName(hierarchy.joints.front().name) &&
+                           std::count_if(hierarchy.joints.begin(), hierarchy.joints.end(), [](const BvhJoint& joint) {
+                             return joint.parent == 0 && !joint.is_end_site;
+                           }) == 1;
+    for (std::size_t j = 0; j < hierarchy.joints.size(); ++j) {
+      const BvhJoint& joint = hierarchy.joints[j];
       if (joint.is_end_site) continue;
+      const bool reference = has_reference_joint_ && j == 0;
       int rotations = 0;
       for (std::size_t c = 0; c < joint.channels.size(); ++c) {
         const BvhChannel channel = joint.channels[c];
         Slot slot;
         slot.channel = joint.first_channel + static_cast<int>(c);
-        slot.joint = joint_count_;
+        slot.joint = reference ? kReferenceJoint : joint_count_;
         slot.axis = bvhChannelAxis(channel);
         slot.offset = joint.offset[slot.axis];
         slot.rotation = isRotation(channel);
@@ -124,9 +144,13 @@ class NoitomBvhBinding {
       }
       RETARGET_THROW_UNLESS(rotations == 3, InvalidArgument, "joint '", joint.name,
                             "' has ", rotations, " rotation channels; a broadcast sends 3 per joint");
-      ++joint_count_;
+      if (!reference) ++joint_count_;
     }
   }
+
+  /// True when the hierarchy's root is the "Reference" node of an export "with reference" (its
+  /// channels take a frame's reference values; without them, its OFFSET and no rotation).
+  bool hasReferenceJoint() const { return has_reference_joint_; }
 
   /// Joints of the hierarchy, End Sites excluded (59 for Axis Neuron's skeletons).
   int jointCount() const { return joint_count_; }
@@ -153,8 +177,10 @@ class NoitomBvhBinding {
   bool toChannels(const NoitomLayout& layout, const double* values, Eigen::Ref<Eigen::VectorXd> channels) const noexcept {
     const int base = layout.with_reference ? 6 : 0;
     for (const Slot& slot : slots_) {
-      double value = slot.offset;
-      if (slot.rotation) {
+      double value = slot.rotation ? 0.0 : slot.offset;
+      if (slot.joint == kReferenceJoint) {
+        if (layout.with_reference) value = values[(slot.rotation ? 3 : 0) + slot.axis];
+      } else if (slot.rotation) {
         value = values[base + (layout.with_displacement ? 6 * slot.joint + 3 : 3 + 3 * slot.joint) + slot.axis];
       } else if (layout.with_displacement) {
         value = values[base + 6 * slot.joint + slot.axis];
@@ -167,17 +193,31 @@ class NoitomBvhBinding {
     return true;
   }
 
+  /// True for the name Axis Neuron gives the reference node ("Reference", any case).
+  static bool isReferenceName(std::string_view name) {
+    constexpr std::string_view kName = "reference";
+    if (name.size() != kName.size()) return false;
+    for (std::size_t i = 0; i < name.size(); ++i) {
+      const char c = name[i] >= 'A' && name[i] <= 'Z' ? static_cast<char>(name[i] - 'A' + 'a') : name[i];
+      if (c != kName[i]) return false;
+    }
+    return true;
+  }
+
  private:
   struct Slot {
     int channel = 0;     // index in the hierarchy's channel vector
-    int joint = 0;       // wire joint index
+    int joint = 0;       // wire joint index (kReferenceJoint: the Reference node)
     int axis = 0;        // position: 0..2 = X..Z; rotation: 0..2 = first..third rotation channel
     bool rotation = false;
     double offset = 0;   // the joint's OFFSET along this axis (position channels)
   };
 
+  static constexpr int kReferenceJoint = -1;
+
   int channel_count_ = 0;
   int joint_count_ = 0;
+  bool has_reference_joint_ = false;
   std::vector<Slot> slots_;
 };
 
@@ -205,6 +245,11 @@ struct NoitomDecoderOptions {
   /// Binary frames: a frame index this many frames older than the last emitted means the sender
   /// restarted (accepted), a less old one is a duplicate or late datagram (`kStale`). >= 1.
   std::int64_t restart_window = 256;
+  /// s (> 0): a binary frame whose index is not newer than the last emitted one, arriving this
+  /// long after it, is a restarted sender (a looped clip, a new take), not a late datagram.
+  double restart_gap = 0.25;
+  /// s (> 0): how long the first part of a frame split over several datagrams waits for the rest.
+  double reassembly_timeout = 0.1;
 
   /// Throws InvalidArgument naming the field.
   void validate() const {
@@ -213,6 +258,10 @@ struct NoitomDecoderOptions {
                           "NoitomDecoderOptions.max_values must be in 1..65535 (got ", max_values, ")");
     RETARGET_THROW_UNLESS(restart_window >= 1, InvalidArgument,
                           "NoitomDecoderOptions.restart_window must be >= 1 (got ", restart_window, ")");
+    RETARGET_THROW_UNLESS(restart_gap > 0 && restart_gap <= 60, InvalidArgument,
+                          "NoitomDecoderOptions.restart_gap must be in (0, 60] s (got ", restart_gap, ")");
+    RETARGET_THROW_UNLESS(reassembly_timeout > 0 && reassembly_timeout <= 10, InvalidArgument,
+                          "NoitomDecoderOptions.reassembly_timeout must be in (0, 10] s (got ", reassembly_timeout, ")");
   }
 };
 
@@ -228,6 +277,9 @@ class NoitomBroadcastDecoder {
     RETARGET_THROW_UNLESS(options_.max_values >= largest, InvalidArgument, "NoitomDecoderOptions.max_values (",
                           options_.max_values, ") is below the hierarchy's largest frame (", largest, " values)");
     values_.resize(static_cast<std::size_t>(options_.max_values));
+    last_values_.resize(values_.size());
+    channels_.resize(binding_.channelCount());
+    pending_.resize(kNoitomHeaderSize + 4 * values_.size());
     // A text value takes at most ~24 characters with its separator; a binary one 4 bytes.
     buffer_.resize(kNoitomHeaderSize + static_cast<std::size_t>(options_.max_values) * 24 + 256);
     avatar_ = options_.avatar;
@@ -236,20 +288,60 @@ class NoitomBroadcastDecoder {
   const NoitomBvhBinding& binding() const { return binding_; }
   const NoitomCounters& counters() const { return counters_; }
 
-  /// Decodes one datagram holding one whole frame (binary, or text with or without the final
-  /// `||`) into `frame` (its `channels` sized by the decoder). Returns false when the datagram
-  /// was dropped (counted). Never allocates after `frame.channels` has its size; never throws.
+  /// Decodes one datagram into `frame` (its `channels` sized by the decoder): a whole frame
+  /// (binary, or text with or without the final `||`), or one part of a binary frame split over
+  /// several datagrams (Axis Neuron on macOS sends 1024 + 456 bytes): the parts are joined in
+  /// arrival order and the frame is decoded with the last one. A part that is followed by a new
+  /// frame, or by nothing within `reassembly_timeout`, is dropped as `kTruncated`. Returns false
+  /// when no frame was completed (a drop is counted; `frame` is left as it was). Never allocates
+  /// after `frame.channels` has its size; never throws.
   bool decodeDatagram(const std::uint8_t* data, std::size_t size, double t_arrival, NoitomFrame& frame) noexcept {
-    if (size >= 2 && data[0] == 0xFF && data[1] == 0xDD) {
+    const bool starts_frame = size >= 2 && data[0] == 0xFF && data[1] == 0xDD;
+    if (pending_size_ > 0) {
+      if (starts_frame || !(t_arrival - pending_time_ <= options_.reassembly_timeout)) {
+        pending_size_ = 0;
+        drop(NoitomDrop::kTruncated);
+      } else {
+        const std::size_t wanted = pending_expected_ - pending_size_;
+        if (size > wanted) {
+          pending_size_ = 0;
+          return drop(NoitomDrop::kMalformed);
+        }
+        std::memcpy(pending_.data() + pending_size_, data, size);
+        pending_size_ += size;
+        if (pending_size_ < pending_expected_) return false;
+        pending_size_ = 0;
+        ++counters_.reassembled;
+        return finishBinary(pending_.data(), t_arrival, frame);
+      }
+    }
+    if (starts_frame) {
       if (size < kNoitomHeaderSize) return drop(NoitomDrop::kTruncated);
       const std::size_t count = readU16(data + 6);
       if (endToken(data) != kNoitomEndToken) return drop(NoitomDrop::kBadHeader);
       if (count > values_.size()) return drop(NoitomDrop::kOversized);
-      if (size != kNoitomHeaderSize + 4 * count) return drop(size < kNoitomHeaderSize + 4 * count ? NoitomDrop::kTruncated
-                                                                                                   : NoitomDrop::kMalformed);
+      const std::size_t expected = kNoitomHeaderSize + 4 * count;
+      if (size < expected) {  // the first part of a split frame: wait for the rest
+        std::memcpy(pending_.data(), data, size);
+        pending_size_ = size;
+        pending_expected_ = expected;
+        pending_time_ = t_arrival;
+        return false;
+      }
+      if (size != expected) return drop(NoitomDrop::kMalformed);
       return finishBinary(data, t_arrival, frame);
     }
     return finishText(reinterpret_cast<const char*>(data), findBars(data, size), t_arrival, frame);
+  }
+
+  /// Drops the first part of a split frame still waiting for the rest (`kTruncated`) when it has
+  /// waited longer than `reassembly_timeout` at `t_now` (s, the clock of `t_arrival`). Sources
+  /// call it when a wait for datagrams ends without one.
+  void expirePending(double t_now) noexcept {
+    if (pending_size_ > 0 && !(t_now - pending_time_ <= options_.reassembly_timeout)) {
+      pending_size_ = 0;
+      drop(NoitomDrop::kTruncated);
+    }
   }
 
   /// Appends stream bytes (any cut). Bytes that do not fit the buffer even after the frames
@@ -323,6 +415,8 @@ class NoitomBroadcastDecoder {
     skipping_ = false;
     binary_seen_ = false;
     last_index_ = -1;
+    stale_index_ = -1;
+    index_constant_ = false;
   }
 
  private:
@@ -380,26 +474,55 @@ class NoitomBroadcastDecoder {
     return avatar == avatar_;
   }
 
+  // Checks a frame's `count` values (in values_), and only when it is kept writes `frame`.
   bool finish(int count, double t_arrival, std::int64_t avatar, std::int64_t index, NoitomFrame& frame) noexcept {
     NoitomLayout layout;
     if (!binding_.layoutFor(count, layout)) return drop(NoitomDrop::kWrongCount);
+    if (!binding_.toChannels(layout, values_.data(), channels_)) return drop(NoitomDrop::kNonFinite);
+    if (!acceptAvatar(avatar)) return drop(NoitomDrop::kOtherAvatar);
+    if (!acceptIndex(index, count, t_arrival)) return drop(NoitomDrop::kStale);
     if (frame.channels.size() != binding_.channelCount()) {
       frame.channels.resize(binding_.channelCount());  // the caller's first frame only
     }
-    if (!binding_.toChannels(layout, values_.data(), frame.channels)) return drop(NoitomDrop::kNonFinite);
-    if (!acceptAvatar(avatar)) return drop(NoitomDrop::kOtherAvatar);
-    if (index >= 0) {
-      if (last_index_ >= 0 && index <= last_index_ && last_index_ - index <= options_.restart_window) {
-        return drop(NoitomDrop::kStale);
-      }
-      last_index_ = index;
-    }
+    frame.channels = channels_;
     frame.time = t_arrival;
     frame.avatar = avatar;
     frame.frame_index = index;
     frame.layout = layout;
+    std::copy_n(values_.begin(), count, last_values_.begin());
+    last_count_ = count;
+    last_time_ = t_arrival;
     ++counters_.frames;
     return true;
+  }
+
+  // The frame index rules (file comment): 0 (older headers) or a counter that stays constant
+  // while the values change is no index; one not newer than the last emitted is a duplicate or
+  // late datagram, unless it is far older (restart_window), comes restart_gap after the last, or
+  // follows the previous such frame by one (the counter counts again from a lower value: a
+  // looped clip; two late datagrams in a row would pass too, the rarer mistake).
+  bool acceptIndex(std::int64_t index, int count, double t_arrival) noexcept {
+    if (index <= 0 || index_constant_) return true;
+    if (last_index_ >= 0 && index <= last_index_) {
+      if (index == last_index_ && !sameAsLast(count)) {
+        index_constant_ = true;  // a counter that does not count
+        ++counters_.index_ignored;
+        return true;
+      }
+      const bool restarted = last_index_ - index > options_.restart_window ||
+                             t_arrival - last_time_ >= options_.restart_gap || (stale_index_ >= 0 && index == stale_index_ + 1);
+      if (!restarted) {
+        stale_index_ = index;
+        return false;
+      }
+    }
+    last_index_ = index;
+    stale_index_ = -1;
+    return true;
+  }
+
+  bool sameAsLast(int count) const noexcept {
+    return count == last_count_ && std::equal(values_.begin(), values_.begin() + count, last_values_.begin());
   }
 
   bool finishBinary(const std::uint8_t* p, double t_arrival, NoitomFrame& frame) noexcept {
@@ -460,12 +583,21 @@ class NoitomBroadcastDecoder {
   NoitomDecoderOptions options_;
   NoitomCounters counters_{};
   std::vector<double> values_;
+  std::vector<double> last_values_;  // the last emitted frame's values (duplicates look the same)
+  int last_count_ = 0;
+  double last_time_ = 0;
+  Eigen::VectorXd channels_;  // a frame's channels until it is kept
   std::vector<std::uint8_t> buffer_;
+  std::vector<std::uint8_t> pending_;  // the parts of a frame split over datagrams
+  std::size_t pending_size_ = 0, pending_expected_ = 0;
+  double pending_time_ = 0;
+  bool index_constant_ = false;  // the sender's frame index stays constant: ignored
   std::size_t begin_ = 0, end_ = 0;
   bool skipping_ = false;     // dropping bytes until the next frame start
   bool binary_seen_ = false;  // this connection sent binary frames
   std::int64_t avatar_ = -1;
   std::int64_t last_index_ = -1;
+  std::int64_t stale_index_ = -1;  // the index of the frame just dropped as stale, else -1
 };
 
 }  // namespace retarget

@@ -25,8 +25,9 @@ namespace retarget {
 /// The wire values of one frame: `channels` (the hierarchy's channel values, cm and deg) in
 /// `layout`. A joint's translation, where the layout sends one, is its position channels'
 /// values, else its OFFSET (what the sender sends for a joint the BVH does not move). The
-/// reference node, when the layout has one, is `reference` (6 values). Throws InvalidArgument
-/// for a wrong channel count or a hierarchy a broadcast cannot bind (see NoitomBvhBinding).
+/// reference node, when the layout has one, is the hierarchy's Reference root when it has one
+/// (its translation and rotations), else `reference` (6 values). Throws InvalidArgument for a
+/// wrong channel count or a hierarchy a broadcast cannot bind (see NoitomBvhBinding).
 inline std::vector<double> noitomWireValues(const BvhMotion& hierarchy, const Eigen::Ref<const Eigen::VectorXd>& channels,
                                             const NoitomLayout& layout,
                                             const std::array<double, 6>& reference = {0, 0, 0, 0, 0, 0}) {
@@ -35,9 +36,9 @@ inline std::vector<double> noitomWireValues(const BvhMotion& hierarchy, const Ei
                         channels.size(), " channel values, the hierarchy has ", hierarchy.channel_count);
   std::vector<double> values;
   values.reserve(static_cast<std::size_t>(layout.valueCount(binding.jointCount())));
-  if (layout.with_reference) values.insert(values.end(), reference.begin(), reference.end());
   bool root = true;
-  for (const BvhJoint& joint : hierarchy.joints) {
+  for (std::size_t j = 0; j < hierarchy.joints.size(); ++j) {
+    const BvhJoint& joint = hierarchy.joints[j];
     if (joint.is_end_site) continue;
     Eigen::Vector3d translation = joint.offset;
     double rotations[3] = {0, 0, 0};
@@ -51,6 +52,14 @@ inline std::vector<double> noitomWireValues(const BvhMotion& hierarchy, const Ei
         translation[bvhChannelAxis(channel)] = value;
       }
     }
+    if (j == 0 && binding.hasReferenceJoint()) {
+      if (layout.with_reference) {
+        values.insert(values.end(), translation.data(), translation.data() + 3);
+        values.insert(values.end(), rotations, rotations + 3);
+      }
+      continue;
+    }
+    if (j == 0 && layout.with_reference) values.insert(values.end(), reference.begin(), reference.end());
     if (layout.with_displacement || root) values.insert(values.end(), translation.data(), translation.data() + 3);
     values.insert(values.end(), rotations, rotations + 3);
     root = false;

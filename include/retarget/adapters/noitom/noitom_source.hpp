@@ -3,7 +3,7 @@
 /// @file
 /// Live Noitom Axis Neuron / Axis Studio BVH broadcasts over TCP (the sender listens, default
 /// port 7001, text or binary frames) and UDP (we listen, default port 7002, one binary or text
-/// frame per datagram). CMake target `retarget::noitom` (needs asio, Debian libasio-dev); never
+/// frame per datagram, or a binary frame in several). CMake target `retarget::noitom` (needs asio, Debian libasio-dev); never
 /// included by retarget/retarget.hpp.
 ///
 /// Both sources decode with a `NoitomBroadcastDecoder` (bvh_broadcast.hpp) bound to the
@@ -188,7 +188,8 @@ struct NoitomUdpSourceOptions {
   }
 };
 
-/// A UDP receiver of a BVH broadcast, one frame per datagram.
+/// A UDP receiver of a BVH broadcast: one frame per datagram, or a binary frame split over
+/// consecutive datagrams (joined by the decoder).
 class NoitomUdpSource {
  public:
   /// Binds the port. Throws InvalidArgument on bad options or hierarchy, Error naming the port
@@ -222,7 +223,10 @@ class NoitomUdpSource {
         received_ = false;
         const std::size_t ran = internal::runOneUntil(context_, deadline);
         if (received_ && decoder_.decodeDatagram(datagram_.data(), size_, t_arrival_, frame)) return true;
-        if (ran == 0 && Clock::now() >= deadline) return false;
+        if (ran == 0 && Clock::now() >= deadline) {
+          decoder_.expirePending(std::chrono::duration<double>(Clock::now() - start_).count());
+          return false;
+        }
       }
     } catch (const std::exception&) {
       return false;

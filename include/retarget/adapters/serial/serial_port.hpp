@@ -11,6 +11,16 @@
 /// previous one is still going out is dropped and counted (`busy`), so a slow link loses
 /// commands instead of delaying the next frame. `write` and `service` never throw and never
 /// allocate (the queue is sized once).
+///
+/// Arduino boards reset when the port opens: the USB serial chip pulls DTR, which is wired to
+/// the reset pin, and the board's bootloader then listens for a new program for about 1-2 s
+/// before it starts the sketch; bytes sent meanwhile are lost. On Linux a fresh open() raises
+/// DTR and so resets the board whatever the termios flags say (the first open of a Uno or Mega
+/// always resets it; only a 10 uF capacitor between RESET and GND on the board prevents that).
+/// So after every open, including reconnects, `write` drops frames for `settle_time` seconds
+/// (counted, `settling`) instead of feeding them to the bootloader. And HUPCL is cleared, so
+/// closing the port does not drop DTR: a later open in the same session (another program, a
+/// reconnect through the same driver state) does not reset the board again.
 
 #include <fcntl.h>
 #include <termios.h>
@@ -38,6 +48,11 @@ struct SerialPortOptions {
   std::size_t max_message_size = 256;
   /// s (> 0): after the device went away, how often to try to open it again.
   double reconnect_interval = 0.5;
+  /// s (0 <= s < 60): after each open, frames are dropped (counted as `settling`) for this long,
+  /// the time an Arduino reset by the open takes to start its sketch (the Mega 2560's
+  /// bootloader waits about 1 s, a Uno's about 0.5 s, plus the sketch's own start). 0 for a
+  /// device that does not reset.
+  double settle_time = 2.0;
 
   /// Throws InvalidArgument naming the field when a value is out of range.
   void validate() const {
@@ -49,6 +64,8 @@ struct SerialPortOptions {
     RETARGET_THROW_UNLESS(reconnect_interval > 0.0 && reconnect_interval < 3600.0, InvalidArgument,
                           "SerialPortOptions.reconnect_interval is invalid (got ", reconnect_interval,
                           ", expected 0 < s < 3600)");
+    RETARGET_THROW_UNLESS(settle_time >= 0.0 && settle_time < 60.0, InvalidArgument,
+                          "SerialPortOptions.settle_time is invalid (got ", settle_time, ", expected 0 <= s < 60)");
   }
 
   /// The termios speed constant of a baud rate, 0 when unsupported.
@@ -80,6 +97,7 @@ struct SerialPortCounters {
   std::uint64_t too_large = 0;     ///< Dropped: larger than max_message_size.
   std::uint64_t lost = 0;          ///< Cut short: the device went away while it was going out.
   std::uint64_t reconnects = 0;    ///< Times the device was opened again after going away.
+  std::uint64_t settling = 0;      ///< Dropped: within settle_time of an open (board resetting).
 };
 
 /// One serial device, opened on construction if it is there, reopened after it goes away.
@@ -96,6 +114,10 @@ class SerialPort {
   SerialPort& operator=(const SerialPort&) = delete;
 
   bool connected() const { return fd_ >= 0; }
+  /// True while frames are dropped after an open (see SerialPortOptions::settle_time).
+  bool settling() const {
+    return connected() && Clock::now() - opened_at_ < std::chrono::duration<double>(options_.settle_time);
+  }
   const SerialPortCounters& counters() const { return counters_; }
   /// Bytes of the current message not yet written.
   std::size_t pendingBytes() const { return pending_size_ - pending_sent_; }
@@ -110,6 +132,10 @@ class SerialPort {
     }
     if (!connected()) {
       ++counters_.disconnected;
+      return false;
+    }
+    if (settling()) {
+      ++counters_.settling;
       return false;
     }
     if (pendingBytes() > 0) {
@@ -149,7 +175,8 @@ class SerialPort {
       return false;
     }
     cfmakeraw(&tio);  // 8 data bits, no parity, no echo, no line processing
-    tio.c_cflag &= static_cast<tcflag_t>(~(PARENB | CSTOPB | CSIZE | CRTSCTS));
+    // HUPCL off: closing keeps DTR up, so the board is not reset by a close and reopen.
+    tio.c_cflag &= static_cast<tcflag_t>(~(PARENB | CSTOPB | CSIZE | CRTSCTS | HUPCL));
     tio.c_cflag |= CS8 | CLOCAL | CREAD;
     const speed_t speed = SerialPortOptions::baudConstant(options_.baud);
     cfsetispeed(&tio, speed);
@@ -159,6 +186,7 @@ class SerialPort {
       return false;
     }
     fd_ = fd;
+    opened_at_ = Clock::now();
     pending_size_ = pending_sent_ = 0;
     return true;
   }
@@ -194,6 +222,7 @@ class SerialPort {
   std::size_t pending_sent_ = 0;
   int fd_ = -1;
   Clock::time_point last_attempt_{};
+  Clock::time_point opened_at_{};
   SerialPortCounters counters_{};
 };
 
