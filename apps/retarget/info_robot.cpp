@@ -1,5 +1,6 @@
 // `retarget info <file.urdf>` and `retarget info --robot <name>`: joints with types, axes and
-// limits, chains from the root to every end link, total mass, collision shapes.
+// limits, chains from the root to every end link, total mass, collision shapes, and the automatic
+// humanoid binding (robot_binding.hpp).
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -7,6 +8,7 @@
 #include <retarget/robots/builtin.hpp>
 
 #include "cli.hpp"
+#include "robot_binding.hpp"
 #include "robot_loading.hpp"
 
 namespace retarget::cli {
@@ -95,6 +97,12 @@ void describeRobot(const std::string& target) {
     }
   }
   if (shapes == 0) std::cout << "  (none)\n";
+
+  try {
+    printHumanoidBinding(std::cout, model, bindRobot(model));
+  } catch (const Error& e) {
+    std::cout << "\nhumanoid binding: none (" << e.what() << ")\n";
+  }
 }
 
 const bool kInfoRobotRegistered = registerInfoHandler(InfoHandler{

@@ -2,6 +2,9 @@
 // binds the BVH hierarchy automatically (human/rig_binding.hpp) and writes the binding as a schema
 // file in the text format of human/schema.hpp, with what was guessed as comments, for the user to
 // edit and pass back. A built-in rig prints its built-in schema.
+// `retarget schema suggest <file.urdf>`: the automatic humanoid binding (robot_binding.hpp) as a
+// robot schema (JSON, json/humanoid_binding.hpp) on standard output, the binding as text on
+// standard error; `--robot-schema FILE` starts from an edited schema's pins.
 #include <iostream>
 #include <memory>
 #include <string>
@@ -11,7 +14,11 @@
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/bvh_skeleton.hpp>
 
+#include <retarget/json/humanoid_binding.hpp>
+
 #include "cli.hpp"
+#include "robot_binding.hpp"
+#include "robot_loading.hpp"
 
 namespace retarget::cli {
 
@@ -40,9 +47,34 @@ struct SuggestOptions {
   std::string name = "auto";
   std::string frame;
   double scale = 0;
+  std::string robot_schema;
 };
 
+bool hasUrdfSuffix(const std::string& path) {
+  return path.size() > 5 && path.compare(path.size() - 5, 5, ".urdf") == 0;
+}
+
+void suggestRobot(const SuggestOptions& options) {
+  const RobotModel<double> model = loadRobot(options.path);
+  HumanoidBinding binding;
+  try {
+    binding = bindRobot(model, options.robot_schema);
+  } catch (const InvalidArgument& e) {
+    throw ParseError(options.robot_schema.empty() ? options.path : options.robot_schema, 0, e.what());
+  }
+  // The binding for the eye on standard error; the schema alone on standard output.
+  printHumanoidBinding(std::cerr, model, binding);
+  std::cout << toJson(humanoidSchema(binding)).dump(2) << "\n";
+}
+
 void suggest(const SuggestOptions& options) {
+  if (!options.robot_schema.empty() && !hasUrdfSuffix(options.path)) {
+    throw UsageError("--robot-schema applies to a URDF file (got '" + options.path + "')");
+  }
+  if (hasUrdfSuffix(options.path)) {
+    suggestRobot(options);
+    return;
+  }
   const BvhMotion motion = readBvh(options.path);
   if (options.frame.empty() && options.scale == 0) {
     if (const SkeletonSchema* schema = detectSchema(motion)) {
@@ -71,17 +103,20 @@ void suggest(const SuggestOptions& options) {
 }
 
 const bool kSchemaRegistered = registerCommand(Command{
-    "schema", "Skeleton schemas: `schema suggest <file.bvh>` writes the automatic rig binding as a schema file",
+    "schema", "Skeleton schemas: `schema suggest <file.bvh>` writes the automatic rig binding as a schema file, "
+    "`schema suggest <file.urdf>` the automatic robot binding as a robot schema (JSON)",
     [](CLI::App& command) {
       command.require_subcommand(1);
-      CLI::App* sub = command.add_subcommand("suggest", "Bind a BVH rig automatically and print it as a schema file");
+      CLI::App* sub = command.add_subcommand("suggest", "Bind a BVH rig (or a URDF robot) automatically and print it as a schema file");
       auto options = std::make_shared<SuggestOptions>();
-      sub->add_option("file", options->path, "BVH file")->required();
+      sub->add_option("file", options->path, "BVH file, or URDF file (robot schema, JSON)")->required();
       sub->add_option("--name", options->name, "schema name (default auto)");
       sub->add_option("--scale", options->scale, "metres per file unit (default: guessed from the body height)");
       sub->add_option("--frame", options->frame,
                       "file axes as \"forward=<axis> left=<axis> up=<axis>\", e.g. \"forward=+Z left=+X up=+Y\" "
                       "(default: guessed from the rest pose)");
+      sub->add_option("--robot-schema", options->robot_schema,
+                      "URDF only: a robot schema (JSON) whose pins the binding starts from; prints the result");
       sub->callback([options] { suggest(*options); });
     }});
 

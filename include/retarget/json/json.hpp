@@ -16,4 +16,5 @@
 #include <retarget/json/euler_map.hpp>
 #include <retarget/json/filters.hpp>
 #include <retarget/json/ga_lvvj.hpp>
+#include <retarget/json/humanoid_binding.hpp>
 #include <retarget/json/whole_body.hpp>

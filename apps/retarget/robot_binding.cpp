@@ -1,0 +1,58 @@
+// The automatic humanoid binding on the command line: see robot_binding.hpp.
+#include "robot_binding.hpp"
+
+#include <cstdio>
+
+#include <retarget/json/humanoid_binding.hpp>
+
+namespace retarget::cli {
+namespace {
+
+std::string vectorText(const Eigen::Vector3d& v) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof(buffer), "(%.4f, %.4f, %.4f)", v.x(), v.y(), v.z());
+  return buffer;
+}
+
+}  // namespace
+
+HumanoidBinding bindRobot(const RobotModel<double>& model, const std::string& schema_path) {
+  HumanoidBindingOptions options;
+  if (!schema_path.empty()) options = loadJson<HumanoidBindingOptions>(schema_path);
+  return bindHumanoid(model, options);
+}
+
+void printHumanoidBinding(std::ostream& out, const RobotModel<double>& model, const HumanoidBinding& binding) {
+  out << "\nhumanoid binding (automatic; `retarget schema suggest <file.urdf>` writes it as a robot schema to edit):\n"
+      << "  axes (root frame): forward " << vectorText(binding.R_BR.col(0)) << ", left " << vectorText(binding.R_BR.col(1))
+      << ", up " << vectorText(binding.R_BR.col(2)) << "\n"
+      << "  torso link: " << (binding.torso_link.empty() ? "(not found)" : binding.torso_link)
+      << "   pelvis link: " << (binding.pelvis_link.empty() ? "(not found)" : binding.pelvis_link) << "   waist joints:";
+  if (binding.spine_joints.empty()) out << " (none)";
+  for (int j : binding.spine_joints) out << " " << model.joints()[static_cast<std::size_t>(j)].name;
+  out << "\n";
+  for (std::size_t l = 0; l < kHumanoidLimbCount; ++l) {
+    const HumanoidChain& c = binding.limbs[l];
+    out << "  " << kHumanoidLimbNames[l] << ": ";
+    if (!c.found) {
+      out << "(not found)\n";
+      continue;
+    }
+    out << c.base_link << " -> " << c.end_link << ":";
+    for (int j : c.joints) out << " " << model.joints()[static_cast<std::size_t>(j)].name;
+    out << "  [first " << c.root_joint;
+    if (!c.bend_joint.empty()) out << ", bend " << c.bend_joint;
+    if (!c.distal_joint.empty()) out << ", distal " << c.distal_joint;
+    out << "]\n";
+  }
+  out << "  virtual skeleton (rest pose, m, root frame; 'from': a link vector hung from that point):\n";
+  for (const HumanoidPointBinding& p : binding.points) {
+    out << "    " << kHumanoidPointNames[static_cast<std::size_t>(p.point)] << "  " << p.link;
+    if (p.from) out << " from " << kHumanoidPointNames[static_cast<std::size_t>(*p.from)];
+    out << "  " << vectorText(p.p_B) << "  " << p.rule << "\n";
+  }
+  for (const std::string& m : binding.missing) out << "  missing: " << m << "\n";
+  for (const std::string& n : binding.notes) out << "  note: " << n << "\n";
+}
+
+}  // namespace retarget::cli

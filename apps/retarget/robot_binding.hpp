@@ -1,0 +1,22 @@
+// The automatic humanoid binding on the command line (robots/humanoid_binding.hpp): printed by
+// `retarget info robot.urdf`, written as a robot schema by `retarget schema suggest robot.urdf`.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include <retarget/kinematics/robot_model.hpp>
+#include <retarget/robots/humanoid_binding.hpp>
+
+namespace retarget::cli {
+
+/// Binds `model`, with the pins of the robot schema file `schema_path` when it is not empty
+/// (JSON, json/humanoid_binding.hpp). Throws ParseError for a bad schema file, InvalidArgument
+/// for a pin the robot does not have.
+HumanoidBinding bindRobot(const RobotModel<double>& model, const std::string& schema_path = "");
+
+/// The binding as text: axes, torso and pelvis, one line per limb (its joints), the points, what
+/// is missing and the notes.
+void printHumanoidBinding(std::ostream& out, const RobotModel<double>& model, const HumanoidBinding& binding);
+
+}  // namespace retarget::cli
