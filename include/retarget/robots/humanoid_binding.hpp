@@ -83,6 +83,7 @@
 #include <Eigen/Geometry>
 
 #include <retarget/core/error.hpp>
+#include <retarget/core/types.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 
 namespace retarget {
@@ -162,9 +163,9 @@ struct HumanoidBindingOptions {
   /// unitless). In [0, 0.2).
   double joint_group_tolerance = 0.02;
   /// A found axis within this angle of an axis of the root frame is snapped to it (rad, [0, pi/4]).
-  double axis_snap_angle = 10.0 * 3.14159265358979323846 / 180.0;
+  double axis_snap_angle = 10.0 * kPi<double> / 180.0;
   /// A segment vector within this angle of an axis of its link is projected on it (rad, [0, pi/4]).
-  double link_axis_snap_angle = 10.0 * 3.14159265358979323846 / 180.0;
+  double link_axis_snap_angle = 10.0 * kPi<double> / 180.0;
   /// Forward (x) and up (z) of the robot frame in the root frame B, when known (non-zero, not
   /// parallel; normalised). Unset: found from the rest pose.
   std::optional<Eigen::Vector3d> forward{};

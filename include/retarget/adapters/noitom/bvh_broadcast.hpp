@@ -53,6 +53,7 @@
 
 #include <retarget/core/error.hpp>
 #include <retarget/core/internal/number.hpp>
+#include <retarget/core/internal/text.hpp>
 #include <retarget/human/bvh_motion.hpp>
 
 namespace retarget {
@@ -122,7 +123,7 @@ class NoitomBvhBinding {
                           "a broadcast binds to a hierarchy with one root (got ", hierarchy.rootCount(), ")");
     // A hierarchy exported "with reference" has the Reference node as its root, above Hips: it
     // takes the frame's 6 reference values, and the body's joints are numbered from its child.
-    has_reference_joint_ = isReferenceName(hierarchy.joints.front().name) &&
+    has_reference_joint_ = internal::equalsIgnoreCase(hierarchy.joints.front().name, "Reference") &&
                            std::count_if(hierarchy.joints.begin(), hierarchy.joints.end(), [](const BvhJoint& joint) {
                              return joint.parent == 0 && !joint.is_end_site;
                            }) == 1;
@@ -189,17 +190,6 @@ class NoitomBvhBinding {
       }
       if (!(value - value == 0.0)) return false;  // NaN or infinite
       channels[slot.channel] = value;
-    }
-    return true;
-  }
-
-  /// True for the name Axis Neuron gives the reference node ("Reference", any case).
-  static bool isReferenceName(std::string_view name) {
-    constexpr std::string_view kName = "reference";
-    if (name.size() != kName.size()) return false;
-    for (std::size_t i = 0; i < name.size(); ++i) {
-      const char c = name[i] >= 'A' && name[i] <= 'Z' ? static_cast<char>(name[i] - 'A' + 'a') : name[i];
-      if (c != kName[i]) return false;
     }
     return true;
   }

@@ -16,6 +16,7 @@
 
 #include <retarget/adapters/serial/inmoov_servo_table.hpp>
 #include <retarget/core/status.hpp>
+#include <retarget/core/types.hpp>
 
 namespace retarget {
 
@@ -23,7 +24,7 @@ namespace retarget {
 /// offset clamped to the safe range. `clamped`, when given, is set to whether the rounded
 /// degree lay outside [min_deg, max_deg] (or the angle was not finite).
 inline int servoDegreesFromAngle(const ServoChannel& servo, double angle, bool* clamped = nullptr) noexcept {
-  constexpr double kDegreesPerRadian = 180.0 / 3.14159265358979323846;
+  constexpr double kDegreesPerRadian = 180.0 / kPi<double>;
   const double lo = servo.min_deg;
   const double hi = servo.max_deg;
   double degrees = servo.offset_deg;
@@ -37,7 +38,7 @@ inline int servoDegreesFromAngle(const ServoChannel& servo, double angle, bool* 
 /// Joint angle (rad) at which `servo` stands at `degrees` (not clamped): the inverse of
 /// servoDegreesFromAngle inside the safe range.
 inline double angleFromServoDegrees(const ServoChannel& servo, int degrees) noexcept {
-  constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
+  constexpr double kRadiansPerDegree = kPi<double> / 180.0;
   return static_cast<double>(servo.direction) * (degrees - servo.offset_deg) * kRadiansPerDegree;
 }
 

@@ -22,6 +22,7 @@
 #include <Eigen/Geometry>
 
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/text.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -53,7 +54,7 @@ struct HumanoidGeometry {
 /// Lower-case copy.
 inline std::string humanoidLower(const std::string& s) {
   std::string out;
-  for (const char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char c : s) out += internal::toLowerAscii(c);
   return out;
 }
 
