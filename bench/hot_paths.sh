@@ -23,7 +23,7 @@ done
 bin="$build/bench"
 out="$bin/hot_paths"
 mkdir -p "$out"
-for area in ga_lvvj core geometry bvh dtw; do
+for area in ga_lvvj core geometry bvh dtw humanoid; do
   exe="$bin/retarget_bench_$area"
   if [[ ! -x "$exe" ]]; then
     echo "hot_paths.sh: $exe is missing; build the bench preset first (cmake --build --preset bench)" >&2
@@ -42,13 +42,14 @@ run geometry 'BM_Geometry_(CapsuleCapsule|CapsuleCapsuleFcl|SphereCapsule|Sphere
 # Assimp's import time varies by about 10 % from run to run: three times the repetitions there.
 run bvh 'BM_Bvh_(ReadFile|ReadFileAssimp|LimitMemcpy|LimitNewlines)(/real_time)?$' $((3 * repetitions))
 run dtw 'BM_Dtw_(Reference|TwoRows|TwoRowsWindow50)/1000$'
+run humanoid 'BM_Humanoid_G1_(Map|KdlLma)/motion:0$'
 
 python3 - "$out" <<'EOF'
 import json, os, sys
 
 out = sys.argv[1]
 median = {}
-for area in ("ga_lvvj", "core", "geometry", "bvh", "dtw"):
+for area in ("ga_lvvj", "core", "geometry", "bvh", "dtw", "humanoid"):
     with open(os.path.join(out, area + ".json")) as f:
         data = json.load(f)
     for b in data["benchmarks"]:
@@ -98,6 +99,10 @@ for name, what in (("BM_Dtw_TwoRows/1000", "DTW 22-D, two rows"), ("BM_Dtw_TwoRo
     two_rows = name == "BM_Dtw_TwoRows/1000"  # the goal's form; the window shares its kernel
     row(what, f"{per_cell:.2f} ns/cell", "plain reference", f"{ref:.2f} ns/cell ({ref / per_cell:.1f}x)",
         "<= 3 ns/cell" if two_rows else "(same kernel)", per_cell <= 3 if two_rows else None)
+
+hum, hum_kdl = t("BM_Humanoid_G1_Map/motion:0"), t("BM_Humanoid_G1_KdlLma/motion:0")
+row("HumanoidMapper, whole-body G1 frame (demo motions)", fmt(hum), "KDL LMA, 4 limbs' end frames",
+    f"{fmt(hum_kdl)} ({hum_kdl / hum:.1f}x)", "<= 50 us", hum <= 50e-6)
 
 widths = [max(len(r[i]) for r in rows + [("what", "ours", "reference", "reference figure", "goal", "")]) for i in range(6)]
 header = ("what", "ours", "reference", "reference figure", "goal", "")

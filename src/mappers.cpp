@@ -10,6 +10,7 @@
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
+#include <retarget/mappers/humanoid.hpp>
 #include <retarget/mappers/mapper.hpp>
 #include <retarget/mappers/particle_filter.hpp>
 #include <retarget/mappers/pic.hpp>

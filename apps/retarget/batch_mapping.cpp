@@ -13,6 +13,7 @@
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/humanoid.hpp>
 #include <retarget/mappers/particle_filter.hpp>
 #include <retarget/io/gpdm_model.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
@@ -24,6 +25,7 @@
 
 #include "cli.hpp"
 #include "motion_loading.hpp"
+#include "robot_binding.hpp"
 
 namespace retarget::cli {
 
@@ -31,11 +33,20 @@ PicOptions picCliOptions(PicAlgorithm algorithm, int softening, bool soften_alwa
 
 const std::vector<std::string>& batchMethods() {
   // gpdm-pf before pf: a file name "wave_gpdm-pf.csv" names gpdm-pf, not pf.
-  static const std::vector<std::string> methods = {"ga-lvvj", "euler", "triangle", "fabrik", "pic", "pics", "gpdm-pf", "pf"};
+  static const std::vector<std::string> methods = {"ga-lvvj", "humanoid", "euler", "triangle", "fabrik", "pic", "pics", "gpdm-pf", "pf"};
   return methods;
 }
 
 namespace {
+
+// The humanoid mapper on `model`'s automatic binding (a usage error when it does not bind).
+std::shared_ptr<HumanoidMapper<double>> humanoidMapper(const RobotModel<double>& model) {
+  try {
+    return std::make_shared<HumanoidMapper<double>>(model, bindRobot(model));
+  } catch (const InvalidArgument& e) {
+    throw UsageError("--method humanoid: robot '" + model.name() + "' does not bind as a humanoid (" + e.what() + ")");
+  }
+}
 
 // The GPDM particle filter of `setup` (its .gpdm model, 30 particles, seed 1) on `model`.
 std::shared_ptr<GpdmParticleFilter<double>> gpdmFilter(const MethodSetup& setup, const RobotModel<double>& model) {
@@ -99,6 +110,8 @@ void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& mode
       throw UsageError("--method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() + "' (NAO, Pepper)");
     }
     if (setup.trunk_lean) requireTrunkLeanFeet(*gaLvvjMapFor(model), model, "--method ga-lvvj:trunk-lean");
+  } else if (m == "humanoid") {
+    (void)humanoidMapper(model);  // throws a usage error for a robot that does not bind
   } else if (m == "triangle") {
     if (!triangleMapFor(model)) {
       throw UsageError("--method triangle: no triangle map fits robot '" + model.name() + "' (Tangy, NAO, Pepper)");
@@ -175,6 +188,8 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
   } else if (setup.method == "ga-lvvj") {
     GaLvvjMapper<double> mapper(model, *gaLvvjMapFor(model), gaLvvjCliOptions(setup.config_path, setup.trunk_lean));
     out.mapped = timedMap(mapper, motion, out.seconds);
+  } else if (setup.method == "humanoid") {
+    out.mapped = timedMap(*humanoidMapper(model), motion, out.seconds);
   } else if (setup.method == "triangle") {
     TriangleMapper<double> mapper(model, *triangleMapFor(model));
     out.mapped = timedMap(mapper, motion, out.seconds);
@@ -194,7 +209,7 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
   }
   physicalMetrics(out, model, collision);
   if (similarity) {
-    if (const auto map = gaLvvjMapFor(model)) {
+    if (const auto map = robotSkeletonMap(model)) {
       VirtualSkeleton<double> view(model, *map);
       std::vector<SkeletonFrame<double>> robot(motion.size());
       for (std::size_t k = 0; k < motion.size(); ++k) {
@@ -240,6 +255,7 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
     return skeletonFrameMapper(std::make_shared<GaLvvjMapper<double>>(
         model, *gaLvvjMapFor(model), gaLvvjCliOptions(setup.config_path, setup.trunk_lean)));
   }
+  if (setup.method == "humanoid") return skeletonFrameMapper(humanoidMapper(model));
   if (setup.method == "triangle") {
     return skeletonFrameMapper(std::make_shared<TriangleMapper<double>>(model, *triangleMapFor(model)));
   }

@@ -70,6 +70,7 @@ struct MapRequest {
   std::string robot;        // built-in name or URDF path
   std::string method;
   std::string config_path;  // optional method configuration file
+  std::string robot_schema;  // humanoid: robot schema pinning the automatic binding (--robot-schema)
   std::string output_path;
   bool json = false;              // print the per-joint summary as JSON on stdout
   double smooth = 0;              // ExponentialSmoothing alpha after the mapper, 0 = off

@@ -1,4 +1,5 @@
 #include "comparison.hpp"
+#include "robot_binding.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -214,7 +215,7 @@ ComparedRow evaluateRow(const ComparedRobot& robot, const ComparedMotion& motion
   if (mapping != nullptr) out["mapping"] = *mapping;
   const auto nan = std::numeric_limits<double>::quiet_NaN();
 
-  if (const auto map = gaLvvjMapFor(model); map && skeleton != nullptr) {
+  if (const auto map = robotSkeletonMap(model); map && skeleton != nullptr) {
     const SimilarityEvaluation e = evaluateSimilarity(model, *map, *skeleton, q, wbf_base, source);
     out["similarity"] = similarityJson(e);
     std::vector<double> wbf, llf, cosine;

@@ -21,6 +21,7 @@
 #include <retarget/metrics/best_reachable.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 
+#include "robot_binding.hpp"
 #include "cli.hpp"
 #include "eval_common.hpp"
 #include "metric_families.hpp"
@@ -75,10 +76,10 @@ void printSimilarityTable(const EvalRequest& request, const RobotModel<double>& 
 
 void runSimilarity(const EvalRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
-  const std::optional<GaLvvjMap> map = gaLvvjMapFor(model);
+  const std::optional<GaLvvjMap> map = robotSkeletonMap(model);
   if (!map) {
     throw UsageError("eval --metrics similarity: no virtual skeleton is defined for robot '" + model.name() +
-                     "' (built-in GA-LVVJ maps: NAO, Pepper)");
+                     "' (built-in GA-LVVJ maps: NAO, Pepper; the automatic humanoid binding found no arm or leg)");
   }
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   const JointTrajectory angles = loadAnglesFor(request, model, motion);
@@ -106,7 +107,7 @@ void runSimilarity(const EvalRequest& request) {
 
 const bool kEvalSimilarityRegistered = registerEvalMetrics(EvalMetrics{
     "similarity", "WBF, LLF and cosine link-vector similarity (seed 000 Eqs. 44, 46; seed 003 Eq. 1)", true,
-    runSimilarity, [](const RobotModel<double>& model) { return gaLvvjMapFor(model).has_value(); }});
+    runSimilarity, [](const RobotModel<double>& model) { return robotSkeletonMap(model).has_value(); }});
 
 }  // namespace
 }  // namespace retarget::cli

@@ -16,7 +16,8 @@ const bool kInfoRegistered = registerCommand(Command{
     [](CLI::App& command) {
       auto options = std::make_shared<InfoOptions>();
       command.add_option("file", options->path, "motion or URDF file");
-      command.add_option("--robot", options->robot, "built-in robot name (nao, pepper, inmoov, tangy, baxter, yumi)");
+      command.add_option("--robot", options->robot,
+                         "built-in robot name (nao, pepper, inmoov, tangy, baxter, yumi, g1, h1)");
       command.callback([options] {
         if (options->path.empty() == options->robot.empty()) {
           throw UsageError("info: give either a file or --robot <name>");

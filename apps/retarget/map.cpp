@@ -16,6 +16,8 @@ const bool kMapRegistered = registerCommand(Command{
       command.add_option("--robot", request->robot, "built-in robot name or URDF file")->required();
       command.add_option("--method", request->method, "mapping method")->required();
       command.add_option("--config", request->config_path, "method configuration file");
+      command.add_option("--robot-schema", request->robot_schema,
+                         "humanoid: robot schema (JSON) pinning the automatic binding (retarget schema suggest robot.urdf)");
       command.add_option("-o,--output", request->output_path, "joint-angle CSV to write")->required();
       command.add_flag("--json", request->json, "print the per-joint summary (clamped, worst amount, held) as JSON");
       command

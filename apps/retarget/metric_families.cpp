@@ -1,4 +1,5 @@
 #include "metric_families.hpp"
+#include "robot_binding.hpp"
 
 #include <cmath>
 #include <utility>
@@ -214,7 +215,7 @@ PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const Skele
   out.smoothness = jointSmoothness(model, time, q);
   if (collision != nullptr) out.penetration = selfPenetration(*collision, q);
   if (motion != nullptr) {
-    if (const auto map = gaLvvjMapFor(model)) {
+    if (const auto map = robotSkeletonMap(model)) {
       VirtualSkeleton<double> view(model, *map);
       MotionPositionError error = motionPositionError(view, *motion, q, PositionErrorScaling::kUniform);
       // A robot whose virtual skeleton has no root (SpineBase: Pepper has no legs) has no valid

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include <retarget/json/humanoid_binding.hpp>
+#include <retarget/mappers/humanoid_skeleton_map.hpp>
 
 namespace retarget::cli {
 namespace {
@@ -20,6 +21,18 @@ HumanoidBinding bindRobot(const RobotModel<double>& model, const std::string& sc
   HumanoidBindingOptions options;
   if (!schema_path.empty()) options = loadJson<HumanoidBindingOptions>(schema_path);
   return bindHumanoid(model, options);
+}
+
+std::optional<GaLvvjMap> robotSkeletonMap(const RobotModel<double>& model, const std::string& schema_path) {
+  if (schema_path.empty()) {
+    if (auto map = gaLvvjMapFor(model)) return map;
+  }
+  const HumanoidBinding binding = bindRobot(model, schema_path);
+  for (const HumanoidLimb limb :
+       {HumanoidLimb::kLeftArm, HumanoidLimb::kRightArm, HumanoidLimb::kLeftLeg, HumanoidLimb::kRightLeg}) {
+    if (binding.limb(limb).found) return humanoidVirtualSkeletonMap(binding);
+  }
+  return std::nullopt;
 }
 
 void printHumanoidBinding(std::ostream& out, const RobotModel<double>& model, const HumanoidBinding& binding) {

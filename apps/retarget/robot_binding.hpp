@@ -2,10 +2,12 @@
 // `retarget info robot.urdf`, written as a robot schema by `retarget schema suggest robot.urdf`.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 
 #include <retarget/kinematics/robot_model.hpp>
+#include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/robots/humanoid_binding.hpp>
 
 namespace retarget::cli {
@@ -14,6 +16,11 @@ namespace retarget::cli {
 /// (JSON, json/humanoid_binding.hpp). Throws ParseError for a bad schema file, InvalidArgument
 /// for a pin the robot does not have.
 HumanoidBinding bindRobot(const RobotModel<double>& model, const std::string& schema_path = "");
+
+/// The virtual skeleton the metrics read on `model`: its built-in GA-LVVJ map (NAO, Pepper), else
+/// the automatic binding's (with the pins of `schema_path` when given) when it found an arm or a
+/// leg; nullopt otherwise.
+std::optional<GaLvvjMap> robotSkeletonMap(const RobotModel<double>& model, const std::string& schema_path = "");
 
 /// The binding as text: axes, torso and pelvis, one line per limb (its joints), the points, what
 /// is missing and the notes.

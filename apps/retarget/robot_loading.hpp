@@ -1,7 +1,7 @@
 #pragma once
 
 // Loading a robot for the `retarget` subcommands (map, eval, info, ...): a built-in model by
-// name (nao, pepper, inmoov, tangy, baxter, yumi) or a URDF file.
+// name (nao, pepper, inmoov, tangy, baxter, yumi, g1, h1) or a URDF file.
 
 #include <string>
 #include <vector>

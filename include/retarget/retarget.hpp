@@ -57,6 +57,8 @@
 #include <retarget/robots/nao.hpp>
 #include <retarget/robots/pepper.hpp>
 #include <retarget/robots/tangy.hpp>
+#include <retarget/robots/unitree_g1.hpp>
+#include <retarget/robots/unitree_h1.hpp>
 #include <retarget/robots/yumi.hpp>
 
 // io (Eigen-only formats)
@@ -86,6 +88,8 @@
 #include <retarget/mappers/pic_map.hpp>
 #include <retarget/mappers/particle_filter.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
+#include <retarget/mappers/humanoid.hpp>
+#include <retarget/mappers/humanoid_skeleton_map.hpp>
 
 // metrics
 #include <retarget/metrics/dtw.hpp>
@@ -124,3 +128,4 @@
 // retarget/safety/collision_avoidance.hpp and safety_pipeline.hpp, are the optional target
 // retarget::avoidance)
 #include <retarget/safety/self_collision.hpp>
+#include <retarget/safety/humanoid_capsules.hpp>

@@ -758,3 +758,57 @@ TEST_CASE("contract: the whole-body pipeline on NAO (GA-LVVJ, support modes, bal
   requireContract(checkMapperContract(c));
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// The humanoid mapper (automatic binding, bounded least squares) on the Unitree G1 and H1 and on
+// NAO: clean inputs are each robot's own virtual skeleton at random configurations.
+
+#include <retarget/mappers/humanoid.hpp>
+#include <retarget/robots/unitree_g1.hpp>
+#include <retarget/robots/unitree_h1.hpp>
+
+static_assert(isMapper<HumanoidMapper<double>>);
+static_assert(isMapper<HumanoidMapper<float>>);
+static_assert(reportsWanted<HumanoidMapper<double>>);
+
+namespace {
+
+template <typename Scalar>
+ContractCase<HumanoidMapper<Scalar>> humanoidCase(const RobotModel<Scalar>& model, const RobotModel<double>& model_d) {
+  ContractCase<HumanoidMapper<Scalar>> c;
+  const HumanoidBinding binding = bindHumanoid(model_d);
+  c.make = [&model, binding] { return HumanoidMapper<Scalar>(model, binding); };
+  VirtualSkeleton<double> view(model_d, humanoidVirtualSkeletonMap(binding));
+  std::mt19937 rng(29);
+  for (int n = 0; n < sweepCount(30); ++n) {
+    VectorX<double> q = model_d.neutralConfiguration();
+    for (int i = 0; i < model_d.nq(); ++i) {
+      const double lo = std::max(model_d.lowerLimits()[i], -3.0), hi = std::min(model_d.upperLimits()[i], 3.0);
+      q[i] = std::uniform_real_distribution<double>(lo, hi)(rng);
+    }
+    SkeletonFrame<double> frame;
+    REQUIRE(view.compute(q, frame).ok());
+    c.clean.push_back(toScalar<Scalar>(frame));
+  }
+  c.hostile = hostileSkeletons(c.clean.front());
+  c.unusable = unusableSkeletons<Scalar>();
+  for (const char* file : {"laban_ges01_wavehand_kinect2.csv", "laban_ges06_chickenwing_kinect2.csv"}) {
+    for (const auto& f : kinectFrames<Scalar>(file, 7)) c.real.push_back(f);
+  }
+  c.paths = skeletonPaths(c.clean.front());
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("contract: humanoid mapper on the Unitree G1 and H1 and on NAO (double and float)") {
+  const auto g1 = makeUnitreeG1<double>();
+  const auto g1_f = makeUnitreeG1<float>();
+  const auto c = humanoidCase<double>(g1, g1);
+  requireContract(checkMapperContract(c));
+  requireContract(checkMapperContract(humanoidCase<float>(g1_f, g1)));
+  const auto h1 = makeUnitreeH1<double>();
+  requireContract(checkMapperContract(humanoidCase<double>(h1, h1)));
+  const auto nao = makeNao<double>();
+  requireContract(checkMapperContract(humanoidCase<double>(nao, nao)));
+}

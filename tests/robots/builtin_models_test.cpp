@@ -1,6 +1,7 @@
 // Built-in robot models: agreement with their source URDFs (through orocos KDL + kdl_parser,
-// an independent URDF reader and FK), masses, configuration layout, collision shapes, and the
-// per-frame contract of forward kinematics on them.
+// an independent URDF reader and FK, and, for the Unitree G1 and H1, field by field with our own
+// loadUrdf of the same file), masses, configuration layout, collision shapes, and the per-frame
+// contract of forward kinematics on them.
 #include <doctest/doctest.h>
 
 #include <array>
@@ -9,6 +10,7 @@
 #include <random>
 #include <set>
 
+#include <retarget/io/urdf.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/robots/builtin.hpp>
 
@@ -122,6 +124,89 @@ std::array<int, 3> checkUrdfFacts(const RobotModel<double>& model, const std::fi
     }
   }
   return compared;
+}
+
+// Checks that a built-in model and loadUrdf() of its source file are the same model: robot
+// name; links in the same order with the same masses, centres of mass and collision shapes
+// (name, kind, capsule); joints in the same order with the same type, links, origin, axis,
+// limits and mimic; the same q names and limits; and the same pose of every link (within
+// 1e-12) at `count` seeded random configurations within the limits.
+void checkEqualsLoadedUrdf(const RobotModel<double>& builtin, const std::filesystem::path& urdf, int count,
+                           unsigned seed) {
+  const auto loaded = loadUrdf<double>(urdf);
+  CHECK(loaded.warnings.empty());
+  const RobotModel<double>& model = loaded.model;
+  CHECK(builtin.name() == model.name());
+  // Equal numbers (both sides read the same decimal text), or infinities of the same sign.
+  const auto same = [](double a, double b) { return a == b || std::abs(a - b) <= 1e-12; };
+  REQUIRE(builtin.links().size() == model.links().size());
+  for (std::size_t i = 0; i < model.links().size(); ++i) {
+    const auto& ours = builtin.links()[i];
+    const auto& theirs = model.links()[i];
+    CAPTURE(theirs.name);
+    CHECK(ours.name == theirs.name);
+    CHECK(ours.parent_joint == theirs.parent_joint);
+    CHECK(same(ours.inertial.mass, theirs.inertial.mass));
+    CHECK((ours.inertial.p_LCm - theirs.inertial.p_LCm).cwiseAbs().maxCoeff() <= 1e-12);
+    REQUIRE(ours.collisions.size() == theirs.collisions.size());
+    for (std::size_t k = 0; k < theirs.collisions.size(); ++k) {
+      const auto& a = ours.collisions[k];
+      const auto& b = theirs.collisions[k];
+      CHECK(a.name == b.name);
+      CHECK_MESSAGE(static_cast<int>(a.kind) == static_cast<int>(b.kind),
+                    a.name << ": built-in " << std::string(toString<double>(a.kind)) << ", loadUrdf "
+                           << std::string(toString<double>(b.kind)));
+      CHECK((a.capsule_L.a - b.capsule_L.a).norm() <= 1e-12);
+      CHECK((a.capsule_L.b - b.capsule_L.b).norm() <= 1e-12);
+      CHECK(same(a.capsule_L.radius, b.capsule_L.radius));
+    }
+  }
+  REQUIRE(builtin.joints().size() == model.joints().size());
+  for (std::size_t j = 0; j < model.joints().size(); ++j) {
+    const auto& ours = builtin.joints()[j];
+    const auto& theirs = model.joints()[j];
+    CAPTURE(theirs.name);
+    CHECK(ours.name == theirs.name);
+    CHECK(static_cast<int>(ours.type) == static_cast<int>(theirs.type));
+    CHECK(ours.parent_link == theirs.parent_link);
+    CHECK(ours.child_link == theirs.child_link);
+    CHECK((ours.X_PJ.matrix() - theirs.X_PJ.matrix()).cwiseAbs().maxCoeff() <= 1e-12);
+    CHECK((ours.X_JC.matrix() - theirs.X_JC.matrix()).cwiseAbs().maxCoeff() <= 1e-12);
+    CHECK((ours.axis - theirs.axis).cwiseAbs().maxCoeff() <= 1e-12);
+    CHECK(same(ours.limits.lower, theirs.limits.lower));
+    CHECK(same(ours.limits.upper, theirs.limits.upper));
+    CHECK(same(ours.limits.velocity, theirs.limits.velocity));
+    CHECK(same(ours.limits.effort, theirs.limits.effort));
+    CHECK(ours.q_index == theirs.q_index);
+    CHECK(ours.mimic_q_index == theirs.mimic_q_index);
+    CHECK(ours.mimic_multiplier == theirs.mimic_multiplier);
+    CHECK(ours.mimic_offset == theirs.mimic_offset);
+  }
+  REQUIRE(builtin.nq() == model.nq());
+  CHECK(builtin.qNames() == model.qNames());
+  for (int i = 0; i < model.nq(); ++i) {
+    CAPTURE(model.qName(i));
+    CHECK(same(builtin.lowerLimits()[i], model.lowerLimits()[i]));
+    CHECK(same(builtin.upperLimits()[i], model.upperLimits()[i]));
+    CHECK(same(builtin.velocityLimits()[i], model.velocityLimits()[i]));
+  }
+  CHECK(same(builtin.totalMass(), model.totalMass()));
+
+  RobotData<double> ours(builtin), theirs(model);
+  std::mt19937 rng(seed);
+  double worst_p = 0, worst_R = 0;
+  for (int n = 0; n < count; ++n) {
+    const VectorX<double> q = test::randomConfiguration(model, rng);
+    REQUIRE(withinLimits(model, q));
+    forwardKinematics(builtin, ours, q);
+    forwardKinematics(model, theirs, q);
+    for (std::size_t i = 0; i < model.links().size(); ++i) {
+      worst_p = std::max(worst_p, (ours.X_WL[i].translation() - theirs.X_WL[i].translation()).norm());
+      worst_R = std::max(worst_R, (ours.X_WL[i].linear() - theirs.X_WL[i].linear()).cwiseAbs().maxCoeff());
+    }
+  }
+  CHECK(worst_p <= 1e-12);
+  CHECK(worst_R <= 1e-12);
 }
 
 }  // namespace
@@ -335,9 +420,79 @@ TEST_CASE("builtin Baxter and YuMi: 7-DOF arms") {
   }
 }
 
+TEST_CASE("builtin Unitree G1 and H1: equal loadUrdf of their URDFs (links, joints, q, limits, masses, shapes, FK)") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const auto g1 = makeUnitreeG1<double>();
+  CHECK(g1.nq() == 29);
+  CHECK(g1.name() == "g1_29dof_rev_1_0");
+  checkEqualsLoadedUrdf(g1, data_dir / "urdf" / "unitree_g1_29dof_rev_1_0.urdf", test::sweepCount(50), 41);
+  const auto h1 = makeUnitreeH1<double>();
+  CHECK(h1.nq() == 19);
+  CHECK(h1.name() == "h1_description");
+  checkEqualsLoadedUrdf(h1, data_dir / "urdf" / "unitree_h1.urdf", test::sweepCount(50), 42);
+}
+
+TEST_CASE("builtin Unitree G1 and H1: agree with their URDFs through KDL; limits and masses as the URDFs state") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const auto g1 = makeUnitreeG1<double>();
+  const auto h1 = makeUnitreeH1<double>();
+  CHECK(checkAgainstUrdf(g1, data_dir / "urdf" / "unitree_g1_29dof_rev_1_0.urdf", test::sweepCount(1000), 16) ==
+        static_cast<int>(g1.links().size()));
+  CHECK(checkAgainstUrdf(h1, data_dir / "urdf" / "unitree_h1.urdf", test::sweepCount(1000), 17) ==
+        static_cast<int>(h1.links().size()));
+  const auto g = checkUrdfFacts(g1, data_dir / "urdf" / "unitree_g1_29dof_rev_1_0.urdf");
+  const auto h = checkUrdfFacts(h1, data_dir / "urdf" / "unitree_h1.urdf");
+  MESSAGE("G1 " << g[0] << "/" << g[1] << "/" << g[2] << ", H1 " << h[0] << "/" << h[1] << "/" << h[2]
+                << " coordinates/mimics/links with mass");
+  CHECK(g[0] == 29);
+  CHECK(g[1] == 0);
+  CHECK(g[2] == 35);  // 39 links; the two IMU, camera and lidar frames have no mass
+  CHECK(h[0] == 19);
+  CHECK(h[1] == 0);
+  CHECK(h[2] == 20);  // 25 links; IMU, logo, two camera and lidar frames have no mass
+  // Total masses as the data manifest states them (33.3 and 59.3 kg).
+  CHECK(g1.totalMass() == doctest::Approx(33.34114202).epsilon(1e-9));
+  CHECK(h1.totalMass() == doctest::Approx(59.338).epsilon(1e-9));
+}
+
+TEST_CASE("builtin Unitree G1 and H1: q layout, collision primitives only, arms and legs") {
+  const auto g1 = makeUnitreeG1<double>();
+  const auto h1 = makeUnitreeH1<double>();
+  CHECK(g1.links()[0].name == "pelvis");
+  CHECK(h1.links()[0].name == "pelvis");
+  CHECK(g1.qName(0) == "left_hip_pitch_joint");
+  CHECK(g1.qName(12) == "waist_yaw_joint");
+  CHECK(g1.qName(15) == "left_shoulder_pitch_joint");
+  CHECK(g1.qName(28) == "right_wrist_yaw_joint");
+  CHECK(h1.qName(0) == "left_hip_yaw_joint");
+  CHECK(h1.qName(10) == "torso_joint");
+  CHECK(h1.qName(18) == "right_elbow_joint");
+  // The URDFs' primitives only (G1: its meshes are skipped): 12 and 23 shapes.
+  const auto shapes = [](const RobotModel<double>& model) {
+    std::size_t count = 0;
+    for (const auto& link : model.links()) count += link.collisions.size();
+    return count;
+  };
+  CHECK(shapes(g1) == 12);
+  CHECK(shapes(h1) == 23);
+  // Moving joints from the root to each hand / foot: G1 7 per arm (+3 waist), 6 per leg;
+  // H1 4 per arm (+1 torso), 5 per leg.
+  const auto moving = [](const RobotModel<double>& model, const std::string& link) {
+    int count = 0;
+    for (int k : model.links()[model.linkIndex(link)].support) count += model.joints()[k].moves() ? 1 : 0;
+    return count;
+  };
+  for (const std::string side : {"left", "right"}) {
+    CHECK(moving(g1, side + "_rubber_hand") == 10);
+    CHECK(moving(g1, side + "_ankle_roll_link") == 6);
+    CHECK(moving(h1, side + "_elbow_link") == 5);
+    CHECK(moving(h1, side + "_ankle_link") == 5);
+  }
+}
+
 TEST_CASE("builtin registry: names, case-insensitive lookup, error lists the known names") {
   const auto names = builtinRobotNames();
-  CHECK(names.size() == 6);
+  CHECK(names.size() == 8);
   for (const auto& name : names) {
     CAPTURE(name);
     const auto model = makeBuiltinRobot<double>(name);
@@ -356,9 +511,18 @@ TEST_CASE("builtin registry: names, case-insensitive lookup, error lists the kno
     CHECK(withinLimits(model, model.neutralConfiguration()));
   }
   CHECK(makeBuiltinRobot<double>("NAO").name() == "NaoH25V50");
-  CHECK_THROWS_WITH_AS((void)makeBuiltinRobot<double>("asimo"),
-                       doctest::Contains("unknown built-in robot 'asimo' (expected one of: nao, pepper, inmoov, tangy, baxter, yumi)"),
-                       InvalidArgument);
+  // The Unitree models carry their URDFs' robot names; "unitree_g1" / "unitree_h1" are aliases.
+  for (const char* alias : {"g1", "G1", "unitree_g1", "Unitree_G1"}) {
+    CHECK(makeBuiltinRobot<double>(alias).name() == "g1_29dof_rev_1_0");
+  }
+  for (const char* alias : {"h1", "H1", "unitree_h1", "UNITREE_H1"}) {
+    CHECK(makeBuiltinRobot<double>(alias).name() == "h1_description");
+  }
+  CHECK_THROWS_WITH_AS(
+      (void)makeBuiltinRobot<double>("asimo"),
+      doctest::Contains(
+          "unknown built-in robot 'asimo' (expected one of: nao, pepper, inmoov, tangy, baxter, yumi, g1, h1)"),
+      InvalidArgument);
 }
 
 TEST_CASE_TEMPLATE("builtin robots: float models build and agree with double", Scalar, float, double) {

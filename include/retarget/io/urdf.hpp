@@ -223,6 +223,7 @@ UrdfResult<Scalar> parseUrdf(const std::string& text, const std::string& name_fo
         size[0] = reader.number(shape, "radius", std::numeric_limits<double>::quiet_NaN(), context);
         size[1] = reader.number(shape, "length", std::numeric_limits<double>::quiet_NaN(), context);
       } else if (kind == "box") {
+        primitive = internal::UrdfPrimitive::kBox;
         const auto edges = reader.numbers(shape, "size", 3, {std::numeric_limits<double>::quiet_NaN(), 0, 0}, context);
         for (int i = 0; i < 3; ++i) size[i] = edges[static_cast<std::size_t>(i)];
       } else {

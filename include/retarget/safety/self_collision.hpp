@@ -18,6 +18,11 @@
 ///  - `excluded_pairs`: pairs listed in data, typically the always-touching ones (an upper arm
 ///    and the torso shape its shoulder sits in), computable with `alwaysCollidingPairs`.
 ///
+/// The shapes are the model's own collision shapes (`Link::collisions`), or any list given to the
+/// constructor, e.g. the capsules fitted to a bound humanoid whose URDF describes its bodies with
+/// meshes (`humanoidCollisionShapes`, safety/humanoid_capsules.hpp, which this header includes at
+/// its end for `defaultSelfCollisionModel`).
+///
 /// Description (`SelfCollisionModel`, immutable, validated once) and workspace
 /// (`SelfCollisionChecker`: `update(q)` never allocates or throws).
 
@@ -60,7 +65,7 @@ struct SelfCollisionOptions {
 template <typename Scalar = double>
 struct SelfCollisionShape {
   std::string name;
-  int link = 0;
+  int link = 0;                 ///< Index into `RobotModel::links()`.
   Capsule<Scalar> capsule_L{};  ///< m, link frame
 };
 
@@ -92,10 +97,21 @@ int movingJointsBetween(const RobotModel<Scalar>& model, int a, int b) {
 template <typename Scalar = double>
 class SelfCollisionModel {
  public:
-  /// Collects the shapes and pairs. Throws InvalidArgument when the options are invalid or an
-  /// excluded pair names an unknown shape.
+  /// Collects the model's own shapes (every link's `collisions`, in link order) and the pairs.
+  /// Throws InvalidArgument when the options are invalid or an excluded pair names an unknown
+  /// shape.
   SelfCollisionModel(const RobotModel<Scalar>& model, SelfCollisionOptions options = {});
   SelfCollisionModel(const RobotModel<Scalar>&&, SelfCollisionOptions = {}) = delete;
+  /// Checks `shapes` (capsules in their link's frame, m) instead of the model's own, with the same
+  /// rules: shapes below `min_radius` dropped, pairs by the file doc's rules (`exclude_adjacent`,
+  /// `excluded_pairs` by shape name, links without a moving joint between them). Throws
+  /// InvalidArgument when the options are invalid, a shape's link is not a link of `model`, its
+  /// end points or radius are not finite or the radius is negative, or an excluded pair names an
+  /// unknown shape.
+  SelfCollisionModel(const RobotModel<Scalar>& model, std::vector<SelfCollisionShape<Scalar>> shapes,
+                     SelfCollisionOptions options = {});
+  SelfCollisionModel(const RobotModel<Scalar>&&, std::vector<SelfCollisionShape<Scalar>>,
+                     SelfCollisionOptions = {}) = delete;
 
   const RobotModel<Scalar>& model() const { return *model_; }
   const SelfCollisionOptions& options() const { return options_; }
@@ -172,22 +188,54 @@ class SelfCollisionChecker {
   std::vector<Vector3<Scalar>> axis_W_, origin_W_;
 };
 
-/// The pairs of `model` that collide (signed distance < 0) in at least `fraction` of `samples`
-/// random configurations drawn uniformly within the limits (unbounded joints in [-pi, pi]):
-/// the always-touching pairs to list in `SelfCollisionOptions::excluded_pairs`. `options`
-/// selects the shapes and the adjacency rule (its own excluded_pairs are ignored). Allocates;
-/// not for the per-frame path.
+/// The pairs of `model` that collide (signed distance < `threshold`, m; 0: in contact) in at least
+/// `fraction` of `samples` random configurations drawn uniformly within the limits (unbounded
+/// joints in [-pi, pi]): the always-touching pairs to list in
+/// `SelfCollisionOptions::excluded_pairs` (with `threshold` = the margin: also the pairs no
+/// configuration can take out of the margin). `options` selects the shapes and the adjacency rule
+/// (its own excluded_pairs are ignored). Allocates; not for the per-frame path.
 template <typename Scalar>
 std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs(const RobotModel<Scalar>& model,
                                                                       SelfCollisionOptions options = {},
                                                                       int samples = 2000, double fraction = 1.0,
-                                                                      unsigned seed = 1) {
-  RETARGET_THROW_UNLESS(samples > 0 && fraction > 0 && fraction <= 1, InvalidArgument,
-                        "alwaysCollidingPairs (got samples ", samples, ", fraction ", fraction,
-                        ", expected samples > 0 and fraction in (0, 1])");
-  options.excluded_pairs.clear();
-  const SelfCollisionModel<Scalar> collision(model, options);
+                                                                      unsigned seed = 1, double threshold = 0.0);
+
+/// Like `alwaysCollidingPairs(model, options, ...)`, for a model checking `shapes` (the shapes
+/// constructor of `SelfCollisionModel`, e.g. `humanoidCollisionShapes`), with the same random
+/// configurations for the same seed. Allocates; not for the per-frame path.
+template <typename Scalar>
+std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs(const RobotModel<Scalar>& model,
+                                                                      std::vector<SelfCollisionShape<Scalar>> shapes,
+                                                                      SelfCollisionOptions options = {},
+                                                                      int samples = 2000, double fraction = 1.0,
+                                                                      unsigned seed = 1, double threshold = 0.0);
+
+namespace internal {
+
+/// Every own collision shape of `model` as a self-collision shape, in link order (all radii).
+template <typename Scalar>
+std::vector<SelfCollisionShape<Scalar>> ownCollisionShapes(const RobotModel<Scalar>& model) {
+  std::vector<SelfCollisionShape<Scalar>> out;
+  for (std::size_t l = 0; l < model.links().size(); ++l) {
+    for (const auto& shape : model.links()[l].collisions) {
+      out.push_back(SelfCollisionShape<Scalar>{shape.name, static_cast<int>(l), shape.capsule_L});
+    }
+  }
+  return out;
+}
+
+/// The pairs of `collision` (built without excluded pairs) closer than `threshold` (m) in at least
+/// `fraction` of `samples` random configurations (see alwaysCollidingPairs).
+template <typename Scalar>
+std::vector<std::pair<std::string, std::string>> alwaysCollidingPairsOf(const SelfCollisionModel<Scalar>& collision,
+                                                                        int samples, double fraction, unsigned seed,
+                                                                        double threshold) {
+  RETARGET_THROW_UNLESS(samples > 0 && fraction > 0 && fraction <= 1 && std::isfinite(threshold), InvalidArgument,
+                        "alwaysCollidingPairs (got samples ", samples, ", fraction ", fraction, ", threshold ",
+                        threshold, ", expected samples > 0, fraction in (0, 1] and a finite threshold in m)");
+  const RobotModel<Scalar>& model = collision.model();
   SelfCollisionChecker<Scalar> checker(collision);
+  const Scalar below = static_cast<Scalar>(threshold);
   std::vector<int> hits(collision.pairs().size(), 0);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -200,7 +248,7 @@ std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs(const Robo
       q[i] = static_cast<Scalar>(lo + (hi - lo) * unit(rng));
     }
     checker.update(q);
-    for (std::size_t k = 0; k < hits.size(); ++k) hits[k] += checker.result(k).distance < Scalar(0) ? 1 : 0;
+    for (std::size_t k = 0; k < hits.size(); ++k) hits[k] += checker.result(k).distance < below ? 1 : 0;
   }
   std::vector<std::pair<std::string, std::string>> out;
   for (std::size_t k = 0; k < hits.size(); ++k) {
@@ -213,6 +261,27 @@ std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs(const Robo
   return out;
 }
 
+}  // namespace internal
+
+template <typename Scalar>
+std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs(const RobotModel<Scalar>& model,
+                                                                      SelfCollisionOptions options, int samples,
+                                                                      double fraction, unsigned seed, double threshold) {
+  options.excluded_pairs.clear();
+  return internal::alwaysCollidingPairsOf(SelfCollisionModel<Scalar>(model, options), samples, fraction, seed,
+                                          threshold);
+}
+
+template <typename Scalar>
+std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs(const RobotModel<Scalar>& model,
+                                                                      std::vector<SelfCollisionShape<Scalar>> shapes,
+                                                                      SelfCollisionOptions options, int samples,
+                                                                      double fraction, unsigned seed, double threshold) {
+  options.excluded_pairs.clear();
+  return internal::alwaysCollidingPairsOf(SelfCollisionModel<Scalar>(model, std::move(shapes), options), samples,
+                                          fraction, seed, threshold);
+}
+
 /// Self-collision options of the built-in Tangy (robots/tangy.hpp): margin 0.01 m and the
 /// always-touching pairs (each upper arm with the shoulder capsule it starts inside, and with its
 /// own forearm, joined at the elbow); `alwaysCollidingPairs(makeTangy())` finds exactly these
@@ -220,19 +289,23 @@ std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs(const Robo
 RETARGET_DECL SelfCollisionOptions tangySelfCollisionOptions();
 
 /// The self-collision model the command line and the Python bindings check a robot with:
-/// Tangy's own options (`tangySelfCollisionOptions`), any other robot every pair of its
-/// collision shapes except those touching in all of 1000 seeded random configurations
-/// (`alwaysCollidingPairs`); `margin` (m, >= 0) replaces the options' clearance margin when
-/// given. Nullopt when the robot has no pair to check. Allocates; not for the per-frame path.
-inline std::optional<SelfCollisionModel<double>> defaultSelfCollisionModel(const RobotModel<double>& model,
-                                                                          std::optional<double> margin = std::nullopt) {
-  SelfCollisionOptions options = model.name() == "tangy" ? tangySelfCollisionOptions() : SelfCollisionOptions{};
-  if (margin) options.margin = *margin;
-  if (model.name() != "tangy") options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
-  SelfCollisionModel<double> collision(model, options);
-  if (collision.pairs().empty()) return std::nullopt;
-  return collision;
-}
+///  - Tangy: its own shapes with its own options (`tangySelfCollisionOptions`);
+///  - a humanoid (`bindHumanoid` finds both arms) whose own primitives cover less than
+///    `kHumanoidPrimitiveCoverage` of its limbs' length (`humanoidPrimitiveCoverage` with the
+///    default `HumanoidCapsuleOptions::min_radius`; the Unitree G1's URDF, whose bodies are
+///    meshes): the fitted shapes of `humanoidCollisionShapes` with default options
+///    (safety/humanoid_capsules.hpp), every pair of them except those touching in all of 1000
+///    seeded random configurations (`alwaysCollidingPairs`);
+///  - any other robot (the built-in NAO, Pepper, InMoov, Baxter, YuMi, H1 keep their own shapes):
+///    every pair of its own collision shapes except those touching in all of 1000 seeded random
+///    configurations.
+/// `margin` (m, >= 0) replaces the options' clearance margin when given. Nullopt when the robot
+/// has no pair to check. Defined in safety/humanoid_capsules.hpp (included at the end of this
+/// header); a template so that only the programs that call it compile the humanoid binding.
+/// Allocates; not for the per-frame path.
+template <typename Scalar = double>
+std::optional<SelfCollisionModel<Scalar>> defaultSelfCollisionModel(const RobotModel<Scalar>& model,
+                                                                    std::optional<double> margin = std::nullopt);
 
 }  // namespace retarget
 
@@ -267,13 +340,26 @@ TrajectoryClearance trajectoryClearance(const SelfCollisionModel<Scalar>& collis
 
 template <typename Scalar>
 SelfCollisionModel<Scalar>::SelfCollisionModel(const RobotModel<Scalar>& model, SelfCollisionOptions options)
+    : SelfCollisionModel(model, internal::ownCollisionShapes(model), std::move(options)) {}
+
+template <typename Scalar>
+SelfCollisionModel<Scalar>::SelfCollisionModel(const RobotModel<Scalar>& model,
+                                               std::vector<SelfCollisionShape<Scalar>> shapes,
+                                               SelfCollisionOptions options)
     : model_(&model), options_(std::move(options)) {
   options_.validate();
-  for (std::size_t l = 0; l < model.links().size(); ++l) {
-    for (const auto& shape : model.links()[l].collisions) {
-      if (shape.capsule_L.radius < static_cast<Scalar>(options_.min_radius)) continue;
-      shapes_.push_back(SelfCollisionShape<Scalar>{shape.name, static_cast<int>(l), shape.capsule_L});
-    }
+  const int links = static_cast<int>(model.links().size());
+  for (auto& shape : shapes) {
+    RETARGET_THROW_UNLESS(shape.link >= 0 && shape.link < links, InvalidArgument, "shape '",
+                          shape.name, "' (got link ", shape.link, ", expected a link index of robot '", model.name(),
+                          "' in [0, ", links, "))");
+    const Capsule<Scalar>& c = shape.capsule_L;
+    RETARGET_THROW_UNLESS(c.a.allFinite() && c.b.allFinite() && std::isfinite(c.radius) && c.radius >= Scalar(0),
+                          InvalidArgument, "shape '", shape.name, "' (got radius ", c.radius,
+                          " and end points (", c.a.transpose(), "), (", c.b.transpose(),
+                          "), expected finite end points and a finite radius >= 0 in m)");
+    if (c.radius < static_cast<Scalar>(options_.min_radius)) continue;
+    shapes_.push_back(std::move(shape));
   }
   const auto find = [&](const std::string& name) {
     for (std::size_t i = 0; i < shapes_.size(); ++i) {
@@ -421,9 +507,13 @@ RETARGET_TEMPLATE_SAFETY void SelfCollisionChecker<double>::update<VectorX<doubl
 RETARGET_TEMPLATE_SAFETY void SelfCollisionChecker<float>::update<VectorX<float>>(
     const Eigen::MatrixBase<VectorX<float>>&) noexcept;
 RETARGET_TEMPLATE_SAFETY std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs<double>(
-    const RobotModel<double>&, SelfCollisionOptions, int, double, unsigned);
+    const RobotModel<double>&, SelfCollisionOptions, int, double, unsigned, double);
 RETARGET_TEMPLATE_SAFETY std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs<float>(
-    const RobotModel<float>&, SelfCollisionOptions, int, double, unsigned);
+    const RobotModel<float>&, SelfCollisionOptions, int, double, unsigned, double);
+RETARGET_TEMPLATE_SAFETY std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs<double>(
+    const RobotModel<double>&, std::vector<SelfCollisionShape<double>>, SelfCollisionOptions, int, double, unsigned, double);
+RETARGET_TEMPLATE_SAFETY std::vector<std::pair<std::string, std::string>> alwaysCollidingPairs<float>(
+    const RobotModel<float>&, std::vector<SelfCollisionShape<float>>, SelfCollisionOptions, int, double, unsigned, double);
 RETARGET_TEMPLATE_SAFETY TrajectoryClearance trajectoryClearance<double>(
     const SelfCollisionModel<double>&, const MatrixX<double>&);
 RETARGET_TEMPLATE_SAFETY TrajectoryClearance trajectoryClearance<float>(
@@ -431,3 +521,6 @@ RETARGET_TEMPLATE_SAFETY TrajectoryClearance trajectoryClearance<float>(
 #endif
 
 }  // namespace retarget
+
+// The fitted shapes of a bound humanoid and the definition of defaultSelfCollisionModel.
+#include <retarget/safety/humanoid_capsules.hpp>
