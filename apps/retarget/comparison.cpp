@@ -156,11 +156,15 @@ std::optional<MethodSetup> plainMappingSetup(const std::string& method, const Ro
   if (const auto named = setupFor(method)) return named;
   std::optional<MethodSetup> only;
   for (const std::string& name : batchMethods()) {
+    // humanoid applies to every robot the binding understands: it is the method of a robot no
+    // other method knows (G1, H1), not a rival of the methods with hand-written maps.
+    if (name == "humanoid") continue;
     if (const auto setup = setupFor(name)) {
       if (only) return std::nullopt;  // several apply: the angles could come from any of them
       only = setup;
     }
   }
+  if (!only) only = setupFor("humanoid");
   return only;
 }
 

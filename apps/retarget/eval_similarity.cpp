@@ -79,7 +79,7 @@ void runSimilarity(const EvalRequest& request) {
   const std::optional<GaLvvjMap> map = robotSkeletonMap(model);
   if (!map) {
     throw UsageError("eval --metrics similarity: no virtual skeleton is defined for robot '" + model.name() +
-                     "' (built-in GA-LVVJ maps: NAO, Pepper; the automatic humanoid binding found no arm or leg)");
+                     "' (built-in GA-LVVJ maps: NAO, Pepper; the automatic humanoid binding found no arms and legs)");
   }
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   const JointTrajectory angles = loadAnglesFor(request, model, motion);

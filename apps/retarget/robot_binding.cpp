@@ -27,11 +27,12 @@ std::optional<GaLvvjMap> robotSkeletonMap(const RobotModel<double>& model, const
   if (schema_path.empty()) {
     if (auto map = gaLvvjMapFor(model)) return map;
   }
+  // A whole humanoid: both arms and a leg. The arm-only robots of the papers (Tangy, Baxter,
+  // YuMi, InMoov) keep the metrics they had (no link-vector similarity without a hand-written map).
   const HumanoidBinding binding = bindRobot(model, schema_path);
-  for (const HumanoidLimb limb :
-       {HumanoidLimb::kLeftArm, HumanoidLimb::kRightArm, HumanoidLimb::kLeftLeg, HumanoidLimb::kRightLeg}) {
-    if (binding.limb(limb).found) return humanoidVirtualSkeletonMap(binding);
-  }
+  const bool arms = binding.limb(HumanoidLimb::kLeftArm).found && binding.limb(HumanoidLimb::kRightArm).found;
+  const bool leg = binding.limb(HumanoidLimb::kLeftLeg).found || binding.limb(HumanoidLimb::kRightLeg).found;
+  if (arms && leg) return humanoidVirtualSkeletonMap(binding);
   return std::nullopt;
 }
 

@@ -18,8 +18,8 @@ namespace retarget::cli {
 HumanoidBinding bindRobot(const RobotModel<double>& model, const std::string& schema_path = "");
 
 /// The virtual skeleton the metrics read on `model`: its built-in GA-LVVJ map (NAO, Pepper), else
-/// the automatic binding's (with the pins of `schema_path` when given) when it found an arm or a
-/// leg; nullopt otherwise.
+/// the automatic binding's (with the pins of `schema_path` when given) when it found both arms and
+/// a leg (G1, H1, any URDF humanoid); nullopt otherwise (the arm-only robots of the papers).
 std::optional<GaLvvjMap> robotSkeletonMap(const RobotModel<double>& model, const std::string& schema_path = "");
 
 /// The binding as text: axes, torso and pelvis, one line per limb (its joints), the points, what

@@ -831,9 +831,8 @@ Status HumanoidMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Re
 
   // 2. A limb whose measured links stay far from the human's (a local minimum: an arm raised
   //    sideways against its roll limit while the pitch could take it overhead) is solved again
-  //    from seeds spread over its first two joints, within the limits only; a clearly better
-  //    basin is then approached by at most max_step per coordinate and frame (reported as not
-  //    converged until reached).
+  //    from seeds spread over its joints, within the limits only; a clearly better solution is
+  //    taken at once (a discontinuity when it lies beyond the trust region).
   if (options_.restarts) {
     q_local_ = q_;
     const Scalar local = cost_;
