@@ -296,8 +296,8 @@ class HumanoidMapper {
   Scalar worstPrimary(int group) const;
 
   static constexpr int kGroupCount = 6;
-  bool robotFrame(FrameKind kind, M3& R) const;
-  static bool humanFrame(const TorsoFrames<Scalar>& frames, const std::optional<M3>& base, FrameKind kind, M3& R);
+  // The frame of `kind` among a skeleton's torso frames and base (false when not buildable).
+  static bool pickFrame(const TorsoFrames<Scalar>& frames, const std::optional<M3>& base, FrameKind kind, M3& R);
 
   const RobotModel<Scalar>* model_;
   HumanoidBinding binding_;
@@ -548,7 +548,7 @@ void HumanoidMapper<Scalar>::reset() noexcept {
 }
 
 template <typename Scalar>
-bool HumanoidMapper<Scalar>::humanFrame(const TorsoFrames<Scalar>& frames, const std::optional<M3>& base,
+bool HumanoidMapper<Scalar>::pickFrame(const TorsoFrames<Scalar>& frames, const std::optional<M3>& base,
                                         FrameKind kind, M3& R) {
   const std::optional<M3>* f = &base;
   switch (kind) {
@@ -611,8 +611,11 @@ Scalar HumanoidMapper<Scalar>::evaluate(const VectorX<Scalar>& q) {
   g_try_.setZero();
   g_primary_try_.setZero();
   h_primary_try_.setZero();
+  // The robot's frames, built as the human's (one definition for both skeletons).
+  const TorsoFrames<Scalar> robot_torso = torsoFrames(robot_frame_);
+  const std::optional<M3> robot_base = internal::similarity::base(robot_frame_);
   for (std::size_t f = 0; f < robot_frames_.size(); ++f) {
-    robot_frame_ok_[f] = robotFrame(static_cast<FrameKind>(f), robot_frames_[f]);
+    robot_frame_ok_[f] = pickFrame(robot_torso, robot_base, static_cast<FrameKind>(f), robot_frames_[f]);
   }
   for (Term& t : terms_) {
     if (!t.active) continue;
@@ -656,36 +659,6 @@ Scalar HumanoidMapper<Scalar>::evaluate(const VectorX<Scalar>& q) {
     }
   }
   return cost;
-}
-
-template <typename Scalar>
-bool HumanoidMapper<Scalar>::robotFrame(FrameKind kind, M3& R) const {
-  using H = HumanJoint;
-  std::optional<M3> f;
-  switch (kind) {
-    case FrameKind::kBase: {
-      f = internal::similarity::base(robot_frame_);
-      break;
-    }
-    case FrameKind::kUpperLeft:
-      f = torsoFrame(robot_frame_, H::kSpineMid, H::kSpineShoulder, H::kSpineShoulder, H::kShoulderLeft);
-      break;
-    case FrameKind::kUpperRight:
-      f = torsoFrame(robot_frame_, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kSpineShoulder);
-      break;
-    case FrameKind::kUpper:
-      f = torsoFrame(robot_frame_, H::kSpineMid, H::kSpineShoulder, H::kShoulderRight, H::kShoulderLeft);
-      break;
-    case FrameKind::kLowerLeft:
-      f = torsoFrame(robot_frame_, H::kSpineBase, H::kSpineMid, H::kSpineBase, H::kHipLeft);
-      break;
-    case FrameKind::kLowerRight:
-      f = torsoFrame(robot_frame_, H::kSpineBase, H::kSpineMid, H::kHipRight, H::kSpineBase);
-      break;
-  }
-  if (!f) return false;
-  R = *f;
-  return true;
 }
 
 template <typename Scalar>
@@ -777,7 +750,7 @@ Status HumanoidMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Re
     if (!t.present) continue;
     const auto a = static_cast<HumanJoint>(t.a), b = static_cast<HumanJoint>(t.b);
     M3 R_F;
-    if (!human_.usable(a) || !human_.usable(b) || !humanFrame(frames, base, t.frame, R_F)) continue;
+    if (!human_.usable(a) || !human_.usable(b) || !pickFrame(frames, base, t.frame, R_F)) continue;
     const V3 d = human_.position(b) - human_.position(a);
     const Scalar length = d.norm();
     if (!(length > Scalar(1e-9)) || !std::isfinite(length)) continue;
