@@ -57,8 +57,10 @@
 /// A warm-started local solve can stay in the wrong basin: an arm raised sideways against its
 /// shoulder-roll limit while the pitch could take it overhead. When a limb's measured links end a
 /// frame below `restart_cosine` of the human's, the limb is solved again (limits only) from 18
-/// seeds (3 x 3 grids over its first two coordinates and over the next two); a solution whose cost
-/// is lower by more than `switch_gain` is taken at once and the frame reports kDiscontinuity. A
+/// seeds (3 x 3 grids over its first two coordinates and over the next two); a solution whose link
+/// fit (the cost without the continuity term, which would otherwise outweigh any fit across a
+/// long joint range) is lower by more than `switch_gain` is taken at once and the frame reports
+/// kDiscontinuity. A
 /// limb whose restart found nothing better is not searched again until its human links have
 /// turned by `restart_turn` in total.
 
@@ -163,8 +165,9 @@ struct HumanoidMapperOptions {
   /// reported.
   double clamp_cost = 0.002;
   /// Restarts (see the file doc, "Local minima and jumps"): a limb whose measured links end a frame below
-  /// `restart_cosine` of the human's is solved again from seeds; a solution whose cost is lower
-  /// by more than `switch_gain` (units of 1 - cos) is then approached at `max_step` per frame.
+  /// `restart_cosine` of the human's is solved again from seeds; a solution whose link fit is
+  /// lower by more than `switch_gain` (units of 1 - cos) is taken at once (a jump beyond the trust
+  /// region is reported as kDiscontinuity).
   bool restarts = true;
   double restart_cosine = 0.98;
   double switch_gain = 0.05;
@@ -457,9 +460,12 @@ HumanoidMapper<Scalar>::HumanoidMapper(const RobotModel<Scalar>& model, Humanoid
     }
     const auto& ma = moves[static_cast<std::size_t>(point_of_joint_[static_cast<std::size_t>(t.a)])];
     const auto& mb = moves[static_cast<std::size_t>(point_of_joint_[static_cast<std::size_t>(t.b)])];
+    // A hand or foot term moves only the joints between its wrist / ankle and its end (see the
+    // file doc): the unmeasured, noisier end never pulls a measured link.
     for (int c = 0; c < nq; ++c) {
       const auto k = static_cast<std::size_t>(c);
-      if ((ma[k] || mb[k]) && !frame_carriers[k]) t.columns.push_back(c);
+      const bool moved = t.primary ? (ma[k] || mb[k]) : (mb[k] && !ma[k]);
+      if (moved && !frame_carriers[k]) t.columns.push_back(c);
     }
     if (t.columns.empty()) continue;
     t.present = true;
@@ -807,8 +813,13 @@ Status HumanoidMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Re
   //    from seeds spread over its joints, within the limits only; a clearly better solution is
   //    taken at once (a discontinuity when it lies beyond the trust region).
   if (options_.restarts) {
+    // Solutions are compared by their link fit alone: the continuity term (mu |q - q_prev|^2 / 2)
+    // chooses among equally good poses, and over the distance to another basin (5.5 rad of an H1
+    // hip pitch from one end of its range to the other: 0.30) it would outweigh any fit.
+    const Scalar half_mu = Scalar(0.5) * static_cast<Scalar>(options_.continuity_weight);
+    auto fitOf = [&](const VectorX<Scalar>& q) { return cost_ - half_mu * (q - q_prev_).squaredNorm(); };
     q_local_ = q_;
-    const Scalar local = cost_;
+    const Scalar local = fitOf(q_local_);
     evaluate(q_local_);  // the term errors at the local solution
     std::array<bool, kGroupCount> poor{};
     const Scalar restart_error = Scalar(2) * (Scalar(1) - static_cast<Scalar>(options_.restart_cosine));
@@ -832,8 +843,9 @@ Status HumanoidMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Re
         q_ = found ? q_best_ : q_local_;
         for (const auto& [column, value] : seed) q_[column] = value;
         solve(options_.max_iterations);
-        if (cost_ < best) {
-          best = cost_;
+        const Scalar fit = fitOf(q_);
+        if (fit < best) {
+          best = fit;
           q_best_ = q_;
           found = true;
         }
