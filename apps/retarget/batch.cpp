@@ -407,7 +407,7 @@ const bool kBatchRegistered = registerCommand(Command{
                          "gpdm-pf: ga-lvvj on frames the model does not explain (default: none)")
           ->check(CLI::IsMember({"none", "ga-lvvj"}));
       command.add_option("--config", request->setup.config_path,
-                         "method configuration file (ga-lvvj, euler; with --whole-body a WholeBodyOptions object)");
+                         "method configuration file (ga-lvvj, euler, humanoid; with --whole-body a WholeBodyOptions object)");
       command.add_flag("--whole-body", request->setup.whole_body,
                        "ga-lvvj: the whole-body pipeline of `retarget map --whole-body` (support modes, balance)");
       command.add_option("--softening", request->setup.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")

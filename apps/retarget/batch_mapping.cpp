@@ -39,13 +39,10 @@ const std::vector<std::string>& batchMethods() {
 
 namespace {
 
-// The humanoid mapper on `model`'s automatic binding (a usage error when it does not bind).
-std::shared_ptr<HumanoidMapper<double>> humanoidMapper(const RobotModel<double>& model) {
-  try {
-    return std::make_shared<HumanoidMapper<double>>(model, bindRobot(model));
-  } catch (const InvalidArgument& e) {
-    throw UsageError("--method humanoid: robot '" + model.name() + "' does not bind as a humanoid (" + e.what() + ")");
-  }
+// The humanoid mapper on `model`'s automatic binding with the options of `--config` (a usage
+// error when it does not bind).
+std::shared_ptr<HumanoidMapper<double>> humanoidMapper(const RobotModel<double>& model, const std::string& config_path) {
+  return makeHumanoidMapper(model, "", config_path, "--method humanoid");
 }
 
 // The GPDM particle filter of `setup` (its .gpdm model, 30 particles, seed 1) on `model`.
@@ -111,7 +108,7 @@ void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& mode
     }
     if (setup.trunk_lean) requireTrunkLeanFeet(*gaLvvjMapFor(model), model, "--method ga-lvvj:trunk-lean");
   } else if (m == "humanoid") {
-    (void)humanoidMapper(model);  // throws a usage error for a robot that does not bind
+    (void)humanoidMapper(model, setup.config_path);  // throws a usage error for a robot that does not bind
   } else if (m == "triangle") {
     if (!triangleMapFor(model)) {
       throw UsageError("--method triangle: no triangle map fits robot '" + model.name() + "' (Tangy, NAO, Pepper)");
@@ -189,7 +186,7 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
     GaLvvjMapper<double> mapper(model, *gaLvvjMapFor(model), gaLvvjCliOptions(setup.config_path, setup.trunk_lean));
     out.mapped = timedMap(mapper, motion, out.seconds);
   } else if (setup.method == "humanoid") {
-    out.mapped = timedMap(*humanoidMapper(model), motion, out.seconds);
+    out.mapped = timedMap(*humanoidMapper(model, setup.config_path), motion, out.seconds);
   } else if (setup.method == "triangle") {
     TriangleMapper<double> mapper(model, *triangleMapFor(model));
     out.mapped = timedMap(mapper, motion, out.seconds);
@@ -255,7 +252,7 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
     return skeletonFrameMapper(std::make_shared<GaLvvjMapper<double>>(
         model, *gaLvvjMapFor(model), gaLvvjCliOptions(setup.config_path, setup.trunk_lean)));
   }
-  if (setup.method == "humanoid") return skeletonFrameMapper(humanoidMapper(model));
+  if (setup.method == "humanoid") return skeletonFrameMapper(humanoidMapper(model, setup.config_path));
   if (setup.method == "triangle") {
     return skeletonFrameMapper(std::make_shared<TriangleMapper<double>>(model, *triangleMapFor(model)));
   }

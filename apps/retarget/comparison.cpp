@@ -49,7 +49,7 @@ ComparedRobot::ComparedRobot(const std::string& name_or_path)
 
 void addCompareOptions(CLI::App& command, CompareOptions& options) {
   command.add_option("--config", options.defaults.config_path,
-                     "method configuration file for ga-lvvj or euler (as `retarget map`)");
+                     "method configuration file for ga-lvvj or euler (as `retarget map`; the humanoid mapper's: humanoid:config=<file>)");
   command.add_option("--softening", options.defaults.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
       ->check(CLI::Range(0, 3));
   command.add_option("--model", options.defaults.model_path, "gpdm-pf: the learned .gpdm model (retarget learn gpdm)");
@@ -111,6 +111,9 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
     }
   }
   if (setup.method.empty()) throw UsageError("--method: empty method name in '" + spec + "'");
+  // The global --config is GA-LVVJ's or Euler's file; the humanoid mapper reads its own options
+  // only from humanoid:config=<file>.
+  if (setup.method == "humanoid" && spec.find(":config=") == std::string::npos) setup.config_path.clear();
   return setup;
 }
 

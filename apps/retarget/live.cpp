@@ -194,7 +194,7 @@ const bool kLiveRegistered = registerCommand(Command{
       command.add_option("--method", request->method.method, "ga-lvvj | euler | triangle | fabrik | pic | pics | pf")
           ->required();
       command.add_option("--config", request->method.config_path,
-                         "method configuration file (ga-lvvj, euler; with --whole-body a WholeBodyOptions object)");
+                         "method configuration file (ga-lvvj, euler, humanoid; with --whole-body a WholeBodyOptions object)");
       command.add_flag("--whole-body", request->method.whole_body,
                        "ga-lvvj: the whole-body pipeline (support modes, balance QP); send the legs with --nao-legs");
       command.add_option("--softening", request->method.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")

@@ -18,19 +18,10 @@ namespace retarget::cli {
 namespace {
 
 void runHumanoid(const MapRequest& request) {
-  if (!request.config_path.empty()) {
-    throw UsageError("map --method humanoid: --config is not read by this method (its options are the library's "
-                     "defaults; pin the binding with --robot-schema)");
-  }
   const RobotModel<double> model = loadRobot(request.robot);
-  const HumanoidBinding binding = bindRobot(model, request.robot_schema);
-  std::unique_ptr<HumanoidMapper<double>> mapper;
-  try {
-    mapper = std::make_unique<HumanoidMapper<double>>(model, binding);
-  } catch (const InvalidArgument& e) {
-    throw UsageError("map --method humanoid: robot '" + model.name() + "' does not bind as a humanoid (" + e.what() +
-                     "; see `retarget info --robot " + request.robot + "`)");
-  }
+  const std::unique_ptr<HumanoidMapper<double>> mapper =
+      makeHumanoidMapper(model, request.robot_schema, request.config_path, "map --method humanoid");
+  const HumanoidBinding& binding = mapper->binding();
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   MappedMotion<double> mapped = mapMotion(*mapper, motion);
   const int jumps = mapped.frames(StatusCode::kDiscontinuity);

@@ -1,9 +1,12 @@
 // The automatic humanoid binding on the command line: see robot_binding.hpp.
 #include "robot_binding.hpp"
 
+#include "cli.hpp"
+
 #include <cstdio>
 
 #include <retarget/json/humanoid_binding.hpp>
+#include <retarget/json/humanoid_mapper.hpp>
 #include <retarget/mappers/humanoid_skeleton_map.hpp>
 
 namespace retarget::cli {
@@ -67,6 +70,23 @@ void printHumanoidBinding(std::ostream& out, const RobotModel<double>& model, co
   }
   for (const std::string& m : binding.missing) out << "  missing: " << m << "\n";
   for (const std::string& n : binding.notes) out << "  note: " << n << "\n";
+}
+
+std::unique_ptr<HumanoidMapper<double>> makeHumanoidMapper(const RobotModel<double>& model, const std::string& schema_path,
+                                                           const std::string& config_path, const std::string& what) {
+  const HumanoidMapperOptions options =
+      config_path.empty() ? HumanoidMapperOptions{} : loadJson<HumanoidMapperOptions>(config_path);
+  const HumanoidBinding binding = bindRobot(model, schema_path);
+  try {
+    return std::make_unique<HumanoidMapper<double>>(model, binding, options);
+  } catch (const InvalidArgument& e) {
+    const std::string message = e.what();
+    if (message.find("HumanoidMapperOptions::rest") != std::string::npos) {
+      throw UsageError(what + ": " + config_path + ": " + message);
+    }
+    throw UsageError(what + ": robot '" + model.name() + "' does not bind as a humanoid (" + message +
+                     "; see `retarget info --robot " + model.name() + "`)");
+  }
 }
 
 }  // namespace retarget::cli

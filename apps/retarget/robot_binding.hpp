@@ -2,12 +2,14 @@
 // `retarget info robot.urdf`, written as a robot schema by `retarget schema suggest robot.urdf`.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
 
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/mappers/humanoid.hpp>
 #include <retarget/robots/humanoid_binding.hpp>
 
 namespace retarget::cli {
@@ -16,6 +18,14 @@ namespace retarget::cli {
 /// (JSON, json/humanoid_binding.hpp). Throws ParseError for a bad schema file, InvalidArgument
 /// for a pin the robot does not have.
 HumanoidBinding bindRobot(const RobotModel<double>& model, const std::string& schema_path = "");
+
+/// The humanoid mapper on `model` through its automatic binding (pinned by `schema_path` when not
+/// empty), with the options of the JSON file `config_path` (json/humanoid_mapper.hpp; the library's
+/// defaults when empty). `model` must outlive the mapper. Throws ParseError for a bad file and
+/// UsageError starting with `what` when the robot does not bind or the file's `rest` does not
+/// fit it.
+std::unique_ptr<HumanoidMapper<double>> makeHumanoidMapper(const RobotModel<double>& model, const std::string& schema_path,
+                                                           const std::string& config_path, const std::string& what);
 
 /// The virtual skeleton the metrics read on `model`: its built-in GA-LVVJ map (NAO, Pepper), else
 /// the automatic binding's (with the pins of `schema_path` when given) when it found both arms and

@@ -1,10 +1,13 @@
 // The analytic and geometric skeleton mappers in Python: GA-LVVJ, the whole-body pipeline,
-// triangle, FABRIK / PIC / PICs. Each is built as the command line builds it (same maps, same
+// the humanoid mapper of any bound URDF humanoid, triangle, FABRIK / PIC / PICs. Each is built as the command line builds it (same maps, same
 // option defaults), so that map_motion gives `retarget map`'s angles bit for bit.
 #include <retarget/control/whole_body.hpp>
 #include <retarget/json/ga_lvvj.hpp>
+#include <retarget/json/humanoid_binding.hpp>
+#include <retarget/json/humanoid_mapper.hpp>
 #include <retarget/json/whole_body.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/mappers/humanoid.hpp>
 #include <retarget/mappers/pic.hpp>
 #include <retarget/mappers/triangle.hpp>
 
@@ -118,6 +121,40 @@ after map() is the last frame's support mode as a dict.)doc");
           "command was issued, the balance stage's flags (rate_limited: behind for the joint speeds), and "
           "step_refused: None, or 'too-short' / 'too-fast' in the frame a lift the robot did not follow ended.");
   addMapperMethods<WholeBodyPipeline>(wb);
+
+  // --- humanoid (any bound URDF humanoid)
+  using Humanoid = BoundMapper<HumanoidMapper<double>>;
+  py::class_<Humanoid> humanoid(m, "HumanoidMapper", R"doc(
+The mapper for any humanoid the automatic binding understands (retarget::HumanoidMapper,
+docs/methods/humanoid.md): a bounded least-squares fit of the robot's link directions to the
+human's per frame, in the frames WBF and LLF read them in. Built-in g1, h1, NAO, Pepper or any
+URDF humanoid (Robot("robot.urdf")).
+
+HumanoidMapper(robot, schema=None, options=None, **options)
+  robot    a retarget.Robot (kept alive by the mapper).
+  schema   None: the automatic binding; a dict or the path of a robot schema (the JSON
+           `retarget schema suggest robot.urdf` writes) pinning it.
+  options  None, a dict, or the path of the JSON file `retarget map --method humanoid --config`
+           takes; keyword arguments override single fields (torso_weight, ground_weight,
+           end_weight, continuity_weight, max_step (rad), min_step,
+           continuity_gain, max_iterations, tolerance, restarts, restart_cosine, switch_gain,
+           inferred_joints, rest, ...). Bad values raise retarget.ParseError naming the field;
+           a robot that does not bind raises retarget.InvalidArgument.
+Input as GaLvvjMapper; output rad, robot order, within the limits. map_motion(motion) gives what
+`retarget map --method humanoid` writes.)doc");
+  humanoid
+      .def(py::init([](const RobotPtr& robot, py::object schema, py::object options, py::kwargs kwargs) {
+             const HumanoidBindingOptions pins =
+                 structFrom<HumanoidBindingOptions>(HumanoidBindingOptions{}, schema, py::kwargs(), "schema");
+             const HumanoidMapperOptions o =
+                 structFrom<HumanoidMapperOptions>(HumanoidMapperOptions{}, options, kwargs, "HumanoidMapper");
+             return std::make_unique<Humanoid>(
+                 robot, std::make_unique<HumanoidMapper<double>>(*robot, bindHumanoid(*robot, pins), o));
+           }),
+           py::arg("robot"), py::arg("schema") = py::none(), py::arg("options") = py::none())
+      .def_property_readonly("options", [](const Humanoid& b) { return toPython(toJson(b.mapper->options())); },
+                             "The validated options, as the JSON object the command line reads.");
+  addMapperMethods<HumanoidMapper<double>>(humanoid);
 
   // --- triangle
   using Triangle = BoundMapper<TriangleMapper<double>>;

@@ -164,3 +164,24 @@ def test_per_frame_safety_stages_match_apply_safety(data):
     limiter = retarget.CartesianSpeedLimiter(nao, 0.5, max_joint_speed=2.0)
     rows = [limiter.update(Q[k], dts[k])[0].copy() for k in range(len(motion))]
     assert np.array_equal(np.array(rows), expected)
+
+
+def test_humanoid_mapper_reads_options_and_a_robot_schema():
+    g1 = retarget.Robot("g1")
+    mapper = retarget.HumanoidMapper(g1, max_step=0.1, restarts=False)
+    assert mapper.options["max_step"] == 0.1 and mapper.options["restarts"] is False
+    with pytest.raises(retarget.ParseError, match="grond_weight"):
+        retarget.HumanoidMapper(g1, grond_weight=1)
+    motion = retarget.demo_motion(retarget.demo_motion_names()[0], duration=2.0)
+    q, _ = retarget.HumanoidMapper(g1).map_motion(motion)
+    steps = np.abs(np.diff(q[1:], axis=0)).max()
+    q_slow, _ = mapper.map_motion(motion)
+    assert np.abs(np.diff(q_slow[1:], axis=0)).max() <= 0.1 + 1e-9 < steps or steps <= 0.1
+    # A schema declaring the left leg absent: its joints stay at the rest pose.
+    pinned = retarget.HumanoidMapper(g1, schema={"limbs": {"left_leg": {"end_link": "-"}}})
+    q_pinned, _ = pinned.map_motion(motion)
+    left_leg = [i for i, n in enumerate(pinned.joint_names) if n.startswith("left_") and
+                any(part in n for part in ("hip", "knee", "ankle"))]
+    assert len(left_leg) == 6
+    assert np.ptp(q_pinned[:, left_leg], axis=0).max() == 0.0
+    assert np.ptp(q[:, left_leg], axis=0).max() > 0.0

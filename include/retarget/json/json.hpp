@@ -17,4 +17,5 @@
 #include <retarget/json/filters.hpp>
 #include <retarget/json/ga_lvvj.hpp>
 #include <retarget/json/humanoid_binding.hpp>
+#include <retarget/json/humanoid_mapper.hpp>
 #include <retarget/json/whole_body.hpp>
