@@ -20,7 +20,7 @@ namespace {
 void runHumanoid(const MapRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
   const std::unique_ptr<HumanoidMapper<double>> mapper =
-      makeHumanoidMapper(model, request.robot_schema, request.config_path, "map --method humanoid");
+      makeHumanoidMapper(model, request.robot_schema, request.config_path, "map --method humanoid", request.robot);
   const HumanoidBinding& binding = mapper->binding();
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   MappedMotion<double> mapped = mapMotion(*mapper, motion);

@@ -73,7 +73,8 @@ void printHumanoidBinding(std::ostream& out, const RobotModel<double>& model, co
 }
 
 std::unique_ptr<HumanoidMapper<double>> makeHumanoidMapper(const RobotModel<double>& model, const std::string& schema_path,
-                                                           const std::string& config_path, const std::string& what) {
+                                                           const std::string& config_path, const std::string& what,
+                                                           const std::string& robot) {
   const HumanoidMapperOptions options =
       config_path.empty() ? HumanoidMapperOptions{} : loadJson<HumanoidMapperOptions>(config_path);
   const HumanoidBinding binding = bindRobot(model, schema_path);
@@ -85,7 +86,7 @@ std::unique_ptr<HumanoidMapper<double>> makeHumanoidMapper(const RobotModel<doub
       throw UsageError(what + ": " + config_path + ": " + message);
     }
     throw UsageError(what + ": robot '" + model.name() + "' does not bind as a humanoid (" + message +
-                     "; see `retarget info --robot " + model.name() + "`)");
+                     (robot.empty() ? std::string() : "; see `retarget info --robot " + robot + "`") + ")");
   }
 }
 

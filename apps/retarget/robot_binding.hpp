@@ -22,10 +22,12 @@ HumanoidBinding bindRobot(const RobotModel<double>& model, const std::string& sc
 /// The humanoid mapper on `model` through its automatic binding (pinned by `schema_path` when not
 /// empty), with the options of the JSON file `config_path` (json/humanoid_mapper.hpp; the library's
 /// defaults when empty). `model` must outlive the mapper. Throws ParseError for a bad file and
-/// UsageError starting with `what` when the robot does not bind or the file's `rest` does not
+/// UsageError starting with `what` when the robot does not bind (pointing to `retarget info
+/// --robot ROBOT` when `robot`, the user's --robot value, is given) or the file's `rest` does not
 /// fit it.
 std::unique_ptr<HumanoidMapper<double>> makeHumanoidMapper(const RobotModel<double>& model, const std::string& schema_path,
-                                                           const std::string& config_path, const std::string& what);
+                                                           const std::string& config_path, const std::string& what,
+                                                           const std::string& robot = "");
 
 /// The virtual skeleton the metrics read on `model`: its built-in GA-LVVJ map (NAO, Pepper), else
 /// the automatic binding's (with the pins of `schema_path` when given) when it found both arms and

@@ -83,6 +83,17 @@ static_assert(!isMapper<int>);
 
 namespace {
 
+// A configuration drawn uniformly within the limits, each coordinate also within +-3 rad (rad,
+// robot q order).
+VectorX<double> randomWithinLimits(const RobotModel<double>& model, std::mt19937& rng) {
+  VectorX<double> q(model.nq());
+  for (int i = 0; i < model.nq(); ++i) {
+    const double lo = std::max(model.lowerLimits()[i], -3.0), hi = std::min(model.upperLimits()[i], 3.0);
+    q[i] = std::uniform_real_distribution<double>(lo, hi)(rng);
+  }
+  return q;
+}
+
 // Random configurations within limits, seen through the robot's own virtual skeleton.
 template <typename Scalar>
 std::vector<SkeletonFrame<Scalar>> robotSkeletons(const RobotModel<Scalar>& model, const GaLvvjMap& map, int count,
@@ -536,11 +547,7 @@ ContractCase<TriangleMapper<Scalar>> triangleCase(const RobotModel<Scalar>& mode
   TriangleSkeleton<double> view(model_d, map);
   std::mt19937 rng(23);
   for (int n = 0; n < sweepCount(60); ++n) {
-    VectorX<double> q = model_d.neutralConfiguration();
-    for (int i = 0; i < model_d.nq(); ++i) {
-      const double lo = std::max(model_d.lowerLimits()[i], -3.0), hi = std::min(model_d.upperLimits()[i], 3.0);
-      q[i] = std::uniform_real_distribution<double>(lo, hi)(rng);
-    }
+    const VectorX<double> q = randomWithinLimits(model_d, rng);
     SkeletonFrame<double> frame;
     REQUIRE(view.compute(q, frame).ok());
     // Clean = away from the documented singularities (upper arm on the roll axis, straight arm).
@@ -781,11 +788,7 @@ ContractCase<HumanoidMapper<Scalar>> humanoidCase(const RobotModel<Scalar>& mode
   VirtualSkeleton<double> view(model_d, humanoidVirtualSkeletonMap(binding));
   std::mt19937 rng(29);
   for (int n = 0; n < sweepCount(30); ++n) {
-    VectorX<double> q = model_d.neutralConfiguration();
-    for (int i = 0; i < model_d.nq(); ++i) {
-      const double lo = std::max(model_d.lowerLimits()[i], -3.0), hi = std::min(model_d.upperLimits()[i], 3.0);
-      q[i] = std::uniform_real_distribution<double>(lo, hi)(rng);
-    }
+    const VectorX<double> q = randomWithinLimits(model_d, rng);
     SkeletonFrame<double> frame;
     REQUIRE(view.compute(q, frame).ok());
     c.clean.push_back(toScalar<Scalar>(frame));

@@ -351,6 +351,22 @@ Isometry3<Scalar> jointFrameInWorld(const RobotModel<Scalar>& model, const Robot
   return data.X_WL[static_cast<std::size_t>(joint.parent_link)] * joint.X_PJ * jointMotion(joint, data.joint_values[k]);
 }
 
+/// Every joint's axis (unit) and origin in W, `axis_W[k]` and `origin_W[k]` (m) for joint k of
+/// `model.joints()` (valid after forwardKinematics; the motion about an axis keeps the axis, so
+/// the parent side gives both). With forEachDrivingJoint, the columns of a point's Jacobian:
+/// axis_W x (p - origin_W) for a revolute joint, axis_W for a prismatic one. Both vectors must
+/// have one entry per joint. Never allocates.
+template <typename Scalar>
+void jointAxesInWorld(const RobotModel<Scalar>& model, const RobotData<Scalar>& data,
+                      std::vector<Vector3<Scalar>>& axis_W, std::vector<Vector3<Scalar>>& origin_W) noexcept {
+  const auto& joints = model.joints();
+  for (std::size_t k = 0; k < joints.size(); ++k) {
+    const Isometry3<Scalar>& X_WP = data.X_WL[static_cast<std::size_t>(joints[k].parent_link)];
+    axis_W[k] = X_WP.linear() * (joints[k].X_PJ.linear() * joints[k].axis);
+    origin_W[k] = X_WP * joints[k].X_PJ.translation();
+  }
+}
+
 /// Calls `visit(k, column, gain)` for every moving joint k on the chain from the root to link
 /// `link` that drives a configuration coordinate: `column` is the joint's coordinate, or its
 /// driver's for a mimic joint, and `gain` is 1 or the mimic multiplier. Joints with neither are

@@ -574,14 +574,8 @@ template <typename Scalar>
 Scalar HumanoidMapper<Scalar>::evaluate(const VectorX<Scalar>& q) {
   const RobotModel<Scalar>& model = *model_;
   forwardKinematics(model, data_, q);
+  jointAxesInWorld(model, data_, axis_W_, origin_W_);
   const auto& joints = model.joints();
-  for (std::size_t k = 0; k < joints.size(); ++k) {
-    const Joint<Scalar>& joint = joints[k];
-    if (!joint.moves()) continue;
-    const Isometry3<Scalar>& X_WP = data_.X_WL[static_cast<std::size_t>(joint.parent_link)];
-    axis_W_[k] = X_WP.linear() * (joint.X_PJ.linear() * joint.axis);
-    origin_W_[k] = X_WP * joint.X_PJ.translation();
-  }
   // Points (robot world frame) and their Jacobians.
   for (std::size_t i = 0; i < points_.size(); ++i) {
     const internal::ResolvedVirtualPoint& point = points_[i];

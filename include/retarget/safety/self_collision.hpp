@@ -396,13 +396,7 @@ template <typename Scalar>
 template <typename Derived>
 void SelfCollisionChecker<Scalar>::updateKinematics(const Eigen::MatrixBase<Derived>& q) noexcept {
   forwardKinematics(collision_->model(), data_, q);
-  // Joint axes and origins in W (for gradient): the motion about an axis keeps the axis.
-  const auto& joints = collision_->model().joints();
-  for (std::size_t k = 0; k < joints.size(); ++k) {
-    const Isometry3<Scalar>& X_WP = data_.X_WL[static_cast<std::size_t>(joints[k].parent_link)];
-    axis_W_[k] = X_WP.linear() * (joints[k].X_PJ.linear() * joints[k].axis);
-    origin_W_[k] = X_WP * joints[k].X_PJ.translation();
-  }
+  jointAxesInWorld(collision_->model(), data_, axis_W_, origin_W_);  // for gradient
 }
 
 template <typename Scalar>
