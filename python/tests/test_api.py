@@ -130,7 +130,19 @@ def test_filters_and_single_metrics():
     m = retarget.demo_motion("arms-raise", duration=1.0)
     Q, _ = retarget.GaLvvjMapper(nao).map_motion(m)
     w = retarget.joint_similarity(nao, Q, Q)
-    assert w["mean"] == 1.0 and w["per_frame"].shape == (len(m),)
+    assert w["mean"] == 1.0 and w["min"] == 1.0 and w["per_frame"].shape == (len(m),)
+    # W of Eq. 11 written out here, on a copy moved by known amounts (every other frame more): a
+    # formula that is right only for identical inputs, or a wrong range or power, fails.
+    moved = Q.copy()
+    moved[:, 0] += 0.1
+    moved[::2, 1] -= 0.2
+    ranges = nao.upper_limits - nao.lower_limits
+    ranges = np.where(np.isfinite(ranges) & (ranges > 0), ranges, 2 * np.pi)
+    expected = 1.0 / (1.0 + (((Q - moved) / ranges) ** 2).sum(axis=1))
+    w = retarget.joint_similarity(nao, Q, moved)
+    assert expected.min() < expected.max() < 1.0
+    assert np.allclose(w["per_frame"], expected, rtol=0, atol=1e-12)
+    assert w["mean"] == pytest.approx(expected.mean(), abs=1e-12) and w["min"] == pytest.approx(expected.min(), abs=1e-12)
     s = retarget.frame_similarity(m[10], retarget.virtual_skeleton(nao, Q[10]))
     assert 0.9 < s["wbf"] <= 1.0 + 1e-12
 
@@ -168,15 +180,19 @@ def test_per_frame_safety_stages_match_apply_safety(data):
 
 def test_humanoid_mapper_reads_options_and_a_robot_schema():
     g1 = retarget.Robot("g1")
-    mapper = retarget.HumanoidMapper(g1, max_step=0.1, restarts=False)
-    assert mapper.options["max_step"] == 0.1 and mapper.options["restarts"] is False
+    # max_step 0.05 rad: below the 0.081 rad the unlimited mapping steps on this motion.
+    mapper = retarget.HumanoidMapper(g1, max_step=0.05, restarts=False)
+    assert mapper.options["max_step"] == 0.05 and mapper.options["restarts"] is False
     with pytest.raises(retarget.ParseError, match="grond_weight"):
         retarget.HumanoidMapper(g1, grond_weight=1)
     motion = retarget.demo_motion(retarget.demo_motion_names()[0], duration=2.0)
     q, _ = retarget.HumanoidMapper(g1).map_motion(motion)
     steps = np.abs(np.diff(q[1:], axis=0)).max()
     q_slow, _ = mapper.map_motion(motion)
-    assert np.abs(np.diff(q_slow[1:], axis=0)).max() <= 0.1 + 1e-9 < steps or steps <= 0.1
+    # The motion needs steps above max_step (else the option is not exercised), and with it set
+    # no step exceeds it (the first frame, from rest, is exempt).
+    assert steps > 0.05, f"largest unlimited step {steps:.3f} rad: the motion does not exercise max_step"
+    assert np.abs(np.diff(q_slow[1:], axis=0)).max() <= 0.05 + 1e-9
     # A schema declaring the left leg absent: its joints stay at the rest pose.
     pinned = retarget.HumanoidMapper(g1, schema={"limbs": {"left_leg": {"end_link": "-"}}})
     q_pinned, _ = pinned.map_motion(motion)

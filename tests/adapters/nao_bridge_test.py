@@ -3,7 +3,9 @@
     python3 nao_bridge_test.py <bridge script> <fake naoqi dir> <retarget program> <Kinect recording>
 
 First the script is checked to stay Python 2.7 and 3: it compiles with every interpreter found
-(python3, and python2 when one runs), and an AST walk refuses what Python 2.7 cannot read.
+(python3, and python2 when one runs), and an AST walk refuses what Python 2.7 cannot read. On
+Debian 12 (no python2) the AST walk is the stated substitute for a 2.7 compile, not a skip;
+RETARGET_REQUIRE_PYTHON2=1 makes a missing Python 2 a failure.
 Then, over 127.0.0.1, with the fake NAOqi (tests/adapters/fake_naoqi) that logs every call and
 misbehaves on request:
 
@@ -13,24 +15,29 @@ misbehaves on request:
   every setAngles call carries one of the CSV's rows exactly, in order, the last one included, and
   every command is either applied or superseded (never queued up); bad lines are refused and
   counted;
-- a 2 s gap in commands: the pose is held (no call), the head and arm joints relax after
-  --relax-after, no rest and no wakeUp; the next command stiffens them again;
+- a gap in commands: the pose is held (no call), the head and arm joints relax after
+  --relax-after (not before), no rest and no wakeUp; the next command stiffens them again;
 - setAngles raising on every 10th call: the bridge goes on, each error reaches the client as a
   status line, later commands are applied;
 - a 3 s stall of setAngles while commands stream in at 30 Hz, and 200 commands sent while a call
   blocks: the bridge keeps reading (its stats answer arrives during the stall) and afterwards
   applies the newest command only;
-- disconnect and reconnect; `retarget live` through its nao sink; a rest on request; SIGTERM;
+- disconnect and reconnect; `retarget live` through its nao sink (every command it sent applied
+  or superseded); a rest on request; SIGTERM;
 - NAOqi 2.1's APIs (no autonomous abilities, ALBasicAwareness without pause, no
   ALBackgroundMovement) with short relax and rest timeouts; all optional modules missing and ALMotion
   unreachable at first (the bridge retries it and serves).
 
 RETARGET_BRIDGE_PYTHON names the interpreter of the bridge (e.g. a Python 2.7 like NAO's). Every
-wait is bounded; the bridges are killed on failure.
+wait is for an event with a generous deadline (DEADLINE_S), and orders are read from the fake's
+log, so a loaded machine (ctest -j2) cannot fail a case; times are checked only as lower bounds
+(nothing before its timeout), except that the stats answer must come within the fake's 3 s stall
+(2 s after it is asked). The bridges are killed on failure.
 """
 import ast
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -165,7 +172,14 @@ def check_python_versions(paths):
             check(out.returncode == 0, "%s does not compile with Python %s: %s" % (path, version, out.stdout.decode(errors="replace")))
         compiled.append(version)
     if not any(v.startswith("2.") for v in compiled):
-        print("note: no Python 2 here; the bridge is checked by the AST walk for 2.7 and compiled with Python %s" % ", ".join(compiled))
+        # Out of scope by decision, not a skip: Debian 12 (the CI image) ships no Python 2, so
+        # RETARGET_REQUIRE_ALL cannot ask for one; the AST walk above (shown able to fail on the
+        # probe) is the stated substitute. RETARGET_REQUIRE_PYTHON2=1 makes a missing one a
+        # failure, for a machine with NAO's Python 2.7 toolchain.
+        check(os.environ.get("RETARGET_REQUIRE_PYTHON2", "0") in ("", "0"),
+              "no Python 2 (python2.7, python2 or RETARGET_BRIDGE_PYTHON) but RETARGET_REQUIRE_PYTHON2 is set")
+        print("note: no Python 2 here (out of scope on Debian 12, see above); the bridge is checked by the AST walk "
+              "for 2.7 and compiled with Python %s" % ", ".join(compiled))
     else:
         print("the bridge and the fake NAOqi compile with Python %s" % ", ".join(compiled))
 
@@ -359,18 +373,19 @@ def main_bridge(names, rows, cli, recording):
     print("%d commands of %d joints: %d applied exactly (rows of the mapper, in order, the last one included), "
           "%d superseded, %d bad lines refused" % (len(rows), len(names), stats["applied"], stats["superseded"], n_bad))
 
-    # A 2 s gap: hold, relax the head and arm joints after 1 s, no rest, no wakeUp.
+    # A gap: hold, relax the head and arm joints after 1 s, no rest, no wakeUp. Waited for as an
+    # event (deadline DEADLINE_S); only its lower bound is timed: never before --relax-after.
     last_sent = time.time()
     client.pose(names, rows[0])
-    time.sleep(2.0)
+    wait_for(lambda: calls(since=last_sent, call="setStiffnesses"), "the relax after --relax-after 1")
     gap = [c for c in calls(None, since=last_sent) if c["call"] != "setAngles"]
     relaxed = [c for c in gap if c["call"] == "setStiffnesses"]
-    check(all(c["call"] == "setStiffnesses" for c in gap), "calls other than the relax in a 2 s gap: %s" % [c["call"] for c in gap])
-    check(len(relaxed) == 1, "%d relax calls in a 2 s gap with --relax-after 1" % len(relaxed))
+    check(all(c["call"] == "setStiffnesses" for c in gap), "calls other than the relax in a gap: %s" % [c["call"] for c in gap])
+    check(len(relaxed) == 1, "%d relax calls in a gap with --relax-after 1" % len(relaxed))
     upper = [n for n in names if not is_leg(n)]
     check(relaxed[0]["args"] == [upper, 0.3], "relaxed %s, expected the head and arm joints at 0.3" % relaxed[0]["args"])
     delay = relaxed[0]["t"] - last_sent
-    check(1.0 <= delay <= 1.8, "relaxed %.2f s after the last command, expected 1.0 s (held before)" % delay)
+    check(delay >= 1.0, "relaxed %.2f s after the last command, expected not before 1.0 s (held before)" % delay)
     client.wait_status(lambda s: s.get("state") == "relaxed", "a relaxed state line")
     since = time.time()
     client.pose(names, rows[1], 0.9)
@@ -379,7 +394,7 @@ def main_bridge(names, rows, cli, recording):
     check([c["call"] for c in after] == ["setStiffnesses", "setAngles"] and after[0]["args"] == [upper, 1.0],
           "after the relax: %s, expected stiffness 1 on the relaxed joints, then setAngles" % [c["call"] for c in after])
     check(after[1]["args"][2] == 0.5, "speed 0.9 not capped to --max-speed 0.5: %r" % after[1]["args"][2])
-    print("2 s gap: pose held for %.2f s, then %d head and arm joints relaxed to stiffness 0.3 (legs kept); "
+    print("gap: pose held for %.2f s, then %d head and arm joints relaxed to stiffness 0.3 (legs kept); "
           "no rest, no wakeUp; the next command stiffened them again" % (delay, len(upper)))
 
     # setAngles raising on every 10th call: the bridge goes on, the errors reach the client.
@@ -410,8 +425,10 @@ def main_bridge(names, rows, cli, recording):
     wait_for(lambda: any("stall" in c for c in calls(call="setAngles")), "the stalled call")
     stall_start = [c for c in calls(call="setAngles") if "stall" in c][-1]["t"]
     received = client.stats()["received"]
+    # 30 commands in the stall's first second, then stats: answered before the stall's end (the
+    # fake's call returns 3 s after it began), which leaves 2 s for a loaded machine.
     k = 1
-    while time.time() < stall_start + 2.4:
+    while k <= 30:
         client.pose(names, rows[k % len(rows)], k / 1000.0)  # the speed tells the commands apart
         k += 1
         time.sleep(1.0 / 30)
@@ -420,8 +437,11 @@ def main_bridge(names, rows, cli, recording):
     check(answered < stall_start + 3.0, "no stats answer during the stall (%.2f s after its start)" % (answered - stall_start))
     check(stats["received"] == received + k - 1, "the bridge did not read during the stall: %d of %d commands" % (
         stats["received"] - received, k - 1))
-    client.wait_status(lambda s: s["status"] == "stalled" and s["call"] == "setAngles", "a stalled status line", 3.0)
-    wait_for(lambda: time.time() > stall_start + 3.5, "the end of the stall")
+    client.wait_status(lambda s: s["status"] == "stalled" and s["call"] == "setAngles", "a stalled status line")
+    # After the stall, the first call is the newest command (a queue would start at the oldest);
+    # by the next stats round trip nothing else was applied.
+    wait_for(lambda: calls(call="setAngles", since=stall_start + 0.001), "a setAngles after the stall")
+    client.stats()
     after = calls(call="setAngles", since=stall_start + 0.001)
     check(len(after) == 1 and after[0]["args"][1:] == [rows[(k - 1) % len(rows)], (k - 1) / 1000.0],
           "%d setAngles after a 3 s stall (expected 1, the newest command)" % len(after))
@@ -438,7 +458,8 @@ def main_bridge(names, rows, cli, recording):
                                  .encode() for k in range(1, 201)))
     stats = client.stats()
     check(stats["received"] == before["received"] + 200, "200 commands not read while a call blocks: %s" % stats)
-    wait_for(lambda: time.time() > stall_start + 1.5, "the end of the blocked call")
+    wait_for(lambda: calls(call="setAngles", since=stall_start + 0.001), "a setAngles after the blocked call")
+    client.stats()
     after = calls(call="setAngles", since=stall_start + 0.001)
     check(len(after) == 1 and after[0]["args"][1:] == [rows[200 % len(rows)], 0.2],
           "%d setAngles after 200 commands queued behind a blocked call (expected 1, the newest)" % len(after))
@@ -464,6 +485,7 @@ def main_bridge(names, rows, cli, recording):
     since = time.time()
     client.pose(names, rows[2])
     wait_for(lambda: calls(call="setAngles", since=since), "the second client's command")
+    before_live = client.stats()
     client.close()
     print("disconnect: abilities, breathing and idle posture restored, no rest; a new client is served")
 
@@ -477,17 +499,32 @@ def main_bridge(names, rows, cli, recording):
     check(live.returncode == 0, "retarget live failed: " + live.stdout.decode(errors="replace"))
     upper_index = [i for i, n in enumerate(names) if not is_leg(n)]
     check(len(upper_index) == 14, "expected 14 head, arm and hand joints, got %s" % upper)
-    time.sleep(0.2)
+    # Accounting instead of a share of the rows: every command the sink sent reached the bridge,
+    # and each was applied (one setAngles) or superseded, waited for as events. How many were
+    # superseded depends on the machine's load; that none was lost or queued does not.
+    live_text = live.stdout.decode(errors="replace")
+    sink_sent = re.search(r"nao \(\d+ joints\): sent (\d+)", live_text)
+    check(sink_sent is not None, "no nao sink account in: " + live_text)
+    sink_sent = int(sink_sent.group(1))
+    client = connect(bridge)
+
+    def live_stats():
+        stats = client.stats()
+        return {key: stats[key] - before_live[key] for key in ("received", "applied", "superseded", "failed", "skipped")}
+    wait_for(lambda: live_stats()["received"] == sink_sent, "the %d commands the nao sink sent" % sink_sent)
+    wait_for(lambda: (lambda d: d["applied"] + d["superseded"] + d["failed"] + d["skipped"] == d["received"])(live_stats()),
+             "every command of retarget live applied or superseded")
+    counts = live_stats()
     received = [c["args"] for c in calls(call="setAngles", since=since)]
     for args in received:
         check(args[0] == upper and args[2] == 0.25, "retarget live sent other names (%s) or speed %r" % (args[0], args[2]))
     subsequence([args[1] for args in received], [[row[i] for i in upper_index] for row in rows], "retarget live")
-    check(len(received) >= 0.9 * len(rows), "retarget live: %d of %d commands applied" % (len(received), len(rows)))
-    print("retarget live: %d of %d commands applied, each the mapper's row; %s" % (
-        len(received), len(rows), live.stdout.decode(errors="replace").strip().splitlines()[-1]))
+    check(counts["failed"] == 0 and counts["skipped"] == 0 and len(received) == counts["applied"] > 0,
+          "retarget live: %d setAngles calls for %s" % (len(received), counts))
+    print("retarget live: %d commands sent, %d applied (each the mapper's row), %d superseded; %s" % (
+        sink_sent, counts["applied"], counts["superseded"], live_text.strip().splitlines()[-1]))
 
     # Rest on request; the next command wakes the robot.
-    client = connect(bridge)
     since = time.time()
     client.send({"command": "rest"})
     wait_for(lambda: calls(call="rest", since=since), "rest on request")
@@ -522,11 +559,13 @@ def naoqi_21_bridge(names, rows):
     check("raised" in calls("ALBackgroundMovement", since=bridge.started)[0], "NAOqi 2.1 has no ALBackgroundMovement")
     since = time.time()
     client.pose(names, rows[0])
-    time.sleep(1.5)
+    # The rest is waited for as an event; the order of the calls is checked by the log, and only
+    # lower bounds by time (neither comes before its timeout).
+    wait_for(lambda: calls(since=since, call="rest"), "the rest after --rest-after 1.0")
     sequence = [(c["call"], round(c["t"] - since, 2)) for c in calls(since=since)]
-    check([s[0] for s in sequence] == ["wakeUp", "setAngles", "setStiffnesses", "rest"], "NAOqi 2.1, a 1.5 s gap: %s" % sequence)
-    check(0.3 <= sequence[2][1] < 0.9 and 1.0 <= sequence[3][1] < 1.45,
-          "relax at %.2f s (--relax-after 0.3), rest at %.2f s (--rest-after 1.0)" % (sequence[2][1], sequence[3][1]))
+    check([s[0] for s in sequence] == ["wakeUp", "setAngles", "setStiffnesses", "rest"], "NAOqi 2.1, a gap: %s" % sequence)
+    check(sequence[2][1] >= 0.3 and sequence[3][1] >= 1.0,
+          "relax at %.2f s (--relax-after 0.3), rest at %.2f s (--rest-after 1.0): too early" % (sequence[2][1], sequence[3][1]))
     since = time.time()
     client.pose(names, rows[1])
     wait_for(lambda: calls(since=since, call="setAngles"), "a command after the rest")

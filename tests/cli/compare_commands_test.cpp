@@ -13,10 +13,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/io/kinect.hpp>
+#include <retarget/mappers/pic_map.hpp>
+#include <retarget/metrics/arm_imitation.hpp>
+#include <retarget/robots/baxter.hpp>
+
 #include "cli/cli_runner.hpp"
 #include "cli/json_output.hpp"
 #include "support/test_support.hpp"
 
+using namespace retarget;
 using namespace retarget::test;
 
 namespace {
@@ -164,6 +171,47 @@ TEST_CASE("cli compare: Baxter FABRIK, PIC, PICs: seed 004 metrics beside the ot
   CHECK(always_details.at("softened_frames").get<int>() > softened);
   CHECK(always_details.at("force_octants") == true);
   CHECK(report.at("rows")[2].at("pose") == evalFamily(motion, csv, "baxter", "pose"));
+  // ... and both equal the library's seed 004 metrics of those angles, computed here (the range
+  // checks above only say each lies in [0, 1]).
+  const RobotModel<double> baxter = makeBaxter<double>();
+  const SkeletonMotion<double> recording = readKinect((data / "kinect" / "laban_ges03_drawlines_kinect2.csv").string());
+  const auto pic_map = picMapFor(baxter);
+  REQUIRE(pic_map.has_value());
+  const JointTrajectory pics_angles = toRobotOrder(readJointTrajectoryCsv(csv.string()), baxter);
+  const ArmImitation library = evaluateArmImitation(baxter, *pic_map, recording, pics_angles.positions, defaultWorkArea(*pic_map));
+  const nlohmann::json& pose = report.at("rows")[2].at("pose");
+  CHECK(pose.at("counted_frames").get<int>() == library.counted_frames);
+  CHECK(pose.at("pacc").get<double>() == doctest::Approx(library.pacc).epsilon(1e-12));
+  CHECK(pose.at("po_frames").get<int>() == library.po_frames);
+  if (library.po_frames > 0) CHECK(pose.at("po").get<double>() == doctest::Approx(library.po).epsilon(1e-12));
+  CHECK(pose.at("po_all").get<double>() == doctest::Approx(library.po_all).epsilon(1e-12));
+  CHECK(pose.at("largest_joint_step").get<double>() == doctest::Approx(largestJointStep(pics_angles.positions)).epsilon(1e-12));
+  // W (Eq. 11) is 1 above because each row is compared with itself, which any W formula gives.
+  // On a copy of the default pics mapping with every other frame moved by known amounts, eval's
+  // W against its own plain pics mapping must equal the formula written out here.
+  const fs::path plain_csv = tempDir() / "compare_baxter_pics_plain.csv";
+  REQUIRE(run("map " + motion + " --robot baxter --method pics -o " + quoted(plain_csv)).code == 0);
+  JointTrajectory moved = toRobotOrder(readJointTrajectoryCsv(plain_csv.string()), baxter);
+  moved.joint_names = baxter.qNames();
+  const std::vector<std::pair<Eigen::Index, double>> shifts = {{0, 0.1}, {3, -0.2}};  // joint, rad
+  double sum = 0;
+  for (const auto& [joint, shift] : shifts) {
+    const double range = baxter.upperLimits()[joint] - baxter.lowerLimits()[joint];
+    REQUIRE(std::isfinite(range));
+    sum += (shift / range) * (shift / range);
+    for (Eigen::Index k = 0; k < moved.positions.rows(); k += 2) moved.positions(k, joint) += shift;
+  }
+  const double w_moved = 1.0 / (1.0 + sum);
+  const auto frames = static_cast<double>(moved.positions.rows());
+  const double moved_frames = std::ceil(frames / 2);
+  const fs::path moved_csv = tempDir() / "compare_baxter_pics_moved.csv";
+  writeJointTrajectoryCsv(moved, moved_csv.string());
+  const nlohmann::json moved_collision = evalFamily(motion, moved_csv, "baxter", "collision");
+  CHECK(moved_collision.at("reference") == "pics");
+  CHECK(moved_collision.at("/w/min"_json_pointer).get<double>() == doctest::Approx(w_moved).epsilon(1e-12));
+  CHECK(moved_collision.at("/w/mean"_json_pointer).get<double>() ==
+        doctest::Approx((moved_frames * w_moved + (frames - moved_frames)) / frames).epsilon(1e-12));
+  CHECK(w_moved < 0.999);  // far enough from 1 to tell formulas apart
   // eval's W compares with pics at its default softening (it cannot know K = 2; since PICs softens
   // only the frames PIC cannot solve, K = 1 and K = 2 may give the same angles); the rest agrees.
   nlohmann::json compared_collision = report.at("rows")[2].at("collision");

@@ -79,7 +79,11 @@ TEST_CASE("cli demo.sh: per-link table with clamps and holds, the report's path;
   CHECK(contains(text, "xdg-open '" + html.string() + "'"));
   CHECK(contains(text, "file://" + html.string()));
 
-  // In the report: the mapped row compared with its own plain mapping has W 1 exactly, and MPJPE
+  // In the report: the mapped row compared with its own plain mapping has W 1 exactly (this checks
+  // the wiring: another reference, e.g. a different method or a smoothed mapping, gives W < 1;
+  // that W's formula gives the right value on unequal angles is checked against Eq. 11 written
+  // out by hand in compare_commands_test.cpp, "cli compare: Baxter", through the same
+  // evaluateCollision the report uses), and MPJPE
   // is the uniformly scaled one: NAO's proportions are not a human's, so not 0, with NAO scaled
   // by about three (NAO is 0.57 m tall, the demo's human 1.75 m).
   const nlohmann::json data = reportData(slurp(html));

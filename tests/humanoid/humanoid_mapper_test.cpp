@@ -3,21 +3,27 @@
 //  - round trip: the robot's own poses (its virtual skeleton at configurations within the limits,
 //    along a continuous path) are mapped back to the same link directions;
 //  - held-out recordings on the Unitree G1 and H1: per link, within 0.02 of the best reachable
-//    WBF / LLF (metrics/best_reachable.hpp) where the human pose is within reach; no frame
-//    outside the limits; no step above 0.5 rad unless reported as a discontinuity;
-//  - two humanoids no test has seen (G1 and H1 with every link and joint renamed, G1 with its waist
-//    fixed): the same checks;
+//    WBF / LLF (metrics/best_reachable.hpp) where the human pose is within reach, on at least half
+//    of each take's checked frames; no frame outside the limits; no step above 0.5 rad unless
+//    reported as a discontinuity, and at most 2 % of a take's frames reported so;
+//  - held-out robots: Pepper and InMoov (shared URDFs no tuning looked at), the same checks on the
+//    links they have;
+//  - independence from names: G1 and H1 with every link and joint renamed map exactly as G1 and
+//    H1 (same kinematics: this says nothing of other robots); G1 with its waist fixed, the checks
+//    above;
 //  - NAO and Pepper through the automatic binding against GA-LVVJ's hand-written maps.
-// Tuning split: the mapper's defaults were chosen on laban_ges01_wavehand, laban_ges06_chickenwing
-// and the two Keraal recordings (ELK, RTK); the checks below run on the other files (drawlines,
-// comehere, closerange, the CMU, Mixamo, Xia walk and Noitom takes).
+// Tuning split (tests/tuning_split.md, row humanoid_mapper_defaults): the defaults were chosen
+// on the wave-hand, chicken-wing, Keraal ELK / RTK and close-range Kinect recordings, on G1 and
+// H1, and the trust region on NAO; held-out checks call requireHeldOut with what they run on.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -34,24 +40,39 @@
 #include <retarget/mappers/mapper.hpp>
 #include <retarget/metrics/best_reachable.hpp>
 #include <retarget/metrics/link_similarity.hpp>
+#include <retarget/robots/inmoov.hpp>
 #include <retarget/robots/nao.hpp>
 #include <retarget/robots/pepper.hpp>
 #include <retarget/robots/unitree_g1.hpp>
 #include <retarget/robots/unitree_h1.hpp>
 
 #include "support/test_support.hpp"
+#include "support/tuning_split.hpp"
 
 using namespace retarget;
 
 namespace {
 
+// Largest gap (cosine) to the best reachable WBF / LLF per link: issue 38's acceptance ("per
+// link, the mapper within 0.02 of best reachable WBF/LLF where the pose is reachable"), fixed
+// there before anything was measured; not tightened to the 0.014 measured since.
 constexpr double kGap = 0.02;
+// Largest unreported joint step (rad/frame), issue 38's acceptance likewise.
 constexpr double kMaxStep = 0.5;
+// Chosen before measuring. A discontinuity is a reported jump (a restart into a better basin,
+// or tracking coming back): an event of a gesture, not of every frame. At most 1 frame in 50
+// of a take may report one (one every 1.7 s at 30 Hz); a mapper flagging every frame fails.
+constexpr double kMaxDiscontinuityFraction = 0.02;
+// Chosen before measuring. The gap is checked on a link's frames within reach; per take, for
+// every link the robot measures, at least half of the checked (sampled) frames must be within
+// reach for each index, so that no link's claim rests on a few frames of a take.
+constexpr double kMinWithinReachFraction = 0.5;
 
+// The held-out recordings: in no row of humanoid_mapper_defaults (requireHeldOut checks it).
+// The close-range Kinect recording is not among them: the mapper was changed for it (142d7b8).
 const char* const kCheckFiles[] = {
     "kinect/laban_ges03_drawlines_kinect2.csv",
     "kinect/laban_ges04_comehere_kinect2.csv",
-    "kinect/laban_kinectreader_joints_closerange_kinect2.csv",
     "bvh/cmu_skeleton31_deepmotionediting_example.bvh",
     "bvh/mixamo_rig_55j_fingers_20tab_test_freebvh.bvh",
     "bvh/xia_cmu_skeleton31_neutral_walk_01_000.bvh",
@@ -63,38 +84,78 @@ SkeletonMotiond loadShared(const std::filesystem::path& path) {
   return path.extension() == ".bvh" ? bvhToSkeleton(readBvh(path.string())) : readKinect(path.string());
 }
 
+std::vector<std::string> checkFileList() { return {std::begin(kCheckFiles), std::end(kCheckFiles)}; }
+
 std::string fixed4(double v) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.4f", v);
   return buffer;
 }
 
+// What a mapped take says of its output: frames outside the limits (or not finite), steps
+// above kMaxStep not reported as a discontinuity, frames reported as one, the largest step.
+struct OutputFindings {
+  int frames = 0, outside = 0, unreported_steps = 0, discontinuities = 0;
+  double worst_step = 0;  // rad
+};
+
+OutputFindings outputFindings(const RobotModel<double>& model, const MappedMotion<double>& mapped) {
+  OutputFindings f;
+  f.frames = static_cast<int>(mapped.q.rows());
+  for (Eigen::Index k = 0; k < mapped.q.rows(); ++k) {
+    const Eigen::VectorXd q = mapped.q.row(k).transpose();
+    f.outside += (q.allFinite() && (q.array() >= model.lowerLimits().array()).all() &&
+                  (q.array() <= model.upperLimits().array()).all())
+                     ? 0
+                     : 1;
+    const bool reported = mapped.status[static_cast<std::size_t>(k)].has(StatusCode::kDiscontinuity);
+    f.discontinuities += reported ? 1 : 0;
+    if (k == 0) continue;
+    const double step = (mapped.q.row(k) - mapped.q.row(k - 1)).cwiseAbs().maxCoeff();
+    f.worst_step = std::max(f.worst_step, step);
+    if (step > kMaxStep + 1e-9 && !reported) ++f.unreported_steps;
+  }
+  return f;
+}
+
+// The output rules of a take: within the limits, no unreported step, and a reported
+// discontinuity on at most kMaxDiscontinuityFraction of its frames (else a mapper that flags
+// every frame could jump anywhere).
+bool outputHolds(const OutputFindings& f) {
+  return f.outside == 0 && f.unreported_steps == 0 && f.discontinuities <= kMaxDiscontinuityFraction * f.frames;
+}
+
+// The similarity links `model`'s automatic virtual skeleton measures (valid on its own rest pose).
+std::array<bool, kSimilarityLinkCount> measuredLinks(const RobotModel<double>& model, const HumanoidBinding& binding) {
+  VirtualSkeleton<double> view(model, humanoidVirtualSkeletonMap(binding));
+  SkeletonFrame<double> rest;
+  REQUIRE(view.compute(model.neutralConfiguration(), rest).ok());
+  FrameSimilarity<double> s;
+  (void)frameSimilarity(rest, rest, s);
+  std::array<bool, kSimilarityLinkCount> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = s.wbf_valid[i] || s.llf_valid[i];
+  return out;
+}
+
 // Maps `motion` onto `model` through its automatic binding and checks the output (limits, steps,
-// statuses) and, on every `stride`-th frame, the gap to the best reachable similarity.
+// statuses) and, on every `stride`-th frame, the gap to the best reachable similarity of every
+// link the robot measures. Where a take breaks the two bounds chosen before measuring (more
+// than kMaxDiscontinuityFraction of its frames reported as a discontinuity; a link within reach
+// on fewer than kMinWithinReachFraction of the checked frames), an entry is added to `exceeded`
+// ("<label>: discontinuities" or "<label>: <link> WBF|LLF"), with its counts in `table`: the
+// caller compares the entries with its exact list of known ones, so that none comes silently.
 void checkRecording(const std::string& label, const RobotModel<double>& model, const SkeletonMotiond& motion,
-                    int stride, std::string& table) {
+                    int stride, std::string& table, std::vector<std::string>& exceeded) {
   CAPTURE(label);
   const HumanoidBinding binding = bindHumanoid(model);
   HumanoidMapper<double> mapper(model, binding);
   const MappedMotion<double> mapped = mapMotion(mapper, motion);
-  // Every frame within the limits and finite; no step above kMaxStep unless reported.
-  int outside = 0, unreported_steps = 0;
-  double worst_step = 0;
-  for (Eigen::Index k = 0; k < mapped.q.rows(); ++k) {
-    const Eigen::VectorXd q = mapped.q.row(k).transpose();
-    outside += (q.allFinite() && (q.array() >= model.lowerLimits().array()).all() &&
-                (q.array() <= model.upperLimits().array()).all())
-                   ? 0
-                   : 1;
-    if (k == 0) continue;
-    const double step = (mapped.q.row(k) - mapped.q.row(k - 1)).cwiseAbs().maxCoeff();
-    worst_step = std::max(worst_step, step);
-    if (step > kMaxStep + 1e-9 && !mapped.status[static_cast<std::size_t>(k)].has(StatusCode::kDiscontinuity)) {
-      ++unreported_steps;
-    }
-  }
-  CHECK(outside == 0);
-  CHECK(unreported_steps == 0);
+  const OutputFindings out = outputFindings(model, mapped);
+  CHECK(out.outside == 0);
+  CHECK(out.unreported_steps == 0);
+  if (!outputHolds(out)) exceeded.push_back(label + ": discontinuities");
+  const double worst_step = out.worst_step;
+  const std::array<bool, kSimilarityLinkCount> measured = measuredLinks(model, binding);
 
   std::vector<SkeletonFrame<double>> human;
   Eigen::MatrixXd q(0, model.nq());
@@ -109,13 +170,21 @@ void checkRecording(const std::string& label, const RobotModel<double>& model, c
            std::to_string(mapped.frames(StatusCode::kNotConverged)) + ", discontinuities " +
            std::to_string(mapped.frames(StatusCode::kDiscontinuity)) + ", largest step " + fixed4(worst_step) +
            " rad; within reach (every " + std::to_string(stride) + " frames), achieved / best:\n";
+  const int checked = static_cast<int>(human.size());
   for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
-    if (b.wbf_within_frames[i] + b.llf_within_frames[i] == 0) continue;
+    if (!measured[i]) continue;  // a link the robot does not have (H1's head, Pepper's legs)
+    CAPTURE(kSimilarityLinkNames[i]);
+    // The exclusion (frames out of reach, or where the human link is not tracked) is bounded.
+    if (b.wbf_within_frames[i] < kMinWithinReachFraction * checked) {
+      exceeded.push_back(label + ": " + kSimilarityLinkNames[i] + " WBF");
+    }
+    if (b.llf_within_frames[i] < kMinWithinReachFraction * checked) {
+      exceeded.push_back(label + ": " + kSimilarityLinkNames[i] + " LLF");
+    }
     table += std::string("    ") + kSimilarityLinkNames[i] + "  WBF " + fixed4(b.wbf_achieved_within_mean[i]) + " / " +
              fixed4(b.wbf_best_within_mean[i]) + " (" + std::to_string(b.wbf_within_frames[i]) + ")  LLF " +
              fixed4(b.llf_achieved_within_mean[i]) + " / " + fixed4(b.llf_best_within_mean[i]) + " (" +
-             std::to_string(b.llf_within_frames[i]) + ")\n";
-    CAPTURE(kSimilarityLinkNames[i]);
+             std::to_string(b.llf_within_frames[i]) + " of " + std::to_string(checked) + ")\n";
     const double wbf_gap = b.wbf_best_within_mean[i] - b.wbf_achieved_within_mean[i];
     const double llf_gap = b.llf_best_within_mean[i] - b.llf_achieved_within_mean[i];
     if (b.wbf_within_frames[i] > 0) CHECK(wbf_gap <= kGap);
@@ -133,6 +202,18 @@ std::string renamed(std::string text) {
   text = std::regex_replace(text, std::regex("pelvis"), "hub");
   text = std::regex_replace(text, std::regex("torso"), "trunk");
   return text;
+}
+
+// Checks that the takes that broke the a-priori bounds of checkRecording are exactly `known`:
+// a new one fails, and so does one that no longer breaks them (so that the list shrinks).
+void requireExactlyExceeded(const std::vector<std::string>& exceeded, std::vector<std::string> known) {
+  std::vector<std::string> got = exceeded;
+  std::sort(got.begin(), got.end());
+  std::sort(known.begin(), known.end());
+  std::string listed;
+  for (const std::string& e : got) listed += "\n  " + e;
+  INFO("beyond the bounds:" << listed);
+  CHECK(got == known);
 }
 
 std::string readText(const std::filesystem::path& path) {
@@ -238,47 +319,171 @@ TEST_CASE("humanoid mapper: a hand or foot the wrist or ankle cannot follow leav
   }
 }
 
+TEST_CASE("humanoid mapper: the output rules fail on a take that reports a discontinuity on every frame") {
+  // One coordinate jumping by 1 rad every frame (within the limits): reported on every frame,
+  // the steps are excused, and only the cap on reported discontinuities catches it.
+  const RobotModel<double> model = makeUnitreeH1<double>();
+  MappedMotion<double> mapped;
+  const int frames = 60;
+  mapped.q = model.neutralConfiguration().transpose().replicate(frames, 1);
+  const int i = model.findQ("left_elbow_joint");
+  REQUIRE(i >= 0);
+  REQUIRE(model.upperLimits()[i] - model.lowerLimits()[i] > 1.0);
+  for (int k = 0; k < frames; ++k) mapped.q(k, i) = model.lowerLimits()[i] + (k % 2 == 0 ? 0.0 : 1.0);
+  mapped.status.assign(frames, Status(StatusCode::kDiscontinuity));
+  const OutputFindings flagged = outputFindings(model, mapped);
+  CHECK(flagged.unreported_steps == 0);  // what the old rule looked at: passes
+  CHECK(flagged.discontinuities == frames);
+  CHECK_FALSE(outputHolds(flagged));
+  mapped.status.assign(frames, Status());
+  CHECK(outputFindings(model, mapped).unreported_steps == frames - 1);
+  CHECK_FALSE(outputHolds(outputFindings(model, mapped)));
+  // Reported on one frame in 60 (below the cap), with no step at all: holds.
+  mapped.q = model.neutralConfiguration().transpose().replicate(frames, 1);
+  mapped.status[10] = Status(StatusCode::kDiscontinuity);
+  CHECK(outputHolds(outputFindings(model, mapped)));
+}
+
 TEST_CASE("humanoid mapper: held-out shared recordings on the Unitree G1 and H1") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
+  test::requireHeldOut({"humanoid_mapper_defaults"}, checkFileList());
   std::string table;
+  std::vector<std::string> exceeded;
   for (const RobotModel<double>& model : {makeUnitreeG1<double>(), makeUnitreeH1<double>()}) {
     for (const char* file : kCheckFiles) {
       const SkeletonMotiond motion = loadShared(data_dir / file);
       const int stride = motion.size() > 600 ? 10 : 3;
-      // The close-range recording sees the legs on few frames (inferred or not tracked on most):
-      // its leg links are reported, not checked (a known gap, see the closing note of issue 38).
-      checkRecording(model.name() + " " + file, model, motion, stride, table);
+      checkRecording(model.name() + " " + file, model, motion, stride, table, exceeded);
     }
   }
   MESSAGE(table);
+  // Beyond the bounds (measured; the bounds were set before): almost all WBF, whose "within
+  // reach" also needs the robot's base to turn as the human's pelvis does (a standing robot's
+  // cannot: tibias on the walks, the right leg of come-here, H1's 4-joint arms on Mixamo), and
+  // G1's 5 discontinuities in 172 frames of come-here (2.9 %). LLF stays within reach on at
+  // least half the frames of every link and take.
+  const std::string g1 = "g1_29dof_rev_1_0 ", h1 = "h1_description ";
+  const std::string comehere = "kinect/laban_ges04_comehere_kinect2.csv: ",
+                    cmu = "bvh/cmu_skeleton31_deepmotionediting_example.bvh: ",
+                    mixamo = "bvh/mixamo_rig_55j_fingers_20tab_test_freebvh.bvh: ",
+                    neutral = "bvh/xia_cmu_skeleton31_neutral_walk_01_000.bvh: ",
+                    strutting = "bvh/xia_cmu_skeleton31_strutting_walk_01_000.bvh: ";
+  requireExactlyExceeded(
+      exceeded, {g1 + comehere + "discontinuities", g1 + comehere + "RightThigh WBF", g1 + comehere + "RightTibia WBF",
+                 g1 + cmu + "LeftTibia WBF", g1 + cmu + "RightTibia WBF", g1 + neutral + "RightTibia WBF",
+                 g1 + strutting + "LeftTibia WBF", g1 + strutting + "RightTibia WBF",
+                 h1 + comehere + "RightThigh WBF", h1 + comehere + "RightTibia WBF", h1 + cmu + "LeftTibia WBF",
+                 h1 + cmu + "RightTibia WBF", h1 + mixamo + "LeftUpperArm WBF", h1 + mixamo + "RightUpperArm WBF",
+                 h1 + mixamo + "LeftLowerArm WBF", h1 + mixamo + "RightLowerArm WBF", h1 + neutral + "LeftTibia WBF",
+                 h1 + neutral + "RightTibia WBF", h1 + strutting + "LeftLowerArm WBF",
+                 h1 + strutting + "RightLowerArm WBF", h1 + strutting + "LeftThigh WBF",
+                 h1 + strutting + "RightThigh WBF", h1 + strutting + "LeftTibia WBF",
+                 h1 + strutting + "RightTibia WBF"});
 }
 
-TEST_CASE("humanoid mapper: humanoids no test has seen (G1 and H1 renamed, G1 with a fixed waist)") {
+TEST_CASE("humanoid mapper: held-out robots (Pepper and InMoov, the shared URDFs) on the held-out recordings") {
+  // Robots no tuning of the mapper looked at (their built-in models are transcribed from these
+  // URDFs): the same checks as G1 and H1 on the links each has (arms and head; Pepper and
+  // InMoov have no legs to bind). The walks are left out: they move the legs.
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  std::vector<std::string> files;
+  for (const char* file : kCheckFiles) {
+    if (std::string(file).find("_walk_") == std::string::npos) files.push_back(file);
+  }
+  std::vector<std::string> data = files;
+  data.insert(data.end(), {"urdf/pepper_1.0.urdf", "urdf/inmoov.urdf"});
+  test::requireHeldOut({"humanoid_mapper_defaults"}, data);
+  std::string table;
+  std::vector<std::string> exceeded;
+  for (const RobotModel<double>& model : {makePepper<double>(), makeInMoov<double>()}) {
+    const HumanoidBinding binding = bindHumanoid(model);
+    CAPTURE(model.name());
+    REQUIRE(binding.limb(HumanoidLimb::kLeftArm).found);
+    REQUIRE(binding.limb(HumanoidLimb::kRightArm).found);
+    for (const std::string& file : files) {
+      const SkeletonMotiond motion = loadShared(data_dir / file);
+      const int stride = motion.size() > 600 ? 10 : 3;
+      checkRecording(model.name() + " " + file, model, motion, stride, table, exceeded);
+    }
+  }
+  MESSAGE(table);
+  // Beyond the within-reach bound (measured; the bound was set before): WBF of arms and head
+  // on several takes, and on InMoov every arm link's LLF and the head's on come-here (within
+  // reach on 21-26 of 58 frames, the head on none; cause not analysed here). The gap holds on
+  // the frames within reach (largest 0.0126 on Pepper, 0.0137 on InMoov).
+  const std::string pepper = "JulietteY20MP ", inmoov = "inmoov ";
+  const std::string drawlines = "kinect/laban_ges03_drawlines_kinect2.csv: ",
+                    comehere = "kinect/laban_ges04_comehere_kinect2.csv: ",
+                    cmu = "bvh/cmu_skeleton31_deepmotionediting_example.bvh: ",
+                    mixamo = "bvh/mixamo_rig_55j_fingers_20tab_test_freebvh.bvh: ";
+  std::vector<std::string> known = {
+      pepper + comehere + "LeftUpperArm WBF", pepper + comehere + "LeftLowerArm WBF",
+      pepper + cmu + "RightLowerArm WBF",     pepper + mixamo + "RightUpperArm WBF",
+      pepper + mixamo + "LeftLowerArm WBF",   pepper + mixamo + "RightLowerArm WBF",
+      pepper + mixamo + "Head WBF",           inmoov + drawlines + "RightLowerArm WBF",
+      inmoov + comehere + "Head WBF",         inmoov + comehere + "Head LLF",
+      inmoov + cmu + "RightUpperArm WBF",     inmoov + cmu + "RightLowerArm WBF",
+      inmoov + mixamo + "LeftUpperArm WBF",   inmoov + mixamo + "RightUpperArm WBF",
+      inmoov + mixamo + "LeftLowerArm WBF",   inmoov + mixamo + "RightLowerArm WBF",
+      inmoov + mixamo + "Head WBF"};
+  for (const char* link : {"LeftUpperArm", "RightUpperArm", "LeftLowerArm", "RightLowerArm"}) {
+    for (const char* index : {" WBF", " LLF"}) known.push_back(inmoov + comehere + link + index);
+  }
+  requireExactlyExceeded(exceeded, known);
+}
+
+TEST_CASE("humanoid mapper: independent of names (G1 and H1 renamed map as G1 and H1; G1 with a fixed waist)") {
+  // Renaming every link and joint leaves the kinematics as they were: this checks that the
+  // binder and the mapper read no name, not that they carry over to other robots (see the
+  // held-out robots above). A renamed robot must map exactly as the original.
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   const std::string g1 = readText(data_dir / "urdf" / "unitree_g1_29dof_rev_1_0.urdf");
   const std::string h1 = readText(data_dir / "urdf" / "unitree_h1.urdf");
+  const std::vector<SkeletonMotiond> motions = {loadShared(data_dir / "kinect/laban_ges04_comehere_kinect2.csv"),
+                                                loadShared(data_dir / "bvh/xia_cmu_skeleton31_neutral_walk_01_000.bvh")};
+  for (const auto& [label, text] : std::vector<std::pair<std::string, std::string>>{{"G1", g1}, {"H1", h1}}) {
+    CAPTURE(label);
+    const RobotModel<double> original = parseUrdf<double>(text, label).model;
+    const RobotModel<double> model = parseUrdf<double>(renamed(text), label + " renamed").model;
+    REQUIRE(model.findLink("pelvis") < 0);
+    REQUIRE(model.findJoint("left_elbow_joint") < 0);
+    REQUIRE(model.nq() == original.nq());
+    HumanoidMapper<double> a(original, bindHumanoid(original)), b(model, bindHumanoid(model));
+    for (const SkeletonMotiond& motion : motions) {
+      const MappedMotion<double> qa = mapMotion(a, motion), qb = mapMotion(b, motion);
+      CHECK((qa.q - qb.q).cwiseAbs().maxCoeff() <= 1e-9);
+      CHECK(qa.status == qb.status);
+    }
+  }
   std::string g1_rigid = std::regex_replace(
       g1, std::regex("(<joint name=\"waist_(yaw|roll|pitch)_joint\" type=)\"revolute\""), "$1\"fixed\"");
   REQUIRE(g1_rigid != g1);
+  const RobotModel<double> rigid = parseUrdf<double>(renamed(g1_rigid), "G1 renamed, waist fixed").model;
+  const HumanoidBinding binding = bindHumanoid(rigid);
+  CHECK(binding.limb(HumanoidLimb::kLeftArm).found);
+  CHECK(binding.limb(HumanoidLimb::kRightLeg).found);
   std::string table;
-  const std::vector<std::pair<std::string, std::string>> robots = {
-      {"G1 renamed", renamed(g1)}, {"H1 renamed", renamed(h1)}, {"G1 renamed, waist fixed", renamed(g1_rigid)}};
-  for (const auto& [label, text] : robots) {
-    const RobotModel<double> model = parseUrdf<double>(text, label).model;
-    REQUIRE(model.findLink("pelvis") < 0);
-    REQUIRE(model.findJoint("left_elbow_joint") < 0);
-    const HumanoidBinding binding = bindHumanoid(model);
-    CHECK(binding.limb(HumanoidLimb::kLeftArm).found);
-    CHECK(binding.limb(HumanoidLimb::kRightLeg).found);
-    for (const char* file : {"kinect/laban_ges04_comehere_kinect2.csv", "bvh/xia_cmu_skeleton31_neutral_walk_01_000.bvh"}) {
-      checkRecording(label + " " + file, model, loadShared(data_dir / file), 3, table);
-    }
+  std::vector<std::string> exceeded;
+  const std::array<const char*, 2> files = {"kinect/laban_ges04_comehere_kinect2.csv",
+                                            "bvh/xia_cmu_skeleton31_neutral_walk_01_000.bvh"};
+  for (std::size_t m = 0; m < motions.size(); ++m) {
+    checkRecording(std::string("G1 renamed, waist fixed ") + files[m], rigid, motions[m], 3, table, exceeded);
   }
   MESSAGE(table);
+  // Beyond the bounds (measured; see the held-out recordings above): 6 discontinuities in 172
+  // frames of come-here, and WBF out of reach on most frames where the fixed waist cannot turn.
+  const std::string comehere = "G1 renamed, waist fixed kinect/laban_ges04_comehere_kinect2.csv: ",
+                    neutral = "G1 renamed, waist fixed bvh/xia_cmu_skeleton31_neutral_walk_01_000.bvh: ";
+  requireExactlyExceeded(exceeded, {comehere + "discontinuities", comehere + "LeftUpperArm WBF",
+                                    comehere + "LeftLowerArm WBF", comehere + "RightThigh WBF",
+                                    comehere + "RightTibia WBF", neutral + "LeftTibia WBF", neutral + "RightTibia WBF"});
 }
 
 TEST_CASE("humanoid mapper: NAO and Pepper through the automatic binding agree with GA-LVVJ") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
+  // An agreement with an independent reference (the hand-written maps), on the held-out
+  // recordings (NAO itself is tuning data: the trust region was set on its contract sweep).
+  test::requireHeldOut({"humanoid_mapper_defaults"}, checkFileList());
   std::string table;
   for (const RobotModel<double>& model : {makeNao<double>(), makePepper<double>()}) {
     const GaLvvjMap map = *gaLvvjMapFor(model);

@@ -1,6 +1,8 @@
 // GPDM training (learning/gpdm_training.hpp) on NAO waving motions: the objective never increases,
-// the training frames are reconstructed, and held-out frames of the same motion are decoded
-// better than by kernel PCA alone.
+// the training frames are reconstructed, and frames between the training samples are decoded
+// better than by kernel PCA alone. Those frames are the training curve resampled (interpolation
+// on the learned manifold), not unseen motion: a model of one demo motion has no other take of
+// it to be tested on; generalisation to other takes is tests/pf/gpdm_held_out_test.cpp.
 
 #include <doctest/doctest.h>
 
@@ -60,19 +62,55 @@ Eigen::VectorXd inferLatent(const GpdmModel& model, GpdmWorkspace& workspace, co
 
 struct WaveData {
   Eigen::MatrixXd train;
-  Eigen::MatrixXd held_out;
+  Eigen::MatrixXd between;  // frames between the training samples
 };
 
 const WaveData& waveData() {
   static const WaveData data = [] {
     WaveData out;
-    // Training: the wave sampled at 10 Hz (61 frames); held out: the same wave sampled at 7 Hz
-    // by a slightly shorter body, whose frames fall between the training frames.
+    // Training: the wave sampled at 10 Hz (61 frames); between: the same wave sampled at 7 Hz
+    // by a slightly shorter body, whose frames (but for t = 0, 1, ... s) fall between the
+    // training frames. GA-LVVJ maps link directions, so the body size hardly changes the angles:
+    // these frames lie on the training curve.
     out.train = naoDemoAngles("wave", DemoMotionOptions{10.0, 6.0, 1.75});
-    out.held_out = naoDemoAngles("wave", DemoMotionOptions{7.0, 6.0, 1.70});
+    out.between = naoDemoAngles("wave", DemoMotionOptions{7.0, 6.0, 1.70});
     return out;
   }();
   return data;
+}
+
+struct PredictionRms {
+  double encoded = 0, nearest = 0, hold = 0;  // rad
+};
+
+// One-step prediction RMS over the wave sampled at `rate` Hz (a multiple of 10): from every frame
+// that falls between training frames, encode theta_t (by the regression encoder, by the nearest
+// training frame), one dynamics step (0.1 s), decode, against the true pose 0.1 s later; and
+// holding theta_t.
+PredictionRms predictionRms(const GpdmModel& model, const GpdmEncoder& encoder, int rate) {
+  const Eigen::MatrixXd test = naoDemoAngles("wave", DemoMotionOptions{static_cast<double>(rate), 6.0, 1.75});
+  const Eigen::Index step = rate / 10;
+  GpdmWorkspace workspace = model.workspace();
+  Eigen::VectorXd next(model.latentDim()), theta(model.observationDim());
+  PredictionRms out;
+  Eigen::Index pairs = 0;
+  for (Eigen::Index t = 1; t + step < test.rows(); ++t) {
+    if (t % step == 0) continue;  // a training frame's time
+    const Eigen::VectorXd now = test.row(t).transpose(), truth = test.row(t + step).transpose();
+    REQUIRE(model.predictNextMean(encoder.encode(now), workspace, next).ok());
+    REQUIRE(model.decodeMean(next, workspace, theta).ok());
+    out.encoded += (theta - truth).squaredNorm();
+    REQUIRE(model.predictNextMean(nearestLatent(model, now), workspace, next).ok());
+    REQUIRE(model.decodeMean(next, workspace, theta).ok());
+    out.nearest += (theta - truth).squaredNorm();
+    out.hold += (now - truth).squaredNorm();
+    ++pairs;
+  }
+  const double count = static_cast<double>(pairs * test.cols());
+  out.encoded = std::sqrt(out.encoded / count);
+  out.nearest = std::sqrt(out.nearest / count);
+  out.hold = std::sqrt(out.hold / count);
+  return out;
 }
 
 }  // namespace
@@ -151,7 +189,7 @@ TEST_CASE("gpdm training: the objective never increases and the training frames 
   CHECK(rms(decoded - data.train) < 1e-3);
 }
 
-TEST_CASE("gpdm training: the decoder reproduces held-out wave frames better than kernel PCA alone") {
+TEST_CASE("gpdm training: the decoder reproduces wave frames between the training samples better than kernel PCA alone") {
   const WaveData& data = waveData();
   GpdmTrainingOptions options;
   options.max_iterations = 150;
@@ -160,29 +198,29 @@ TEST_CASE("gpdm training: the decoder reproduces held-out wave frames better tha
 
   KernelPca kpca;
   kpca.fit(data.train, KernelPcaOptions{3});
-  const Eigen::MatrixXd z = kpca.transform(data.held_out);
+  const Eigen::MatrixXd z = kpca.transform(data.between);
 
-  Eigen::MatrixXd gpdm_out(data.held_out.rows(), data.held_out.cols());
-  Eigen::MatrixXd kpca_out(data.held_out.rows(), data.held_out.cols());
+  Eigen::MatrixXd gpdm_out(data.between.rows(), data.between.cols());
+  Eigen::MatrixXd kpca_out(data.between.rows(), data.between.cols());
   Eigen::VectorXd y(model.observationDim());
   double variance = 0.0;
-  for (Eigen::Index t = 0; t < data.held_out.rows(); ++t) {
-    const Eigen::VectorXd x = inferLatent(model, workspace, data.held_out.row(t).transpose());
+  for (Eigen::Index t = 0; t < data.between.rows(); ++t) {
+    const Eigen::VectorXd x = inferLatent(model, workspace, data.between.row(t).transpose());
     REQUIRE(model.decode(x, workspace, y, variance).ok());
     gpdm_out.row(t) = y.transpose();
     kpca_out.row(t) = kpca.preImage(z.row(t).transpose());
   }
   // A third baseline: the nearest training frame (what a lookup table without a model gives).
-  Eigen::MatrixXd nearest_out(data.held_out.rows(), data.held_out.cols());
-  for (Eigen::Index t = 0; t < data.held_out.rows(); ++t) {
+  Eigen::MatrixXd nearest_out(data.between.rows(), data.between.cols());
+  for (Eigen::Index t = 0; t < data.between.rows(); ++t) {
     Eigen::Index nearest = 0;
-    (data.train.rowwise() - data.held_out.row(t)).rowwise().squaredNorm().minCoeff(&nearest);
+    (data.train.rowwise() - data.between.row(t)).rowwise().squaredNorm().minCoeff(&nearest);
     nearest_out.row(t) = data.train.row(nearest);
   }
-  const double gpdm_rms = rms(gpdm_out - data.held_out);
-  const double kpca_rms = rms(kpca_out - data.held_out);
-  const double nearest_rms = rms(nearest_out - data.held_out);
-  MESSAGE("held-out wave (" << data.held_out.rows() << " frames, " << model.activeObservationDim()
+  const double gpdm_rms = rms(gpdm_out - data.between);
+  const double kpca_rms = rms(kpca_out - data.between);
+  const double nearest_rms = rms(nearest_out - data.between);
+  MESSAGE("wave between the training samples (" << data.between.rows() << " frames, " << model.activeObservationDim()
                             << " of 25 joints move): GPDM decoder RMS " << gpdm_rms << " rad, kernel PCA pre-image RMS "
                             << kpca_rms << " rad, nearest training frame RMS " << nearest_rms << " rad");
   CHECK(gpdm_rms < kpca_rms);
@@ -209,7 +247,7 @@ TEST_CASE("gpdm training: several sequences and option validation") {
                        InvalidArgument);
 }
 
-TEST_CASE("gpdm encoder (Section 6): 70/15/15 split, and the prediction check of Figs. 12-13 on a held-out wave") {
+TEST_CASE("gpdm encoder (Section 6): 70/15/15 split, and the prediction check of Figs. 12-13 between the training samples") {
   const WaveData& data = waveData();
   GpdmTrainingOptions options;
   options.max_iterations = 150;
@@ -218,33 +256,26 @@ TEST_CASE("gpdm encoder (Section 6): 70/15/15 split, and the prediction check of
   MESSAGE("encoder: width " << encoder.width() << " rad, lambda " << encoder.regularisation() << "; RMS latent error "
                             << "validation " << encoder.validationRms() << ", test " << encoder.testRms()
                             << " (latent extent " << model.latent().cwiseAbs().maxCoeff() << ")");
-  // The held-out test frames are encoded to within a tenth of the latent extent.
+  // The encoder's test frames (15 % of the model's frames, not fitted by the encoder's regression,
+  // though the GPDM was trained on them) are encoded to within a tenth of the latent extent.
   CHECK(encoder.testRms() < 0.1 * model.latent().cwiseAbs().maxCoeff());
   // Prediction check: encode theta_t, one dynamics step (0.1 s), decode theta_{t+1}; on the same
   // wave sampled at 20 Hz, from the frames that fall between training frames (odd t), against
   // the true pose 0.1 s later and against holding theta_t.
-  const Eigen::MatrixXd test = naoDemoAngles("wave", DemoMotionOptions{20.0, 6.0, 1.75});
-  GpdmWorkspace workspace = model.workspace();
-  Eigen::VectorXd next(model.latentDim()), theta(model.observationDim());
-  double encoded = 0, nearest = 0, hold = 0;
-  Eigen::Index pairs = 0;
-  for (Eigen::Index t = 1; t + 2 < test.rows(); t += 2) {
-    const Eigen::VectorXd now = test.row(t).transpose(), truth = test.row(t + 2).transpose();
-    REQUIRE(model.predictNextMean(encoder.encode(now), workspace, next).ok());
-    REQUIRE(model.decodeMean(next, workspace, theta).ok());
-    encoded += (theta - truth).squaredNorm();
-    REQUIRE(model.predictNextMean(nearestLatent(model, now), workspace, next).ok());
-    REQUIRE(model.decodeMean(next, workspace, theta).ok());
-    nearest += (theta - truth).squaredNorm();
-    hold += (now - truth).squaredNorm();
-    ++pairs;
+  // The same at 30 Hz (two of every three frames between training frames), so the comparison
+  // does not rest on one sampling.
+  //
+  // Spread (GCC 12, -O1): encoded / nearest over models of 140, 150 and 160 L-BFGS iterations
+  // (a stand-in for rounding-level changes of the model) and test rates 20, 30 and 40 Hz lies in
+  // 0.9765-0.9789 at 20 Hz, 0.9865-0.9878 at 30 Hz and 0.9860-0.9871 at 40 Hz: the 1.2-2.4 %
+  // lead is five to ten times the spread between models (at most 0.0024), so "encoded <=
+  // nearest" is not a coin flip. encoded / hold: 0.8136-0.8164 everywhere (bound 0.9).
+  for (int rate : {20, 30}) {
+    CAPTURE(rate);
+    const PredictionRms p = predictionRms(model, encoder, rate);
+    MESSAGE("one-step prediction RMS at " << rate << " Hz (rad): kernel-ridge encoder " << p.encoded
+                                          << ", nearest-frame encoder " << p.nearest << ", holding theta_t " << p.hold);
+    CHECK(p.encoded < 0.9 * p.hold);  // the learned dynamics predict part of the next step (measured: 0.028 against 0.034 rad)
+    CHECK(p.encoded <= p.nearest);    // and the regression encoder does at least as well as the nearest frame
   }
-  const double count = static_cast<double>(pairs * test.cols());
-  encoded = std::sqrt(encoded / count);
-  nearest = std::sqrt(nearest / count);
-  hold = std::sqrt(hold / count);
-  MESSAGE("one-step prediction RMS (rad): kernel-ridge encoder " << encoded << ", nearest-frame encoder " << nearest
-                                                                 << ", holding theta_t " << hold);
-  CHECK(encoded < 0.9 * hold);  // the learned dynamics predict part of the next step (measured: 0.028 against 0.034 rad)
-  CHECK(encoded <= nearest);    // and the regression encoder does at least as well as the nearest frame
 }

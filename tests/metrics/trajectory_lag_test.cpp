@@ -13,7 +13,10 @@ namespace {
 
 // frames x 4: three smooth non-periodic signals and one constant column.
 Eigen::MatrixXd signal(int frames, int shift, double noise, std::mt19937& rng) {
-  std::normal_distribution<double> normal(0.0, noise);
+  // Unit normal draws scaled by `noise`: a distribution of standard deviation 0 is outside
+  // std::normal_distribution's precondition (libstdc++'s assertions stop on it).
+  std::normal_distribution<double> unit(0.0, 1.0);
+  const auto normal = [&](std::mt19937& g) { return noise * unit(g); };
   Eigen::MatrixXd out(frames, 4);
   for (int t = 0; t < frames; ++t) {
     const double s = (t - shift) / 30.0;

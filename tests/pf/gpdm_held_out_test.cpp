@@ -1,8 +1,15 @@
 // GPDM particle filter on motion it was not trained on (issue 35): the model is learned from
 // GA-LVVJ's angles of some recordings and tracks others. Cases: the second half of the take whose
-// first half trained it; other gestures (which must be flagged as not explained by the model, and
-// which the GA-LVVJ fallback rescues); the other style of a walk; the same motion at 30 and
-// 120 Hz. Figures are printed as a table (docs/methods/particle_filter.md) and floored.
+// first half trained it; other motions (which must be flagged as not explained by the model, and
+// which the GA-LVVJ fallback rescues); a walk of another take at 30 and 120 Hz. Figures are
+// printed as a table (docs/methods/particle_filter.md) and floored.
+//
+// Held out means outside the rows of tests/tuning_split.md for the defaults these cases run
+// with (issue 51): the re-location and min_noise defaults were chosen on the wave-hand take and
+// the two Xia walks (the last case below), the learned-W default off on those and on the other
+// laban gestures, and GA-LVVJ's (whose angles train the models, write the fallback and are the
+// reference) on the Keraal takes. So the tracked data here are the close-range take and the CMU
+// locomotion example; the wave and the walks only train models.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -26,6 +33,7 @@
 
 #include "support/floors.hpp"
 #include "support/test_support.hpp"
+#include "support/tuning_split.hpp"
 
 using namespace retarget;
 using namespace retarget::test;
@@ -85,21 +93,35 @@ SkeletonMotion<double> kinect(const std::filesystem::path& data, const char* fil
   return readKinect((data / "kinect" / file).string());
 }
 
+// The tuned defaults every held-out case runs with (rows of tests/tuning_split.md).
+const std::vector<std::string> kCheckedDefaults = {"gpdm_pf_relocation_defaults", "gpdm_learn_scales_default",
+                                                   "ga_lvvj_jump_cost", "ga_lvvj_hip_yaw_pitch_from_knees"};
+
+SkeletonMotion<double> bvh(const std::filesystem::path& data, const char* file) {
+  return bvhToSkeleton(readBvh((data / "bvh" / file).string()));
+}
+
 }  // namespace
 
-TEST_CASE("gpdm-pf held out: other gestures are flagged where it falls behind GA-LVVJ; the fallback rescues them") {
+TEST_CASE("gpdm-pf held out: other motions are flagged where it falls behind GA-LVVJ; the fallback rescues them") {
   RETARGET_REQUIRE_TEST_DATA(data);
   const auto nao = makeNao<double>();
   const GpdmFilterMap map = learn(nao, {kinect(data, "laban_ges01_wavehand_kinect2.csv")}, 2);
   MESSAGE("trained on the wave (every 2nd frame): fit threshold " << *map.fit_threshold << ", frame period " << map.frame_period << " s");
   // Mean cosine of GPDM-PF with the GA-LVVJ fallback per recording, measured when the floors
-  // were set (GCC 12, test preset; support/floors.hpp).
-  const std::pair<const char*, double> kCases[] = {{"laban_ges04_comehere_kinect2.csv", 0.978513},
-                                                   {"laban_ges06_chickenwing_kinect2.csv", 0.965850},
-                                                   {"laban_ges03_drawlines_kinect2.csv", 0.988618}};
+  // were set (GCC 12, -O1 with assertions; support/floors.hpp). The close-range take (arms
+  // and a noisy, largely inferred lower body) and the CMU locomotion example (a walk, 120 Hz
+  // BVH): in no row of the defaults checked (the laban gestures this case tracked before issue
+  // 51 are where the learned-W default was chosen).
+  const std::pair<const char*, double> kCases[] = {{"kinect/laban_kinectreader_joints_closerange_kinect2.csv", 0.941201},
+                                                   {"bvh/cmu_skeleton31_deepmotionediting_example.bvh", 0.970895}};
+  std::vector<std::string> tracked;
+  for (const auto& entry : kCases) tracked.push_back(entry.first);
+  CHECK(requireHeldOut(kCheckedDefaults, tracked) == 0);
   for (const auto& [file, measured] : kCases) {
     CAPTURE(file);
-    const SkeletonMotion<double> motion = kinect(data, file);
+    const std::string path = file;
+    const SkeletonMotion<double> motion = path.rfind("bvh/", 0) == 0 ? bvh(data, file + 4) : kinect(data, file + 7);
     GaLvvjMapper<double> ga_lvvj(nao, naoGaLvvjMap());
     const std::vector<double> ga = cosines(nao, motion, mapMotion(ga_lvvj, motion).q);
     JointSpaceParticleFilter<double> joint(nao, naoGaLvvjMap(), ParticleFilterOptions{});
@@ -119,7 +141,7 @@ TEST_CASE("gpdm-pf held out: other gestures are flagged where it falls behind GA
       fine_flagged += !behind && flagged;
       fine += !behind && !flagged;
     }
-    MESSAGE(file << " (" << motion.size() << " frames): behind GA-LVVJ by > 0.05 and flagged " << behind_flagged
+    MESSAGE(path << " (" << motion.size() << " frames): behind GA-LVVJ by > 0.05 and flagged " << behind_flagged
                  << ", behind and not flagged " << behind_missed << ", flagged not behind " << fine_flagged
                  << ", neither " << fine << "; mean cosine GA-LVVJ " << mean(ga) << ", pf 200 " << mean(pf)
                  << ", gpdm-pf " << mean(gpdm) << ", gpdm-pf + fallback " << mean(fallback));
@@ -129,35 +151,41 @@ TEST_CASE("gpdm-pf held out: other gestures are flagged where it falls behind GA
   }
 }
 
-TEST_CASE("gpdm-pf held out: the second half of the take that trained it, and the other style of a walk at 30 and 120 Hz") {
+TEST_CASE("gpdm-pf held out: the second half of the take that trained it, and a walk of another take at 30 and 120 Hz") {
   RETARGET_REQUIRE_TEST_DATA(data);
   const auto nao = makeNao<double>();
   {
-    const SkeletonMotion<double> wave = kinect(data, "laban_ges01_wavehand_kinect2.csv");
-    const std::size_t half = wave.size() / 2;
-    const GpdmFilterMap map = learn(nao, {slice(wave, 0, half)}, 1);
-    const SkeletonMotion<double> second = slice(wave, half, wave.size());
+    // The close-range take (371 frames at 30 Hz; model of every 2nd frame of its first half).
+    const char* const file = "laban_kinectreader_joints_closerange_kinect2.csv";
+    CHECK(requireHeldOut(kCheckedDefaults, {std::string("kinect/") + file}) == 0);
+    const SkeletonMotion<double> take = kinect(data, file);
+    const std::size_t half = take.size() / 2;
+    const GpdmFilterMap map = learn(nao, {slice(take, 0, half)}, 2);
+    const SkeletonMotion<double> second = slice(take, half, take.size());
     GpdmParticleFilter<double> filter(nao, map, options());
     const MappedMotion<double> out = mapMotion(filter, second);
     const double cosine = mean(cosines(nao, second, out.q));
     const int flagged = out.frames(StatusCode::kNotConverged);
-    MESSAGE("wave, trained on the first half: second half cosine " << cosine << ", flagged " << flagged << " of " << second.size());
+    MESSAGE(std::string(file) << ", trained on the first half: second half cosine " << cosine << ", flagged " << flagged << " of " << second.size());
     CHECK(flagged <= static_cast<int>(second.size()) / 5);
-    RETARGET_CHECK_FLOOR(cosine, 0.989928);
+    RETARGET_CHECK_FLOOR(cosine, 0.970999);
   }
-  const auto walk = [&](const char* file) {
-    return bvhToSkeleton(readBvh((data / "bvh" / file).string()));
-  };
+  const auto walk = [&](const char* file) { return bvh(data, file); };
+  // Models of the two Xia walks (tuning data: they only train) track the CMU locomotion example
+  // (same 31-joint skeleton, another take and person, 278 frames at 120 Hz).
+  const char* const tracked_file = "cmu_skeleton31_deepmotionediting_example.bvh";
+  CHECK(requireHeldOut(kCheckedDefaults, {std::string("bvh/") + tracked_file}) == 0);
+  const SkeletonMotion<double> tracked = walk(tracked_file);
   const SkeletonMotion<double> neutral = walk("xia_cmu_skeleton31_neutral_walk_01_000.bvh");
   const SkeletonMotion<double> strutting = walk("xia_cmu_skeleton31_strutting_walk_01_000.bvh");
   struct Direction {
     const char* name;
     const SkeletonMotion<double>* train;
-    const SkeletonMotion<double>* test;
-    double measured;  // GPDM-PF mean cosine at 120 Hz when the floor was set
+    double measured;  // GPDM-PF mean cosine at 120 Hz, seed 1, when the floor was set
   };
-  for (const Direction& d : {Direction{"neutral -> strutting", &neutral, &strutting, 0.923822},
-                             Direction{"strutting -> neutral", &strutting, &neutral, 0.949244}}) {
+  constexpr int kSeeds = 3;
+  for (const Direction& d : {Direction{"neutral -> cmu example", &neutral, 0.942145},
+                             Direction{"strutting -> cmu example", &strutting, 0.925862}}) {
     CAPTURE(d.name);
     const GpdmFilterMap map = learn(nao, {*d.train}, 4);  // 120 Hz BVH, trained at 30 Hz
     // Tracking error 1 - cosine at 120 and 30 Hz, each a mean over seeds 1-3: one seed's figure
@@ -165,40 +193,46 @@ TEST_CASE("gpdm-pf held out: the second half of the take that trained it, and th
     std::array<double, 2> error{};
     for (std::size_t rate = 0; rate < 2; ++rate) {
       const std::size_t every = rate == 0 ? 1 : 4;
-      const SkeletonMotion<double> test = slice(*d.test, 0, d.test->size(), every);
-      for (std::uint64_t seed : {1u, 2u, 3u}) {
+      const SkeletonMotion<double> test = slice(tracked, 0, tracked.size(), every);
+      for (int seed = 1; seed <= kSeeds; ++seed) {
         GpdmParticleFilterOptions o = options();
-        o.seed = seed;
+        o.seed = static_cast<std::uint64_t>(seed);
         GpdmParticleFilter<double> filter(nao, map, o);
         const MappedMotion<double> out = mapMotion(filter, test);
         const double cosine = mean(cosines(nao, test, out.q));
         MESSAGE(std::string(d.name) << " at " << 120 / every << " Hz, seed " << seed << ": gpdm-pf cosine " << cosine << ", flagged "
                        << out.frames(StatusCode::kNotConverged) << " of " << test.size());
-        error[rate] += (1 - cosine) / 3;
+        error[rate] += (1 - cosine) / kSeeds;
         if (every == 1 && seed == 1) RETARGET_CHECK_FLOOR(cosine, d.measured);
       }
     }
-    MESSAGE(std::string(d.name) << ": mean tracking error over seeds 1-3 at 120 Hz " << error[0] << ", at 30 Hz " << error[1]);
-    // The same motion at four times the training rate tracks as well as at the training rate
-    // (within 10 %). Mean error over seeds 1-10 (GCC 12, before GA-LVVJ's rounding-level change
-    // of issue 30): 120 Hz 0.0763 (neutral -> strutting) and 0.0507 (strutting -> neutral),
-    // 30 Hz 0.0740 and 0.0591; over seeds 1-3 before -> after: 120 Hz 0.0765 -> 0.0766 and
-    // 0.0501 -> 0.0505, 30 Hz 0.0766 -> 0.0766 and 0.0642 -> 0.0630. The bound is one-sided:
-    // the 30 Hz runs are short (75-82 frames) and some seeds lose the walk for a while (cosine
-    // 0.92 against 0.94-0.95), so a 30 Hz mean over three seeds can lie 25 % above the 120 Hz
-    // one, while the 120 Hz figure varies by about 0.1 % between seeds. Seed 1 alone had met a
-    // two-sided 10 % (6.5 %), and missed it (10.2 %) after the rounding change.
+    MESSAGE(std::string(d.name) << ": mean tracking error over " << kSeeds << " seeds at 120 Hz " << error[0] << ", at 30 Hz " << error[1]);
+    // The same motion at four times the training rate tracks at least as well as at the training
+    // rate (error within 10 % or below): the frame period scales the latent step and its noise.
+    // One-sided on purpose, from the spread over seeds 1-10 (GCC 12, -O1 with assertions):
+    // neutral -> cmu example, error 120 Hz 0.0573 (cosine SD 0.002 over seeds), 30 Hz 0.0575
+    // (SD 0.001), ratio 0.996; strutting -> cmu example, 120 Hz 0.0739 (SD 0.004), 30 Hz 0.0915
+    // (SD 0.013: short 70-frame runs in which some seeds lose the walk), ratio 0.807, i.e. the
+    // 30 Hz error is 19 % higher, four standard errors of the 10-seed means. A two-sided 10 %
+    // would state something false about the training rate; what is claimed is the higher rate.
+    // The 10 % margin is four standard errors of the 3-seed ratio on the neutral model (2.3 %).
     CHECK(error[0] <= 1.1 * error[1]);
   }
 }
 
-
 TEST_CASE("gpdm-pf: the re-location and motion-noise defaults, chosen on tuning cases") {
-  // Tuning cases (not the held-out cases above): the wave-hand take's second half with a model
-  // of its first half, and the neutral walk with a model of the strutting one (mean cosine over
-  // seeds 1-3). The full sweep (docs/methods/particle_filter.md) also varied the re-location
+  // Tuning cases: the wave-hand take's second half with a model of its first half, and the
+  // neutral walk with a model of the strutting one (mean cosine over seeds 1-3). They are the
+  // row of these defaults in tests/tuning_split.md (asserted below), so no held-out case above
+  // tracks them. The full sweep (docs/methods/particle_filter.md) also varied the re-location
   // threshold (0.8-0.95: within 0.002) and fraction.
   RETARGET_REQUIRE_TEST_DATA(data);
+  const std::vector<std::string> row = tunedOn("gpdm_pf_relocation_defaults");
+  for (const char* file : {"kinect/laban_ges01_wavehand_kinect2.csv", "bvh/xia_cmu_skeleton31_neutral_walk_01_000.bvh",
+                           "bvh/xia_cmu_skeleton31_strutting_walk_01_000.bvh"}) {
+    CAPTURE(file);
+    CHECK(std::find(row.begin(), row.end(), file) != row.end());
+  }
   const auto nao = makeNao<double>();
   const SkeletonMotion<double> wave = kinect(data, "laban_ges01_wavehand_kinect2.csv");
   const std::size_t half = wave.size() / 2;

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
 #include <map>
-#include <set>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -22,6 +22,7 @@
 #include <retarget/robots/pepper.hpp>
 #include <retarget/robots/yumi.hpp>
 
+#include "support/floors.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -231,8 +232,18 @@ TEST_CASE("PICs softens only the frames PIC cannot solve; the fit residual is re
 }
 
 // Pacc (15 deg) of FABRIK, PIC and PICs K = 1 measured on each file (docs/methods/pic.md, the
-// table of this test). Nothing was tuned on these files; the floors let the error 1 - Pacc grow
-// by at most 25 %.
+// table of this test). Each is held to relativeFloor (support/floors.hpp): the error 1 - Pacc may
+// grow by at most 25 %, and the score may lose at most 0.05 and at most a quarter of itself, so
+// the low scores of the close-range recording (0.011-0.100) have floors above zero too.
+//
+// These are regression floors, not a claim of generalisation. No constant that enters Pacc was
+// chosen on these files as far as the history shows (the fit's 12 steps, 2 cm damping and elbow
+// weight 0.5 date from the first version, 258439a, with no record of a choice; the 15 deg epsilon
+// is the paper's lost value, only its sign stability at 10-20 deg was looked at), so
+// tests/tuning_split.md has no row for them. But the files are not unseen: every version of PIC
+// since 258439a was run and reported on all of them, and they are the only recordings there are.
+// `pic_max_fit_residual` was set from the residuals on them (its row); it flags frames and does
+// not change the written angles, so it does not enter Pacc.
 const std::map<std::string, std::array<double, 3>> kMeasuredPacc = {
     {"baxter/wave", {1.000, 1.000, 1.000}},
     {"baxter/arms-raise", {1.000, 1.000, 1.000}},
@@ -258,12 +269,24 @@ const std::map<std::string, std::array<double, 3>> kMeasuredPacc = {
     {"yumi/laban_kinectreader_joints_closerange_kinect2.csv", {0.011, 0.081, 0.011}},
 };
 
-// Files where PIC's Pacc is above FABRIK's by more than 0.05 (the robust part of the paper's
-// finding on our data; PIC is asserted at least 0.03 above).
-const std::set<std::string> kPicAboveFabrik = {
-    "baxter/keraal_G3_kinect2_ELK_lateral_stretch_seated.txt", "baxter/laban_ges01_wavehand_kinect2.csv",
-    "baxter/laban_kinectreader_joints_closerange_kinect2.csv", "yumi/keraal_G3_kinect2_ELK_lateral_stretch_seated.txt",
-    "yumi/keraal_G3_kinect2_RTK_trunk_rotation_seated.txt", "yumi/laban_kinectreader_joints_closerange_kinect2.csv"};
+// The paper's per-file finding (PIC more accurate than FABRIK), as a rule fixed before looking at
+// which files PIC wins: over the (robot, recording) pairs where the two Pacc differ, PIC must be
+// above FABRIK on so many that a one-sided sign test rejects "either is as likely to be above" at
+// 5 %, i.e. P(X >= wins) < 0.05 for X ~ Binomial(pairs, 1/2). The pairs are not independent (one
+// recording on two robots), so this is a lenient test of the claim; it replaces a list of the
+// files PIC had already won on. It runs on the live values of both methods, so a PIC that got
+// worse or a FABRIK that got better both count.
+constexpr double kSignTestLevel = 0.05;
+
+// P(X >= k) for X ~ Binomial(n, 1/2).
+double signTestTail(int n, int k) {
+  double tail = 0, choose = 1;  // C(n, 0)
+  for (int i = 0; i <= n; ++i) {
+    if (i >= k) tail += choose;
+    choose = choose * (n - i) / (i + 1);
+  }
+  return tail / std::pow(2.0, n);
+}
 
 // One run of a method over a motion, with what the mapper reported per frame.
 struct Run {
@@ -312,6 +335,7 @@ TEST_CASE("FABRIK / PIC / PICs on every Kinect recording and demo arm motion, Ba
   table << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   const auto deg2 = [](double d) { return (d * M_PI / 180) * (d * M_PI / 180); };
   std::map<std::string, std::array<double, 3>> sums;  // robot -> mean Pacc over the recordings
+  std::map<std::string, std::array<double, 2>> fabrik_pic;  // robot/recording -> live Pacc of FABRIK, PIC
   for (const RobotModel<double>* model : {&baxter, &yumi}) {
     const PicMap map = *picMapFor(*model);
     const WorkArea area = defaultWorkArea(map);
@@ -330,12 +354,11 @@ TEST_CASE("FABRIK / PIC / PICs on every Kinect recording and demo arm motion, Ba
           REQUIRE(it != kMeasuredPacc.end());
           const double measured = it->second[static_cast<std::size_t>(method)];
           INFO(key << " " << label << ": Pacc " << e.pacc << ", measured " << measured);
-          CHECK(e.pacc >= 1 - 1.25 * (1 - measured) - 1e-9);
-          if (named.name.find('.') != std::string::npos) sums[model->name()][static_cast<std::size_t>(method)] += e.pacc;
-        }
-        if (method == 1 && kPicAboveFabrik.count(key) > 0) {
-          const double fabrik = kMeasuredPacc.at(key)[0];
-          CHECK(e.pacc >= std::min(1.0, fabrik + 0.03));  // against the measured FABRIK, itself floored above
+          RETARGET_CHECK_FLOOR(e.pacc, measured);
+          if (named.name.find('.') != std::string::npos) {
+            sums[model->name()][static_cast<std::size_t>(method)] += e.pacc;
+            if (method < 2) fabrik_pic[key][static_cast<std::size_t>(method)] = e.pacc;
+          }
         }
         // Degenerate input (an arm held) stays the exception on these recordings.
         CHECK(run.degenerate <= static_cast<int>(named.motion.size()) / 4);
@@ -359,6 +382,20 @@ TEST_CASE("FABRIK / PIC / PICs on every Kinect recording and demo arm motion, Ba
       CHECK(sum[1] > sum[0] + 0.03);
       CHECK(sum[2] > sum[0]);
     }
+    // Per file: the sign test above. A tie is the same share of frames (both are k / N of the
+    // same N counted frames), so anything below 1e-9 apart.
+    int wins = 0, losses = 0;
+    for (const auto& [key, pacc] : fabrik_pic) {
+      if (std::abs(pacc[1] - pacc[0]) < 1e-9) continue;
+      (pacc[1] > pacc[0] ? wins : losses) += 1;
+      if (pacc[1] < pacc[0]) MESSAGE("PIC below FABRIK on " << key << ": " << pacc[1] << " vs " << pacc[0]);
+    }
+    const double p = signTestTail(wins + losses, wins);
+    MESSAGE("PIC vs FABRIK over " << fabrik_pic.size() << " (robot, recording) pairs: above on " << wins << ", below on "
+                                  << losses << ", tied on " << fabrik_pic.size() - static_cast<std::size_t>(wins + losses)
+                                  << "; one-sided sign test p = " << p);
+    CHECK(fabrik_pic.size() == 14);
+    CHECK(p < kSignTestLevel);
   }
 }
 
@@ -386,7 +423,6 @@ TEST_CASE("Temporal continuity: the transition window does not make the largest 
 TEST_CASE("Pose angle and accuracy (Eq. 4), area occlusion (Eq. 5): properties and a brute-force cross-check") {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> u(-1, 1);
-  PoseAccuracy pacc;
   for (int n = 0; n < 200; ++n) {
     const Eigen::Vector3d s(u(rng), u(rng), u(rng)), w(u(rng), u(rng), u(rng));
     const auto same = shoulderWristDirectionAngle<double>(s, w, s, w);
@@ -401,9 +437,7 @@ TEST_CASE("Pose angle and accuracy (Eq. 4), area occlusion (Eq. 5): properties a
     CHECK(*a == doctest::Approx(*b).epsilon(1e-9));
     CHECK(*a >= 0);
     CHECK(*a <= M_PI + 1e-12);
-    (void)pacc.add(*same - *same, *same - *same);
   }
-  CHECK(pacc.value() == 1.0);
   // The pose angle of one skeleton: 0 straight, pi/2 square, pi folded; invariant under a rigid
   // motion and a scale of the whole arm; blind to where the arm points (what FABRIK alone fixes).
   const Eigen::Vector3d o(0.1, 0.2, 0.3);
@@ -469,9 +503,31 @@ TEST_CASE("Pose angle and accuracy (Eq. 4), area occlusion (Eq. 5): properties a
   CHECK_FALSE(top.contains(Eigen::Vector3d(0.55, 0, 0.3)));
   CHECK(top.project(Eigen::Vector3d(0.6, 0.2, 0.0)).isApprox(Eigen::Vector2d(0, 0), 1e-12));
 
-  (void)pacc.add(1.0, std::nullopt);  // 1 rad: above (15 deg)^2
-  CHECK(pacc.value() == doctest::Approx(200.0 / 201.0));
+  // Eq. 4 on frames whose verdict and mean squared error are worked out by hand (degrees; the
+  // default epsilon is (15 deg)^2 = 225 deg^2). Each frame tells a wrong reading apart:
+  //   (10, 10):   mse 100 -> accurate
+  //   (20, 0):    mse 200 -> accurate (the sum, 400, or the largest error, 20, would reject it)
+  //   (10, 19):   mse 230.5 -> not (the square of the mean error, 14.5^2 = 210.25, would accept)
+  //   (-20, -):   one arm, mse 400 -> not
+  //   (-12, -):   one arm, mse 144 -> accurate (the sign does not matter)
+  //   (NaN, 14):  the non-finite arm is left out, mse 196 -> accurate
+  //   (-, -):     not counted
+  // Pacc = 4 / 6; the mean of sqrt(mse) is (10 + sqrt(200) + sqrt(230.5) + 20 + 12 + 14) / 6 deg,
+  // the worst 20 deg. (-1: a frame not counted where one should be.)
+  const double deg = M_PI / 180;
+  PoseAccuracy pacc;
+  CHECK(pacc.add(10 * deg, 10 * deg).value_or(-1.0) == doctest::Approx(100 * deg * deg).epsilon(1e-12));
+  CHECK(pacc.add(20 * deg, 0.0).value_or(-1.0) == doctest::Approx(200 * deg * deg).epsilon(1e-12));
+  CHECK(pacc.add(10 * deg, 19 * deg).value_or(-1.0) == doctest::Approx(230.5 * deg * deg).epsilon(1e-12));
+  CHECK(pacc.add(-20 * deg, std::nullopt).value_or(-1.0) == doctest::Approx(400 * deg * deg).epsilon(1e-12));
+  CHECK(pacc.add(-12 * deg, std::nullopt).value_or(-1.0) == doctest::Approx(144 * deg * deg).epsilon(1e-12));
+  CHECK(pacc.add(std::numeric_limits<double>::quiet_NaN(), 14 * deg).value_or(-1.0) == doctest::Approx(196 * deg * deg).epsilon(1e-12));
   CHECK_FALSE(pacc.add(std::nullopt, std::nullopt));
+  CHECK(pacc.frames() == 6);
+  CHECK(pacc.accurate() == 4);
+  CHECK(pacc.value() == doctest::Approx(4.0 / 6.0).epsilon(1e-15));
+  CHECK(pacc.meanError() == doctest::Approx((10 + std::sqrt(200.0) + std::sqrt(230.5) + 20 + 12 + 14) / 6 * deg).epsilon(1e-12));
+  CHECK(pacc.worstError() == doctest::Approx(20 * deg).epsilon(1e-12));
   // Occlusion: a capsule through the box, one along the line of sight, one far away.
   WorkArea area;
   area.center = Eigen::Vector3d(1, 0, 0);

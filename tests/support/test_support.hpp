@@ -59,7 +59,7 @@ void recordSkip(const char* reason);
 /// For a test case that runs on generated inputs and adds the shared recordings when they are
 /// there: call where it would add them and the data is missing. The case is recorded as (partly)
 /// skipped, so the run reports it, and it fails when testDataRequired().
-inline void recordMissingData(const char* what) {
+inline void recordMissingData(const std::string& what) {
   if (testDataRequired()) {
     FAIL_CHECK("no test data for " << what << " (RETARGET_TEST_DATA unset and ../shared/data missing) but "
                "RETARGET_REQUIRE_DATA or RETARGET_REQUIRE_ALL is set");

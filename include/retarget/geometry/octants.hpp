@@ -30,7 +30,9 @@ inline constexpr OctantSet kAllOctants = 0xFF;
 constexpr OctantSet octantSetOf(int octant) { return static_cast<OctantSet>(1u << (octant & 7)); }
 
 /// True when `set` holds octant `octant` (0..7).
-constexpr bool contains(OctantSet set, int octant) { return ((set >> (octant & 7)) & 1u) != 0; }
+constexpr bool contains(OctantSet set, int octant) {
+  return ((static_cast<unsigned>(set) >> static_cast<unsigned>(octant & 7)) & 1u) != 0;
+}
 
 /// Number of differing signs between two octants (Hamming distance of their indices, 0..3).
 constexpr int octantDistance(int a, int b) {
