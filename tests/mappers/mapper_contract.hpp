@@ -22,6 +22,9 @@
 //   discontinuity  along each of those paths at most ContractCase::max_discontinuity_fraction
 //                of the frames are reported as a discontinuity (else the excuse above would
 //                let a mapper that flags every frame jump anywhere)
+//   stillness    a stochastic mapper (particle filter) on a still input moves no joint by more
+//                than ContractCase::max_still_step per frame (its noise widens the continuity
+//                bound, so the noise is bounded too)
 
 #include <algorithm>
 #include <cmath>
@@ -77,8 +80,14 @@ struct ContractCase {
   /// crossing; a mapper that flags every frame reports all 201.
   double max_discontinuity_fraction = 0.05;
   /// A stochastic mapper (particle filters): the bound is raised by twice the largest step the
-  /// mapper takes on a still input (its own noise, measured on each path's middle frame).
+  /// mapper takes on a still input (its own noise, measured on each path's middle frame). That
+  /// allowance comes from the result, so the noise itself is bounded too (rule "stillness").
   bool stochastic = false;
+  /// The largest joint step (rad) a stochastic mapper may take on a still input. Set before
+  /// measuring: 0.1 rad per frame is 3 rad/s at 30 Hz, the joint speed the balance QP allows
+  /// (BalanceOptions::max_joint_speed); a filter that moves a still robot faster shakes it. It also caps the
+  /// continuity allowance above at 0.2 rad.
+  double max_still_step = 0.1;
 };
 
 /// The rules a mapper broke, each with a first example.
@@ -265,7 +274,11 @@ ContractReport checkMapperContract(const ContractCase<Mapper>& c) {
           if (k >= 10) noise = std::max(noise, static_cast<double>((q - previous).cwiseAbs().maxCoeff()));
           previous = q;
         }
-        bound += 2 * noise;
+        if (noise > c.max_still_step) {
+          report.add("stillness", "path " + std::to_string(p) + ": a still input moves a joint by " + std::to_string(noise) +
+                                      " rad per frame (at most " + std::to_string(c.max_still_step) + ")");
+        }
+        bound += 2 * std::min(noise, c.max_still_step);
       }
       // From a reset mapper settled on the path's first frame (smoothing mappers converge from
       // the rest configuration over a few frames: that is not a jump).
