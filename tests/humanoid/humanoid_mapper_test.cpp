@@ -204,6 +204,17 @@ std::string renamed(std::string text) {
   return text;
 }
 
+// checkRecording on every one of `files` (paths under `data_dir`), every third frame (every
+// tenth of a take over 600 frames) for the best-reachable gap.
+void checkFiles(const RobotModel<double>& model, const std::filesystem::path& data_dir,
+                const std::vector<std::string>& files, std::string& table, std::vector<std::string>& exceeded) {
+  for (const std::string& file : files) {
+    const SkeletonMotiond motion = loadShared(data_dir / file);
+    const int stride = motion.size() > 600 ? 10 : 3;
+    checkRecording(model.name() + " " + file, model, motion, stride, table, exceeded);
+  }
+}
+
 // Checks that the takes that broke the a-priori bounds of checkRecording are exactly `known`:
 // a new one fails, and so does one that no longer breaks them (so that the list shrinks).
 void requireExactlyExceeded(const std::vector<std::string>& exceeded, std::vector<std::string> known) {
@@ -350,11 +361,7 @@ TEST_CASE("humanoid mapper: held-out shared recordings on the Unitree G1 and H1"
   std::string table;
   std::vector<std::string> exceeded;
   for (const RobotModel<double>& model : {makeUnitreeG1<double>(), makeUnitreeH1<double>()}) {
-    for (const char* file : kCheckFiles) {
-      const SkeletonMotiond motion = loadShared(data_dir / file);
-      const int stride = motion.size() > 600 ? 10 : 3;
-      checkRecording(model.name() + " " + file, model, motion, stride, table, exceeded);
-    }
+    checkFiles(model, data_dir, checkFileList(), table, exceeded);
   }
   MESSAGE(table);
   // Beyond the bounds (measured; the bounds were set before): almost all WBF, whose "within
@@ -400,11 +407,7 @@ TEST_CASE("humanoid mapper: held-out robots (Pepper and InMoov, the shared URDFs
     CAPTURE(model.name());
     REQUIRE(binding.limb(HumanoidLimb::kLeftArm).found);
     REQUIRE(binding.limb(HumanoidLimb::kRightArm).found);
-    for (const std::string& file : files) {
-      const SkeletonMotiond motion = loadShared(data_dir / file);
-      const int stride = motion.size() > 600 ? 10 : 3;
-      checkRecording(model.name() + " " + file, model, motion, stride, table, exceeded);
-    }
+    checkFiles(model, data_dir, files, table, exceeded);
   }
   MESSAGE(table);
   // Beyond the within-reach bound (measured; the bound was set before): WBF of arms and head

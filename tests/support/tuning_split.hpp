@@ -8,8 +8,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <map>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>

@@ -91,7 +91,8 @@ RETARGET_DECL BalanceFeet naoBalanceFeet();
 /// Options of `BalanceController` (a validated aggregate).
 struct BalanceOptions {
   /// Control period (s): one QP per period, > 0. The paper's: "On the NAO robot, this QP problem
-  /// is solved every 20 ms" (Section 5).
+  /// is solved every 20 ms" (Section 5). The longest period: `step` takes shorter ones (the
+  /// whole-body pipeline divides each input frame's time step into periods of at most this).
   double control_period = 0.02;
   /// d_s: how far inside the support polygon the CoM projection is kept (m). >= 0. The paper
   /// gives no value. 1 cm, measured: the quasi-static error of the written motion (the ZMP's
@@ -102,7 +103,8 @@ struct BalanceOptions {
   /// Extra margin in the QP rows for the linearisation (m), so that the checked step is rarely
   /// halved. >= 0.
   double linearisation_margin = 0.001;
-  /// How far the CoM is asked to move inwards per period when it is outside (m). > 0. 2 mm per
+  /// How far the CoM is asked to move inwards per full control period when it is outside (m;
+  /// a shorter period asks for its share). > 0. 2 mm per
   /// 20 ms, 0.1 m/s: NAO's CoM crosses the 5 cm from between its feet onto one sole in about half
   /// a second, about the time a person takes to shift weight before a lift (measured on the
   /// one-leg-stand demo: the robot stands on one foot 0.53 s and 0.33 s after the human's lift is
@@ -203,8 +205,12 @@ class BalanceController {
 
   /// One control period from `q` (in/out: within limits) towards `q_target`; see the file doc.
   /// Coordinates flagged in `frozen` (size nq, optional) do not move (e.g. what the mapper held).
+  /// `period` (s) is the period's length, in (0, control_period]; anything else (the default)
+  /// means control_period. Every per-period bound (joint speeds, CoM recovery, the landing's turn
+  /// and descent) scales with it, so a shorter period moves the robot proportionally less: the
+  /// speeds hold in real time whatever the period.
   RETARGET_DECL BalanceReport step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q,
-                     const JointFlags* frozen = nullptr) noexcept;
+                     const JointFlags* frozen = nullptr, double period = 0.0) noexcept;
 
  private:
   int sole(int side) const noexcept { return sole_[static_cast<std::size_t>(side)]; }
@@ -369,7 +375,7 @@ RETARGET_DECL void BalanceController::request(SupportMode mode) noexcept {
 }
 
 RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q,
-                     const JointFlags* frozen) noexcept {
+                     const JointFlags* frozen, double period) noexcept {
   BalanceReport report;
   report.phase = phase_;
   const int n = model_->nq();
@@ -383,10 +389,11 @@ RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen
   linearise(q, support, other);
 
   // Objective and bounds.
-  const double dt = options_.control_period;
+  const double dt = period > 0.0 && period <= options_.control_period ? period : options_.control_period;
+  const double fraction = dt / options_.control_period;  // of the full period's bounds
   const bool velocity = options_.tracking == BalanceOptions::Tracking::kVelocity;
   for (int i = 0; i < n; ++i) {
-    const double most = speed_step_[i];
+    const double most = speed_step_[i] * fraction;
     qp_.target[i] = velocity ? q_target[i] - (have_previous_target_ ? previous_target_[i] : q[i]) : q_target[i] - q[i];
     qp_.lower[i] = std::min(0.0, std::max(model_->lowerLimits()[i] - q[i], -most));
     qp_.upper[i] = std::max(0.0, std::min(model_->upperLimits()[i] - q[i], most));
@@ -426,7 +433,7 @@ RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen
     const double limit = offsets_[static_cast<std::size_t>(k)] - options_.safety_margin -
                          options_.linearisation_margin - normal.dot(c);
     qp_.G.row(k) = normal.x() * J_com_s_.row(0) + normal.y() * J_com_s_.row(1);
-    qp_.h[k] = std::max(limit, -options_.recovery_step);
+    qp_.h[k] = std::max(limit, -options_.recovery_step * fraction);
   }
   qp_.inequality_rows = edges;
   const double margin_before = comMargin(c, edges);
@@ -449,7 +456,8 @@ RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen
   // A joint stepping at its speed bound towards a target beyond it: the speed, not the balance,
   // holds the robot back.
   for (int i = 0; i < n; ++i) {
-    report.rate_limited |= std::abs(qp_.target[i]) > speed_step_[i] && std::abs(step_[i]) >= speed_step_[i] * (1.0 - 1e-6);
+    const double most = speed_step_[i] * fraction;
+    report.rate_limited |= std::abs(qp_.target[i]) > most && std::abs(step_[i]) >= most * (1.0 - 1e-6);
   }
 
   // Non-linear check, halving the step while it fails.

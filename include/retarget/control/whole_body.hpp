@@ -15,10 +15,17 @@
 ///    would leave NAO's trunk upright or tipped back); in a double-support frame
 ///    where the support modes suspend lower-limb imitation (a lift not yet confirmed: the
 ///    wobble filter of Section 4.2; a foot moved d0: Section 4.3) the legs keep their angles;
-/// 3. balance (control/balance.hpp): one QP per control period of the frame's time step
-///    (at least 1 and at most `max_periods_per_frame`, so a gap in the input costs bounded
-///    time), the support mode requested from the balance phases (shift before single support,
-///    landing before double);
+/// 3. balance (control/balance.hpp), in real time: the frame's time step (its `time` minus the
+///    previous frame's) is divided into n = ceil(dt / control_period) equal periods, one QP
+///    each, every per-period bound scaled to the period's length, towards the target as it was
+///    at the period's end (linear between the previous frame's target and this one's). So the
+///    robot moves exactly dt of motion per frame at any input rate, its joints within
+///    their speed limits in the input's time: at 120 Hz one period of 8.3 ms per frame, at 30 Hz
+///    two of 16.7 ms. A frame whose time does not advance (the first, a repeated or non-finite
+///    time) runs no period and keeps the angles; time going backwards starts the clock again.
+///    n is at most `max_periods_per_frame`: a longer gap in the input is covered by that many
+///    full periods (the robot falls behind, bounded time per frame). The support mode is
+///    requested from the balance phases (shift before single support, landing before double);
 /// 4. while walking, the joint angles hold their values from the moment walking began (the
 ///    walking controller owns the legs; the paper keeps the arms still to walk steadily,
 ///    Section 3.5). A robot on one foot when the human starts walking first lands its free foot
@@ -81,7 +88,8 @@ struct WholeBodyOptions {
   BalanceOptions balance{};
   /// Off: the balance QP is skipped and the target angles go out as they are (for comparison).
   bool balance_enabled = true;
-  /// Control periods at most per frame, >= 1.
+  /// Control periods at most per frame, >= 1 (a frame whose time step is longer than this many
+  /// control periods gets this many full ones: the rest of the gap is not stepped).
   int max_periods_per_frame = 10;
 
   RETARGET_DECL void validate() const;
@@ -98,10 +106,14 @@ struct WholeBodyReport {
   /// The human's support mode as the support-mode switch decided it (what the robot is asked
   /// to do), its transition, walk command and lower-limb suspension (see SupportModeUpdate).
   SupportModeUpdate modes{};
-  /// The last control period's balance report (phase, CoM margin, correction).
+  /// The last control period's balance report (phase, CoM margin, correction): of an earlier
+  /// frame when none ran in this one.
   BalanceReport balance{};
-  /// Control periods run in this frame (0 while walking or with balance off).
+  /// Control periods run in this frame (0 while walking, with balance off, and in a frame whose
+  /// time did not advance).
   int control_periods = 0;
+  /// Their length (s; 0 when none ran).
+  double control_period = 0.0;
   /// Some period of the frame had a CoM row active.
   bool com_limited = false;
   /// Some period of the frame did not take its step.
@@ -160,6 +172,9 @@ class WholeBodyPipeline {
   Eigen::VectorXd neutral_;
   Eigen::VectorXd q_;
   Eigen::VectorXd target_;
+  Eigen::VectorXd target_before_;  // the target of the previous frame (at previous_time_)
+  Eigen::VectorXd period_target_;  // the target at a control period's end
+  BalanceReport last_balance_{};
   JointFlags legs_;
   JointFlags frozen_;  // this frame: held by GA-LVVJ and not a leg
   JointFlags held_;    // held by GA-LVVJ and unchanged
@@ -196,6 +211,8 @@ RETARGET_DECL WholeBodyPipeline::WholeBodyPipeline(const RobotModel<double>& mod
       neutral_(model.neutralConfiguration()),
       q_(model.neutralConfiguration()),
       target_(model.nq()),
+      target_before_(model.nq()),
+      period_target_(model.nq()),
       legs_(JointFlags::Constant(model.nq(), false)),
       frozen_(JointFlags::Constant(model.nq(), false)),
       held_(JointFlags::Constant(model.nq(), false)),
@@ -220,12 +237,14 @@ RETARGET_DECL void WholeBodyPipeline::reset() noexcept {
   frame_index_ = 0;
   mode_ = SupportMode::kDouble;
   report_ = WholeBodyReport{};
+  last_balance_ = BalanceReport{};
   q_ = neutral_;  // same sizes: no allocation
   held_.setConstant(false);
 }
 
 RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
   report_ = WholeBodyReport{};
+  report_.balance = last_balance_;
   if (q_out.size() != model_->nq()) return Status(StatusCode::kInvalidInput);
   q_previous_ = q_;  // same size: no allocation
   clamped_.setConstant(false);
@@ -246,8 +265,17 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
     // Standing: the first target with straight legs, both feet planted.
     for (int i = 0; i < model_->nq(); ++i) q_[i] = legs_[i] ? neutral_[i] : target_[i];
     balance_.reset(q_);
+    last_balance_ = report_.balance = BalanceReport{};
     previous_time_ = t;
+    target_before_ = target_;
     started_ = true;
+  }
+  // The input's time step (s): none on the first frame, a repeated or a non-finite time; time
+  // going backwards (a looped recording) starts the clock again from this frame.
+  double dt = std::isfinite(t) && std::isfinite(previous_time_) ? t - previous_time_ : 0.0;
+  if (dt < 0.0) {
+    dt = 0.0;
+    target_before_ = target_;
   }
   if (asked == SupportMode::kWalking && !landing_first) {
     walking_ = true;  // hold everything while the walking controller has the robot
@@ -265,16 +293,31 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
       q_ = target_;
     } else {
       balance_.request(landing_first ? SupportMode::kDouble : asked);
-      const double dt = std::isfinite(t - previous_time_) ? t - previous_time_ : 0.0;
       for (int i = 0; i < model_->nq(); ++i) frozen_[i] = mapper_.held()[i] && !legs_[i];
-      const int periods = std::clamp(static_cast<int>(std::lround(dt / options_.balance.control_period)), 1,
-                                     options_.max_periods_per_frame);
+      // n equal periods of at most control_period over dt (a little slack so that 1/30 s is two
+      // periods of 20 ms' budget, not three); a longer gap than the cap gets full periods.
+      const double full = options_.balance.control_period;
+      const double wanted = std::ceil(dt / full - 1e-9);
+      const int periods = wanted > options_.max_periods_per_frame ? options_.max_periods_per_frame
+                                                                  : static_cast<int>(wanted);
+      const double period = periods == options_.max_periods_per_frame && dt > periods * full ? full
+                            : periods > 0                                                   ? dt / periods
+                                                                                            : 0.0;
+      const bool legs_held = report_.modes.lower_limbs_suspended || landing_first;
       for (int p = 0; p < periods; ++p) {
-        report_.balance = balance_.step(target_, q_, &frozen_);
+        // The target as it was at this period's end: linear in time over the frame (the legs a
+        // suspension holds stay where they are).
+        const double alpha = static_cast<double>(p + 1) / periods;
+        for (int i = 0; i < model_->nq(); ++i) {
+          period_target_[i] = legs_held && legs_[i] ? target_[i] : target_before_[i] + alpha * (target_[i] - target_before_[i]);
+        }
+        report_.balance = balance_.step(period_target_, q_, &frozen_, period);
         report_.com_limited |= report_.balance.com_limited;
         report_.balance_held |= report_.balance.held;
       }
+      if (periods > 0) last_balance_ = report_.balance;
       report_.control_periods = periods;
+      report_.control_period = periods > 0 ? period : 0.0;
       report_.rate_limited = report_.balance.rate_limited;
       if (report_.balance_held) status |= StatusCode::kNotConverged;
       if (report_.rate_limited) status |= StatusCode::kRateLimited;
@@ -292,6 +335,7 @@ RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, 
   }
   ++frame_index_;
   if (std::isfinite(t)) previous_time_ = t;
+  target_before_ = target_;  // same size: no allocation
   clampToLimits(*model_, q_);
   q_out = q_;
   bool any_held = false;
