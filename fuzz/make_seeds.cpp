@@ -226,19 +226,30 @@ int main(int argc, char** argv) {
         "  JOINT Neck\n  {\n   OFFSET 0 20 0\n   CHANNELS 3 Yrotation Xrotation Zrotation\n"
         "   JOINT Head\n   {\n    OFFSET 0 8 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
         "    End Site\n    {\n     OFFSET 0 5 0\n    }\n   }\n  }\n }\n}\nMOTION\nFrames: 0\nFrame Time: 0.01\n");
-    std::string text(1, '\4'), binary(1, '\1');
+    // Also: PNLib headers (uint32 DataCount, int32 flags) and text with a spaced avatar name cut
+    // into datagrams of 40 bytes (mode byte 1).
+    std::string text(1, '\4'), binary(1, '\1'), pnlib(1, '\1'), split_text(1, '\1');
     const NoitomLayout layouts[] = {{true, false}, {false, false}, {true, true}, {false, true}};
+    auto datagram = [](std::string& out, const std::string& bytes) {
+      out += static_cast<char>(bytes.size() & 0xFF);
+      out += static_cast<char>(bytes.size() >> 8);
+      out += bytes;
+    };
     for (int f = 0; f < 4; ++f) {
       Eigen::VectorXd channels = Eigen::VectorXd::LinSpaced(chain.channel_count, -20.0 + f, 30.5 - f);
       const std::vector<double> values = noitomWireValues(chain, channels, layouts[f]);
       text += noitomTextFrame(values);
       const std::vector<std::uint8_t> bytes = noitomBinaryFrame(values, layouts[f], 0, static_cast<std::uint32_t>(f));
-      binary += static_cast<char>(bytes.size() & 0xFF);
-      binary += static_cast<char>(bytes.size() >> 8);
-      binary.append(bytes.begin(), bytes.end());
+      datagram(binary, std::string(bytes.begin(), bytes.end()));
+      const std::vector<std::uint8_t> old = noitomBinaryFrame(values, layouts[f], 1, 0, "My Avatar", NoitomHeader::kBvhOutputBinaryHeader);
+      datagram(pnlib, std::string(old.begin(), old.end()));
+      const std::string spaced = noitomTextFrame(values, 0, "My Avatar 2");
+      for (std::size_t at = 0; at < spaced.size(); at += 40) datagram(split_text, spaced.substr(at, 40));
     }
     seed("noitom_broadcast", "text_stream.bin", text);
     seed("noitom_broadcast", "binary_datagrams.bin", binary);
+    seed("noitom_broadcast", "pnlib_datagrams.bin", pnlib);
+    seed("noitom_broadcast", "split_text_datagrams.bin", split_text);
   }
   seed("bvh", "tiny.bvh",
        "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"

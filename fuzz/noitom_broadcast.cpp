@@ -83,6 +83,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         checkFrame(frame, t, "datagram");
         ++emitted;
       }
+      while (decoder.next(t, frame)) {  // more text frames in the same datagram (as the UDP source reads)
+        checkFrame(frame, t, "datagram");
+        ++emitted;
+      }
     });
     checkCounters(decoder, emitted);
     return 0;

@@ -9,6 +9,7 @@
 #include <retarget/human/bvh_templates.hpp>
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/human/frames.hpp>
+#include <retarget/human/input_survey.hpp>
 #include <retarget/human/keypoint_schemas.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/human/rig_binding.hpp>

@@ -7,3 +7,4 @@
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/kinematics/robot_model.hpp>
+#include <retarget/kinematics/trajectory_survey.hpp>

@@ -2,8 +2,9 @@
 # -*- coding: utf-8 -*-
 """retarget's NAO bridge: joint commands as JSON lines over TCP -> ALMotion.
 
-Runs on the robot (or beside it) with the robot's own NAOqi Python SDK (Python 2.7 on NAO OS 2.1
-to 2.8; the code also runs under Python 3). `retarget live --sink nao:HOST:PORT` connects to it
+Runs on the robot (or beside it) with the robot's own NAOqi Python SDK: pynaoqi's `naoqi` (ALProxy;
+Python 2.7 on NAO OS 2.1 to 2.8) or libqi-python's `qi` (qi.Session; NAOqi 2.9, which has no `naoqi`
+module); the code runs under Python 2.7 and 3. `retarget live --sink nao:HOST:PORT` connects to it
 and sends one JSON object per line:
 
     {"names": ["HeadYaw", ...], "angles": [0.1, ...], "speed": 0.2}
@@ -15,33 +16,41 @@ speed, 0 < speed <= 1 (capped by --max-speed). A line that is none of these is c
 
 The bridge answers on the same socket with status lines, one JSON object each:
 
+    {"status": "hello", "bridge": "retarget_nao_bridge", "protocol": 2, "state": "idle"}  on accept
     {"status": "error", "call": "setAngles", "message": "..."}   a NAOqi call raised; the bridge goes on
     {"status": "stalled", "call": "setAngles", "seconds": 1.0}   a NAOqi call has not returned for 1 s
-    {"status": "state", "state": "awake", "why": "..."}          idle | awake | relaxed | resting
+    {"status": "state", "state": "awake", "why": "..."}          idle | awake | relaxed | resting | fallen
     {"status": "stats", "received": ..., "superseded": ..., ...} the answer to {"command": "stats"}
 
 Design. The main thread only reads the socket, checks lines and writes status lines: it never
 calls NAOqi. One worker thread makes every NAOqi call. Between them a one-slot mailbox holds the
 newest command: of each read only the last valid command is put there, and a command the worker
 has not taken yet is replaced by a newer one (both counted as superseded), so a NAOqi call that
-blocks for seconds costs the commands sent meanwhile, never a backlog of stale motion.
+blocks for seconds costs the commands sent meanwhile, never a backlog of stale motion. One client
+at a time, the newest: a client that connects replaces the one before (which may be a half-open
+connection after a Wi-Fi drop), and TCP keepalive closes a dead one that nobody replaces.
 
 Safety. No stiffness before the first command (ALMotion.wakeUp when the first valid command
-arrives, and after a rest). When the commands stop (or the client leaves), the robot holds its
-last pose; after --relax-after s the head and arm joints the client commanded go to stiffness
---relax-stiffness (the legs keep theirs, so a standing robot keeps standing; nothing moves, nothing
-crouches); ALMotion.rest() only after --rest-after s, on {"command": "rest"}, and when the bridge
-stops (SIGINT, SIGTERM). While a client is connected the autonomous abilities that move the robot
-(Autonomous Life's BasicAwareness, BackgroundMovement, ListeningMovement, SpeakingMovement, or on
-NAOqi 2.1 ALBasicAwareness and ALBackgroundMovement) and ALMotion's breathing and idle posture are
-switched off, and switched back on when it leaves; a module that is not there is skipped. Every
-NAOqi call is guarded: an error is logged and sent to the client, and when ALMotion cannot be
-reached (or 3 calls in a row failed) a new proxy is tried every --retry-interval s. One client at a
-time.
+arrives, and after a rest). While the robot is awake its real state is read back
+(ALMotion.robotIsWakeUp every 0.5 s and before a command): a robot that went limp behind the
+bridge's back (a fall, the chest button, Autonomous Life, a motor protection) is reported
+("resting" or "fallen") and woken again by the next command. When the commands stop (or the
+client leaves), the robot holds its last pose; after --relax-after s the head and arm joints the
+client commanded go to stiffness --relax-stiffness (the legs keep theirs, so a standing robot keeps
+standing; nothing moves, nothing crouches); ALMotion.rest() after --rest-after s, on
+{"command": "rest"}, and when the bridge stops (SIGINT, SIGTERM, SIGHUP, or its stderr gone: the
+ssh session that started it closed). While a client is connected or the robot is awake, the
+autonomous abilities that move the robot (Autonomous Life's BasicAwareness, BackgroundMovement,
+ListeningMovement, SpeakingMovement, or on NAOqi 2.1 ALBasicAwareness and ALBackgroundMovement) and
+ALMotion's breathing and idle posture are switched off; they are switched back on once no client is
+connected and the robot rests (never while it is awake). A module that is not there is skipped.
+Every NAOqi call is guarded: an error is logged and sent to the client, and when ALMotion cannot be
+reached (or 3 calls in a row failed) a new proxy is tried every --retry-interval s. A log line that
+cannot be written is dropped; it never stops the bridge.
 
     python retarget_nao_bridge.py [--listen 0.0.0.0:9600] [--naoqi 127.0.0.1:9559] [--max-speed 0.5]
                                   [--relax-after 2] [--relax-stiffness 0.3] [--rest-after 30]
-                                  [--retry-interval 2]
+                                  [--retry-interval 2] [--sdk auto|naoqi|qi]
 """
 
 from __future__ import division, print_function
@@ -50,9 +59,11 @@ import argparse
 import errno
 import json
 import math
+import os
 import select
 import signal
 import socket
+import stat
 import sys
 import threading
 import time
@@ -69,6 +80,13 @@ STRING_TYPES = (str, type(u""))  # unicode on Python 2
 LEG_PARTS = ("Hip", "Knee", "Ankle")
 ABILITIES = ("BasicAwareness", "BackgroundMovement", "ListeningMovement", "SpeakingMovement")
 WOULD_BLOCK = (errno.EAGAIN, errno.EWOULDBLOCK, errno.EINTR)
+STATE_CHECK_S = 0.5          # while awake, how often the robot's real state is read back
+AWAKE_STATES = ("awake", "relaxed")  # the bridge has stiffened the robot (as far as it knows)
+PROTOCOL = 2                 # in the hello line: 2 = hello, newest client wins, state read back
+# TCP keepalive on the client's socket (where the platform has the options): a dead peer nobody
+# replaces is dropped after about KEEPALIVE_IDLE_S + KEEPALIVE_COUNT * KEEPALIVE_INTERVAL_S s.
+KEEPALIVE_IDLE_S, KEEPALIVE_INTERVAL_S, KEEPALIVE_COUNT = 10, 5, 3
+OUTPUT_GONE = (errno.EPIPE, errno.EIO, errno.ECONNRESET, errno.EBADF)  # nobody reads our stderr any more
 
 clock = getattr(time, "monotonic", time.time)  # Python 2 has no monotonic clock
 
@@ -214,8 +232,9 @@ class Shared(object):
 
 
 class Robot(object):
-    """The worker: makes every NAOqi call, each guarded, and keeps the robot's state
-    (idle: no stiffness given yet; awake; relaxed; resting: after ALMotion.rest)."""
+    """The worker: makes every NAOqi call, each guarded, and keeps the robot's state (idle: no
+    stiffness given yet; awake; relaxed; resting: after ALMotion.rest, or found not awake; fallen:
+    found not awake and lying), reading the real one back while it believes the robot awake."""
 
     def __init__(self, make_proxy, shared, options, log):
         self.make_proxy = make_proxy
@@ -227,6 +246,7 @@ class Robot(object):
         self.proxies = {}
         self.retry_at = 0.0       # no new ALMotion proxy before this clock()
         self.wake_retry_at = 0.0  # no new wakeUp before this clock() after one failed
+        self.checked_at = 0.0     # clock() of the last read-back of the robot's state
         self.failures = 0         # ALMotion calls failed in a row
         self.commanded = []       # joints commanded since the last wake, in first-seen order
         self.connected = False
@@ -255,7 +275,7 @@ class Robot(object):
         self.shared.set_busy(method)
         try:
             result = getattr(proxy, method)(*args)
-        except Exception as error:  # the NAOqi SDK raises RuntimeError; a missing method AttributeError
+        except Exception as error:  # the NAOqi SDKs raise RuntimeError; a missing method AttributeError
             self.shared.set_busy(None)
             if how.get("quiet"):
                 self.log("%s not available: %s" % (method, describe(error)))
@@ -285,19 +305,20 @@ class Robot(object):
         return True
 
     def motion_call(self, method, *args):
-        """An ALMotion call: True done, False it raised, None ALMotion not reached."""
+        """An ALMotion call -> (True, result) done, (False, None) it raised, (None, None) ALMotion
+        not reached."""
         if not self.reach_motion():
-            return None
-        done, _ = self.call(self.motion, method, *args)
+            return None, None
+        done, result = self.call(self.motion, method, *args)
         if done:
             self.failures = 0
-            return True
+            return True, result
         self.failures += 1
         if self.failures >= RECONNECT_AFTER_FAILURES:
             self.log("%d ALMotion calls failed in a row: a new proxy in %.1f s" % (self.failures, self.options.retry_interval))
             self.motion, self.failures = None, 0
             self.retry_at = clock() + self.options.retry_interval
-        return False
+        return False, None
 
     def optional_proxy(self, module):
         if module not in self.proxies:
@@ -306,7 +327,7 @@ class Robot(object):
                 self.proxies[module] = self.make_proxy(module)
             except Exception as error:
                 self.log("%s not available (%s): left as it is" % (module, describe(error)))
-                return None
+                return None  # asked again next time (NAOqi may still be starting)
             finally:
                 self.shared.set_busy(None)
         return self.proxies[module]
@@ -317,22 +338,44 @@ class Robot(object):
             self.log("%s: %s" % (state, why))
             self.shared.post({"status": "state", "state": state, "why": why})
 
+    # -- the robot's real state ------------------------------------------------------------------
+    def check_robot(self):
+        """While the bridge believes the robot awake, reads back whether it still is (at most every
+        STATE_CHECK_S s). A robot that is not (fallen: the fall manager cut its stiffness;
+        rested by its chest button, Autonomous Life or a motor protection) is reported as "fallen"
+        or "resting"; the next command wakes it again."""
+        if self.state not in AWAKE_STATES or clock() - self.checked_at < STATE_CHECK_S:
+            return
+        self.checked_at = clock()
+        done, awake = self.motion_call("robotIsWakeUp")
+        if not done or awake:
+            return  # not known (reported as an error), or awake as believed
+        state, why = "resting", "the robot went to rest on its own (chest button, Autonomous Life or a motor protection)"
+        posture = self.optional_proxy("ALRobotPosture")
+        if posture is not None:
+            known, family = self.call(posture, "getPostureFamily", quiet=True)
+            if known and str(family).startswith("Lying"):
+                state, why = "fallen", "the robot has fallen (posture %s) and its stiffness is off" % family
+        self.set_state(state, why + "; the next command wakes it")
+
     # -- what the robot does --------------------------------------------------------------------
     def relaxable(self):
         return [n for n in self.commanded if not any(part in n for part in LEG_PARTS)]
 
     def apply(self, names, angles, speed):
-        if self.state in ("idle", "resting"):
+        self.check_robot()  # a robot gone limp since the last read-back is woken below
+        if self.state not in AWAKE_STATES:  # idle, resting, fallen
             if clock() < self.wake_retry_at:
                 self.shared.count("skipped")
                 return
-            woke = self.motion_call("wakeUp")
+            woke, _ = self.motion_call("wakeUp")
             if not woke:
                 self.wake_retry_at = clock() + self.options.retry_interval
                 self.shared.count("skipped")
                 return
             self.commanded = []
-            self.set_state("awake", "a command arrived")
+            self.checked_at = clock()
+            self.set_state("awake", "a command arrived" if self.state == "idle" else "a command arrived (was %s)" % self.state)
         elif self.state == "relaxed":
             stiff = self.relaxable()
             if stiff:
@@ -341,7 +384,7 @@ class Robot(object):
         for name in names:
             if name not in self.commanded:
                 self.commanded.append(name)
-        done = self.motion_call("setAngles", names, angles, min(speed, self.options.max_speed))
+        done, _ = self.motion_call("setAngles", names, angles, min(speed, self.options.max_speed))
         self.shared.count("applied" if done else "failed" if done is False else "skipped")
 
     def relax(self, idle_s):
@@ -351,7 +394,7 @@ class Robot(object):
         self.set_state("relaxed", "no command for %.1f s" % idle_s)
 
     def rest(self, why):
-        if self.state in ("awake", "relaxed"):
+        if self.state in AWAKE_STATES:
             self.motion_call("rest")  # the robot is taken as resting even when this failed
             self.set_state("resting", why)
 
@@ -406,25 +449,33 @@ class Robot(object):
             self.call(proxy, method, *args)
         self.life_paused = self.motion_paused = False
 
+    def resume_when_resting(self):
+        """The paused abilities back on once no client is connected and the robot is not awake
+        (never while it is: the head and arms would move by themselves until the rest)."""
+        if not self.connected and self.state not in AWAKE_STATES and (self.life_paused or self.motion_paused):
+            self.resume_autonomy()
+
     def handle(self, event):
         if event == "connected":
             self.connected = True
-            self.pause_life()
-            self.pause_motion()
+            if not self.life_paused:
+                self.pause_life()
+            if not self.motion_paused:
+                self.pause_motion()
         elif event == "disconnected":
             self.connected = False
-            self.resume_autonomy()
 
     def tick(self, last_input):
         if self.connected and not self.motion_paused:
             self.pause_motion()  # also tries ALMotion again (every --retry-interval) while it is not reached
-        if last_input is None:
-            return
-        idle_s = clock() - last_input
-        if self.state == "awake" and idle_s >= self.options.relax_after:
-            self.relax(idle_s)
-        if self.state in ("awake", "relaxed") and idle_s >= self.options.rest_after:
-            self.rest("no command for %.1f s" % idle_s)
+        self.check_robot()
+        if last_input is not None:
+            idle_s = clock() - last_input
+            if self.state == "awake" and idle_s >= self.options.relax_after:
+                self.relax(idle_s)
+            if self.state in AWAKE_STATES and idle_s >= self.options.rest_after:
+                self.rest("no command for %.1f s" % idle_s)
+        self.resume_when_resting()
 
     def run(self):
         self.reach_motion()  # at once, to say whether NAOqi is there
@@ -442,13 +493,83 @@ class Robot(object):
                     self.apply(*command[1])
                 self.tick(last_input)
             except Exception as error:  # a bug of ours: keep serving, say so
-                self.log("internal error: " + traceback.format_exc())
-                self.shared.post({"status": "error", "call": "bridge", "message": describe(error)})
+                try:
+                    self.log("internal error: " + traceback.format_exc())
+                    self.shared.post({"status": "error", "call": "bridge", "message": describe(error)})
+                except Exception:
+                    pass
         try:
             self.rest("bridge stopped")
+        except Exception:
+            self.log("internal error while resting on stop: " + traceback.format_exc())
+        try:
             self.resume_autonomy()
         except Exception:
-            self.log("internal error while stopping: " + traceback.format_exc())
+            self.log("internal error while switching the abilities back on: " + traceback.format_exc())
+
+
+class OutputWatch(object):
+    """Tells when nobody reads the bridge's stdout or stderr any more: a pipe or socket whose
+    reader closed (`ssh ROBOT python ...` without -t, then the ssh client ended). A terminal gets
+    SIGHUP instead; a file (nohup) never goes away."""
+
+    def __init__(self, streams):
+        self.poller = None
+        poll = getattr(select, "poll", None)
+        if poll is None:
+            return  # then only a failed log write tells
+        for stream in streams:
+            try:
+                fd = stream.fileno()
+                mode = os.fstat(fd).st_mode
+            except (AttributeError, ValueError, OSError, IOError):
+                continue
+            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+                if self.poller is None:
+                    self.poller = poll()
+                self.poller.register(fd, select.POLLERR | select.POLLHUP)
+
+    def gone(self):
+        if self.poller is None:
+            return False
+        try:
+            events = self.poller.poll(0)
+        except (select.error, OSError, IOError):
+            return False
+        return any(flags & (select.POLLERR | select.POLLHUP) for _, flags in events)
+
+
+class Log(object):
+    """stderr lines prefixed with the bridge's name, from any thread. Never raises: a line that
+    cannot be written is dropped; when the reader is gone (EPIPE, EIO: the ssh session or terminal
+    closed) nothing more is written and `on_gone` is told once (the bridge then stops)."""
+
+    def __init__(self, stream, on_gone):
+        self.stream = stream
+        self.on_gone = on_gone
+        self.lock = threading.Lock()
+        self.gone = False
+
+    def __call__(self, message):
+        with self.lock:
+            if self.gone:
+                return
+            line = "retarget_nao_bridge: " + message + "\n"
+            if not isinstance(line, str):  # Python 2: unicode (a NAOqi message) to UTF-8 bytes
+                line = line.encode("utf-8", "replace")
+            try:
+                self.stream.write(line)
+                self.stream.flush()
+                return
+            except UnicodeError:
+                return  # this line is lost; the stream is fine
+            except (IOError, OSError, ValueError) as error:  # ValueError: the stream was closed
+                if isinstance(error, ValueError) or getattr(error, "errno", None) in OUTPUT_GONE:
+                    self.gone = True
+                    reason = describe(error)
+                else:
+                    return  # e.g. a full disk: this line is lost
+        self.on_gone("stderr is gone (%s)" % reason)
 
 
 def parse_endpoint(text, default_host):
@@ -457,13 +578,27 @@ def parse_endpoint(text, default_host):
 
 
 class Client(object):
-    """The connected client: a non-blocking socket, its partial input line and unsent status."""
+    """The connected client: a non-blocking socket with TCP keepalive, its partial input line and
+    unsent status."""
 
-    def __init__(self, sock):
+    def __init__(self, sock, address):
         self.sock = sock
+        self.address = "%s:%d" % address[:2]
         self.sock.setblocking(False)
         self.inbox = b""
         self.outbox = b""
+        self.last_read = clock()
+        options = [(socket.SOL_SOCKET, "SO_KEEPALIVE", 1)]
+        if hasattr(socket, "IPPROTO_TCP"):
+            options += [(socket.IPPROTO_TCP, "TCP_KEEPIDLE", KEEPALIVE_IDLE_S),
+                        (socket.IPPROTO_TCP, "TCP_KEEPINTVL", KEEPALIVE_INTERVAL_S),
+                        (socket.IPPROTO_TCP, "TCP_KEEPCNT", KEEPALIVE_COUNT)]
+        for level, name, value in options:
+            if hasattr(socket, name):
+                try:
+                    self.sock.setsockopt(level, getattr(socket, name), value)
+                except (socket.error, OSError):
+                    pass  # not on this platform: the newest client still replaces a dead one
 
     def queue(self, fields, shared):
         line = status_line(fields)
@@ -492,25 +627,33 @@ class Client(object):
             return None
         if not chunk:
             return None
+        self.last_read = clock()
         self.inbox += chunk
         lines = self.inbox.split(b"\n")
         self.inbox = lines.pop()
         return lines
 
+    def close(self):
+        try:
+            self.sock.close()
+        except (socket.error, OSError):
+            pass
+
 
 def serve(robot, shared, listen, should_stop, log):
-    """Accepts clients one at a time and feeds their commands to the worker until should_stop()."""
+    """Accepts clients, the newest one replacing the one before, and feeds their commands to the
+    worker until should_stop()."""
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(listen)
-    server.listen(1)
+    server.listen(4)
     server.setblocking(False)  # a connection reset between select and accept must not block
     log("listening on %s:%d" % server.getsockname())
     client = None
     stall_reported = None
     try:
         while not should_stop():
-            want_read = [client.sock] if client is not None else [server]
+            want_read = [server] + ([client.sock] if client is not None else [])
             want_write = [client.sock] if client is not None and client.outbox else []
             try:
                 readable, writable, _ = select.select(want_read, want_write, [], POLL_S)
@@ -523,23 +666,36 @@ def serve(robot, shared, listen, should_stop, log):
                 stall_reported = busy[2]
                 log("NAOqi call %s has not returned for %.1f s" % (busy[0], clock() - busy[1]))
                 shared.post({"status": "stalled", "call": busy[0], "seconds": round(clock() - busy[1], 1)})
-            outgoing = shared.take_outbox()
+            if server in readable:
+                try:
+                    sock, address = server.accept()
+                except socket.error as error:
+                    log("accept failed: %s" % describe(error))
+                    sock = None
+                if sock is not None:
+                    newcomer = Client(sock, address)
+                    if client is None:
+                        shared.event("connected")
+                        log("client %s" % newcomer.address)
+                    else:
+                        # The newest client wins: the old connection may be half-open (a Wi-Fi drop,
+                        # an address change) and would keep a restarted client in the backlog.
+                        log("client %s replaces %s (silent for %.1f s)" % (newcomer.address, client.address,
+                                                                       clock() - client.last_read))
+                        client.queue({"status": "replaced", "by": newcomer.address}, shared)
+                        client.flush()
+                        client.close()
+                    client = newcomer
+                    client.queue({"status": "hello", "bridge": "retarget_nao_bridge", "protocol": PROTOCOL,
+                                  "state": robot.state}, shared)
             if client is None:
-                if readable:
-                    try:
-                        sock, address = server.accept()
-                    except socket.error as error:
-                        log("accept failed: %s" % describe(error))
-                        continue
-                    client = Client(sock)
-                    shared.event("connected")
-                    log("client %s:%d" % address)
+                shared.take_outbox()  # status for nobody
                 continue
-            for fields in outgoing:
+            for fields in shared.take_outbox():
                 client.queue(fields, shared)
-            lines = client.receive() if readable else []
+            lines = client.receive() if client.sock in readable else []
             if lines is None or not client.flush():
-                client.sock.close()
+                client.close()
                 client = None
                 shared.event("disconnected")
                 log("client left")
@@ -569,11 +725,38 @@ def serve(robot, shared, listen, should_stop, log):
             client.flush()
     finally:
         if client is not None:
-            client.sock.close()
+            client.close()
             # No "disconnected" event: the bridge is stopping, and the worker rests the robot
-            # before it switches the autonomous abilities back on (an event taken before the
-            # stop would switch them on first).
+            # before it switches the autonomous abilities back on.
         server.close()
+
+
+def naoqi_connector(sdk, host, port, log):
+    """(name of the SDK, make_proxy(module)) with pynaoqi's ALProxy (NAOqi 2.1 to 2.8) or, where
+    there is no `naoqi` module (NAOqi 2.9), libqi-python's qi.Session. Raises ImportError when
+    neither is there."""
+    if sdk in ("auto", "naoqi"):
+        try:
+            from naoqi import ALProxy  # the robot's SDK (tests put a fake one first on the path)
+        except ImportError as error:
+            if sdk == "naoqi":
+                raise
+            log("no naoqi module (%s): trying libqi-python's qi" % describe(error))
+        else:
+            return "naoqi (ALProxy)", lambda module: ALProxy(module, host, port)
+    import qi
+    url = "tcp://%s:%d" % (host, port)
+    holder = {"session": None}
+
+    def make_proxy(module):
+        session = holder["session"]
+        if session is None or not session.isConnected():
+            session = qi.Session()
+            session.connect(url)  # raises RuntimeError while NAOqi is not there
+            holder["session"] = session
+        return session.service(module)
+
+    return "libqi (qi.Session at %s)" % url, make_proxy
 
 
 def main(argv=None):
@@ -589,6 +772,9 @@ def main(argv=None):
                         help="s without a command before ALMotion.rest (crouch, motors off); > --relax-after")
     parser.add_argument("--retry-interval", type=float, default=2.0,
                         help="s between tries to reach ALMotion (and to wake the robot) after a failure")
+    parser.add_argument("--sdk", choices=("auto", "naoqi", "qi"), default="auto",
+                        help="NAOqi Python SDK: naoqi (ALProxy, NAOqi 2.1-2.8), qi (qi.Session, NAOqi 2.5-2.9), "
+                             "auto: naoqi where it exists, else qi")
     args = parser.parse_args(argv)
     if not (0 < args.max_speed <= 1):
         parser.error("--max-speed must be in (0, 1] (got %g)" % args.max_speed)
@@ -599,27 +785,43 @@ def main(argv=None):
     if not (args.retry_interval > 0):
         parser.error("--retry-interval must be > 0 s (got %g)" % args.retry_interval)
 
-    from naoqi import ALProxy  # the robot's SDK (tests put a fake one first on the path)
+    stop = []  # why the bridge stops (a signal, the output gone)
 
+    def request_stop(why):
+        stop.append(why)
+
+    log = Log(sys.stderr, request_stop)
     host, port = parse_endpoint(args.naoqi, "127.0.0.1")
-    lock = threading.Lock()
-
-    def log(message):
-        with lock:
-            print("retarget_nao_bridge: " + message, file=sys.stderr)
-            sys.stderr.flush()
+    try:
+        sdk, make_proxy = naoqi_connector(args.sdk, host, port, log)
+    except ImportError as error:
+        log("no NAOqi Python SDK (%s): needs pynaoqi's naoqi (NAOqi 2.1-2.8) or libqi-python's qi (2.5-2.9)"
+            % describe(error))
+        return 2
+    log("NAOqi SDK: " + sdk)
 
     shared = Shared()
-    robot = Robot(lambda module: ALProxy(module, host, port), shared, args, log)
+    robot = Robot(make_proxy, shared, args, log)
     worker = threading.Thread(target=robot.run, name="naoqi")
     worker.daemon = True  # a NAOqi call that never returns must not keep the process alive
-    stop = []
-    signal.signal(signal.SIGTERM, lambda *unused: stop.append(True))
-    signal.signal(signal.SIGINT, lambda *unused: stop.append(True))
+    signal.signal(signal.SIGTERM, lambda *unused: request_stop("SIGTERM"))
+    signal.signal(signal.SIGINT, lambda *unused: request_stop("SIGINT"))
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is not None and signal.getsignal(hangup) != signal.SIG_IGN:  # nohup: left ignored
+        signal.signal(hangup, lambda *unused: request_stop("SIGHUP"))
+    watch = OutputWatch([sys.stdout, sys.stderr])
+
+    def should_stop():
+        if not stop and watch.gone():
+            request_stop("stdout or stderr is gone (the ssh session or terminal that started the bridge closed)")
+        return bool(stop)
+
     worker.start()
     try:
-        serve(robot, shared, parse_endpoint(args.listen, "0.0.0.0"), lambda: bool(stop), log)
+        serve(robot, shared, parse_endpoint(args.listen, "0.0.0.0"), should_stop, log)
     finally:
+        if stop:
+            log("stopping: %s" % stop[0])
         shared.stop()
         worker.join(STOP_WAIT_S)
     counts = shared.counts

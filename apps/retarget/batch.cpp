@@ -401,7 +401,7 @@ const bool kBatchRegistered = registerCommand(Command{
       auto merge = std::make_shared<MergeRequest>();
       command.add_option("input", request->input, "folder of motion files (searched recursively) or a list file");
       command.add_option("--robot", request->robot, "built-in robot name or URDF file");
-      command.add_option("--method", request->setup.method, "mapping method: ga-lvvj, euler, triangle, fabrik, pic, pics, pf, gpdm-pf");
+      command.add_option("--method", request->setup.method, "mapping method: " + methodNames(", "));
       command.add_option("--model", request->setup.model_path, "gpdm-pf: the learned .gpdm model (retarget learn gpdm)");
       command.add_option("--fallback", request->setup.fallback,
                          "gpdm-pf: ga-lvvj on frames the model does not explain (default: none)")

@@ -37,6 +37,12 @@ const std::vector<std::string>& batchMethods() {
   return methods;
 }
 
+std::string methodNames(const std::string& separator) {
+  std::string names;
+  for (const std::string& method : batchMethods()) names += (names.empty() ? "" : separator) + method;
+  return names;
+}
+
 namespace {
 
 // The humanoid mapper on `model`'s automatic binding with the options of `--config` (a usage

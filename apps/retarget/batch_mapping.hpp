@@ -28,7 +28,7 @@ namespace retarget::cli {
 
 /// What a method needs besides the robot and the file.
 struct MethodSetup {
-  std::string method;       // ga-lvvj | euler | triangle | fabrik | pic | pics | pf | gpdm-pf (default options, seed 1)
+  std::string method;       // one of batchMethods() (default options, seed 1)
   std::string config_path;  // optional --config (ga-lvvj: GaLvvjOptions JSON; euler: EulerMap JSON)
   int softening = 1;        // PICs K
   std::string model_path;   // gpdm-pf: the learned .gpdm model (--model)
@@ -49,6 +49,8 @@ void requireTrunkLeanFeet(const GaLvvjMap& map, const RobotModel<double>& model,
 
 /// The methods batch and compare know, in a fixed order.
 const std::vector<std::string>& batchMethods();
+/// The method names of batchMethods() joined by `separator`, for help texts.
+std::string methodNames(const std::string& separator);
 
 /// Throws UsageError when `setup.method` is unknown or does not apply to `model` (no map for it),
 /// naming the method, the robot and the robots it applies to. Call once before a batch.

@@ -1,16 +1,25 @@
 // `retarget live --source SPEC --robot R --method M [--avoid-collisions] [--sink SPEC]...
 //  [--duration S]`: the whole loop, source -> mapper (-> collision avoidance) -> sinks, at the
-// source's rate, with a one-line status once a second and a clean stop on Ctrl-C (robot to
-// rest, files flushed). docs/cli.md and docs/adapters.md describe it.
+// source's rate, with a one-line status once a second and a clean stop on Ctrl-C (files
+// flushed; the NAO bridge rests the robot after its --rest-after). With --dry-run it opens no sink: it reads the source for a few seconds,
+// maps the frames and prints what a person needs before the robot moves (input survey, mapped
+// angles against the robot's limits). docs/cli.md and docs/adapters.md describe it.
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <retarget/human/input_survey.hpp>
+#include <retarget/io/bvh_skeleton.hpp>
+#include <retarget/kinematics/trajectory_survey.hpp>
 #include <retarget/safety/self_collision.hpp>
+#ifdef RETARGET_CLI_WITH_NOITOM
+#include <retarget/adapters/noitom/rotation_order_check.hpp>
+#endif
 #ifdef RETARGET_CLI_WITH_AVOIDANCE
 #include <retarget/safety/collision_avoidance.hpp>
 #endif
@@ -33,6 +42,7 @@ struct LiveRequest {
   double status_interval = 1;  // s between status lines, 0 = none
   double input_timeout = 0.5;  // s without a frame before the input counts as lost
   LiveSinkRequest sink_options;
+  bool dry_run = false;        // --dry-run: no sink, a survey of the input and the mapped angles
 };
 
 std::atomic<bool> g_stop{false};
@@ -68,6 +78,202 @@ struct LiveTotals {
   std::uint64_t frames = 0, clamped = 0, held = 0, avoided = 0, sink_dropped = 0;
 };
 
+// ---- --dry-run ----------------------------------------------------------------------------------
+// Warning thresholds of the dry run's report: plain statements of what usually goes wrong, for a
+// person to read before the robot moves; none of them stops anything.
+constexpr double kDryRunSeconds = 5.0;          // s read when --duration is not given
+constexpr double kSlowRate = 15.0;              // Hz: below this a robot follows in visible steps
+constexpr double kLongGap = 0.25;               // s: a pause a person sees as a stop
+constexpr double kPoorlyTracked = 0.5;          // share of frames below which a joint counts as lost
+constexpr double kShortestBody = 1.0, kTallestBody = 2.0;  // m, head joint above the ankles
+constexpr double kTurnedAway = 45.0;            // deg from the source's forward
+constexpr double kBigFirstStep = 0.5;           // rad (or m) from the neutral pose in the first frame
+constexpr double kMostlyAtLimit = 0.5;          // share of frames on a position limit
+constexpr std::size_t kMostDryRunFrames = 100000;
+
+using MapOne = std::function<Status(const LiveFrame&, Eigen::VectorXd& q)>;
+
+void dryRun(const LiveRequest& request, const RobotModel<double>& model, LiveSource& source, const MapOne& map_one) {
+  const double seconds_to_read = request.duration > 0 ? request.duration : kDryRunSeconds;
+  std::cout << "dry run: " << request.source.spec << " -> " << model.name() << " (" << request.method.method << ")";
+  if (request.sinks.empty()) {
+    std::cout << "; no sink given\n";
+  } else {
+    std::cout << "; not opened:";
+    for (const std::string& sink : request.sinks) std::cout << " " << sink;
+    std::cout << "\n";
+  }
+  std::cerr << "dry run: reading the source for " << fixed(seconds_to_read, 1) << " s; nothing is sent to the robot\n";
+
+  g_stop.store(false);
+  std::signal(SIGINT, onStopSignal);
+  std::signal(SIGTERM, onStopSignal);
+  std::vector<SkeletonFrame<double>> skeletons;
+  BvhMotion channels;
+  if (source.givesChannels() && source.hierarchy() != nullptr) {
+    channels = *source.hierarchy();
+    channels.values.clear();
+    channels.frame_count = 0;
+  }
+  std::vector<Eigen::VectorXd> qs;
+  std::vector<double> times;
+  std::uint64_t clamped = 0, held = 0, invalid = 0;
+  LiveFrame frame;
+  Eigen::VectorXd q = model.neutralConfiguration();
+  const auto start = LiveClock::now();
+  while (!g_stop.load() && !source.finished() && qs.size() < kMostDryRunFrames &&
+         std::chrono::duration<double>(LiveClock::now() - start).count() < seconds_to_read) {
+    if (!source.read(frame, 50)) continue;
+    if (source.givesChannels()) {
+      channels.values.insert(channels.values.end(), frame.channels.data(), frame.channels.data() + frame.channels.size());
+      ++channels.frame_count;
+    } else {
+      skeletons.push_back(frame.skeleton);
+      skeletons.back().time = frame.time;
+    }
+    const Status status = map_one(frame, q);
+    clamped += status.has(StatusCode::kClamped) ? 1 : 0;
+    held += status.has(StatusCode::kDegenerateInput) ? 1 : 0;
+    invalid += status.has(StatusCode::kInvalidInput) ? 1 : 0;
+    qs.push_back(q);
+    times.push_back(frame.time);
+  }
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (qs.empty()) {
+    throw Error("live --dry-run: no frame from " + request.source.spec + " in " + fixed(seconds_to_read, 1) +
+                " s (dropped " + std::to_string(source.dropped()) +
+                (source.dropReasons().empty() ? "" : ": " + source.dropReasons()) +
+                "); check the sender's address and port (docs/adapters.md)");
+  }
+
+  std::vector<std::string> warnings;
+  std::vector<double> channel_times;
+  if (source.givesChannels() && channels.frame_count > 0) {
+    // The channel frames as skeletons (the automatic rig binding), for the body's size and facing.
+    try {
+      channels.frame_time = 1.0 / 120.0;  // replaced by the frames' own times below
+      SkeletonMotion<double> motion = bvhToSkeleton(channels);
+      skeletons = std::move(motion.frames);
+      for (std::size_t k = 0; k < skeletons.size() && k < times.size(); ++k) skeletons[k].time = times[k];
+    } catch (const Error& e) {
+      warnings.push_back(std::string("the channel frames could not be read as a skeleton: ") + e.what());
+    }
+  }
+
+  // The input.
+  const InputSurvey input = surveyInput(skeletons);
+  std::cout << "input: " << qs.size() << " frames in " << fixed(times.back() - times.front(), 2) << " s, "
+            << (std::isfinite(input.rate) ? fixed(input.rate, 1) + " Hz" : std::string("rate unknown"))
+            << " (median interval), largest gap " << fixed(input.largest_gap, 3) << " s, " << input.gaps
+            << " interval(s) over twice the median; source dropped " << source.dropped()
+            << (source.dropReasons().empty() ? "" : " (" + source.dropReasons() + ")") << "\n";
+  if (std::isfinite(input.rate) && input.rate < kSlowRate) {
+    warnings.push_back("the input comes at " + fixed(input.rate, 1) + " Hz: the robot will move in visible steps");
+  }
+  if (input.largest_gap > kLongGap) {
+    warnings.push_back("the input paused for " + fixed(input.largest_gap, 2) + " s: the robot holds its pose then jumps");
+  }
+  if (!skeletons.empty()) {
+    std::string poor;
+    int tracked_everywhere = 0;
+    for (int j = 0; j < kHumanJointCount; ++j) {
+      const double usable = input.usable[static_cast<std::size_t>(j)];
+      tracked_everywhere += input.tracked[static_cast<std::size_t>(j)] >= 1.0 ? 1 : 0;
+      if (usable < kPoorlyTracked) {
+        poor += (poor.empty() ? "" : ", ") + std::string(name(static_cast<HumanJoint>(j))) + " " +
+                fixed(100.0 * usable, 0) + " %";
+      }
+    }
+    std::cout << "joints: " << tracked_everywhere << " of " << kHumanJointCount << " tracked in every frame"
+              << (poor.empty() ? "" : "; usable in under half of the frames: " + poor) << "\n";
+    if (!poor.empty()) warnings.push_back("joints usable in under half of the frames: " + poor);
+    std::cout << "body: head joint " << fixed(input.head_above_ankles, 2) << " m above the ankles, shoulders "
+              << fixed(input.shoulder_width, 2) << " m apart, facing " << fixed(input.facing, 0)
+              << " deg from the source's forward (spread " << fixed(input.facing_spread, 0)
+              << " deg; for a Kinect 0 = toward the sensor)\n";
+    if (!(input.head_above_ankles >= kShortestBody && input.head_above_ankles <= kTallestBody)) {
+      warnings.push_back("the head joint is " + fixed(input.head_above_ankles, 2) +
+                         " m above the ankles (a standing adult: 1.3-1.7 m): the person sits, is partly out of "
+                         "view, or the source's units are wrong");
+    }
+    if (std::isfinite(input.facing) && std::abs(input.facing) > kTurnedAway) {
+      warnings.push_back("the body faces " + fixed(input.facing, 0) + " deg away from the source's forward");
+    }
+  }
+#ifdef RETARGET_CLI_WITH_NOITOM
+  if (source.givesChannels() && channels.frame_count >= 10) {
+    NoitomOrderCheckOptions check_options;
+    check_options.frames = std::min(channels.frame_count, 120);
+    check_options.stride = std::max(1, channels.frame_count / check_options.frames);
+    NoitomRotationOrderCheck check(*source.hierarchy(), check_options);
+    bool ready = false;
+    for (int f = 0; f < channels.frame_count && !ready; ++f) {
+      const Eigen::Map<const Eigen::VectorXd> row(channels.values.data() + static_cast<std::ptrdiff_t>(f) * channels.channel_count,
+                                                  channels.channel_count);
+      ready = check.add(row);
+    }
+    if (ready) {
+      const NoitomOrderReport order = check.report();
+      std::cout << "rotation order: the hierarchy's " << order.hierarchy_order << ", the lowest point of the body moves "
+                << fixed(order.hierarchy_spread, 1) << " (file units) in it; "
+                << (order.mismatch ? "the frames look like " + order.likely_order : std::string("no sign of another order"))
+                << "\n";
+      if (order.mismatch) {
+        warnings.push_back("the stream looks like rotation order " + order.likely_order + ", not the hierarchy's " +
+                           order.hierarchy_order + " (set the sender's order, or pass its exported hierarchy)");
+      }
+    }
+  }
+#endif
+
+  // The mapped angles against the robot's limits.
+  const std::vector<CoordinateSurvey> coordinates = surveyTrajectory(model, qs, times);
+  std::cout << "mapped: " << qs.size() << " frames; clamped " << clamped << ", held " << held << ", invalid " << invalid
+            << "\n";
+  std::cout << "  coordinate                    first      min      max    lower    upper  at-limit  fastest/s  limit/s  "
+               "from-neutral\n";
+  // Warnings by kind, one line each, naming the coordinates.
+  std::string too_fast, big_first_step, on_limit;
+  const auto append = [](std::string& list, const std::string& item) { list += (list.empty() ? "" : ", ") + item; };
+  const Eigen::VectorXd neutral = model.neutralConfiguration();
+  for (int i = 0; i < model.nq(); ++i) {
+    const CoordinateSurvey& c = coordinates[static_cast<std::size_t>(i)];
+    const auto column = [](const std::string& text, std::size_t width) {
+      return std::string(width > text.size() ? width - text.size() : 0, ' ') + text;
+    };
+    const double at_limit_share = static_cast<double>(c.at_limit) / static_cast<double>(qs.size());
+    std::string name_column = model.qName(i).substr(0, 28);
+    name_column.resize(28, ' ');
+    std::cout << "  " << name_column << column(fixed(c.first, 3), 7) << column(fixed(c.min, 3), 9)
+              << column(fixed(c.max, 3), 9) << column(fixed(c.lower, 3), 9) << column(fixed(c.upper, 3), 9)
+              << column(fixed(100.0 * at_limit_share, 0) + " %", 10) << column(fixed(c.largest_speed, 2), 11)
+              << column(std::isfinite(c.velocity_limit) ? fixed(c.velocity_limit, 2) : std::string("-"), 9)
+              << column(fixed(c.first_step, 3), 14) << "\n";
+    if (c.largest_speed > c.velocity_limit) {
+      append(too_fast, model.qName(i) + " " + fixed(c.largest_speed, 2) + " > " + fixed(c.velocity_limit, 2));
+    }
+    if (c.first_step > kBigFirstStep) append(big_first_step, model.qName(i) + " " + fixed(c.first_step, 2));
+    // A coordinate the mapper leaves at a neutral value on its limit (a hand the method does not
+    // drive) is not a warning.
+    const bool left_at_neutral = c.min == c.max && c.min == neutral[i];
+    if (at_limit_share > kMostlyAtLimit && !left_at_neutral) {
+      append(on_limit, model.qName(i) + " " + fixed(100.0 * at_limit_share, 0) + " %");
+    }
+  }
+  if (!too_fast.empty()) {
+    warnings.push_back("faster than the robot's velocity limit (largest mapped speed > limit, per s): " + too_fast +
+                       "; the robot (or the sink's speed limit) lags behind these");
+  }
+  if (!big_first_step.empty()) {
+    warnings.push_back("the first frame is far from the neutral pose (rad or m): " + big_first_step +
+                       "; a robot at rest moves these at once");
+  }
+  if (!on_limit.empty()) warnings.push_back("on a position limit in over half of the frames: " + on_limit);
+  for (const std::string& warning : warnings) std::cout << "warning: " << warning << "\n";
+  std::cout << "dry run: " << warnings.size() << " warning(s); nothing was sent\n";
+}
+
 void runLive(const LiveRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
   LiveSourceRequest source_request = request.source;
@@ -87,6 +293,20 @@ void runLive(const LiveRequest& request) {
 #else
   if (request.avoid_collisions) throw missingPart("live --avoid-collisions", "avoidance", "libnlopt-dev");
 #endif
+
+  if (request.dry_run) {
+    Eigen::VectorXd q_mapped = model.neutralConfiguration();
+    dryRun(request, model, *source, [&](const LiveFrame& frame, Eigen::VectorXd& q) {
+      Status status = source->givesChannels() ? mapper.map_channels(frame.channels, q_mapped)
+                                              : mapper.map_skeleton(frame.skeleton, q_mapped);
+      q = q_mapped;
+#ifdef RETARGET_CLI_WITH_AVOIDANCE
+      if (avoidance) status |= avoidance->apply(q_mapped, q);
+#endif
+      return status;
+    });
+    return;
+  }
 
   std::vector<std::unique_ptr<LiveSink>> sinks;
   for (const std::string& spec : request.sinks) {
@@ -140,7 +360,7 @@ void runLive(const LiveRequest& request) {
     } else {
       for (auto& sink : sinks) sink->service();
       if (!input_lost && totals.frames > 0 && seconds(LiveClock::now() - last_frame) > request.input_timeout) {
-        input_lost = true;  // the sinks get nothing more: the NAO bridge rests the robot after its timeout
+        input_lost = true;  // the sinks get nothing more: the NAO bridge holds, relaxes, rests after its timeouts
       }
     }
     const auto after = LiveClock::now();
@@ -166,7 +386,9 @@ void runLive(const LiveRequest& request) {
       last_status = after;
     }
   }
-  for (auto& sink : sinks) sink->close();  // robot to rest (the bridge rests on disconnect), files flushed
+  // Files flushed; the NAO bridge sees the disconnect as a gap: it holds the pose, relaxes the arms
+  // after its --relax-after and rests the robot after its --rest-after (not at once).
+  for (auto& sink : sinks) sink->close();
   const auto [median, p99] = run.medianP99();
   std::cout << "live: " << totals.frames << " frames in " << fixed(seconds(LiveClock::now() - start), 1)
             << " s; latency median " << fixed(median * 1e3, 3) << " ms, p99 " << fixed(p99 * 1e3, 3)
@@ -191,7 +413,7 @@ const bool kLiveRegistered = registerCommand(Command{
       command.add_option("--hierarchy", request->source.hierarchy_path,
                          "Noitom sources: axis-neuron or axis-studio (built-in 59-joint templates) or the BVH file the sender exports");
       command.add_option("--robot", request->robot, "built-in robot name or URDF file")->required();
-      command.add_option("--method", request->method.method, "ga-lvvj | euler | triangle | fabrik | pic | pics | pf")
+      command.add_option("--method", request->method.method, methodNames(" | "))
           ->required();
       command.add_option("--config", request->method.config_path,
                          "method configuration file (ga-lvvj, euler, humanoid; with --whole-body a WholeBodyOptions object)");
@@ -235,10 +457,18 @@ const bool kLiveRegistered = registerCommand(Command{
                          "serial sink: servo-degrees (one byte per servo through the InMoov servo table; robot "
                          "inmoov only, its default) or centidegrees (int16, 0.01 deg; the default for other robots)")
           ->check(CLI::IsMember({"servo-degrees", "centidegrees"}));
+      command.add_flag("--dry-run", request->dry_run,
+                       "open no sink: read the source for --duration s (default 5), map the frames and print the "
+                       "input's rate, gaps, tracked joints, body size and facing and the mapped angles against the "
+                       "robot's limits, with warnings");
       command.add_option("--serial-settle", request->sink_options.serial_settle,
                          "serial sink: s after opening the port during which frames are dropped (an Arduino resets "
                          "on open; 0 for a device that does not)")
           ->check(CLI::Range(0.0, 59.0));
+      command.add_option("--serial-max-speed", request->sink_options.serial_max_speed,
+                         "serial sink: deg/s each joint moves at most (default 45, MyRobotLab's InMoov servo speed; "
+                         "the robot's own velocity limit when lower); the frames start at the rest pose")
+          ->check(CLI::Range(0.1, 10000.0));
       command.callback([request] { runLive(*request); });
     }});
 

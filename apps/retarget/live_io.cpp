@@ -12,6 +12,7 @@
 #include <retarget/adapters/serial/servo_degrees.hpp>
 #include <retarget/human/bvh_templates.hpp>
 #include <retarget/core/internal/number.hpp>
+#include <retarget/filters/rate_limiter.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/csv_recorders.hpp>
 #include <retarget/io/serial_frame.hpp>
@@ -273,16 +274,28 @@ class SkeletonCsvSink final : public LiveSink {
 // table (adapters/serial/inmoov_servo_table.hpp; robot "inmoov" only, what the firmware in
 // apps/inmoov_firmware reads) or one signed 16-bit value per q coordinate in hundredths of a
 // degree (any robot).
+//
+// Speed limit (docs/serial_protocol.md): the frames start from the rest pose (q = 0 within the
+// limits; the InMoov servo table's rest positions) when frames begin to go out (the port open
+// and settled, again after a reconnect, which resets an Arduino), and from there each
+// coordinate moves at most v_i * dt per frame, v_i = min(the model's velocity limit,
+// --serial-max-speed) in rad/s and dt the frames' time difference in s, at most 0.1 s (after
+// a pause in the input the robot resumes at the limited speed too).
 class SerialSink final : public LiveSink {
  public:
   SerialSink(const LiveSinkRequest& request, const std::string& device, const RobotModel<double>& model)
       : servo_degrees_(servoDegrees(request, model)),
         format_(formatFor(model, servo_degrees_)),
+        rest_(Eigen::VectorXd::Zero(model.nq()).cwiseMax(model.lowerLimits()).cwiseMin(model.upperLimits())),
+        limiter_(model.nq(), limiterOptions(request, model)),
         port_(std::make_unique<SerialPort>(portOptions(device, request, format_))),
         positions_(model.nq()),
         bytes_(format_.frameSize()) {}
 
-  bool write(const LiveFrame& input, const Eigen::VectorXd& q) override {
+  bool write(const LiveFrame& input, const Eigen::VectorXd& q_mapped) override {
+    if (q_mapped.size() != limiter_.size() || !q_mapped.allFinite()) return false;  // nothing sent
+    limitSpeed(input.time, q_mapped);
+    const Eigen::VectorXd& q = limiter_.value();
     if (servo_degrees_) {
       const Status status = inmoovServoDegrees(q, positions_);
       if (status == Status(StatusCode::kInvalidInput)) return false;  // non-finite q: nothing sent
@@ -310,7 +323,8 @@ class SerialSink final : public LiveSink {
   std::string account() const override {
     const SerialPortCounters& c = port_ != nullptr ? port_->counters() : counters_;
     return std::string("serial (") + (servo_degrees_ ? "servo-degrees" : "centidegrees") + "): written " +
-           std::to_string(c.written) + ", busy " + std::to_string(c.busy) + ", settling " +
+           std::to_string(c.written) + ", speed-limited " + std::to_string(speed_limited_) + ", busy " +
+           std::to_string(c.busy) + ", settling " +
            std::to_string(c.settling) + ", disconnected " + std::to_string(c.disconnected) + ", reconnects " +
            std::to_string(c.reconnects);
   }
@@ -332,6 +346,33 @@ class SerialSink final : public LiveSink {
     }
     return true;
   }
+  // Per coordinate: the model's velocity limit or the --serial-max-speed cap (deg/s), the smaller.
+  static RateLimiterOptions limiterOptions(const LiveSinkRequest& request, const RobotModel<double>& model) {
+    RateLimiterOptions options;
+    const double cap = request.serial_max_speed * M_PI / 180.0;
+    options.max_rates = model.velocityLimits().cwiseMin(cap);
+    return options;
+  }
+  // Moves limiter_ one frame toward q (see the class comment). While no frame can go out the
+  // limiter waits at rest, so the first frame that goes out is the rest pose.
+  void limitSpeed(double time, const Eigen::VectorXd& q) {
+    constexpr double kLongestStep = 0.1;  // s
+    if (port_ == nullptr || !port_->connected() || port_->settling()) {
+      started_ = false;
+      return;
+    }
+    if (!started_) {
+      limiter_.reset();
+      (void)limiter_.update(rest_, 1.0);  // the first sample sets the value
+      started_ = true;
+      last_time_ = time;
+      return;
+    }
+    const double dt = std::min(time - last_time_, kLongestStep);
+    last_time_ = time;
+    if (!(dt > 0.0)) return;  // time went back (a looped replay): hold this frame
+    if (limiter_.update(q, dt).has(StatusCode::kRateLimited)) ++speed_limited_;
+  }
   static SerialFrameFormat formatFor(const RobotModel<double>& model, bool servo_degrees) {
     SerialFrameFormat format;
     format.joint_count = static_cast<std::size_t>(model.nq());
@@ -350,6 +391,11 @@ class SerialSink final : public LiveSink {
   }
   bool servo_degrees_;
   SerialFrameFormat format_;
+  Eigen::VectorXd rest_;       // rad, where the frames start
+  RateLimiter<double> limiter_;
+  bool started_ = false;       // limiter_ holds the last frame sent (else: start at rest)
+  double last_time_ = 0;       // s, the last frame's time
+  std::uint64_t speed_limited_ = 0;
   std::unique_ptr<SerialPort> port_;
   SerialPortCounters counters_{};
   Eigen::VectorXi positions_;
@@ -382,6 +428,9 @@ class NaoSink final : public LiveSink {
     return "nao (" + std::to_string(indices_.size()) + " joints): sent " + std::to_string(c.sent) + ", busy " +
            std::to_string(c.busy) + ", rate " + std::to_string(c.rate) + ", disconnected " +
            std::to_string(c.disconnected) + ", connects " + std::to_string(c.connects) +
+           (c.unanswered > 0 ? ", unanswered " + std::to_string(c.unanswered) : std::string()) +
+           (c.silent_bridge > 0 ? ", silent bridge " + std::to_string(c.silent_bridge) + " (connected, never answered)"
+                                : std::string()) +
            (c.bridge_errors > 0 ? ", bridge errors " + std::to_string(c.bridge_errors) + " (last: " +
                                       std::string(sink_.lastBridgeError()) + ")"
                                 : std::string());

@@ -110,6 +110,7 @@ struct LiveSinkRequest {
   int baud = 115200;           // --baud
   std::string serial_encoding; // --serial-encoding servo-degrees | centidegrees; empty: by robot
   double serial_settle = 2.0;  // --serial-settle: s without frames after opening (board reset)
+  double serial_max_speed = 45; // --serial-max-speed: deg/s cap per joint (MyRobotLab's InMoov servo speed)
 };
 
 /// Opens one sink for `model`. Throws UsageError for a bad specification or a sink this build

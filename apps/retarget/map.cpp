@@ -2,6 +2,7 @@
 //  [--smooth ALPHA] [--max-joint-speed RAD_S] -o <angles.csv>`: any method, then the filters.
 #include <iostream>
 
+#include "batch_mapping.hpp"
 #include "cli.hpp"
 
 namespace retarget::cli {
@@ -14,7 +15,9 @@ const bool kMapRegistered = registerCommand(Command{
       command.add_option("motion", request->motion_path, "motion file (BVH, Kinect CSV/TXT, skeleton CSV, ...)")
           ->required();
       command.add_option("--robot", request->robot, "built-in robot name or URDF file")->required();
-      command.add_option("--method", request->method, "mapping method")->required();
+      command.add_option("--method", request->method,
+                         methodNames(" | "))
+          ->required();
       command.add_option("--config", request->config_path, "method configuration file");
       command.add_option("--robot-schema", request->robot_schema,
                          "humanoid: robot schema (JSON) pinning the automatic binding (retarget schema suggest robot.urdf)");

@@ -106,6 +106,7 @@ class DiscardingBridge {
       asio::ip::tcp::socket socket(context_);
       asio::error_code ec;
       acceptor_.accept(socket, ec);
+      if (!ec) asio::write(socket, asio::buffer("{\"status\": \"hello\"}\n", 20), ec);  // the sink waits for an answer
       char chunk[65536];
       while (!ec) socket.read_some(asio::buffer(chunk), ec);
     });

@@ -22,11 +22,27 @@ misbehaves on request:
 - a 3 s stall of setAngles while commands stream in at 30 Hz, and 200 commands sent while a call
   blocks: the bridge keeps reading (its stats answer arrives during the stall) and afterwards
   applies the newest command only;
-- disconnect and reconnect; `retarget live` through its nao sink (every command it sent applied
-  or superseded); a rest on request; SIGTERM;
+- disconnect while the robot is awake (a gap: no rest, the abilities left off) and reconnect (a
+  hello line); `retarget live` through its nao sink (every command it sent applied or
+  superseded); a rest on request; SIGTERM;
 - NAOqi 2.1's APIs (no autonomous abilities, ALBasicAwareness without pause, no
-  ALBackgroundMovement) with short relax and rest timeouts; all optional modules missing and ALMotion
-  unreachable at first (the bridge retries it and serves).
+  ALBackgroundMovement) with short relax and rest timeouts, the abilities back on only after the
+  rest that follows a disconnect; all optional modules missing and ALMotion unreachable at first
+  (the bridge retries it and serves);
+- a client that went silent without closing (what a half-open connection looks like): the next
+  client replaces it and is served, also a restarted `retarget live`; `retarget live` against a
+  port that accepts but never answers: no command counted as sent, the silent bridge reported;
+- the robot going limp behind the bridge's back (a fall, a chest-button rest): reported, woken
+  by the next command; a NAO H21 refusing the hand joints; NAOqi 2.9 (no `naoqi` module) through
+  the fake `qi`;
+- the bridge's stdout and stderr pipes closed (an ssh session without -t ending): rest, abilities
+  back on, exit 0;
+- every command of the NAO sections of docs/adapters.md, run against the fake (a pseudo-terminal
+  for `ssh -t`: Ctrl-C typed, the terminal closed; `nohup` and a pid file for the detached run).
+
+RETARGET_NAO_CASES=case,case runs only those cases (function names below), for debugging. Under
+pytest (python3 -m pytest nao_bridge_test.py) only the documented commands run, with poses made in
+the test (test_documented_nao_commands: no build needed).
 
 RETARGET_BRIDGE_PYTHON names the interpreter of the bridge (e.g. a Python 2.7 like NAO's). Every
 wait is for an event with a generous deadline (DEADLINE_S), and orders are read from the fake's
@@ -186,11 +202,15 @@ def check_python_versions(paths):
 
 # -- the fake NAOqi's log and control ------------------------------------------------------------------
 
-def calls(module="ALMotion", since=0.0, call=None):
+READS = ("robotIsWakeUp", "getPostureFamily")  # the bridge reading the robot's state back
+
+
+def calls(module="ALMotion", since=0.0, call=None, reads=False):
+    """The fake's log (calls that only read the robot's state left out unless `reads`)."""
     with open(LOG) as f:
         entries = [json.loads(line) for line in f if line.strip()]
     return [e for e in entries if (module is None or e["module"] == module) and e["t"] >= since
-            and (call is None or e["call"] == call)]
+            and (call is None or e["call"] == call) and (reads or call is not None or e["call"] not in READS)]
 
 
 def wait_for(predicate, what, timeout=DEADLINE_S):
@@ -218,14 +238,14 @@ def free_port():
 
 
 class Bridge(object):
-    def __init__(self, *options):
+    def __init__(self, *options, **how):
         self.port = free_port()
         env = dict(os.environ, PYTHONPATH=FAKE_DIR, RETARGET_FAKE_NAOQI_LOG=LOG, RETARGET_FAKE_NAOQI_CONTROL=CONTROL,
                    PYTHONDONTWRITEBYTECODE="1")  # no compiled fake in the source tree
         python = os.environ.get("RETARGET_BRIDGE_PYTHON", sys.executable)
         self.started = time.time()
         self.process = subprocess.Popen([python, SCRIPT, "--listen", "127.0.0.1:%d" % self.port, "--naoqi", "10.0.0.2:9559"]
-                                        + list(options), env=env, stderr=subprocess.PIPE)
+                                        + list(options), env=env, stderr=subprocess.PIPE, stdout=how.get("stdout"))
         RUNNING.append(self.process)
 
     def stop(self):
@@ -378,7 +398,7 @@ def main_bridge(names, rows, cli, recording):
     last_sent = time.time()
     client.pose(names, rows[0])
     wait_for(lambda: calls(since=last_sent, call="setStiffnesses"), "the relax after --relax-after 1")
-    gap = [c for c in calls(None, since=last_sent) if c["call"] != "setAngles"]
+    gap = [c for c in calls(None, since=last_sent) if c["call"] != "setAngles" and c["module"] != "qi"]
     relaxed = [c for c in gap if c["call"] == "setStiffnesses"]
     check(all(c["call"] == "setStiffnesses" for c in gap), "calls other than the relax in a gap: %s" % [c["call"] for c in gap])
     check(len(relaxed) == 1, "%d relax calls in a gap with --relax-after 1" % len(relaxed))
@@ -468,26 +488,26 @@ def main_bridge(names, rows, cli, recording):
     control({})
     print("200 commands behind a blocked call: read at once, 199 superseded, the newest applied")
 
-    # Disconnect: abilities back on, no rest; a new client is served.
+    # Disconnect while the robot is awake: a gap (hold, relax, rest after --rest-after), and the
+    # abilities stay off (back on only once the robot rests: naoqi_21_bridge); a new client is served.
     since = time.time()
     client.close()
-    wait_for(lambda: len(calls("ALAutonomousLife", since=since, call="setAutonomousAbilityEnabled")) == 4, "abilities restored")
-    restored_motion = lambda: [c for c in calls(since=since) if c["call"] in ("setBreathEnabled", "setIdlePostureEnabled")]
-    wait_for(lambda: len(restored_motion()) == 2, "breathing and idle posture restored")
-    restored = [c["args"] for c in calls("ALAutonomousLife", since=since, call="setAutonomousAbilityEnabled")]
-    check(sorted(restored) == sorted([a, True] for a in ABILITIES), "abilities restored as %s" % restored)
-    check(all(c["args"] == ["Body", True] for c in restored_motion()), "ALMotion on disconnect: %s" % restored_motion())
-    time.sleep(0.3)
+    wait_for(lambda: calls(since=since, call="setStiffnesses"), "the relax after the client left")
     check(not calls(call="rest"), "rest on disconnect (a disconnect is a gap: hold, relax, rest after --rest-after)")
-    client = connect(bridge)
-    paused = [c["args"] for c in calls("ALAutonomousLife", since=client.connected_at, call="setAutonomousAbilityEnabled")]
-    check(paused == [[a, False] for a in ABILITIES], "abilities not paused again: %s" % paused)
+    restored = calls("ALAutonomousLife", since=since, call="setAutonomousAbilityEnabled") + [
+        c for c in calls(since=since) if c["call"] in ("setBreathEnabled", "setIdlePostureEnabled")]
+    check(not restored, "abilities back on while the robot is awake: %s" % [c["args"] for c in restored])
     since = time.time()
+    client = Client(bridge.port)
+    client.wait_status(lambda s: s["status"] == "hello", "the hello line of the bridge")
     client.pose(names, rows[2])
     wait_for(lambda: calls(call="setAngles", since=since), "the second client's command")
+    paused = [c["args"] for c in calls("ALAutonomousLife", since=since, call="setAutonomousAbilityEnabled")]
+    check(not paused, "abilities switched again though they stayed off: %s" % paused)
     before_live = client.stats()
     client.close()
-    print("disconnect: abilities, breathing and idle posture restored, no rest; a new client is served")
+    print("disconnect: held, relaxed after --relax-after, no rest, the abilities left off while the robot is awake; "
+          "a new client is greeted and served")
 
     # `retarget live` replays the recording through its nao sink: what the bridge applies are the
     # mapper's rows without the leg joints, in order.
@@ -506,7 +526,8 @@ def main_bridge(names, rows, cli, recording):
     sink_sent = re.search(r"nao \(\d+ joints\): sent (\d+)", live_text)
     check(sink_sent is not None, "no nao sink account in: " + live_text)
     sink_sent = int(sink_sent.group(1))
-    client = connect(bridge)
+    client = Client(bridge.port)  # the abilities are still off: the robot has not rested
+    client.wait_status(lambda s: s["status"] == "hello", "the hello line")
 
     def live_stats():
         stats = client.stats()
@@ -570,9 +591,14 @@ def naoqi_21_bridge(names, rows):
     client.pose(names, rows[1])
     wait_for(lambda: calls(since=since, call="setAngles"), "a command after the rest")
     check([c["call"] for c in calls(since=since)][:2] == ["wakeUp", "setAngles"], "no wakeUp after the rest")
+    # The client leaves while the robot is awake: relax, rest, and only then awareness back on.
     since = time.time()
     client.close()
     wait_for(lambda: calls("ALBasicAwareness", since=since, call="startAwareness"), "basic awareness started again")
+    rests = calls(since=since, call="rest")
+    check(rests and rests[0]["t"] <= calls("ALBasicAwareness", since=since, call="startAwareness")[0]["t"],
+          "awareness started again before the robot rested (the head would move by itself while awake): %s"
+          % [(c["module"], c["call"]) for c in calls(None, since=since)])
     bridge.stop()
     print("NAOqi 2.1 (no autonomous abilities, no ALBackgroundMovement): awareness stopped and started again; "
           "relaxed at %.2f s, rest at %.2f s of a gap, woken by the next command" % (sequence[2][1], sequence[3][1]))
@@ -603,6 +629,446 @@ def missing_modules_bridge(names, rows):
           "tolerated; bridge: %s" % (stats["skipped"], summary))
 
 
+def log_cannot_kill():
+    """The bridge's log writes never raise: EPIPE or EIO (nobody reads stderr any more) stops the
+    logging and asks the bridge to stop once; another error (a full disk) loses the line only."""
+    probe = r"""
+import errno, sys
+if sys.version_info[0] == 2:
+    import imp
+    bridge = imp.load_source("bridge", sys.argv[1])
+else:
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bridge", sys.argv[1])
+    bridge = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bridge)
+class Broken(object):
+    def __init__(self, code):
+        self.code, self.writes = code, 0
+    def write(self, text):
+        self.writes += 1
+        raise IOError(self.code, "fake")
+    def flush(self):
+        pass
+for code, gone in ((errno.EPIPE, True), (errno.EIO, True), (errno.ENOSPC, False)):
+    told = []
+    stream = Broken(code)
+    log = bridge.Log(stream, told.append)
+    log("one")
+    log("two")
+    assert len(told) == (1 if gone else 0), (code, told)
+    assert stream.writes == (1 if gone else 2), (code, stream.writes)
+log = bridge.Log(sys.stdout, lambda why: None)
+log(u"caf\u00e9 \u2192 fine")
+print("ok")
+"""
+    python = os.environ.get("RETARGET_BRIDGE_PYTHON", sys.executable)
+    out = subprocess.run([python, "-c", probe, os.path.abspath(SCRIPT)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         timeout=DEADLINE_S)
+    text = out.stdout.decode(errors="replace")
+    check(out.returncode == 0 and text.strip().endswith("ok"), "the bridge's log can raise: " + text)
+    print("log writes: EPIPE and EIO stop the logging and ask for a stop once, ENOSPC loses the line; none raises")
+
+
+def half_open_client(names, rows, cli, recording):
+    """A client that went silent without closing (a half-open connection after a Wi-Fi drop looks
+    the same to the bridge): the next client replaces it, and its commands are applied; then
+    `retarget live` restarted behind another such client."""
+    control({})
+    bridge = Bridge("--relax-after", "5", "--rest-after", "30")
+    stale = Client(bridge.port)
+    stale.pose(names, rows[0], 0.11)
+    wait_for(lambda: [c for c in calls(call="setAngles", since=bridge.started) if c["args"][2] == 0.11], "the first client's command")
+    # The stale client neither reads nor closes. A new client connects and sends.
+    fresh = Client(bridge.port)
+    since = time.time()
+    deadline = time.time() + DEADLINE_S
+    while not [c for c in calls(call="setAngles", since=since) if c["args"][2] == 0.12] and time.time() < deadline:
+        fresh.pose(names, rows[1], 0.12)
+        time.sleep(0.05)
+    check(bool([c for c in calls(call="setAngles", since=since) if c["args"][2] == 0.12]),
+          "a new client behind a silent one: its commands were not applied (left in the listen backlog)")
+    fresh.wait_status(lambda s: s["status"] == "hello", "the hello line to the new client")
+    stale.sock.settimeout(DEADLINE_S)
+    try:
+        rest_of_stale = stale.sock.recv(65536)
+        while rest_of_stale and b"replaced" not in rest_of_stale:
+            rest_of_stale = stale.sock.recv(65536)
+    except OSError:
+        rest_of_stale = b""
+    check(b'"status": "replaced"' in rest_of_stale, "the replaced client was not told: %r" % rest_of_stale[-200:])
+    # `retarget live` restarted while the previous connection hangs: its commands are applied.
+    fresh_stale = fresh
+    since = time.time()
+    live = subprocess.run([cli, "live", "--source", "replay:" + recording, "--replay-speed", "4", "--robot", "nao",
+                           "--method", "ga-lvvj", "--sink", "nao:127.0.0.1:%d" % bridge.port, "--nao-rate", "1000",
+                           "--nao-speed", "0.25", "--status-interval", "0"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    live_text = live.stdout.decode(errors="replace")
+    check(live.returncode == 0, "retarget live failed: " + live_text)
+    sink_sent = re.search(r"nao \(\d+ joints\): sent (\d+)", live_text)
+    check(sink_sent is not None and int(sink_sent.group(1)) > 0, "retarget live sent nothing: " + live_text)
+    wait_for(lambda: len([c for c in calls(call="setAngles", since=since) if c["args"][2] == 0.25]) > 0,
+             "retarget live's commands applied behind a silent client")
+    applied = len([c for c in calls(call="setAngles", since=since) if c["args"][2] == 0.25])
+    stale.close()
+    fresh_stale.close()
+    bridge.stop()
+    print("half-open client: replaced by the next client (told \"replaced\"), whose commands are applied; retarget live "
+          "restarted behind one: %s sent, %d applied" % (sink_sent.group(1), applied))
+
+
+def silent_listener(cli, recording):
+    """`retarget live` against a port that accepts TCP connections but never answers (a bridge
+    busy with a stale client, or not a bridge): the sink counts no command as sent."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)  # never accepted
+    try:
+        live = subprocess.run([cli, "live", "--source", "replay:" + recording, "--replay-speed", "1", "--robot", "nao",
+                               "--method", "ga-lvvj", "--sink", "nao:127.0.0.1:%d" % listener.getsockname()[1],
+                               "--status-interval", "0", "--duration", "3"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+    finally:
+        listener.close()
+    text = live.stdout.decode(errors="replace")
+    check(live.returncode == 0, "retarget live failed: " + text)
+    account = re.search(r"nao \(\d+ joints\): sent (\d+).*", text)
+    check(account is not None and account.group(1) == "0", "commands counted as sent to a listener that never answers: " + text)
+    check(re.search(r"unanswered [1-9]\d*, silent bridge [1-9]\d* \(connected, never answered\)", account.group(0)) is not None,
+          "the sink does not report a silent bridge: " + account.group(0))
+    print("a listener that never answers: " + account.group(0).strip())
+
+
+def robot_state_bridge(names, rows):
+    """The robot goes limp behind the bridge's back (a fall; a rest by the chest button): reported,
+    woken again by the next command. A body without some of the commanded joints (NAO H21):
+    ALMotion refuses the command, the bridge reports it and goes on."""
+    control({})
+    bridge = Bridge("--relax-after", "5", "--rest-after", "30")
+    client = connect(bridge)
+    client.pose(names, rows[0])
+    wait_for(lambda: calls(call="setAngles", since=bridge.started), "the first command")
+    for what, token, state in (("chest_rest", "c1", "resting"), ("fall", "f1", "fallen")):
+        control({what: token})
+        before = len(client.poll())
+        client.wait_status(lambda s: s.get("status") == "state" and s.get("state") == state and s in client.status[before:],
+                           "a %r state line after the robot's %s" % (state, what))
+        since = time.time()
+        client.pose(names, rows[1], 0.13)
+        wait_for(lambda: calls(call="setAngles", since=since), "a command after the " + what)
+        sequence = [c["call"] for c in calls(since=since) if c["call"] in ("wakeUp", "setAngles")]
+        check(sequence[:2] == ["wakeUp", "setAngles"], "after the robot's %s: %s, expected wakeUp then setAngles" % (what, sequence))
+        applied = calls(call="setAngles", since=since)[0]
+        check("limp" not in applied, "the command after the %s went to limp joints: %s" % (what, applied.get("limp")))
+        client.wait_status(lambda s: s.get("state") == "awake" and state in s.get("why", ""), "awake again after " + state)
+    # NAO H21: no wrist or hand motors; ALMotion raises for the whole command.
+    control({"body": "H21"})
+    before = client.stats()
+    since = time.time()
+    client.pose(names, rows[2])
+    client.wait_status(lambda s: s["status"] == "error" and s["call"] == "setAngles" and "LWristYaw" in s["message"],
+                       "an error line naming the joint this body lacks")
+    upper = [n for n in names if n not in ("LWristYaw", "RWristYaw", "LHand", "RHand")]
+    client.pose(upper, [rows[3][names.index(n)] for n in upper])
+    wait_for(lambda: [c for c in calls(call="setAngles", since=since) if "raised" not in c], "a command of this body's joints")
+    stats = client.stats()
+    check(stats["failed"] == before["failed"] + 1 and bridge.process.poll() is None, "H21: %s" % stats)
+    client.close()
+    bridge.stop()
+    print("fall and chest-button rest: each reported (fallen, resting) and woken again by the next command; "
+          "NAO H21: the refused joints reported, the bridge goes on")
+
+
+def naoqi_29_bridge(names, rows):
+    """NAOqi 2.9: no `naoqi` module, only libqi-python: the bridge uses qi.Session."""
+    control({"version": "2.9"})
+    bridge = Bridge()
+    client = connect(bridge)
+    since = time.time()
+    client.pose(names, rows[0])
+    wait_for(lambda: calls(call="setAngles", since=since), "a command through qi")
+    check(all(c.get("sdk") == "qi" for c in calls(None, since=bridge.started)), "not every call went through qi")
+    connects = calls("qi", since=bridge.started, call="connect")
+    check(connects and connects[0]["args"] == ["tcp://10.0.0.2:9559"], "qi.Session not connected to --naoqi: %s" % connects)
+    client.close()
+    summary, _ = bridge.stop()
+    control({})
+    print("NAOqi 2.9 (no naoqi module): served through qi.Session at %s; bridge: %s" % (connects[0]["args"][0], summary))
+
+
+def lost_ssh_session(names, rows):
+    """Started as `ssh ROBOT python ...` without -t: when the ssh session ends, the bridge's stdout
+    and stderr pipes lose their reader. The bridge must rest the robot and stop (not die on a log
+    write, nor go on with the robot awake)."""
+    control({})
+    bridge = Bridge("--relax-after", "0.3", "--rest-after", "30", stdout=subprocess.PIPE)
+    client = connect(bridge)
+    since = time.time()
+    client.pose(names, rows[0])
+    wait_for(lambda: calls(call="setAngles", since=since), "a command")
+    since = time.time()
+    bridge.process.stdout.close()  # what sshd does when the ssh client ends
+    bridge.process.stderr.close()
+    wait_for(lambda: calls(since=since, call="rest"), "the rest once the ssh session (the bridge's stdout and stderr) is gone")
+    wait_for(lambda: bridge.process.poll() is not None, "the bridge's exit")
+    rest_t = calls(since=since, call="rest")[0]["t"]
+    restored = calls("ALAutonomousLife", since=since, call="setAutonomousAbilityEnabled")
+    check(len(restored) == 4 and restored[0]["t"] >= rest_t, "abilities not restored after the rest: %s" % restored)
+    check(bridge.process.returncode == 0, "exit code %d" % bridge.process.returncode)
+    client.close()
+    print("ssh session gone (stdout and stderr closed): rest, abilities back on, exit 0")
+
+
+# -- the commands of docs/adapters.md ------------------------------------------------------------------
+
+def doc_commands(path):
+    """The indented command lines of the NAO sections of docs/adapters.md."""
+    with open(path) as f:
+        text = f.read()
+    commands, section = [], None
+    for line in text.splitlines():
+        if line.startswith("#"):
+            section = line.lstrip("#").strip()
+        elif section in ("NAO joint commands", "NAO bridge", "With a real NAO") and line.startswith("    ") and line.strip():
+            commands.append(line.strip())
+    return commands
+
+
+class Detached(object):
+    """A bridge started detached (nohup ... &): not this test's child, known by its pid only; killed
+    on failure like the others."""
+
+    def __init__(self, pid):
+        self.pid = pid
+
+    def poll(self):
+        """None while it runs; 0 once it is gone or a zombie its new parent has not reaped yet."""
+        try:
+            os.kill(self.pid, 0)
+            with open("/proc/%d/stat" % self.pid) as f:
+                return 0 if f.read().split(") ")[1].startswith("Z") else None
+        except (IOError, OSError):
+            return 0
+
+    def kill(self):
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+    def wait(self):
+        wait_for(lambda: self.poll() is not None, "the detached bridge's end")
+
+
+def run_doc_commands(names, rows):
+    """Every command the NAO sections show, run here: `scp` as a copy into a directory standing for
+    the robot's /home/nao, `ssh -t ROBOT cmd` as cmd on a pseudo-terminal (Ctrl-C typed, the
+    terminal closed), `ssh ROBOT 'cmd'` as `sh -c 'cmd'`, `python` as the bridge's interpreter,
+    --listen 0.0.0.0:9600 as 127.0.0.1 and a free port; NAOqi is the fake."""
+    import pty
+    docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "adapters.md")
+    commands = doc_commands(docs)
+    home = os.path.join(SCRATCH, "home_nao")
+    os.makedirs(home)
+    python = os.environ.get("RETARGET_BRIDGE_PYTHON", sys.executable)
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(FAKE_DIR), RETARGET_FAKE_NAOQI_LOG=LOG,
+               RETARGET_FAKE_NAOQI_CONTROL=CONTROL, PYTHONDONTWRITEBYTECODE="1")
+    control({})
+    ran = []
+    detached = None
+
+    def local(command, port):
+        command = command.replace("nao@ROBOT:/home/nao/", home + "/").replace("/home/nao/", home + "/")
+        command = command.replace("--listen 0.0.0.0:9600", "--listen 127.0.0.1:%d" % port)
+        return re.sub(r"(^|[ '])python ", lambda m: m.group(1) + python + " ", command)
+
+    def drive(port, started):
+        client = Client(port)
+        since = time.time()
+        client.pose(names, rows[0])
+        wait_for(lambda: calls(call="setAngles", since=since), "a command to the documented bridge")
+        return client
+
+    def rested(since, process_done):
+        wait_for(lambda: calls(since=since, call="rest"), "the rest on stop")
+        wait_for(process_done, "the bridge's exit")
+
+    for command in commands:
+        port = free_port()
+        if command.startswith("scp "):
+            # Not run (exempted in tests/support/docs_commands_check.cmake: it copies onto a
+            # robot); a copy into the stand-in for /home/nao takes its place.
+            source, _ = command.split()[1:3]
+            shutil.copy(os.path.abspath(SCRIPT) if source.endswith("retarget_nao_bridge.py") else source, home)
+            check(os.path.exists(os.path.join(home, "retarget_nao_bridge.py")), "scp: not copied")
+        elif command.startswith("python retarget_nao_bridge.py"):
+            # docs: python retarget_nao_bridge.py --listen 0.0.0.0:9600 --naoqi 127.0.0.1:9559 --max-speed 0.5
+            #       --relax-after 2 --rest-after 30 (here 127.0.0.1 and a free port to listen on; the
+            #       fake NAOqi, which records the address; stopped with SIGTERM)
+            started = time.time()
+            process = subprocess.Popen(local(command, port).split(), cwd=os.path.dirname(os.path.abspath(SCRIPT)), env=env,
+                                       stderr=subprocess.PIPE)
+            RUNNING.append(process)
+            client = drive(port, time.time())
+            proxies = calls(call="__init__", since=started)
+            check(proxies and proxies[0]["args"] == ["ALMotion", "127.0.0.1", 9559],
+                  "the documented bridge made its ALMotion proxy elsewhere than --naoqi 127.0.0.1:9559: %s" % proxies)
+            since = time.time()
+            process.send_signal(signal.SIGTERM)
+            _, stderr = process.communicate(timeout=DEADLINE_S)
+            rested(since, lambda: process.poll() is not None)
+            check(process.returncode == 0, "the documented bridge's exit code %s after SIGTERM: %s"
+                  % (process.returncode, stderr.decode(errors="replace")))
+            client.close()
+        elif command.startswith("ssh -t nao@ROBOT "):
+            # docs: ssh -t nao@ROBOT python /home/nao/retarget_nao_bridge.py --listen 0.0.0.0:9600 --max-speed 0.2
+            #       (here the remote part on a pseudo-terminal of its own, as sshd gives it with -t: the
+            #       bridge copied into a temporary directory, 127.0.0.1 and a free port; stopped by a
+            #       typed Ctrl-C, then again by closing the terminal)
+            for ending in ("Ctrl-C", "terminal closed"):
+                master, slave = pty.openpty()
+
+                def controlling_terminal():
+                    os.setsid()
+                    import fcntl
+                    import termios
+                    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+                process = subprocess.Popen(local(command[len("ssh -t nao@ROBOT "):], port).split(),
+                                           stdin=slave, stdout=slave, stderr=slave, env=env, preexec_fn=controlling_terminal)
+                RUNNING.append(process)
+                os.close(slave)
+                output = []
+
+                def drain():
+                    while True:
+                        ready = __import__("select").select([master], [], [], 0)[0]
+                        if not ready:
+                            return
+                        try:
+                            chunk = os.read(master, 65536)
+                        except OSError:
+                            return
+                        if not chunk:
+                            return
+                        output.append(chunk)
+
+                client = drive(port, time.time())
+                drain()
+                since = time.time()
+                if ending == "Ctrl-C":
+                    os.write(master, b"\x03")  # the terminal turns it into SIGINT for the bridge
+                    deadline = time.time() + DEADLINE_S
+                    while process.poll() is None and time.time() < deadline:
+                        drain()
+                        time.sleep(0.02)
+                    os.close(master)
+                else:
+                    os.close(master)  # the terminal (or the ssh session holding it) goes away: SIGHUP
+                rested(since, lambda: process.poll() is not None)
+                check(process.returncode == 0, "%s: exit code %s" % (ending, process.returncode))
+                check(b"listening on 127.0.0.1:%d" % port in b"".join(output),
+                      "%s: the bridge's log did not reach its terminal: %r" % (ending, b"".join(output)))
+                client.close()
+                port = free_port()
+        elif command.startswith("ssh nao@ROBOT '") and "nohup" in command:
+            # docs: ssh nao@ROBOT 'nohup python /home/nao/retarget_nao_bridge.py --listen 0.0.0.0:9600 --max-speed 0.2
+            #       > /home/nao/retarget_nao_bridge.log 2>&1 < /dev/null & echo $! > /home/nao/retarget_nao_bridge.pid'
+            #       (here the quoted remote part run by sh -c, as sshd runs it: /home/nao a temporary
+            #       directory, python the bridge's interpreter, 127.0.0.1 and a free port)
+            out = subprocess.run(["sh", "-c", local(command[len("ssh nao@ROBOT '"):-1], port)], env=env, timeout=DEADLINE_S)
+            check(out.returncode == 0, "the detached start failed")
+            with open(os.path.join(home, "retarget_nao_bridge.pid")) as f:
+                pid = int(f.read().strip())
+            RUNNING.append(Detached(pid))
+            # The pid file names the bridge itself (not a shell around it; the background child may
+            # not have executed nohup and python yet), and its log file got the start line.
+
+            def cmdline():
+                try:
+                    with open("/proc/%d/cmdline" % pid, "rb") as f:
+                        return f.read().split(b"\0")
+                except (IOError, OSError):
+                    return []
+            wait_for(lambda: any(part.endswith(b"retarget_nao_bridge.py") for part in cmdline()),
+                     "the pid file's process %d to be the bridge" % pid)
+            log_path = os.path.join(home, "retarget_nao_bridge.log")
+            wait_for(lambda: "listening on 127.0.0.1:%d" % port in open(log_path).read(), "the start line in the log file")
+            client = drive(port, time.time())
+            hangup = time.time()
+            os.kill(pid, signal.SIGHUP)  # the ssh session ends: nohup keeps the bridge
+            time.sleep(0.2)
+            client.stats()
+            check(not calls(since=hangup, call="rest"), "a detached bridge stopped on SIGHUP")
+            detached = (pid, client)
+        elif command.startswith("ssh nao@ROBOT '") and "kill" in command:
+            # docs: ssh nao@ROBOT 'kill $(cat /home/nao/retarget_nao_bridge.pid)' (here by sh -c, /home/nao
+            #       a temporary directory)
+            check(detached is not None, "docs/adapters.md shows the stop before the detached start")
+            pid, client = detached
+            since = time.time()
+            out = subprocess.run(["sh", "-c", local(command[len("ssh nao@ROBOT '"):-1], port)], env=env, timeout=DEADLINE_S)
+            check(out.returncode == 0, "the stop command failed")
+
+            rested(since, lambda: Detached(pid).poll() is not None)
+            with open(os.path.join(home, "retarget_nao_bridge.log")) as f:
+                last = f.read().strip().splitlines()[-1]
+            check(re.match(r"retarget_nao_bridge: received \d+ commands: applied [1-9]", last) is not None,
+                  "the detached bridge's log does not end with its summary: %s" % last)
+            client.close()
+        elif command.startswith("ssh nao@ROBOT tail "):
+            # docs: ssh nao@ROBOT tail -n 20 /home/nao/retarget_nao_bridge.log (here without ssh,
+            #       /home/nao a temporary directory)
+            log_path = os.path.join(home, "retarget_nao_bridge.log")
+            with open(log_path) as f:
+                before = f.read().splitlines()
+            out = subprocess.run(["sh", "-c", local(command[len("ssh nao@ROBOT "):], port)], env=env, timeout=DEADLINE_S,
+                                 stdout=subprocess.PIPE)
+            with open(log_path) as f:
+                after = f.read().splitlines()
+            text = out.stdout.decode(errors="replace")
+            shown = text.splitlines()
+            check(out.returncode == 0 and "listening on" in text and "client" in text, "the detached bridge's log: %s" % text)
+            # The log's last lines (the bridge may have written more meanwhile).
+            check(min(20, len(before)) <= len(shown) <= min(20, len(after)) and
+                  any(after[k:k + len(shown)] == shown for k in range(len(after) - len(shown) + 1)),
+                  "tail did not show the log's last lines: %r, the log: %r" % (shown, after))
+        else:
+            fail("docs/adapters.md shows a NAO command this test does not run: " + command)
+        print("  ran: " + command)
+        ran.append(command)
+    check(len(ran) >= 5, "only %d commands found in the NAO sections of docs/adapters.md" % len(ran))
+    print("docs/adapters.md: %d NAO commands run (the bridge on a pseudo-terminal stopped by Ctrl-C and by closing it, "
+          "detached with nohup and stopped by its pid file): each rested the robot" % len(ran))
+
+
+def test_documented_nao_commands(tmp_path):
+    """pytest entry (`python3 -m pytest tests/adapters/nao_bridge_test.py`): the commands of the NAO
+    sections of docs/adapters.md alone (run_doc_commands), with a few poses made here in place of
+    the command line's mapping, so that no build is needed. RETARGET_BRIDGE_PYTHON names the
+    bridge's interpreter as for the script."""
+    global SCRIPT, FAKE_DIR, LOG, CONTROL, SCRATCH
+    here = os.path.dirname(os.path.abspath(__file__))
+    SCRIPT = os.path.join(here, "..", "..", "apps", "nao_bridge", "retarget_nao_bridge.py")
+    FAKE_DIR = os.path.join(here, "fake_naoqi")
+    SCRATCH = str(tmp_path)
+    LOG = os.path.join(SCRATCH, "naoqi.jsonl")
+    CONTROL = os.path.join(SCRATCH, "control.json")
+    open(LOG, "w").close()
+    names = ["HeadYaw", "HeadPitch", "LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll",
+             "RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll"]
+    rows = [[0.05 * k + 0.01 * j for j in range(len(names))] for k in range(4)]
+    try:
+        run_doc_commands(names, rows)
+    finally:
+        for process in RUNNING:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        del RUNNING[:]
+
+
 def main():
     global SCRIPT, FAKE_DIR, LOG, CONTROL, SCRATCH
     SCRIPT, FAKE_DIR, cli, recording = sys.argv[1:5]
@@ -611,7 +1077,7 @@ def main():
     CONTROL = os.path.join(SCRATCH, "control.json")
     try:
         start = time.time()
-        check_python_versions([SCRIPT, os.path.join(FAKE_DIR, "naoqi.py")])
+        check_python_versions([SCRIPT] + [os.path.join(FAKE_DIR, name) for name in ("naoqi.py", "qi.py", "fake_robot.py")])
         if not os.path.exists(recording):
             for flag in ("RETARGET_REQUIRE_DATA", "RETARGET_REQUIRE_ALL"):
                 if os.environ.get(flag, "0") not in ("", "0"):
@@ -625,9 +1091,14 @@ def main():
         names, rows = read_csv(csv_path)
         check(len(rows) > 61, "the recording has %d frames, the cases need 62" % len(rows))
         open(LOG, "w").close()
-        main_bridge(names, rows, cli, recording)
-        naoqi_21_bridge(names, rows)
-        missing_modules_bridge(names, rows)
+        only = os.environ.get("RETARGET_NAO_CASES", "").split(",")  # a subset, when debugging
+        for case, arguments in ((main_bridge, (names, rows, cli, recording)), (naoqi_21_bridge, (names, rows)),
+                                (missing_modules_bridge, (names, rows)), (half_open_client, (names, rows, cli, recording)),
+                                (silent_listener, (cli, recording)), (robot_state_bridge, (names, rows)),
+                                (naoqi_29_bridge, (names, rows)), (lost_ssh_session, (names, rows)),
+                                (run_doc_commands, (names, rows)), (log_cannot_kill, ())):
+            if only == [""] or case.__name__ in only:
+                case(*arguments)
         print("all cases passed in %.1f s" % (time.time() - start))
     finally:
         for process in RUNNING:

@@ -1,7 +1,8 @@
 // NaoCommandSink on loopback (127.0.0.1 only, every wait bounded): the JSON lines the bridge
 // reads carry the angles exactly; a bridge that is not there, stops reading, goes away and
-// comes back costs dropped commands (counted), never a blocked loop; the bridge's status lines
-// are counted and its last error kept, whatever the bytes.
+// comes back costs dropped commands (counted), never a blocked loop; a listener that never
+// answers (a listen backlog) gets no command counted as sent; the bridge's status lines are
+// counted and its last error kept, whatever the bytes.
 
 #include <doctest/doctest.h>
 
@@ -36,9 +37,15 @@ class FakeBridge {
     acceptor_.listen();
   }
   unsigned short port() const { return acceptor_.local_endpoint().port(); }
+  // Accepts the sink and answers its probe (a stats request) as the bridge does.
   void accept() {
     socket_ = std::make_unique<tcp::socket>(context_);
     acceptor_.accept(*socket_);
+    const std::vector<nlohmann::json> probe = readLines(1, 10000);
+    REQUIRE(probe.size() == 1);
+    CHECK(probe[0] == nlohmann::json{{"command", "stats"}});
+    socket_->non_blocking(false);
+    write("{\"status\": \"hello\", \"bridge\": \"retarget_nao_bridge\", \"protocol\": 2, \"state\": \"idle\"}\n");
   }
   // Reads lines until `count` arrived or `timeout_ms` passed.
   std::vector<nlohmann::json> readLines(std::size_t count, int timeout_ms) {
@@ -210,6 +217,67 @@ TEST_CASE("NaoCommandSink: rate limit, a bridge that stops reading, goes away an
   CHECK(lines[0]["angles"][0].get<double>() == q[0]);
 }
 
+TEST_CASE("NaoCommandSink: a listener that never answers gets no command counted as sent") {
+  // A bridge busy with another client (a half-open one) leaves a new connection in its listen
+  // backlog: the TCP connection is made, nothing is read. The sink must not count commands as
+  // sent then; it gives the connection up after answer_timeout (counted) and tries again.
+  const RobotModel<double> nao = makeNao<double>();
+  asio::io_context context;
+  tcp::acceptor backlog(context, tcp::endpoint(asio::ip::address_v4::loopback(), 0));  // accepts nothing yet
+  const Eigen::VectorXd q = nao.neutralConfiguration();
+  {
+    NaoCommandSinkOptions options = optionsFor(backlog.local_endpoint().port());
+    options.answer_timeout = 0.2;
+    NaoCommandSink sink(nao.qNames(), options);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kDeadlineMs);
+    while (sink.counters().silent_bridge < 2 && std::chrono::steady_clock::now() < deadline) {
+      (void)sink.send(q);
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    CHECK(sink.counters().silent_bridge >= 2);
+    CHECK(sink.counters().sent == 0);
+    CHECK(sink.counters().unanswered > 0);
+    CHECK(sink.counters().connects == 0);
+    CHECK_FALSE(sink.connected());
+  }  // its connections closed: the backlog now holds dead ones
+  // The listener starts serving: it skips the dead connections (their probe, then the end) and
+  // answers the live one; then commands go out.
+  NaoCommandSinkOptions options = optionsFor(backlog.local_endpoint().port());
+  options.answer_timeout = 5.0;
+  NaoCommandSink sink(nao.qNames(), options);
+  std::thread bridge([&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kDeadlineMs);
+    while (std::chrono::steady_clock::now() < deadline) {
+      tcp::socket peer(context);
+      asio::error_code ec;
+      backlog.accept(peer, ec);
+      if (ec) return;
+      peer.non_blocking(true);
+      std::size_t bytes = 0;
+      for (;;) {
+        char chunk[256];
+        const std::size_t n = peer.read_some(asio::buffer(chunk), ec);
+        bytes += n;
+        if (ec == asio::error::would_block && bytes > 0) break;  // a live connection, its probe read
+        if (ec && ec != asio::error::would_block) break;         // a connection the sink gave up
+        if (std::chrono::steady_clock::now() >= deadline) return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      if (ec != asio::error::would_block) continue;
+      peer.non_blocking(false);
+      asio::write(peer, asio::buffer(std::string("{\"status\": \"hello\"}\n")), ec);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the sink reads it before the close
+      return;
+    }
+  });
+  const bool connected = sink.waitConnected(kDeadlineMs);
+  CHECK(sink.counters().connects == 1);
+  CHECK(sink.counters().silent_bridge == 0);
+  CHECK((connected && sink.send(q)));
+  CHECK(sink.counters().sent == (connected ? 1u : 0u));
+  bridge.join();
+}
+
 TEST_CASE("NaoCommandSink: formatting a command allocates nothing") {
   const RobotModel<double> nao = makeNao<double>();
   FakeBridge bridge;
@@ -261,7 +329,8 @@ TEST_CASE("NaoCommandSink: the bridge's status lines are counted and its last er
                "{\"status\": \"stalled\", \"call\": \"setAngles\", \"seconds\": 1.2}\n{\"status\": \"er");
   bridge.write("ror\", \"call\": \"wakeUp\", \"message\": \"robot fallen\\n\\u00e9\\ud83d\"}\n\nnot json\n[1, 2]\n");
   bridge.write("{\"status\": \"stats\", \"refused\": {\"a\": [1, {\"b\": \"}\"}]}, \"applied\": 3}\n");
-  REQUIRE(naoServiceUntil(sink, [&] { return sink.counters().bridge_status == 5 && sink.counters().bridge_unreadable == 2; }, kDeadlineMs));
+  // 5 lines and the hello the fake bridge answered the sink's probe with.
+  REQUIRE(naoServiceUntil(sink, [&] { return sink.counters().bridge_status == 6 && sink.counters().bridge_unreadable == 2; }, kDeadlineMs));
   CHECK(sink.counters().bridge_errors == 2);
   CHECK(sink.lastBridgeError() == "wakeUp: robot fallen \xC3\xA9?");
   CHECK(sink.connected());

@@ -119,6 +119,28 @@ TEST_CASE("Noitom broadcast: recorded frames in every layout decode bit-exact, t
   CHECK(decoder.counters().droppedTotal() == 0);
 }
 
+TEST_CASE("Noitom broadcast: a stray text datagram is dropped alone, not joined to the next frame") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const BvhMotion neuron = readBvh(data_dir / "bvh" / "noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh");
+  NoitomBroadcastDecoder decoder(neuron);
+  NoitomFrame frame;
+  const std::string text = noitomTextFrame(noitomWireValues(neuron, neuron.frameValues(3), {true, false}), 0, "Avatar 1");
+  const std::string first_part = text.substr(0, text.size() / 2), second_part = text.substr(text.size() / 2);
+  // Junk without `||` that does not start with an avatar id: dropped now, the frame after it whole.
+  const std::vector<std::uint8_t> junk = bytesOf("not a frame");
+  CHECK_FALSE(decoder.decodeDatagram(junk.data(), junk.size(), 0.0, frame));
+  CHECK(decoder.counters().droppedFor(NoitomDrop::kMalformed) == 1);
+  const std::vector<std::uint8_t> whole = bytesOf(text);
+  REQUIRE(decoder.decodeDatagram(whole.data(), whole.size(), 0.01, frame));
+  CHECK(frame.channels == neuron.frameValues(3));
+  // A first part (it starts with the id) is still held for the rest.
+  const std::vector<std::uint8_t> a = bytesOf(first_part), b = bytesOf(second_part);
+  CHECK_FALSE(decoder.decodeDatagram(a.data(), a.size(), 0.02, frame));
+  REQUIRE(decoder.decodeDatagram(b.data(), b.size(), 0.021, frame));
+  CHECK(frame.channels == neuron.frameValues(3));
+  CHECK(decoder.counters().droppedTotal() == 1);
+}
+
 TEST_CASE("Noitom broadcast: six channels per joint take the sent translation or the OFFSET") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   const BvhMotion studio = readBvh(data_dir / "bvh" / "noitom_pns_studio_template_6ch_all_joints_0frames.bvh");

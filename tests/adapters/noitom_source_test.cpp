@@ -218,10 +218,16 @@ TEST_CASE("NoitomUdpSource: datagrams lost, repeated, reordered, truncated and g
       after_truncated = true;
       continue;
     }
-    if (kind == 3) {  // garbage: malformed, or taken as the next part of a truncated frame
+    if (kind == 3) {  // text garbage: not a text frame's first part (no avatar id), malformed, or
+                      // taken as the next part of a truncated binary frame; binary garbage: malformed
       const std::vector<std::uint8_t> junk = {'h', 'e', 'l', 'l', 'o'};
       out.send_to(asio::buffer(junk), to);
       malformed += after_truncated ? 0 : 1;
+      const std::vector<std::uint8_t> binary_junk = {0x00, 0x80, 0x3F, 0x01, 0x02};
+      if (!after_truncated) {
+        out.send_to(asio::buffer(binary_junk), to);
+        ++malformed;
+      }
     }
     if (kind == 4 && held.empty()) {  // held back, sent after a newer one: late, stale
       held = datagram;
@@ -251,6 +257,55 @@ TEST_CASE("NoitomUdpSource: datagrams lost, repeated, reordered, truncated and g
   CHECK(source.counters().droppedFor(NoitomDrop::kMalformed) == malformed);
   CHECK(source.counters().droppedTotal() == stale + truncated + malformed);
   CHECK(stale > 5);
+}
+
+TEST_CASE("NoitomUdpSource: text frames split over datagrams, or two in one, all come through in order") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const BvhMotion neuron = readBvh(data_dir / "bvh" / "noitom_axisneuron_59j_fingers_goldnotch_first1650frames.bvh");
+  NoitomUdpSourceOptions options;
+  options.port = "0";
+  NoitomUdpSource source(neuron, options);
+  asio::io_context context;
+  udp::socket out(context, udp::endpoint(asio::ip::address_v4::loopback(), 0));
+  const udp::endpoint to(asio::ip::address_v4::loopback(), static_cast<unsigned short>(source.port()));
+  const NoitomLayout layout{true, false};
+  // A name with a space; per frame, at random: split in two or three datagrams, whole, or sent
+  // together with the next frame in one datagram.
+  auto text = [&](int f) {
+    const std::string s = noitomTextFrame(noitomWireValues(neuron, neuron.frameValues(f), layout), 0, "My Avatar");
+    return std::vector<std::uint8_t>(s.begin(), s.end());
+  };
+  std::mt19937 rng(521);
+  std::uniform_int_distribution<int> kind(0, 3);
+  std::size_t received = 0;
+  NoitomFrame frame;
+  for (int f = 0; f < 120;) {
+    const std::vector<std::uint8_t> a = text(f);
+    const int k = kind(rng);
+    int sent = 1;
+    if (k == 0) {
+      out.send_to(asio::buffer(a), to);
+    } else if (k == 1 || k == 2) {
+      const std::size_t cut1 = a.size() / (k + 1), cut2 = k == 2 ? 2 * a.size() / 3 : a.size();
+      out.send_to(asio::buffer(a.data(), cut1), to);
+      out.send_to(asio::buffer(a.data() + cut1, cut2 - cut1), to);
+      if (cut2 < a.size()) out.send_to(asio::buffer(a.data() + cut2, a.size() - cut2), to);
+    } else {
+      std::vector<std::uint8_t> two = a;
+      const std::vector<std::uint8_t> b = text(f + 1);
+      two.insert(two.end(), b.begin(), b.end());
+      out.send_to(asio::buffer(two), to);
+      sent = 2;
+    }
+    for (int i = 0; i < sent; ++i) {
+      REQUIRE(source.read(frame, kReadTimeoutMs));
+      CHECK(frame.channels == neuron.frameValues(static_cast<int>(f + i)));
+      ++received;
+    }
+    f += sent;
+  }
+  CHECK(received >= 120);
+  CHECK(source.counters().droppedTotal() == 0);
 }
 
 TEST_CASE("Noitom sources: bad options and ports name the field") {

@@ -14,6 +14,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -26,27 +27,16 @@
 #include <retarget/io/skeleton_csv.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/robots/inmoov.hpp>
+#include <retarget/robots/nao.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "support/loopback.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
 using namespace retarget::test;
 
 namespace {
-
-// A UDP port free at the moment of asking (bound, read, released).
-int freeUdpPort() {
-  const int fd = socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  socklen_t size = sizeof address;
-  REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0);
-  close(fd);
-  return ntohs(address.sin_port);
-}
 
 Eigen::MatrixXd anglesOf(const fs::path& path) { return readJointTrajectoryCsv(path.string()).positions; }
 
@@ -104,7 +94,7 @@ TEST_CASE("cli live: a Noitom UDP stream over 127.0.0.1 maps to the Euler mapper
   const fs::path dir = tempDir();
   Run r = run("map " + quoted(bvh) + " --robot inmoov --method euler -o " + quoted(dir / "udp_map.csv"));
   REQUIRE_MESSAGE(r.code == 0, r.err);
-  const int port = freeUdpPort();
+  const int port = freeLoopbackPort(SOCK_DGRAM);
   // Ordered by events, not by sleeps: frames go out once the program says it waits for them (its
   // port is bound by then), and it is stopped (SIGINT) once it says the input stopped (every
   // datagram before that was read). --duration only bounds a hung run (s).
@@ -224,22 +214,34 @@ TEST_CASE("cli live: Ctrl-C stops cleanly with the files complete; wrong combina
   CHECK(contains(r.err, "missing.csv"));
 }
 
-TEST_CASE("cli live: the serial sink's frames, read from a pseudo-terminal, decode to the mapper's angles") {
+TEST_CASE("cli live: the serial sink's frames, read from a pseudo-terminal, decode to the mapper's angles, speed-limited") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   const fs::path kinect = data_dir / "kinect" / "laban_ges01_wavehand_kinect2.csv";
   const fs::path dir = tempDir();
   Run r = run("map " + quoted(kinect) + " --robot nao --method ga-lvvj -o " + quoted(dir / "serial_map.csv"));
   REQUIRE_MESSAGE(r.code == 0, r.err);
-  const Eigen::MatrixXd angles = anglesOf(dir / "serial_map.csv");
-  const int master = posix_openpt(O_RDWR | O_NOCTTY);
-  REQUIRE(master >= 0);
-  REQUIRE(grantpt(master) == 0);
-  REQUIRE(unlockpt(master) == 0);
-  const std::string device = ptsname(master);
-  termios raw{};
-  REQUIRE(tcgetattr(master, &raw) == 0);
-  cfmakeraw(&raw);
-  REQUIRE(tcsetattr(master, TCSANOW, &raw) == 0);
+  const JointTrajectory mapped = readJointTrajectoryCsv((dir / "serial_map.csv").string());
+  // What the sink must send (docs/serial_protocol.md, "Speed limit"), worked out here from the
+  // mapper's rows: the first frame is the rest pose (q = 0 within the limits), then each
+  // coordinate moves toward its row by at most v dt, v = min(the NAO's velocity limit,
+  // 45 deg/s, the default --serial-max-speed), dt = the rows' time step, at most 0.1 s.
+  const RobotModel<double> nao = makeNao<double>();
+  Eigen::MatrixXd angles(mapped.positions.rows(), mapped.positions.cols());
+  Eigen::VectorXd now = Eigen::VectorXd::Zero(nao.nq()).cwiseMax(nao.lowerLimits()).cwiseMin(nao.upperLimits());
+  for (Eigen::Index k = 0; k < angles.rows(); ++k) {
+    if (k > 0) {
+      const double dt = std::min(mapped.times[static_cast<std::size_t>(k)] - mapped.times[static_cast<std::size_t>(k - 1)], 0.1);
+      for (Eigen::Index i = 0; i < now.size(); ++i) {
+        const double step = std::min(nao.velocityLimits()[i], 45.0 * M_PI / 180.0) * dt;
+        now[i] += std::clamp(mapped.positions(k, i) - now[i], -step, step);
+      }
+    }
+    angles.row(k) = now.transpose();
+  }
+  CHECK((angles - mapped.positions).cwiseAbs().maxCoeff() > 0.1);  // the limit shows in this take
+  const RawPty pty = openRawPty();
+  const int master = pty.master;
+  const std::string& device = pty.device;
   Run live;
   std::atomic<bool> ended{false};
   std::thread loop([&] {

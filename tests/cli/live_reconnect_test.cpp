@@ -23,6 +23,7 @@
 #include <retarget/io/joint_trajectory_csv.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "support/loopback.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -55,17 +56,9 @@ TEST_CASE("cli live: a recording keeps every frame across two sender restarts") 
   const BvhMotion motion = readBvh(bvh.string());
   const fs::path dir = tempDir();
 
-  const int listener = socket(AF_INET, SOCK_STREAM, 0);
-  const int yes = 1;
-  setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-  REQUIRE(listen(listener, 4) == 0);
-  socklen_t size = sizeof address;
-  REQUIRE(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &size) == 0);
-  const int port = ntohs(address.sin_port);
+  const LoopbackListener server = listenOnLoopback(4);
+  const int listener = server.fd;
+  const int port = server.port;
 
   // No time window: the program runs until the test stops it (SIGINT, as Ctrl-C), after the
   // events that prove every frame went through; --duration only bounds a hung run (s).

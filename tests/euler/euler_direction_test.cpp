@@ -147,7 +147,9 @@ Agreement compareArms(const RobotModel<double>& model, const BvhMotion& motion, 
 }
 
 // Random arm poses on `motion`'s hierarchy (as in the Axis Neuron check of
-// euler_inmoov_test.cpp): a hanging arm moved by random rotations, a random elbow bend.
+// euler_inmoov_test.cpp): a hanging arm moved by random rotations, a random elbow bend within
+// the InMoov elbow's 0..90 deg (robots/inmoov.hpp; a bend it cannot reach is clamped, and
+// clamped arms are not compared).
 void randomArmPoses(BvhMotion& motion, const EulerMap& map, int frames, unsigned seed) {
   std::mt19937 rng(seed);
   auto uniform = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
@@ -160,7 +162,7 @@ void randomArmPoses(BvhMotion& motion, const EulerMap& map, int frames, unsigned
                                     Eigen::AngleAxisd(x * uniform(-0.8, 0.1), Eigen::Vector3d::UnitZ()).matrix() *
                                     Eigen::AngleAxisd(uniform(-1.2, 1.2), Eigen::Vector3d::UnitY()).matrix() *
                                     Eigen::AngleAxisd(-x * kPi<double> / 2, Eigen::Vector3d::UnitZ()).matrix();
-      const Eigen::Matrix3d R_fore = Eigen::AngleAxisd(-x * uniform(0.0, 2.0), Eigen::Vector3d::UnitY()).matrix();
+      const Eigen::Matrix3d R_fore = Eigen::AngleAxisd(-x * uniform(0.0, 1.5), Eigen::Vector3d::UnitY()).matrix();
       test::setLocalRotation(motion, f, motion.findJoint(test::mappingOf(map, side + "_shoulder_side").source.front()), R_arm);
       test::setLocalRotation(motion, f, motion.findJoint(test::mappingOf(map, side + "_bicep").source.front()), R_fore);
     }

@@ -4,6 +4,7 @@
 // contract of forward kinematics on them.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -315,8 +316,10 @@ TEST_CASE("builtin InMoov: the 22 controlled joints of seed 002") {
   }
   CHECK(right == 10);
   CHECK(left == 10);
-  // Elbow range from the seed (0..135 deg); every controlled joint has lower < upper.
-  CHECK(inmoov.upperLimits()[inmoov.qIndex("right_bicep")] == doctest::Approx(135.0 * kPi<double> / 180));
+  // Elbow range of the real robot's servo (0..90 deg, MyRobotLab's InMoov2 bicep), not the
+  // seed's 0..135 deg; every controlled joint has lower < upper.
+  CHECK(inmoov.upperLimits()[inmoov.qIndex("right_bicep")] == doctest::Approx(1.57));
+  CHECK(inmoov.upperLimits()[inmoov.qIndex("left_bicep")] == doctest::Approx(1.57));
   for (int i = 0; i < inmoov.nq(); ++i) CHECK(inmoov.lowerLimits()[i] < inmoov.upperLimits()[i]);
   // Uncontrolled URDF joints are fixed; fingers segments are mimics of the finger drivers.
   for (const char* name : {"waist_rotate", "waist_lean", "head_tilt", "jaw", "eyes_updown"}) {
@@ -330,14 +333,77 @@ TEST_CASE("builtin InMoov: agrees with inmoov.urdf on every link frame (uncontro
   const auto inmoov = makeInMoov<double>();
   const int shared = checkAgainstUrdf(inmoov, data_dir / "urdf" / "inmoov.urdf", test::sweepCount(1000), 12);
   CHECK(shared == static_cast<int>(inmoov.links().size()));
-  // Limits and mimics as the URDF states them, but the elbows' 0..135 deg from seed 002
-  // (robots/inmoov.hpp); the URDF has no inertials (masses 0).
-  const double elbow = 135.0 * kPi<double> / 180;
+  // Limits and mimics as the URDF states them, except where the real robot's servo range is
+  // tighter (robots/inmoov.hpp) and the elbow's lower limit, named here: the URDF says 0.4 rad,
+  // the built-in model 0 (the straight elbow MyRobotLab rests the arm in). The URDF has no
+  // inertials (masses 0).
+  const double deg = kPi<double> / 180;
   const auto compared = checkUrdfFacts(inmoov, data_dir / "urdf" / "inmoov.urdf",
-                                       {{"right_bicep", 0.0, elbow}, {"left_bicep", 0.0, elbow}});
+                                       {{"head_leftright", -60 * deg, 60 * deg},
+                                        {"right_shoulder_up", 0.0, 150 * deg},
+                                        {"left_shoulder_up", 0.0, 150 * deg},
+                                        {"right_bicep_rotate", -50 * deg, 1.57},
+                                        {"left_bicep_rotate", -50 * deg, 1.57},
+                                        {"right_bicep", 0.0, 1.57},    // URDF: 0.4 .. 1.57
+                                        {"left_bicep", 0.0, 1.57}});   // URDF: 0.4 .. 1.57
   MESSAGE("InMoov vs URDF: " << compared[0] << " coordinates, " << compared[1] << " mimic joints");
   CHECK(compared[0] == 22);
   CHECK(compared[1] == 24);  // the finger segments (eye_leftright's mimic is fixed with its driver)
+}
+
+// MyRobotLab's InMoov2 servo configurations, written out by hand (MyRobotLab/InMoov2,
+// config/InMoov2_Full/i01.<part>.yml, minOut / maxOut / rest in servo degrees; the commits are
+// in robots/inmoov.hpp), and the direction in which each servo turns with its joint (the
+// servo table's guess: +1, the right wrist -1). Joint angle q = direction * (s - rest) deg.
+struct MrlServo {
+  const char* joint;
+  double min_deg, max_deg, rest_deg;
+  int direction;
+};
+constexpr MrlServo kMrlServos[] = {
+    {"head_updown", 20, 160, 90, 1},        // i01.head.neck
+    {"head_leftright", 30, 150, 90, 1},     // i01.head.rothead
+    {"right_shoulder_side", 10, 80, 10, 1}, // i01.rightArm.omoplate
+    {"right_shoulder_up", 0, 180, 30, 1},   // i01.rightArm.shoulder
+    {"right_bicep_rotate", 40, 180, 90, 1}, // i01.rightArm.rotate
+    {"right_bicep", 0, 90, 0, 1},           // i01.rightArm.bicep
+    {"right_hand", 0, 180, 0, -1},          // i01.rightHand.wrist
+    {"right_thumb", 0, 180, 0, 1},          // i01.rightHand.thumb (and index, majeure, ...)
+    {"right_index", 0, 180, 0, 1},
+    {"right_middle", 0, 180, 0, 1},
+    {"right_ring", 0, 180, 0, 1},
+    {"right_pinky", 0, 180, 0, 1},
+    {"left_shoulder_side", 10, 80, 10, 1},
+    {"left_shoulder_up", 0, 180, 30, 1},
+    {"left_bicep_rotate", 40, 180, 90, 1},
+    {"left_bicep", 0, 90, 0, 1},
+    {"left_hand", 0, 180, 0, 1},
+    {"left_thumb", 0, 180, 0, 1},
+    {"left_index", 0, 180, 0, 1},
+    {"left_middle", 0, 180, 0, 1},
+    {"left_ring", 0, 180, 0, 1},
+    {"left_pinky", 0, 180, 0, 1},
+};
+
+TEST_CASE("builtin InMoov: every joint's limits lie inside the real robot's servo range (MyRobotLab InMoov2)") {
+  const auto inmoov = makeInMoov<double>();
+  const double deg = kPi<double> / 180;
+  for (const MrlServo& servo : kMrlServos) {
+    CAPTURE(servo.joint);
+    const int i = inmoov.qIndex(servo.joint);
+    const double a = servo.direction * (servo.min_deg - servo.rest_deg) * deg;
+    const double b = servo.direction * (servo.max_deg - servo.rest_deg) * deg;
+    const double servo_lower = std::min(a, b), servo_upper = std::max(a, b);
+    CHECK(inmoov.lowerLimits()[i] >= servo_lower - 1e-9);
+    CHECK(inmoov.upperLimits()[i] <= servo_upper + 1e-9);
+    // The rest pose (q = 0) is a pose of the robot, so it lies within the limits.
+    CHECK(inmoov.lowerLimits()[i] <= 0.0);
+    CHECK(inmoov.upperLimits()[i] >= 0.0);
+  }
+  // Limits that came from the servo (tighter than the URDF), in degrees of the joint.
+  CHECK(inmoov.upperLimits()[inmoov.qIndex("head_leftright")] == doctest::Approx(60 * deg));
+  CHECK(inmoov.upperLimits()[inmoov.qIndex("right_shoulder_up")] == doctest::Approx(150 * deg));
+  CHECK(inmoov.lowerLimits()[inmoov.qIndex("left_bicep_rotate")] == doctest::Approx(-50 * deg));
 }
 
 TEST_CASE("builtin InMoov: arms hang down, straight at zero; collision shapes mirror left/right") {

@@ -10,6 +10,14 @@
 //   did; a corrupted table on one side must not drive a servo beyond its range).
 // - Servos get no pulses until the first good frame (their pins stay high-impedance inputs), so
 //   power-up and the reset on opening the port move nothing.
+// - Speed: a frame sets each servo's target; the pulse width moves toward it by at most
+//   INMOOV_MAX_SPEED_DPS servo degrees per second (default kInMoovServoSpeedDegPerS, 45: the
+//   speed MyRobotLab's InMoov2 configuration gives every servo), one step per 20 ms pulse
+//   period (0.9 degree at 45 deg/s), so neither the first frame nor a jump in the stream slams a
+//   servo across its range. A hobby servo reports no position: the first pulses after the first
+//   good frame (and after a timeout's release) are each servo's rest position (the table's
+//   offset_deg, MyRobotLab's rest), where an InMoov is switched on, and the servos walk from
+//   there. INMOOV_MAX_SPEED_DPS=0 turns the limit off (every frame's degrees at once).
 // - INMOOV_TIMEOUT_MS (default 0: never): after this long without a good frame the pulses stop
 //   and the servos go limp until the next good frame. Off by default because a limp InMoov arm
 //   falls; set it (e.g. -DINMOOV_TIMEOUT_MS=2000) when a silent host should release the robot.
@@ -31,6 +39,9 @@
 
 #ifndef INMOOV_TIMEOUT_MS
 #define INMOOV_TIMEOUT_MS 0
+#endif
+#ifndef INMOOV_MAX_SPEED_DPS
+#define INMOOV_MAX_SPEED_DPS retarget::kInMoovServoSpeedDegPerS
 #endif
 
 namespace {
@@ -184,15 +195,61 @@ uint16_t pulseTicks(uint8_t i, uint8_t degrees) {
   return static_cast<uint16_t>(2 * us);
 }
 
-// New widths for every servo (degrees in table order; null: no pulses).
-void setPulses(const uint8_t* degrees) {
-  uint16_t ticks[kInMoovServoCount];
-  for (uint8_t i = 0; i < kInMoovServoCount; ++i) ticks[i] = degrees != 0 ? pulseTicks(i, degrees[i]) : 0;
-  for (uint8_t b = 0; b < kBankCount; ++b) planBank(banks[b], ticks);
+// New widths for every servo (timer ticks in table order; null: no pulses).
+void setPulses(const uint16_t* ticks) {
+  static const uint16_t none[kInMoovServoCount] = {0};
+  for (uint8_t b = 0; b < kBankCount; ++b) planBank(banks[b], ticks != 0 ? ticks : none);
+}
+
+// Speed limit. Positions are pulse widths in timer ticks times 256 (fixed point, so that a step
+// of 18.56 ticks, 0.9 degree of a 544..2400 us servo, is not rounded to 18 or 19 every time).
+uint32_t position[kInMoovServoCount];  // ticks * 256, what the servo gets now
+uint32_t target[kInMoovServoCount];    // ticks * 256, the last good frame's degrees
+uint32_t step_size[kInMoovServoCount]; // ticks * 256 per 20 ms period; 0: no limit
+uint16_t widths[kInMoovServoCount];    // ticks, the position rounded, as planned
+
+void setupSpeedLimit() {
+  for (uint8_t i = 0; i < kInMoovServoCount; ++i) {
+    // deg/s * 0.02 s * (span / 180) us/deg * 2 ticks/us * 256 = speed * span * 512 / 9000.
+    const int32_t span = static_cast<int32_t>(kInMoovServos[i].pulse_us_at_180) - kInMoovServos[i].pulse_us_at_0;
+    step_size[i] = static_cast<uint32_t>(static_cast<int32_t>(INMOOV_MAX_SPEED_DPS) * span * 512 / 9000);
+  }
+}
+
+// Moves every position one period's step toward its target and plans the new widths when one
+// of them changed.
+void stepPositions() {
+  bool changed = false;
+  for (uint8_t i = 0; i < kInMoovServoCount; ++i) {
+    uint32_t p = position[i];
+    const uint32_t t = target[i];
+    const uint32_t d = step_size[i];
+    if (d == 0 || (p < t ? t - p : p - t) <= d) {
+      p = t;
+    } else {
+      p = p < t ? p + d : p - d;
+    }
+    position[i] = p;
+    const uint16_t w = static_cast<uint16_t>((p + 128) >> 8);
+    if (w != widths[i]) changed = true;
+    widths[i] = w;
+  }
+  if (changed) setPulses(widths);
+}
+
+void setTargets(const uint8_t* degrees) {
+  for (uint8_t i = 0; i < kInMoovServoCount; ++i) target[i] = static_cast<uint32_t>(pulseTicks(i, degrees[i])) << 8;
 }
 
 void attachServos() {
-  // Pins low and outputs; the first pulses start with the banks' next frames.
+  // Every servo starts at its rest position (see the file comment), the pins low and outputs;
+  // the first pulses start with the banks' next frames.
+  for (uint8_t i = 0; i < kInMoovServoCount; ++i) {
+    widths[i] = pulseTicks(i, kInMoovServos[i].offset_deg);
+    position[i] = static_cast<uint32_t>(widths[i]) << 8;
+    target[i] = position[i];
+  }
+  setPulses(widths);
   for (uint8_t i = 0; i < kInMoovServoCount; ++i) {
     const uint8_t pin = kInMoovServos[i].pin;
     digitalWrite(pin, LOW);
@@ -248,11 +305,17 @@ bool scan() {
 }
 
 uint16_t last_frame_period = 0;
+uint16_t last_step_period = 0;
+// Periods to wait after attaching before the first step: every bank takes the rest plan at the
+// end of its current 20 ms frame, all of them before bank 0's second period boundary, so each
+// servo's first pulse is its rest position.
+uint8_t rest_periods = 0;
 
 }  // namespace
 
 void setup() {
   Serial.begin(115200);
+  setupSpeedLimit();
   startPulses();
 }
 
@@ -260,10 +323,25 @@ void loop() {
   while (Serial.available() > 0) {
     frame[fill++] = static_cast<uint8_t>(Serial.read());
     if (!scan()) continue;
-    if (!attached) attachServos();
-    setPulses(frame + kHeaderSize);
+    if (!attached) {
+      attachServos();
+      last_step_period = periodsNow();
+      rest_periods = 1;
+    }
+    setTargets(frame + kHeaderSize);
     fill = 0;
     last_frame_period = periodsNow();
+  }
+  if (attached) {
+    const uint16_t now = periodsNow();
+    if (now != last_step_period) {
+      last_step_period = now;
+      if (rest_periods > 0) {
+        --rest_periods;
+      } else {
+        stepPositions();
+      }
+    }
   }
 #if INMOOV_TIMEOUT_MS > 0
   if (attached && static_cast<uint16_t>(periodsNow() - last_frame_period) >= INMOOV_TIMEOUT_MS / 20) detachServos();

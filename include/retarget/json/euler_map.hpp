@@ -13,7 +13,7 @@
 ///     { "robot_joint": "left_shoulder_side", "case": "euler", "source": "LeftArm",
 ///       "order": "ZXY", "angle": 0, "reference": [0, 0, -1.5708] },
 ///     { "robot_joint": "left_bicep", "case": "elbow_bend", "source": "LeftForeArm",
-///       "sign": -1, "offset": 3.14159, "upper": 2.0 },
+///       "sign": -1, "offset": 3.14159, "upper": 1.4 },
 ///     { "robot_joint": "left_hand", "case": "wrist_rotation", "source": "LeftHand", "axis": [0, 0, 1] },
 ///     { "robot_joint": "left_index", "case": "finger_curl",
 ///       "source": ["LeftHandIndex1", "LeftHandIndex2", "LeftHandIndex3"], "scale": 1.2 } ] }

@@ -10,23 +10,41 @@
 ///   description alansrobotlab/inmoov_ros, inmoov_description/robots/inmoov.urdf, commit
 ///   4dcdc578e6e38259954e6eb1b8ec157769da5b86 (../shared/data/urdf/inmoov.urdf), by
 ///   tests/robots/tools/urdf_to_table.py; link names and frames are the URDF's.
-/// - Which joints are controlled, and the elbow range 0..135 deg, come from seed 002
-///   (Section 3: "5 DOF for each hand, ... 3 for each shoulder, and 2 for the neck"; Section 5:
-///   e in (0, 135) deg, w in (-180, 0) deg, which equals the URDF's right wrist range). The
-///   seed's sentence also says "4 for each arm", which would make 26, not its stated 22; we
-///   read "arm" as shoulder + elbow and give each arm an elbow and a wrist joint (22 in all).
-/// - Other limits are the URDF's. The seed's shoulder ranges s1 (-30, 120), s2 (-120, 90),
-///   s3 (-20, 20) deg (Section 5) are not used: the seed does not say which physical shoulder
-///   joint each one is, and they exceed the URDF's mechanical ranges.
+/// - Which joints are controlled comes from seed 002 (Section 3: "5 DOF for each hand, ... 3 for
+///   each shoulder, and 2 for the neck"). The seed's sentence also says "4 for each arm", which
+///   would make 26, not its stated 22; we read "arm" as shoulder + elbow and give each arm an
+///   elbow and a wrist joint (22 in all).
+/// - Position limits: the real robot's servo ranges, where they are tighter than the URDF's,
+///   else the URDF's. The servo ranges are MyRobotLab's InMoov2 servo configurations
+///   (MyRobotLab/InMoov2, config/InMoov2_Full/i01.<part>.yml: minOut..maxOut and rest in servo
+///   degrees; commits 2b926bda45e9a06b8ca820edffeaa371859ff9e0 for the arm and bicep files,
+///   79cb407d20e40864dc87856057e00be58b126954 for rothead and wrist,
+///   91d33d0159833a2ee86dd44ba173bdb1665d7df6 for neck, 4d2a9cd06c38c1ce6d54fefe9d800c57f49c86fe
+///   for shoulder and the fingers), turned into joint angles by the servo table
+///   (adapters/serial/inmoov_servo_table.hpp: q = direction * (servo degrees - rest) * pi / 180,
+///   the rest pose being q = 0). So every q inside the limits reaches its servo unclamped.
+///   The seed's elbow range (0, 135) deg and shoulder ranges s1 (-30, 120), s2 (-120, 90),
+///   s3 (-20, 20) deg (Section 5) are not used: the real elbow servo stops at 90 deg, and the
+///   seed does not say which physical shoulder joint each range is.
 ///
-/// Joint correspondence (seed 002 -> URDF joint = configuration coordinate):
-/// | seed | URDF joint | axis (URDF joint frame) | limits (rad) |
-/// |---|---|---|---|
-/// | neck, 2 of 3 Euler angles | head_updown (pitch), head_leftright (yaw) | y, z | +-0.30, +-1.57 |
-/// | shoulder alpha/beta/gamma, Eq. 2 | {right,left}_shoulder_side, _shoulder_up, _bicep_rotate | y, x, z | 0..0.75, 0..3.14, +-1.57 |
-/// | elbow bend Omega, Eq. 6 | {right,left}_bicep | x | 0..2.356 (seed) |
-/// | wrist rotation omega, Eq. 10 | {right,left}_hand | z (forearm axis) | right -3.14..0, left 0..3.14 |
-/// | 5 fingers per hand | {right,left}_thumb, _index, _middle, _ring, _pinky | x | 0..1.5 |
+/// Joint correspondence and limits (seed 002 -> URDF joint = configuration coordinate; rad):
+/// | seed | URDF joint | axis | URDF limits | MyRobotLab servo (rest) -> q | built-in limits |
+/// |---|---|---|---|---|---|
+/// | neck pitch | head_updown | y | +-0.30 | neck 20..160 (90) -> +-1.22 | +-0.30 (URDF) |
+/// | neck yaw | head_leftright | z | +-1.57 | rothead 30..150 (90) -> +-1.047 | +-1.047 (servo) |
+/// | shoulder, Eq. 2 | {right,left}_shoulder_side | y | 0..0.75 | omoplate 10..80 (10) -> 0..1.22 | 0..0.75 (URDF) |
+/// | shoulder, Eq. 2 | {right,left}_shoulder_up | x | 0..3.14 | shoulder 0..180 (30) -> -0.52..2.618 | 0..2.618 (both) |
+/// | shoulder, Eq. 2 | {right,left}_bicep_rotate | z | +-1.57 | rotate 40..180 (90) -> -0.873..1.571 | -0.873..1.57 (both) |
+/// | elbow bend, Eq. 6 | {right,left}_bicep | x | 0.4..1.57 | bicep 0..90 (0) -> 0..1.571 | 0..1.57 (servo; see below) |
+/// | wrist rotation, Eq. 10 | {right,left}_hand | z | right -3.14..0, left 0..3.14 | wrist 0..180 (0) -> 0..3.1416 (right: -) | the URDF's |
+/// | 5 fingers per hand | {right,left}_thumb, _index, _middle, _ring, _pinky | x | 0..1.5 | finger 0..180 (0) -> 0..3.14 | 0..1.5 (URDF) |
+///
+/// The elbow's lower limit is the one place where the built-in model leaves both the URDF and
+/// the intersection rule: the URDF's 0.4 rad (23 deg) would forbid the straight elbow, yet the
+/// straight elbow (bicep servo 0) is the pose MyRobotLab rests the arm in, and at q = 0 the
+/// URDF's own forearm continues the upper arm in a straight line. A limit that excludes the
+/// robot's rest pose is not the mechanism's; we take 0 (tests/robots/builtin_models_test.cpp
+/// names the difference).
 ///
 /// Differences from the URDF (documented choices):
 /// - waist_rotate, waist_lean, head_tilt, jaw, eyes_updown, eye_leftright and
@@ -175,7 +193,7 @@ inline constexpr RobotTableJoint kJoints[] = {
     {"head_updown", JointType::kRevolute, "head_tilt", "head_base", {0.0, 0.0, 0.0}, {0.0, 0.0, 3.1415}, {0.0, 1.0, 0.0},
      -0.3, 0.3, 0.5, 1000.0, nullptr, 1.0, 0.0},
     {"head_leftright", JointType::kRevolute, "head_base", "head", {0.0, 0.0, 0.0245}, {0.0, 0.0, 0.0}, {0.0, 0.0, 1.0},
-     -1.57, 1.57, 0.5, 1000.0, nullptr, 1.0, 0.0},
+     -1.0471975511965976, 1.0471975511965976, 0.5, 1000.0, nullptr, 1.0, 0.0},
     {"jaw", JointType::kFixed, "head", "jaw", {0.0375, 0.0005, 0.0437}, {0.0, -0.09, 3.1415}, {1.0, 0.0, 0.0},
      -kNoLimit, kNoLimit, 0.5, 1000.0, nullptr, 1.0, 0.0},
     {"skull", JointType::kFixed, "head", "skull", {0.044, 0.0, -0.0245}, {0.0, 0.0, 0.0}, {1.0, 0.0, 0.0},
@@ -205,11 +223,11 @@ inline constexpr RobotTableJoint kJoints[] = {
     {"face", JointType::kFixed, "skull", "face", {0.0637, 0.0, 0.079}, {0.0, 0.0, 0.0}, {1.0, 0.0, 0.0},
      -kNoLimit, kNoLimit, kNoLimit, kNoLimit, nullptr, 1.0, 0.0},
     {"right_shoulder_up", JointType::kRevolute, "right_shoulder_base", "right_shoulder", {-0.012, 0.0, -0.04}, {0.0, 0.0, 3.14}, {1.0, 0.0, 0.0},
-     0.0, 3.14, 0.5, 1000.0, nullptr, 1.0, 0.0},
+     0.0, 2.6179938779914944, 0.5, 1000.0, nullptr, 1.0, 0.0},
     {"right_bicep_rotate", JointType::kRevolute, "right_shoulder", "right_bicep", {0.066, 0.0, -0.06}, {0.0, 3.14, 0.0}, {0.0, 0.0, 1.0},
-     -1.57, 1.57, 0.5, 1000.0, nullptr, 1.0, 0.0},
+     -0.8726646259971648, 1.57, 0.5, 1000.0, nullptr, 1.0, 0.0},
     {"right_bicep", JointType::kRevolute, "right_bicep", "right_forearm", {0.0, -0.0278, 0.2235}, {0.0, 3.14, 0.0}, {1.0, 0.0, 0.0},
-     0.0, 2.356194490192345, 0.5, 1000.0, nullptr, 1.0, 0.0},
+     0.0, 1.57, 0.5, 1000.0, nullptr, 1.0, 0.0},
     {"right_bicepcover", JointType::kFixed, "right_bicep", "right_bicepcover", {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {1.0, 0.0, 0.0},
      -kNoLimit, kNoLimit, kNoLimit, kNoLimit, nullptr, 1.0, 0.0},
     {"right_shoulder_side", JointType::kRevolute, "torso", "right_shoulder_base", {0.0, -0.143, 0.298}, {0.0, 0.0, 1.57}, {0.0, 1.0, 0.0},
@@ -267,11 +285,11 @@ inline constexpr RobotTableJoint kJoints[] = {
     {"right_hand", JointType::kRevolute, "right_forearm", "right_hand", {-0.01, -0.0144, -0.2885}, {0.0, 0.0, 0.0}, {0.0, 0.0, 1.0},
      -3.14, 0.0, 0.5, 1000.0, nullptr, 1.0, 0.0},
     {"left_shoulder_up", JointType::kRevolute, "left_shoulder_base", "left_shoulder", {-0.012, 0.0, -0.04}, {0.0, 0.0, 0.0}, {1.0, 0.0, 0.0},
-     0.0, 3.14, 0.5, 1000.0, nullptr, 1.0, 0.0},
+     0.0, 2.6179938779914944, 0.5, 1000.0, nullptr, 1.0, 0.0},
     {"left_bicep_rotate", JointType::kRevolute, "left_shoulder", "left_bicep", {-0.066, 0.0, -0.06}, {0.0, 0.0, 0.0}, {0.0, 0.0, 1.0},
-     -1.57, 1.57, 0.5, 1000.0, nullptr, 1.0, 0.0},
+     -0.8726646259971648, 1.57, 0.5, 1000.0, nullptr, 1.0, 0.0},
     {"left_bicep", JointType::kRevolute, "left_bicep", "left_forearm", {0.0, -0.0278, -0.2235}, {0.0, 0.0, 0.0}, {1.0, 0.0, 0.0},
-     0.0, 2.356194490192345, 0.5, 1000.0, nullptr, 1.0, 0.0},
+     0.0, 1.57, 0.5, 1000.0, nullptr, 1.0, 0.0},
     {"left_bicepcover", JointType::kFixed, "left_bicep", "left_bicepcover", {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {1.0, 0.0, 0.0},
      -kNoLimit, kNoLimit, kNoLimit, kNoLimit, nullptr, 1.0, 0.0},
     {"left_shoulder_side", JointType::kRevolute, "torso", "left_shoulder_base", {0.0, 0.143, 0.298}, {0.0, 0.0, -1.57}, {0.0, 1.0, 0.0},

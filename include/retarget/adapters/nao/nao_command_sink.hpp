@@ -7,13 +7,21 @@
 /// joints' maximum speed), which the bridge passes to `ALMotion.setAngles`. CMake target
 /// `retarget::nao` (needs asio, Debian libasio-dev); never included by retarget/retarget.hpp.
 ///
-/// The bridge owns the robot's safety: it wakes the robot on the first command, holds the last
-/// pose when the commands stop (or we disconnect), relaxes the commanded head and arm joints
-/// after its --relax-after (2 s) and rests the robot after its --rest-after (30 s) or when it
-/// is stopped. It answers on the same socket with status lines (`{"status": "error", "call":
-/// "setAngles", "message": "..."}` when a NAOqi call failed, and "stalled", "state", "stats"
-/// lines; docs/adapters.md): the sink reads them, counts them (`bridge_errors`, `bridge_status`)
-/// and keeps the last error's text (`lastBridgeError`).
+/// The bridge owns the robot's safety: it wakes the robot on the first command (and again after
+/// a fall or a rest it did not ask for), holds the last pose when the commands stop (or we
+/// disconnect), relaxes the commanded head and arm joints after its --relax-after (2 s) and
+/// rests the robot after its --rest-after (30 s) or when it is stopped. It answers on the same
+/// socket with status lines (`{"status": "hello", ...}` when it accepts us, `{"status":
+/// "error", "call": "setAngles", "message": "..."}` when a NAOqi call failed, and "stalled",
+/// "state", "stats" lines; docs/adapters.md): the sink reads them, counts them (`bridge_errors`,
+/// `bridge_status`) and keeps the last error's text (`lastBridgeError`).
+///
+/// A TCP connection alone does not prove that the bridge reads it: a bridge busy with another
+/// client (an older bridge, or any server) leaves it in its listen backlog. So on connecting the
+/// sink asks for stats (`{"command": "stats"}`) and counts the connection as made only once a
+/// status line came back; until then commands are dropped (`unanswered`), and after
+/// `answer_timeout` without an answer the connection is given up (`silent_bridge`) and a new one
+/// tried.
 ///
 /// Never blocks the loop: `send` formats the command (no allocation), and hands it to a
 /// non-blocking socket only when the previous command has gone out; otherwise it drops it
@@ -188,6 +196,9 @@ struct NaoCommandSinkOptions {
   /// (`busy`) instead of queueing seconds of stale ones the robot would then play late. The
   /// default holds about ten NAO commands.
   int send_buffer = 8192;
+  /// s (> 0): how long after a TCP connection the bridge has to answer (its hello, or the stats
+  /// the sink asks for) before the connection is given up as a bridge that does not read it.
+  double answer_timeout = 2.0;
 
   void validate() const {
     RETARGET_THROW_UNLESS(!host.empty(), InvalidArgument, "NaoCommandSinkOptions.host is empty");
@@ -199,6 +210,8 @@ struct NaoCommandSinkOptions {
     RETARGET_THROW_UNLESS(reconnect_interval > 0 && reconnect_interval <= 60, InvalidArgument,
                           "NaoCommandSinkOptions.reconnect_interval must be in (0, 60] s (got ", reconnect_interval,
                           ")");
+    RETARGET_THROW_UNLESS(answer_timeout > 0 && answer_timeout <= 60, InvalidArgument,
+                          "NaoCommandSinkOptions.answer_timeout must be in (0, 60] s (got ", answer_timeout, ")");
     RETARGET_THROW_UNLESS(send_buffer >= 1024, InvalidArgument, "NaoCommandSinkOptions.send_buffer must be >= 1024 bytes (got ",
                           send_buffer, ")");
   }
@@ -210,14 +223,16 @@ struct NaoSinkCounters {
   std::uint64_t busy = 0;          ///< dropped: the previous command was still going out
   std::uint64_t rate = 0;          ///< dropped: sooner than 1 / max_rate after the last sent
   std::uint64_t disconnected = 0;  ///< dropped: no connection to the bridge
+  std::uint64_t unanswered = 0;    ///< dropped: connected, but the bridge has not answered yet
   std::uint64_t invalid = 0;       ///< dropped: wrong size or not finite
-  std::uint64_t connects = 0;      ///< connections made
+  std::uint64_t connects = 0;      ///< connections made (the bridge answered)
   std::uint64_t disconnects = 0;   ///< connections lost
+  std::uint64_t silent_bridge = 0;  ///< connections given up: no answer within answer_timeout
   std::uint64_t bridge_status = 0;      ///< status lines read from the bridge (errors included)
   std::uint64_t bridge_errors = 0;      ///< of which `"status": "error"`: a NAOqi call failed on the robot
   std::uint64_t bridge_unreadable = 0;  ///< lines from the bridge that are not status objects
 
-  std::uint64_t dropped() const { return busy + rate + disconnected + invalid; }
+  std::uint64_t dropped() const { return busy + rate + disconnected + unanswered + invalid; }
 };
 
 /// A TCP client of the NAO bridge.
@@ -260,6 +275,7 @@ class NaoCommandSink {
   bool send(const Eigen::Ref<const Eigen::VectorXd>& q) {
     service();
     if (q.size() != joint_count_ || !q.allFinite()) return ++counters_.invalid, false;
+    if (state_ == State::kAwaitingAnswer) return ++counters_.unanswered, false;
     if (state_ != State::kConnected) return ++counters_.disconnected, false;
     if (writing_) return ++counters_.busy, false;
     const auto now = Clock::now();
@@ -284,11 +300,15 @@ class NaoCommandSink {
     return true;
   }
 
-  /// Runs what is ready: finished writes, a connection made or lost, a reconnection when due.
-  /// Call when no command is sent for a while (send calls it). Never blocks or throws.
+  /// Runs what is ready: finished writes, a connection made, answered or lost, a reconnection
+  /// when due. Call when no command is sent for a while (send calls it). Never blocks or throws.
   void service() {
     try {
       if (state_ == State::kIdle && Clock::now() >= retry_at_) connect();
+      if (state_ == State::kAwaitingAnswer && Clock::now() >= answer_deadline_) {
+        ++counters_.silent_bridge;  // connected into a backlog, or not a bridge: try again later
+        lose();
+      }
       while (context_.poll_one() > 0) {
       }
       if (context_.stopped()) context_.restart();
@@ -297,7 +317,8 @@ class NaoCommandSink {
     }
   }
 
-  /// Waits up to `timeout_ms` for the connection (tests, start-up). True when connected.
+  /// Waits up to `timeout_ms` for the connection, answered by the bridge (tests, start-up). True
+  /// when connected.
   bool waitConnected(int timeout_ms) {
     const auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
     for (;;) {
@@ -317,6 +338,7 @@ class NaoCommandSink {
     retry_at_ = Clock::time_point::max();
   }
 
+  /// True while connected to a bridge that has answered on this connection.
   bool connected() const { return state_ == State::kConnected; }
   /// True while a command is still going out (its rest leaves on the next `service`).
   bool writing() const { return writing_; }
@@ -326,7 +348,7 @@ class NaoCommandSink {
 
  private:
   using Clock = std::chrono::steady_clock;
-  enum class State { kIdle, kConnecting, kConnected };
+  enum class State { kIdle, kConnecting, kAwaitingAnswer, kConnected };
 
   Clock::duration period() const { return internal::secondsToDuration(1.0 / options_.max_rate); }
 
@@ -345,8 +367,15 @@ class NaoCommandSink {
       asio::error_code ignore;
       socket_.set_option(asio::ip::tcp::no_delay(true), ignore);
       socket_.non_blocking(true, ignore);
-      state_ = State::kConnected;
-      ++counters_.connects;
+      state_ = State::kAwaitingAnswer;
+      answer_deadline_ = Clock::now() + internal::secondsToDuration(options_.answer_timeout);
+      status_size_ = 0;
+      // The probe: any bridge answers it with a status line once it reads this connection.
+      writing_ = true;
+      asio::async_write(socket_, asio::buffer(kProbe, sizeof kProbe - 1), [this](const asio::error_code& error, std::size_t) {
+        writing_ = false;
+        if (error) lose();
+      });
       watch();
     });
   }
@@ -380,6 +409,10 @@ class NaoCommandSink {
       return;
     }
     ++counters_.bridge_status;
+    if (state_ == State::kAwaitingAnswer) {  // the bridge reads this connection
+      state_ = State::kConnected;
+      ++counters_.connects;
+    }
     if (status.status != "error") return;
     ++counters_.bridge_errors;
     std::size_t size = internal::unescapeJsonString(status.call, last_error_.data(), last_error_.size());
@@ -390,6 +423,8 @@ class NaoCommandSink {
     }
     last_error_size_ = size;
   }
+
+  static constexpr char kProbe[] = "{\"command\": \"stats\"}\n";
 
   void lose() {
     if (state_ == State::kConnected) ++counters_.disconnects;
@@ -415,7 +450,7 @@ class NaoCommandSink {
   Eigen::Index joint_count_ = 0;
   State state_ = State::kIdle;
   bool writing_ = false;
-  Clock::time_point retry_at_, last_sent_;
+  Clock::time_point retry_at_, last_sent_, answer_deadline_;
   NaoSinkCounters counters_{};
 };
 

@@ -14,10 +14,33 @@
 /// - without displacement: the root's translation, then 3 rotations per joint: 3 + 3 J;
 /// - either with reference: 6 more values (a "Reference" node) in front: 6 J + 6, 3 J + 9.
 /// (For J = 59: 354, 360, 180 and 186.) Two encodings:
-/// - text (TCP): `<avatar id> <avatar name> v0 v1 ... ||`, frames ended by `||`;
-/// - binary (TCP 7001 or UDP 7002): a 64-byte little-endian header (token 0xDDFF, data
-///   version, DataCount, WithDisp, WithReference, avatar index, 32-byte name, frame index,
-///   reserved, token 0xEEFF) and DataCount float32 values.
+/// - text (TCP or UDP): `<avatar id> <avatar name> v0 v1 ... ||`, frames ended by `||`. The name
+///   may hold spaces ("My Avatar 2"): the values are the last N tokens of the frame, N the
+///   largest value count of a layout that leaves the name at least one token of at most
+///   `kNoitomMaxNameLength` characters (a documented limit: a name that ends in six or more
+///   number tokens after a first token can be misread, the layouts with and without reference
+///   being 6 values apart).
+/// - binary (TCP 7001 or UDP 7002): a 64-byte little-endian header and DataCount float32 values.
+///   Noitom's SDKs define two header layouts, both opening with the start token 0xDDFF (offset 0)
+///   and the 4-byte DataVersion (offset 2: build, revision, minor, major), and closing with the
+///   end token 0xEEFF (offset 62):
+///   - `BvhDataHeader` (NeuronDataReader DataType.h; hanasaan/ofxPerceptionNeuron
+///     libs/NeuronDataReader/include/DataType.h at f43a77b0; DataVersion 1.1.0.0 as third-party
+///     readers of it report):
+///     uint16 DataCount @6, uint8 WithDisp @8, uint8 WithReference @9, uint32 AvatarIndex @10,
+///     char[32] AvatarName @14, uint32 FrameIndex @46, 3 x uint32 reserved @50;
+///   - `BvhOutputBinaryHeader` (the older PNLib DataType.h, `PNBOOL` an int; its DataVersion
+///     example is 1.0.0.2; seen as public copies in a code index whose repository could not be
+///     resolved, so no commit is cited): uint32
+///     DataCount @6, int32 WithDisp @10, int32 WithReference @14, uint32 AvatarIndex @18,
+///     char[32] AvatarName @22, 2 x uint32 reserved @54; no frame index.
+///   DataCount's low 16 bits sit at offset 6 in both, so a frame's size is known before its
+///   layout. The layout is chosen by the DataVersion (major.minor 1.0: PNLib, anything else:
+///   NeuronDataReader); a header whose flags contradict that layout's and agree exactly with the
+///   other's (WithDisp / WithReference against the layout the count implies) is read as the
+///   other, so a sender with an unusual DataVersion still decodes. Flags that agree with neither
+///   are a bad header. (The two layouts read the same only for a frame without displacement and
+///   reference whose NeuronDataReader avatar index is 0 and name empty: there the version decides.)
 ///
 /// Binding: hierarchy joint k (End Sites excluded, file order) takes wire joint k. Its rotation
 /// channels take the joint's three rotations in their channel order; its position channels
@@ -36,8 +59,9 @@
 /// than `restart_window` frames older, arrives `restart_gap` after the last emitted frame, or
 /// is one after the index just dropped (the sender restarted: a new take, a looped clip). An index of 0 (headers without a counter) is no
 /// index, and so is a counter that repeats while the values change (`index_ignored`). Text
-/// frames have no index, so text over UDP cannot tell duplicates. A binary frame split over
-/// several UDP datagrams is joined again (`decodeDatagram`).
+/// frames have no index, so text over UDP cannot tell duplicates. A frame split over several UDP
+/// datagrams is joined again (`decodeDatagram`): a binary one by its DataCount, a text one up to
+/// its `||`, in a buffer of fixed size.
 ///
 /// Allocation-free and non-throwing after construction; every emitted frame is finite.
 
@@ -61,7 +85,7 @@ namespace retarget {
 /// Why a broadcast frame (or some bytes of a stream) was dropped.
 enum class NoitomDrop : std::uint8_t {
   kMalformed = 0,  ///< Text that is not `<id> <name> numbers...`, or bytes that start no frame.
-  kBadHeader,      ///< A binary header whose end token is not 0xEEFF.
+  kBadHeader,      ///< A binary header whose end token is not 0xEEFF, or whose flags fit neither layout.
   kWrongCount,     ///< A value count that fits no layout of the bound hierarchy.
   kNonFinite,      ///< A value that is NaN or infinite.
   kOversized,      ///< A frame longer than the decoder's buffer (`max_values`).
@@ -111,6 +135,19 @@ struct NoitomLayout {
 inline constexpr std::size_t kNoitomHeaderSize = 64;
 inline constexpr std::uint16_t kNoitomStartToken = 0xDDFF;
 inline constexpr std::uint16_t kNoitomEndToken = 0xEEFF;
+
+/// Longest avatar name of a text frame, characters from its first to its last (the binary
+/// headers hold 31 and a terminating zero; text is given room for twice that). It bounds how
+/// many tokens a name may take, so a frame with a damaged value is not misread as a shorter
+/// layout behind a long "name".
+inline constexpr std::size_t kNoitomMaxNameLength = 64;
+
+/// Which header a frame came with (see the file comment for the two binary layouts).
+enum class NoitomHeader : std::uint8_t {
+  kText = 0,               ///< A text frame: no header.
+  kBvhDataHeader,          ///< NeuronDataReader `BvhDataHeader`: uint16 DataCount, uint8 flags, FrameIndex.
+  kBvhOutputBinaryHeader,  ///< PNLib `BvhOutputBinaryHeader`: uint32 DataCount, int32 flags, no FrameIndex.
+};
 
 /// A BVH hierarchy as a broadcast binds to it: which wire values fill which channels.
 class NoitomBvhBinding {
@@ -218,8 +255,13 @@ struct NoitomFrame {
   /// Avatar: the binary header's index, or the text frame's first token when it is an integer
   /// (else 0).
   std::int64_t avatar = 0;
-  /// Binary frames: the header's frame index; text frames: -1.
+  /// Binary frames: the header's frame index (0 in a PNLib header, which has none); text frames: -1.
   std::int64_t frame_index = -1;
+  /// The header the frame came with.
+  NoitomHeader header = NoitomHeader::kText;
+  /// Binary frames: the header's DataVersion as the little-endian uint32 at offset 2 (major in the
+  /// high byte: 0x01010000 is 1.1.0.0); text frames: 0.
+  std::uint32_t data_version = 0;
   /// The layout the frame came in.
   NoitomLayout layout{};
   /// Channel values, hierarchy order, cm and deg (`BvhChannelValues` for `EulerMapper`).
@@ -238,7 +280,8 @@ struct NoitomDecoderOptions {
   /// s (> 0): a binary frame whose index is not newer than the last emitted one, arriving this
   /// long after it, is a restarted sender (a looped clip, a new take), not a late datagram.
   double restart_gap = 0.25;
-  /// s (> 0): how long the first part of a frame split over several datagrams waits for the rest.
+  /// s (> 0): how long the first part of a frame split over several datagrams (binary, or text
+  /// not yet ended by `||`) waits for the rest.
   double reassembly_timeout = 0.1;
 
   /// Throws InvalidArgument naming the field.
@@ -273,20 +316,31 @@ class NoitomBroadcastDecoder {
     // A text value takes at most ~24 characters with its separator; a binary one 4 bytes.
     buffer_.resize(kNoitomHeaderSize + static_cast<std::size_t>(options_.max_values) * 24 + 256);
     avatar_ = options_.avatar;
+    // The value counts a text frame may have, largest first (the name takes what is left).
+    const int joints = binding_.jointCount();
+    text_counts_ = {NoitomLayout{true, true}.valueCount(joints), NoitomLayout{true, false}.valueCount(joints),
+                    NoitomLayout{false, true}.valueCount(joints), NoitomLayout{false, false}.valueCount(joints)};
+    std::sort(text_counts_.begin(), text_counts_.end(), [](int a, int b) { return a > b; });
   }
 
   const NoitomBvhBinding& binding() const { return binding_; }
   const NoitomCounters& counters() const { return counters_; }
 
-  /// Decodes one datagram into `frame` (its `channels` sized by the decoder): a whole frame
-  /// (binary, or text with or without the final `||`), or one part of a binary frame split over
-  /// several datagrams (Axis Neuron on macOS sends 1024 + 456 bytes): the parts are joined in
-  /// arrival order and the frame is decoded with the last one. A part that is followed by a new
-  /// frame, or by nothing within `reassembly_timeout`, is dropped as `kTruncated`. Returns false
-  /// when no frame was completed (a drop is counted; `frame` is left as it was). Never allocates
-  /// after `frame.channels` has its size; never throws.
+  /// Decodes one datagram into `frame` (its `channels` sized by the decoder): a whole frame, or one
+  /// part of a frame split over several datagrams, joined in arrival order and decoded with the
+  /// part that completes it. A binary frame is complete with its DataCount's bytes (Axis Neuron
+  /// on macOS sends 1024 + 456 bytes); a text frame with its `||` (a text part without one waits
+  /// for the rest, in the stream buffer: at most `max_values` values' worth of text). A part that
+  /// is followed by a binary frame start, or by nothing within `reassembly_timeout` (s, the clock
+  /// of `t_arrival`), is dropped as `kTruncated`. A datagram holding more than one text frame
+  /// gives the first here and the others from `next`. Returns false when no frame was completed
+  /// (a drop is counted; `frame` is left as it was). Never allocates after `frame.channels` has
+  /// its size; never throws.
   bool decodeDatagram(const std::uint8_t* data, std::size_t size, double t_arrival, NoitomFrame& frame) noexcept {
     const bool starts_frame = size >= 2 && data[0] == 0xFF && data[1] == 0xDD;
+    if (text_held_ && (starts_frame || !(t_arrival - text_time_ <= options_.reassembly_timeout))) {
+      dropHeldText();  // the rest of that text frame did not come in time
+    }
     if (pending_size_ > 0) {
       if (starts_frame || !(t_arrival - pending_time_ <= options_.reassembly_timeout)) {
         pending_size_ = 0;
@@ -321,7 +375,7 @@ class NoitomBroadcastDecoder {
       if (size != expected) return drop(NoitomDrop::kMalformed);
       return finishBinary(data, t_arrival, frame);
     }
-    return finishText(reinterpret_cast<const char*>(data), findBars(data, size), t_arrival, frame);
+    return decodeTextDatagram(data, size, t_arrival, frame);
   }
 
   /// Drops the first part of a split frame still waiting for the rest (`kTruncated`) when it has
@@ -332,6 +386,7 @@ class NoitomBroadcastDecoder {
       pending_size_ = 0;
       drop(NoitomDrop::kTruncated);
     }
+    if (text_held_ && !(t_now - text_time_ <= options_.reassembly_timeout)) dropHeldText();
   }
 
   /// Appends stream bytes (any cut). Bytes that do not fit the buffer even after the frames
@@ -404,6 +459,7 @@ class NoitomBroadcastDecoder {
     begin_ = end_ = 0;
     skipping_ = false;
     binary_seen_ = false;
+    text_held_ = false;
     last_index_ = -1;
     stale_index_ = -1;
     index_constant_ = false;
@@ -459,13 +515,68 @@ class NoitomBroadcastDecoder {
     return false;
   }
 
+  static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+  // A text datagram: joined to the text held from earlier datagrams in the stream buffer, and
+  // the first frame completed by its `||` taken. What follows that frame stays held (a next
+  // frame's first part, or whole frames for `next`), time-stamped with this datagram.
+  bool decodeTextDatagram(const std::uint8_t* data, std::size_t size, double t_arrival, NoitomFrame& frame) noexcept {
+    // Text is printable (UTF-8 names allowed): a control byte means binary bytes that start no
+    // frame (a late part of a split binary frame, garbage), dropped alone; held text is kept.
+    for (std::size_t i = 0; i < size; ++i) {
+      const std::uint8_t c = data[i];
+      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) return drop(NoitomDrop::kMalformed);
+    }
+    // A part without its `||` is held only when it starts as a frame does: with an avatar id (digits)
+    // followed by a space. Anything else (a stray datagram) is dropped alone, not joined to the next frame.
+    if (!text_held_ && findBars(data, size) == size && !startsWithAvatarId(data, size)) {
+      return drop(NoitomDrop::kMalformed);
+    }
+    if (!text_held_) text_time_ = t_arrival;
+    feed(data, size);  // bounded: too much text without a `||` is dropped as kOversized
+    const bool done = next(t_arrival, frame);
+    while (begin_ < end_ && isSpace(static_cast<char>(buffer_[begin_]))) ++begin_;
+    if (begin_ == end_) begin_ = end_ = 0;
+    text_held_ = end_ > begin_;
+    if (text_held_ && done) text_time_ = t_arrival;
+    return done;
+  }
+
+  // True when the text begins (after spaces) with a run of digits followed by a space, or by the
+  // end of the datagram (an id cut by the split).
+  static bool startsWithAvatarId(const std::uint8_t* data, std::size_t size) noexcept {
+    std::size_t i = 0;
+    while (i < size && isSpace(static_cast<char>(data[i]))) ++i;
+    const std::size_t digits_begin = i;
+    while (i < size && data[i] >= '0' && data[i] <= '9') ++i;
+    return i > digits_begin && (i == size || isSpace(static_cast<char>(data[i])));
+  }
+
+  // Drops the text part held for the rest of its frame (counted kTruncated unless those bytes
+  // were already being skipped as part of a counted drop).
+  void dropHeldText() noexcept {
+    if (!skipping_) drop(NoitomDrop::kTruncated);
+    begin_ = end_ = 0;
+    skipping_ = false;
+    text_held_ = false;
+  }
+
   bool acceptAvatar(std::int64_t avatar) noexcept {
     if (avatar_ < 0) avatar_ = avatar;
     return avatar == avatar_;
   }
 
+  // Where a frame came from: the fields of its header (text: avatar from the id, no index).
+  struct Origin {
+    std::int64_t avatar = 0;
+    std::int64_t index = -1;
+    NoitomHeader header = NoitomHeader::kText;
+    std::uint32_t data_version = 0;
+  };
+
   // Checks a frame's `count` values (in values_), and only when it is kept writes `frame`.
-  bool finish(int count, double t_arrival, std::int64_t avatar, std::int64_t index, NoitomFrame& frame) noexcept {
+  bool finish(int count, double t_arrival, const Origin& origin, NoitomFrame& frame) noexcept {
+    const std::int64_t avatar = origin.avatar, index = origin.index;
     NoitomLayout layout;
     if (!binding_.layoutFor(count, layout)) return drop(NoitomDrop::kWrongCount);
     if (!binding_.toChannels(layout, values_.data(), channels_)) return drop(NoitomDrop::kNonFinite);
@@ -478,6 +589,8 @@ class NoitomBroadcastDecoder {
     frame.time = t_arrival;
     frame.avatar = avatar;
     frame.frame_index = index;
+    frame.header = origin.header;
+    frame.data_version = origin.data_version;
     frame.layout = layout;
     std::copy_n(values_.begin(), count, last_values_.begin());
     last_count_ = count;
@@ -515,8 +628,12 @@ class NoitomBroadcastDecoder {
     return count == last_count_ && std::equal(values_.begin(), values_.begin() + count, last_values_.begin());
   }
 
+  // Reads a binary frame at `p` (header and its DataCount values, all present). The header's
+  // layout: the DataVersion's, unless its flags contradict that layout and agree with the other
+  // (file comment). The flags are checked against the layout the count implies; a count that no
+  // layout has is left to finish() (kWrongCount).
   bool finishBinary(const std::uint8_t* p, double t_arrival, NoitomFrame& frame) noexcept {
-    const std::size_t count = readU16(p + 6);
+    const std::size_t count = readU16(p + 6);  // both layouts: DataCount's low 16 bits at 6
     const std::uint8_t* data = p + kNoitomHeaderSize;
     for (std::size_t i = 0; i < count; ++i) {
       const std::uint32_t bits = readU32(data + 4 * i);
@@ -524,49 +641,119 @@ class NoitomBroadcastDecoder {
       std::memcpy(&value, &bits, sizeof value);
       values_[i] = static_cast<double>(value);
     }
-    const auto avatar = static_cast<std::int64_t>(readU32(p + 10));
-    const auto index = static_cast<std::int64_t>(readU32(p + 46));
-    // The header's flags must agree with the count (a header whose flags lie is malformed).
+    Origin origin;
+    origin.data_version = readU32(p + 2);  // BuildNumb @2, Revision @3, Minor @4, Major @5
+    const std::uint8_t minor = p[4], major = p[5];
+    const bool version_says_pnlib = major == 1 && minor == 0;
     NoitomLayout layout;
-    if (binding_.layoutFor(static_cast<int>(count), layout) &&
-        (layout.with_displacement != (p[8] != 0) || layout.with_reference != (p[9] != 0))) {
-      return drop(NoitomDrop::kBadHeader);
+    const bool counted = binding_.layoutFor(static_cast<int>(count), layout);
+    // NeuronDataReader BvhDataHeader: uint8 WithDisp @8, uint8 WithReference @9.
+    const bool fits_ndr = !counted || (layout.with_displacement == (p[8] != 0) && layout.with_reference == (p[9] != 0));
+    // PNLib BvhOutputBinaryHeader: DataCount is a uint32 @6 (so bytes 8-9 are its high half,
+    // 0 for any count a decoder takes), int32 WithDisp @10, int32 WithReference @14.
+    const bool fits_pnlib = p[8] == 0 && p[9] == 0 &&
+                            (!counted || (layout.with_displacement == (readU32(p + 10) != 0) &&
+                                          layout.with_reference == (readU32(p + 14) != 0)));
+    if (!fits_ndr && !fits_pnlib) return drop(NoitomDrop::kBadHeader);
+    const bool pnlib = fits_pnlib && (version_says_pnlib || !fits_ndr);
+    if (pnlib) {
+      origin.header = NoitomHeader::kBvhOutputBinaryHeader;
+      origin.avatar = static_cast<std::int64_t>(readU32(p + 18));  // AvatarIndex @18
+      origin.index = 0;                                            // no FrameIndex: no index
+    } else {
+      origin.header = NoitomHeader::kBvhDataHeader;
+      origin.avatar = static_cast<std::int64_t>(readU32(p + 10));  // AvatarIndex @10
+      origin.index = static_cast<std::int64_t>(readU32(p + 46));   // FrameIndex @46
     }
-    return finish(static_cast<int>(count), t_arrival, avatar, index, frame);
+    return finish(static_cast<int>(count), t_arrival, origin, frame);
   }
 
+  // Parses `<id> <name...> v0 ... vN-1` (the `||` already cut off). The name may hold spaces:
+  // N is the largest value count of a layout that leaves the name at least one token of at most
+  // kNoitomMaxNameLength characters, with all N last tokens numbers. When none does, the frame
+  // is kWrongCount if it reads as a name followed by numbers (kOversized if more than
+  // max_values), else kMalformed.
   bool finishText(const char* text, std::size_t size, double t_arrival, NoitomFrame& frame) noexcept {
     const char* p = text;
     const char* last = text + size;
-    auto skipSpace = [&] {
-      while (p < last && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) ++p;
-    };
-    auto token = [&]() -> std::string_view {
-      skipSpace();
-      const char* start = p;
-      while (p < last && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') ++p;
-      return {start, static_cast<std::size_t>(p - start)};
-    };
-    const std::string_view id = token();
-    const std::string_view name = token();
-    if (id.empty() || name.empty()) return drop(NoitomDrop::kMalformed);
-    std::int64_t avatar = 0;
+    while (p < last && isSpace(*p)) ++p;
+    const char* id_begin = p;
+    while (p < last && !isSpace(*p)) ++p;
+    const std::string_view id(id_begin, static_cast<std::size_t>(p - id_begin));
+    if (id.empty()) return drop(NoitomDrop::kMalformed);
+    Origin origin;
     unsigned long long parsed = 0;
-    if (internal::parseUnsigned(id, parsed) && parsed <= 0x7FFFFFFFull) avatar = static_cast<std::int64_t>(parsed);
-    int count = 0;
-    for (;;) {
-      skipSpace();
-      if (p == last) break;
-      if (count == static_cast<int>(values_.size())) return drop(NoitomDrop::kOversized);
-      double value = 0;
-      const char* end = internal::parseNumber(p, last, value);
-      if (end == nullptr || (end < last && *end != ' ' && *end != '\t' && *end != '\r' && *end != '\n')) {
-        return drop(NoitomDrop::kMalformed);
-      }
-      values_[static_cast<std::size_t>(count++)] = value;
-      p = end;
+    if (internal::parseUnsigned(id, parsed) && parsed <= 0x7FFFFFFFull) origin.avatar = static_cast<std::int64_t>(parsed);
+    const char* rest = p;  // the name and the values
+    std::size_t tokens = 0;
+    for (const char* q = rest; q < last;) {
+      while (q < last && isSpace(*q)) ++q;
+      if (q == last) break;
+      ++tokens;
+      while (q < last && !isSpace(*q)) ++q;
     }
-    return finish(count, t_arrival, avatar, -1, frame);
+    for (const int n : text_counts_) {
+      const auto values = static_cast<std::size_t>(n);
+      if (values + 1 > tokens) continue;  // the name keeps one token at least
+      if (parseTextValues(rest, last, tokens - values, values)) return finish(n, t_arrival, origin, frame);
+    }
+    return drop(classifyText(rest, last));
+  }
+
+  // Skips `name_tokens` tokens from `p` (the name: at most kNoitomMaxNameLength characters from
+  // its first to its last) and parses the `count` tokens after them into values_. False when the
+  // name is too long or a value is not a number.
+  bool parseTextValues(const char* p, const char* last, std::size_t name_tokens, std::size_t count) noexcept {
+    const char* name_begin = nullptr;
+    const char* name_end = nullptr;
+    for (std::size_t t = 0; t < name_tokens; ++t) {
+      while (p < last && isSpace(*p)) ++p;
+      if (name_begin == nullptr) name_begin = p;
+      while (p < last && !isSpace(*p)) ++p;
+      name_end = p;
+      if (static_cast<std::size_t>(name_end - name_begin) > kNoitomMaxNameLength) return false;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      while (p < last && isSpace(*p)) ++p;
+      const char* token_end = p;
+      while (token_end < last && !isSpace(*token_end)) ++token_end;
+      double value = 0;
+      if (p == token_end || internal::parseNumber(p, token_end, value) != token_end) return false;
+      values_[i] = value;
+      p = token_end;
+    }
+    return true;
+  }
+
+  // Why a text frame that fits no layout is dropped: a name (one token at least, at most
+  // kNoitomMaxNameLength characters) followed by numbers is a skeleton of another size
+  // (kWrongCount, or kOversized beyond max_values); anything else is kMalformed.
+  NoitomDrop classifyText(const char* p, const char* last) const noexcept {
+    const char* name_begin = nullptr;
+    const char* head_end = nullptr;  // end of the last token that is not a number
+    std::size_t run = 0, tokens = 0;  // numbers since then; tokens in all
+    while (p < last) {
+      while (p < last && isSpace(*p)) ++p;
+      if (p == last) break;
+      const char* token_end = p;
+      while (token_end < last && !isSpace(*token_end)) ++token_end;
+      if (name_begin == nullptr) name_begin = p;
+      double value = 0;
+      if (internal::parseNumber(p, token_end, value) == token_end) {
+        ++run;
+      } else {
+        run = 0;
+        head_end = token_end;
+      }
+      ++tokens;
+      p = token_end;
+    }
+    if (head_end == nullptr && run > 0) --run;  // all numbers: the first is the name
+    if (run == 0 || run + 1 > tokens) return NoitomDrop::kMalformed;
+    if (head_end != nullptr && static_cast<std::size_t>(head_end - name_begin) > kNoitomMaxNameLength) {
+      return NoitomDrop::kMalformed;
+    }
+    return run > values_.size() ? NoitomDrop::kOversized : NoitomDrop::kWrongCount;
   }
 
   NoitomBvhBinding binding_;
@@ -588,6 +775,9 @@ class NoitomBroadcastDecoder {
   std::int64_t avatar_ = -1;
   std::int64_t last_index_ = -1;
   std::int64_t stale_index_ = -1;  // the index of the frame just dropped as stale, else -1
+  std::array<int, 4> text_counts_{};  // value counts of the layouts, largest first
+  bool text_held_ = false;  // decodeDatagram holds the first part(s) of a text frame in buffer_
+  double text_time_ = 0;    // arrival of the held text's first part, s
 };
 
 }  // namespace retarget

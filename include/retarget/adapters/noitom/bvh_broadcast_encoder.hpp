@@ -80,11 +80,17 @@ inline std::string noitomTextFrame(const std::vector<double>& values, int avatar
 }
 
 /// One binary frame: the 64-byte header (little-endian) and the values as float32. The header's
-/// WithDisp / WithReference bytes say `layout`.
+/// WithDisp / WithReference fields say `layout`. `header` picks the layout of the header (file
+/// comment of bvh_broadcast.hpp): NeuronDataReader's `BvhDataHeader` (DataVersion 1.1.0.0, with
+/// `frame_index`) or PNLib's older `BvhOutputBinaryHeader` (DataVersion 1.0.0.2, uint32
+/// DataCount, int32 flags, no frame index: `frame_index` is not written). Throws
+/// InvalidArgument for more than 65535 values or `header` kText.
 inline std::vector<std::uint8_t> noitomBinaryFrame(const std::vector<double>& values, const NoitomLayout& layout,
                                                    std::uint32_t avatar = 0, std::uint32_t frame_index = 0,
-                                                   const std::string& name = "Avatar00") {
+                                                   const std::string& name = "Avatar00",
+                                                   NoitomHeader header = NoitomHeader::kBvhDataHeader) {
   RETARGET_THROW_UNLESS(values.size() <= 65535, InvalidArgument, "noitomBinaryFrame: too many values (", values.size(), ")");
+  RETARGET_THROW_UNLESS(header != NoitomHeader::kText, InvalidArgument, "noitomBinaryFrame: a binary frame needs a binary header");
   std::vector<std::uint8_t> bytes(kNoitomHeaderSize + 4 * values.size(), 0);
   auto put16 = [&](std::size_t at, std::uint32_t v) {
     bytes[at] = static_cast<std::uint8_t>(v & 0xFFu);
@@ -95,16 +101,28 @@ inline std::vector<std::uint8_t> noitomBinaryFrame(const std::vector<double>& va
     put16(at + 2, v >> 16);
   };
   put16(0, kNoitomStartToken);
-  bytes[2] = 0;  // data version 1.1.0.0: build, revision, minor, major
-  bytes[3] = 0;
-  bytes[4] = 1;
-  bytes[5] = 1;
-  put16(6, static_cast<std::uint32_t>(values.size()));
-  bytes[8] = layout.with_displacement ? 1 : 0;
-  bytes[9] = layout.with_reference ? 1 : 0;
-  put32(10, avatar);
-  std::memcpy(bytes.data() + 14, name.data(), std::min<std::size_t>(name.size(), 31));
-  put32(46, frame_index);
+  if (header == NoitomHeader::kBvhDataHeader) {
+    bytes[2] = 0;  // data version 1.1.0.0: build, revision, minor, major
+    bytes[3] = 0;
+    bytes[4] = 1;
+    bytes[5] = 1;
+    put16(6, static_cast<std::uint32_t>(values.size()));
+    bytes[8] = layout.with_displacement ? 1 : 0;
+    bytes[9] = layout.with_reference ? 1 : 0;
+    put32(10, avatar);
+    std::memcpy(bytes.data() + 14, name.data(), std::min<std::size_t>(name.size(), 31));
+    put32(46, frame_index);
+  } else {
+    bytes[2] = 2;  // data version 1.0.0.2: build, revision, minor, major
+    bytes[3] = 0;
+    bytes[4] = 0;
+    bytes[5] = 1;
+    put32(6, static_cast<std::uint32_t>(values.size()));
+    put32(10, layout.with_displacement ? 1 : 0);
+    put32(14, layout.with_reference ? 1 : 0);
+    put32(18, avatar);
+    std::memcpy(bytes.data() + 22, name.data(), std::min<std::size_t>(name.size(), 31));
+  }
   put16(62, kNoitomEndToken);
   for (std::size_t i = 0; i < values.size(); ++i) {
     const auto f = static_cast<float>(values[i]);

@@ -188,8 +188,8 @@ struct NoitomUdpSourceOptions {
   }
 };
 
-/// A UDP receiver of a BVH broadcast: one frame per datagram, or a binary frame split over
-/// consecutive datagrams (joined by the decoder).
+/// A UDP receiver of a BVH broadcast: one frame per datagram, or a frame split over consecutive
+/// datagrams (joined by the decoder: binary by its DataCount, text up to its `||`).
 class NoitomUdpSource {
  public:
   /// Binds the port. Throws InvalidArgument on bad options or hierarchy, Error naming the port
@@ -219,6 +219,8 @@ class NoitomUdpSource {
     const auto deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
     try {
       for (;;) {
+        // A datagram that held several text frames: the ones after the first, before waiting.
+        if (decoder_.next(t_arrival_, frame)) return true;
         if (!receiving_) startReceive();
         received_ = false;
         const std::size_t ran = internal::runOneUntil(context_, deadline);

@@ -26,10 +26,15 @@
 ///   side and the head on MyRobotLab's pins, the left side on MyRobotLab's pin + 30 (32..41),
 ///   which leaves free the pins MyRobotLab uses for the jaw, eyes and stomach (22..29).
 /// - Safe ranges and rest positions: MyRobotLab's InMoov2 servo configuration files
-///   (minOut/maxOut, rest): neck 20..160, rothead 30..150, omoplate 10..80 (rest 10), shoulder
-///   0..180 (rest 30), rotate 40..180 (rest 90), bicep 0..90 (rest 0), wrist and fingers 0..180
-///   (rest 0). The offset is the rest position where the model's joint angle 0 is the same pose
-///   (arm down, elbow straight, hand open, head centred).
+///   (MyRobotLab/InMoov2, config/InMoov2_Full/i01.<part>.yml, minOut/maxOut, rest; the commits
+///   are listed in robots/inmoov.hpp): neck 20..160 (rest 90), rothead 30..150 (rest 90),
+///   omoplate 10..80 (rest 10), shoulder 0..180 (rest 30), rotate 40..180 (rest 90), bicep
+///   0..90 (rest 0), wrist and fingers 0..180 (rest 0). The offset is the rest position where
+///   the model's joint angle 0 is the same pose (arm down, elbow straight, hand open, head
+///   centred); the built-in model's limits lie inside these ranges.
+/// - Speed: the same files give every servo `speed: 45.0` (degrees per second), the speed
+///   MyRobotLab moves an InMoov servo at; kInMoovServoSpeedDegPerS is the firmware's default
+///   per-servo speed limit and the serial sink's default cap (docs/serial_protocol.md).
 /// - Directions: guesses (+1 everywhere, except the right wrist, whose model range is -pi..0,
 ///   mirrored to the left wrist's 0..pi): the sense in which a servo turns depends on how it is
 ///   mounted. One-to-one degrees are a guess too: the shoulder, rotate, bicep and omoplate are
@@ -58,6 +63,9 @@ struct ServoChannel {
 
 /// Number of servos of the InMoov table (the built-in model's nq).
 static constexpr uint8_t kInMoovServoCount = 22;
+
+/// Fastest a servo is moved (servo degrees per second): MyRobotLab's InMoov2 servo speed.
+static constexpr uint8_t kInMoovServoSpeedDegPerS = 45;
 
 /// The InMoov's servos in q order (kInMoovJointNames); see the file comment for the sources.
 static constexpr ServoChannel kInMoovServos[kInMoovServoCount] = {
