@@ -347,8 +347,9 @@ const std::vector<CompareColumn>& compareColumns() {
        "not shaped like a person scores above 0 even when every link points right",
        "/physical/mpjpe/size_ratio", "size ratio"},
       {"imitation", "/pose/pacc", "Pacc", "", 3,
-       "pose accuracy of the arms (seed 004 Eq. 4): share of frames whose elbow angles (upper arm to forearm, "
-       "each skeleton on its own) are within 15 deg of the human's, RMS over the arms"},
+       "pose accuracy of the arms (seed 004 Eq. 4): share of frames whose upper-arm and forearm directions are "
+       "within 15 deg of the human's (placed in the robot's frame as PIC places them), RMS over the links and arms; "
+       "the JSON's pacc_elbow_angle is the other reading (each skeleton's elbow angle)"},
       {"imitation", "/pose/po_all", "PO", "", 3,
        "occlusion / obstruction (seed 004 Eq. 5): the share of the work area's region of interest under the robot's "
        "projected arm links, mean over every frame (the JSON's po counts only the frames with the human wrist over "

@@ -1,8 +1,8 @@
 // `retarget eval <motion> <angles.csv> --robot baxter|yumi|... --metrics pose [--json]`: seed 004's
-// metrics for robots with a PIC map: pose accuracy Pacc (Eq. 4, the elbow angle of each skeleton,
-// threshold (15 deg)^2), the percentage of occlusion / obstruction PO of the robot's default work
+// metrics for robots with a PIC map: pose accuracy Pacc (Eq. 4, the arm links' directions against
+// the placed human's, threshold (15 deg)^2; pacc_elbow_angle the other reading of Section IV-B), the percentage of occlusion / obstruction PO of the robot's default work
 // area as a covered area (Eq. 5; robot and human, over the frames with the human wrist over it and
-// over every frame), the mean pose-angle error and the largest joint step. JSON keys: pacc, po,
+// over every frame), the mean pose error and the largest joint step. JSON keys: pacc, pacc_elbow_angle, po,
 // human_po, po_frames, po_all, human_po_all, los_occlusion, mean_pose_error,
 // mean_wrist_direction_error, largest_joint_step, frames, counted_frames.
 // `retarget compare` (compare.cpp) shows the same figures beside the other families.
@@ -55,9 +55,11 @@ void runPose(const EvalRequest& request) {
             << ": " << motion.size() << " frames (" << e.counted_frames << " with a tracked arm)\n";
   const auto share = [](double v) { return std::isnan(v) ? std::string("-") : fixed(v, 4); };
   std::cout << "  Pacc               " << e.pacc
-            << "   (seed 004 Eq. 4: frames whose elbow angle, upper arm to forearm, is within 15 deg of the human's, "
-               "RMS over the arms)\n";
-  std::cout << "  mean pose error    " << e.mean_pose_error << " rad (elbow angle, RMS over the arms)\n";
+            << "   (seed 004 Eq. 4: frames whose upper-arm and forearm directions are within 15 deg of the placed "
+               "human's, RMS over the links and arms)\n";
+  std::cout << "  Pacc, elbow angle  " << e.pacc_elbow_angle
+            << "   (the other reading: each skeleton's elbow angle within 15 deg of the human's)\n";
+  std::cout << "  mean pose error    " << e.mean_pose_error << " rad (link directions, RMS over the links and arms)\n";
   std::cout << "  PO                 " << share(e.po) << " robot, " << share(e.human_po) << " human   (seed 004 Eq. 5: "
             << "share of the work area's region under the projected arm links, over the " << e.po_frames
             << " frames with the human wrist over it)\n";

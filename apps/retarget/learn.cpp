@@ -9,8 +9,11 @@
 // learning/gpdm_training.hpp), one sequence per file, and saves it in the `.gpdm` format
 // (io/gpdm_model.hpp) for `retarget map --method gpdm-pf --model`. A file is either a robot
 // joint trajectory (time,<joint names>) or a human recording in any format `map` reads (Kinect,
-// BVH, skeleton CSV, ...), which GA-LVVJ maps onto the robot first (the paper's training data:
-// GA-LVVJ angles). The columns kept are the robot's coordinates, in the robot's q order, and
+// BVH, skeleton CSV, ...), which GA-LVVJ maps onto the robot first. The paper trains on other
+// angles, the joint-space particle filter's estimates of the robot's wave (500 of 1000 frames,
+// seed 003 Section 5): GA-LVVJ's angles are this command's departure, and the paper's kind of
+// data is the CSV `retarget map --method pf` writes, given here as a joint trajectory. The
+// columns kept are the robot's coordinates, in the robot's q order, and
 // their names are stored in the file, with the training frame period (s) and, when recordings
 // were given, the fit threshold: the 5th percentile of the GPDM-PF estimate's cosine similarity
 // over the recordings' own frames (`gpdmFitThreshold`; 30 particles, seed 1, as `map` runs it).
@@ -117,7 +120,8 @@ void learnGpdm(const LearnGpdmRequest& request) {
     if (detectMotionFile(path) == MotionFileKind::kJointTrajectory) {
       trajectory = readJointTrajectoryCsv(path);
     } else {
-      // A human recording: GA-LVVJ's angles are the training data (seed 003, Section 7).
+      // A human recording: GA-LVVJ's angles are the training data (the paper's are the joint-space
+      // particle filter's estimates, seed 003 Section 5: a departure, see the top of the file).
       if (!ga_lvvj_map) {
         throw UsageError("learn gpdm: " + path + " is a human recording, and no GA-LVVJ map fits robot '" +
                          model.name() + "' to turn it into joint angles (give joint-trajectory CSVs instead)");

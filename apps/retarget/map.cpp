@@ -42,8 +42,8 @@ const bool kMapRegistered = registerCommand(Command{
       command.add_option("--softening", request->softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
           ->check(CLI::Range(0, 3));
       command.add_flag("--soften-always", request->soften_always,
-                       "pics: soften the octants in every frame (default: only where PIC finds no solution, seed 004 "
-                       "Section III-B3)");
+                       "pics: soften the octants in every frame, seed 004 Section III-B3's reading (default: only "
+                       "where PIC finds no solution, Section I's reading)");
       command.add_flag("--force-octants", request->force_octants,
                        "pic, pics: a final pass that forces every arm link into its octants (default: the paper's "
                        "loop, where OUT wins over IN)");

@@ -137,6 +137,7 @@ nlohmann::ordered_json poseJson(const ArmImitation& e) {
   nlohmann::ordered_json out;
   out["counted_frames"] = e.counted_frames;
   out["pacc"] = e.pacc;
+  out["pacc_elbow_angle"] = e.pacc_elbow_angle;
   const auto number = [](double v) { return std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v); };
   out["po"] = number(e.po);
   out["human_po"] = number(e.human_po);

@@ -130,6 +130,7 @@ Json pose(const Robot& model, const Motion& motion, const Eigen::MatrixXd& q) {
   Json out;
   out["counted_frames"] = e.counted_frames;
   out["pacc"] = e.pacc;
+  out["pacc_elbow_angle"] = e.pacc_elbow_angle;
   out["po"] = number(e.po);
   out["human_po"] = number(e.human_po);
   out["po_frames"] = e.po_frames;
@@ -319,7 +320,7 @@ wbf_base: 'torso' or 'support-foot'. Returns a dict; releases the GIL.)doc");
       },
       py::arg("robot"), py::arg("motion"), py::arg("Q"), R"doc(
 Seed 004's arm imitation metrics (evaluateArmImitation), as `retarget eval --metrics pose --json`:
-pacc (Eq. 4, elbow angle within 15 deg), po / human_po (Eq. 5, share of the work area's region
+pacc (Eq. 4, upper-arm and forearm directions within 15 deg of the placed human's; pacc_elbow_angle: each skeleton's elbow angle), po / human_po (Eq. 5, share of the work area's region
 under the projected arm links), mean_pose_error (rad), largest_joint_step (rad). Robots with a
 PIC map (Baxter, YuMi, NAO, Pepper). Returns a dict; releases the GIL.)doc");
   m.def(

@@ -208,7 +208,9 @@ READS = ("robotIsWakeUp", "getPostureFamily")  # the bridge reading the robot's 
 def calls(module="ALMotion", since=0.0, call=None, reads=False):
     """The fake's log (calls that only read the robot's state left out unless `reads`)."""
     with open(LOG) as f:
-        entries = [json.loads(line) for line in f if line.strip()]
+        # Only whole lines: the fake may be writing the last one while this reads (its write is not
+        # atomic), and a line without its newline is read again on the next call.
+        entries = [json.loads(line) for line in f if line.endswith("\n") and line.strip()]
     return [e for e in entries if (module is None or e["module"] == module) and e["t"] >= since
             and (call is None or e["call"] == call) and (reads or call is not None or e["call"] not in READS)]
 

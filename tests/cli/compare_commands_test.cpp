@@ -155,8 +155,9 @@ TEST_CASE("cli compare: Baxter FABRIK, PIC, PICs: seed 004 metrics beside the ot
   const fs::path csv = tempDir() / "compare_baxter_pics.csv";
   const Run mapped = run("map " + motion + " --robot baxter --method pics --softening 2 --json -o " + quoted(csv));
   REQUIRE(mapped.code == 0);
-  // The joint fit's residual and the softening are reported (seed 004 Section III-B3: PICs
-  // softens only the frames PIC cannot solve); the fit's failures are the not-converged frames.
+  // The joint fit's residual and the softening are reported (by default PICs softens only the
+  // frames PIC cannot solve, seed 004 Section I's reading); the fit's failures are the
+  // not-converged frames.
   const nlohmann::json summary = parsedOutput(mapped);
   const nlohmann::json& details = summary.at("details");
   CHECK(details.at("fit_residual_max").get<double>() >= details.at("fit_residual_mean").get<double>());
@@ -182,6 +183,8 @@ TEST_CASE("cli compare: Baxter FABRIK, PIC, PICs: seed 004 metrics beside the ot
   const nlohmann::json& pose = report.at("rows")[2].at("pose");
   CHECK(pose.at("counted_frames").get<int>() == library.counted_frames);
   CHECK(pose.at("pacc").get<double>() == doctest::Approx(library.pacc).epsilon(1e-12));
+  CHECK(pose.at("pacc_elbow_angle").get<double>() == doctest::Approx(library.pacc_elbow_angle).epsilon(1e-12));
+  CHECK(library.pacc == library.pacc_link_directions);  // the default reading
   CHECK(pose.at("po_frames").get<int>() == library.po_frames);
   if (library.po_frames > 0) CHECK(pose.at("po").get<double>() == doctest::Approx(library.po).epsilon(1e-12));
   CHECK(pose.at("po_all").get<double>() == doctest::Approx(library.po_all).epsilon(1e-12));

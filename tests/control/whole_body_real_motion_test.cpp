@@ -13,8 +13,8 @@
 // moved faster, e.g. from a BVH take's T-pose first frame), WBF with the robot standing on its
 // feet is within 0.05 of the best reachable value on every link where the link is within reach
 // (metrics/best_reachable.hpp; every second frame, every frame of a short take); the thighs and
-// tibias also leave out the frames where the support modes hold the legs (Section 4.2's wobble
-// filter, Section 4.3's d0: a person starting to step). What each reason leaves out is counted,
+// tibias also leave out the frames where the support modes hold the legs (a lift pending: the
+// reversed form of Section 4.2's wobble filter; Section 4.3's d0: a person starting to step). What each reason leaves out is counted,
 // printed and bounded per take (checkTake).
 // The figures per take (frames in each mode, WBF/LLF) are printed for docs/methods/whole_body.md.
 #include <doctest/doctest.h>

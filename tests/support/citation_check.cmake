@@ -31,8 +31,11 @@
 #
 # Scanned: every file under include/, src/, apps/, tests/, docs/, examples/, bench/, python/ and
 # README.md, except directories named build*, the table (and docs/citations.md whatever TABLE is),
-# this script and its fixture (tests/support/citation_fixture/: a one-file tree with a complete
-# table and two broken ones, on which tests/CMakeLists.txt proves the check passes and fails).
+# this script, the two scripts beside it (citation_keys.cmake, the reading of a citation shared
+# with citation_seed_check.cmake, which checks the rows' equation numbers against the seed texts)
+# and their fixture (tests/support/citation_fixture/: a one-file tree with a complete table and
+# two broken ones, on which tests/CMakeLists.txt proves the check passes and fails, and the seed
+# check's tables and seed texts).
 
 cmake_minimum_required(VERSION 3.13)
 
@@ -45,64 +48,7 @@ if(NOT DEFINED TABLE)
 endif()
 get_filename_component(TABLE "${TABLE}" ABSOLUTE)
 
-# Loose match of a citation: the word, then numbers-like words joined by list separators.
-set(_kind "(Eqs?\\.|Equations?|Sections?|Secs?\\.|Figs?\\.|Figures?|Tables?)")
-set(_loose_item "[0-9IVX][-0-9A-Za-z./]*(\\([a-z]\\))?")
-set(_citation_re "${_kind} ${_loose_item}((,|, and| and| &) ${_loose_item})*")
-# Strict number at the start of a loose item, and the optional range end after it.
-set(_number_re "^([0-9]+(\\.[0-9]+)*[a-z]?(\\([a-z]\\))?|[IVX]+(-[A-H][0-9]*(/[0-9]+)?)?)")
-set(_range_re "^-([0-9]+(\\.[0-9]+)*[a-z]?|[a-z]|[IVX]+)")
-
-# Text made safe for CMake lists: en/em dashes become hyphens, list-breaking characters go.
-macro(_citation_sanitize var)
-  string(REPLACE "–" "-" ${var} "${${var}}")
-  string(REPLACE "—" "-" ${var} "${${var}}")
-  string(REPLACE "\\" "/" ${var} "${${var}}")
-  string(REPLACE ";" " ~ " ${var} "${${var}}")
-  string(REPLACE "[" "<" ${var} "${${var}}")
-  string(REPLACE "]" ">" ${var} "${${var}}")
-endmacro()
-
-# The citation keys in one (sanitized) line of text, in order, into `out`.
-function(_citation_keys text out)
-  set(_keys "")
-  string(REGEX MATCHALL "${_citation_re}" _hits "${text}")
-  foreach(_hit IN LISTS _hits)
-    string(REGEX MATCH "^${_kind} " _word "${_hit}")
-    string(LENGTH "${_word}" _word_length)
-    string(SUBSTRING "${_hit}" ${_word_length} -1 _rest)
-    string(STRIP "${_word}" _word)
-    if(_word MATCHES "^Eq")
-      set(_word "Eq.")
-    elseif(_word MATCHES "^Sec")
-      set(_word "Section")
-    elseif(_word MATCHES "^Fig")
-      set(_word "Fig.")
-    else()
-      set(_word "Table")
-    endif()
-    string(REGEX REPLACE "(,|, and| and| &) " ";" _items "${_rest}")
-    foreach(_item IN LISTS _items)
-      if(NOT _item MATCHES "${_number_re}")
-        continue()
-      endif()
-      set(_number "${CMAKE_MATCH_0}")
-      string(LENGTH "${_number}" _length)
-      string(SUBSTRING "${_item}" ${_length} -1 _tail)
-      if(_tail MATCHES "${_range_re}")
-        string(APPEND _number "${CMAKE_MATCH_0}")
-        string(LENGTH "${CMAKE_MATCH_0}" _length)
-        string(SUBSTRING "${_tail}" ${_length} -1 _tail)
-      endif()
-      # A number must end the word ("Section Valid" is no citation).
-      if(_tail MATCHES "^([A-Za-z0-9]|\\.[.0-9])")
-        continue()
-      endif()
-      list(APPEND _keys "${_word} ${_number}")
-    endforeach()
-  endforeach()
-  set(${out} "${_keys}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/citation_keys.cmake)
 
 # --- the files ---------------------------------------------------------------------------------
 file(RELATIVE_PATH _table_rel "${ROOT}" "${TABLE}")
@@ -116,7 +62,7 @@ foreach(_entry include src apps tests docs examples bench python README.md)
   endif()
 endforeach()
 list(FILTER _files EXCLUDE REGEX "(^|/)build[^/]*/")
-list(FILTER _files EXCLUDE REGEX "^tests/support/citation_(check\\.cmake$|fixture/)")
+list(FILTER _files EXCLUDE REGEX "^tests/support/citation_((check|keys|seed_check)\\.cmake$|fixture/)")
 list(REMOVE_ITEM _files "${_table_rel}" docs/citations.md)
 list(SORT _files)
 

@@ -12,30 +12,40 @@
 /// the shared walks to 30, 60, 100 and 120 Hz). With h0 = `lift_height`:
 /// - double -> single (Section 4.2): one ankle higher than the other by h0 or more in every frame
 ///   for `lift_confirm_time` seconds; the robot then stands on the lower foot. The paper asks for
-///   "three consecutive motion loops" so that a walk does not become one-leg stands, and leaves
-///   the loop's duration open; as time, the window must outlast the swing of a walking step
-///   (0.23-0.38 s on the shared walks), so 0.5 s.
+///   "three consecutive motion loops" so that a walk does not become one-leg stands. Its loops
+///   vary in length (Section 3.1) and average 0.26 s (the caption of Fig. 10), so three of them
+///   are about 0.78 s. The window here is set from what the filter is for instead: it must
+///   outlast the swing of a walking step (0.23-0.38 s on the shared walks), so 0.5 s, a
+///   departure from the paper's ~0.78 s that starts a one-leg stand sooner.
 /// - single -> double (Section 4.4): the free ankle less than h0 above the support ankle in
-///   every frame for `landing_confirm_time` seconds (the paper's three loops against sensor
-///   "leaping errors": 0.1 s, three frames of its 30 Hz Kinect).
+///   every frame for `landing_confirm_time` seconds. The paper again asks for three motion loops,
+///   against sensor "leaping errors": about 0.78 s at its 0.26 s average loop. The project
+///   confirms a landing after 0.1 s (three frames of a 30 Hz Kinect), a documented departure:
+///   a leap of one or two 30 Hz frames is already filtered at 0.1 s (tests/control), while waiting
+///   three of the paper's loops would keep the robot on one foot, its swing foot in the air,
+///   for about 0.78 s after every landing of the human's foot.
 /// - -> walking (Section 4.3): at the start of a locomotion loop, the human turned by ω0 or moved
 ///   by d0 with both feet since the last command, or stepped with both feet during the loop that
 ///   ended (control/locomotion.hpp). Walking -> double: a loop start where none holds. While
 ///   walking, the walking controller owns the legs and foot heights are not evaluated; every
 ///   loop start issues a walk command (zero displacement: step in place).
 /// - lower-limb imitation is suspended in a double-support frame (the caller holds the legs):
-///   - where one ankle is h0 or more above the other (Section 4.2's wobble filter: the paper
-///     lets the legs move in double support only while the height difference is below h0, so a
-///     lift that is not yet confirmed is not imitated on two feet; the text says "greater than
-///     h0", which contradicts the reason it gives, the wobble from imitating the lifted leg
-///     before single support is reached);
+///   - where one ankle is h0 or more above the other (`lift_pending`). This reverses the wobble
+///     filter of Section 4.2, a documented departure. The paper executes lower-limb motions in
+///     double support "only when the height difference is greater than h0", so that the robot
+///     does not wobble by imitating the lifting leg before the threshold is reached. Taken as
+///     written, that holds the legs whenever both feet are down (the difference is then below
+///     h0), so a squat or a knee bend on two feet would never be imitated. Here the legs follow
+///     the human below h0 and are held from h0 on until the lift is confirmed or ends, so a lift
+///     that single support has not yet confirmed is not imitated on two feet;
 ///   - where an ankle has moved d0 or more on the horizontal plane since the start of the
 ///     locomotion loop (Section 4.3: "if a small displacement d0 of either foot is detected, the
 ///     execution of lower-limb imitation in this motion loop will be stopped", a reaching-out
 ///     leg or the first steps of a walk).
-/// - a step the robot refuses (`SupportModeUpdate::refused`): a lift that ends in double
-///   support without the robot standing on one foot. Too short: down again before
-///   `lift_confirm_time` (a fast step; lifts shorter than `landing_confirm_time`, the paper's
+/// - a step the robot refuses (`SupportModeUpdate::refused`), the project's own rule (seed
+///   000's Section 4.2 confirms a lift by h0 and three loops only, with no speed limit): a lift
+///   that ends in double support without the robot standing on one foot. Too short: down again
+///   before `lift_confirm_time` (a fast step; lifts shorter than `landing_confirm_time`, the
 ///   guard against sensor leaps, are noise and not reported). Too fast: the lifted ankle moved,
 ///   relative to the other, faster than `max_lift_speed` leg lengths per second while the lift
 ///   was pending (a kick): the lift is then not confirmed however long it lasts, so the robot
@@ -77,11 +87,14 @@ struct SupportModeOptions {
   /// How long (s) a lift must hold before the robot stands on one foot, > 0 (see the file doc:
   /// longer than a walking step's swing, 0.23-0.38 s on the shared walks).
   double lift_confirm_time = 0.5;
-  /// How long (s) the free foot must stay down before the robot lands it, > 0 (the paper's three
-  /// loops of a 30 Hz sensor).
+  /// How long (s) the free foot must stay down before the robot lands it, > 0. The paper asks
+  /// for three motion loops, about 0.78 s at its 0.26 s average loop (Fig. 10); 0.1 s, three
+  /// frames of a 30 Hz sensor, is the project's choice so that no landing is held back (see the
+  /// file doc).
   double landing_confirm_time = 0.1;
   /// Speed of a lifting ankle relative to the other (leg lengths hip -> knee -> ankle per
-  /// second, > 0) above which the lift is refused (see the file doc). 4.4: NAO's swing ankle with
+  /// second, > 0) above which the lift is refused (see the file doc; the project's rule, not the
+  /// paper's, which sets no speed limit on a lift). 4.4: NAO's swing ankle with
   /// hip and knee pitch at the balance's 3 rad/s joint speed cap moves at most 3 * 0.203 m
   /// (hip to ankle) + 3 * 0.103 m (knee to ankle) = 0.92 m/s, 4.4 of its 0.203 m legs per second;
   /// for an adult's 0.87 m leg that is 3.9 m/s, about a walking swing's peak and well below a
@@ -128,7 +141,8 @@ struct SupportModeUpdate {
   /// Double support and a lift not yet confirmed or a foot moved d0: hold the legs in this frame
   /// (`lift_pending` or `foot_displaced`, see the file doc).
   bool lower_limbs_suspended = false;
-  /// Double support, one ankle h0 or more above the other (Section 4.2's wobble filter).
+  /// Double support, one ankle h0 or more above the other (Section 4.2's wobble filter,
+  /// reversed: see the file doc).
   bool lift_pending = false;
   /// Double support, an ankle moved d0 or more since the locomotion loop started (Section 4.3).
   bool foot_displaced = false;

@@ -14,7 +14,8 @@
 ///    feet can take (without it the balance would have to find the ankles, and a bow or a squat
 ///    would leave NAO's trunk upright or tipped back); in a double-support frame
 ///    where the support modes suspend lower-limb imitation (a lift not yet confirmed: the
-///    wobble filter of Section 4.2; a foot moved d0: Section 4.3) the legs keep their angles;
+///    wobble filter of Section 4.2, reversed as control/support_mode.hpp explains; a foot moved
+///    d0: Section 4.3) the legs keep their angles;
 /// 3. balance (control/balance.hpp), in real time: the frame's time step (its `time` minus the
 ///    previous frame's) is divided into n = ceil(dt / control_period) equal periods, one QP
 ///    each, every per-period bound scaled to the period's length, towards the target as it was

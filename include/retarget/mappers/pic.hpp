@@ -17,12 +17,18 @@
 ///     forward kinematics of the previous solution, target = robot shoulder + s (u + f):
 ///     FABRIK (no constraints), PIC (Section III-B2: allowed sets = the single octants, IN in the
 ///     backward pass, OUT in the forward pass, projection onto the closest face, Fig. 3; OUT wins
-///     where they conflict, as the paper's Section IV-C explains), or PICs (Section III-B3: PIC
-///     first; only when PIC ends farther than the tolerance from the target, "when a solution
-///     cannot be found under the original setup", the same solve again from the same start with
-///     the octants within Hamming distance K of the human's, Eq. 3; `softened()` tells which).
-///     `PicOptions::soften_always` softens every frame; `fabrik.final_octant_pass` forces every
-///     link into its octants after the loop (both extensions, off by default).
+///     where they conflict, as the paper's Section IV-C explains), or PICs (Section III-B3, Eq. 3:
+///     the admissible octants of a link widened to those within Hamming distance K of the
+///     human's). The paper gives two triggers for the widening. Section I: PICs "expands the pose
+///     constraint ranges of the robot joints when a solution cannot be found under the original
+///     setup of constraints", i.e. after PIC fails; this is the default here: PIC first, and only
+///     when it ends farther than the tolerance from the target, the same solve again from the
+///     same start with the widened sets (`softened()` tells which frames). Section III-B3: "when a
+///     link falls outside of the constraint region", PICs adds the neighbouring octants to that
+///     link's range, in every solve; this is `PicOptions::soften_always` (every frame solved with
+///     the widened sets, which leave a link already inside its own octant where it is).
+///     `fabrik.final_octant_pass` forces every link into its octants after the loop (an
+///     extension, off by default).
 ///  4. Positions to angles: a damped least-squares fit of the arm's `fit_joints` (projected
 ///     onto the joint limits every step, warm-started from the previous solution) to the solved
 ///     chain points (not in the paper, which stops at positions); `residual()` reports the largest
@@ -81,8 +87,11 @@ struct PicOptions {
   PicAlgorithm algorithm = PicAlgorithm::kPic;
   /// PICs softening factor K of Eq. 3 (0..3; 0 equals PIC, 3 admits every octant).
   int softening = 1;
-  /// PICs: soften every frame instead of only the frames PIC cannot solve (the paper softens
-  /// "when a solution cannot be found under the original setup"; an extension, off by default).
+  /// PICs: solve every frame with the widened octant sets (Section III-B3's reading: "when a link
+  /// falls outside of the constraint region", its neighbouring octants are added) instead of only
+  /// the frames PIC cannot solve (Section I's reading: PICs expands the ranges "when a solution
+  /// cannot be found under the original setup of constraints"). Off by default: the default
+  /// follows Section I; which reading the paper's experiments used is not settled.
   bool soften_always = false;
   /// FABRIK tolerance (m) and iteration cap (the paper: at most 20 iterations).
   FabrikOptions fabrik{};
@@ -259,7 +268,8 @@ bool PicMapper<Scalar>::solveArm(Arm& arm, const SkeletonFrame<Scalar>& frame) {
   arm.solved = arm.chain;  // the start, kept for a softened second solve
   arm.result = solveFabrik<Scalar>(arm.chain, target, options_.fabrik, constraints);
   if (pics && !arm.softened && !arm.result.converged && options_.softening > 0) {
-    // Section III-B3: PIC found no solution within the tolerance; soften and solve again.
+    // Section I's trigger: PIC found no solution within the tolerance; soften and solve again
+    // (Section III-B3's per-link trigger is `soften_always`, handled above).
     arm.chain = arm.solved;
     arm.softened = true;
     constraints = picConstraints(arm.pose, arm.points, arm.elbow, options_.softening);

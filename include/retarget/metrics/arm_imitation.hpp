@@ -7,9 +7,10 @@
 /// human, and the largest joint step between consecutive frames (the continuity problem the
 /// paper raises at the end of Section IV-C), per frame and over the motion.
 ///
-/// Pose angles are measured on each skeleton on its own (the human's raw positions; the robot's
-/// shoulder, elbow and wrist chain points of the map at the written angles), so they need no
-/// placement. PO needs both arms in the robot base frame: the human arms are placed there as
+/// Both readings of the pose angles are computed. The elbow angles are measured on each skeleton
+/// on its own (the human's raw positions; the robot's shoulder, elbow and wrist chain points of the
+/// map at the written angles), so they need no placement; the link directions (the default) and
+/// PO need both arms in the robot base frame: the human arms are placed there as
 /// `PicMapper` places them (`ArmPlacement` with the same options, calibrated on the same first
 /// frames) and hung at the robot's shoulder point of the frame; the robot's links are its chain
 /// segments. As in the paper, PO counts only the frames in which the (placed) human wrist is over
@@ -46,22 +47,31 @@ RETARGET_DECL WorkArea defaultWorkArea(const PicMap& map);
 
 /// Per-frame and whole-motion results of `evaluateArmImitation`.
 struct ArmImitation {
-  /// Per frame and arm of the map: the pose-angle error theta_h - theta_r (rad; NaN when an arm
-  /// is unavailable); per frame the mean squared error over the arms (rad^2; NaN when not
-  /// counted), the covered share of the ROI by the robot and by the placed human ([0, 1]),
-  /// whether the placed human wrist is over the ROI, whether a capsule blocks the line of sight,
-  /// and the largest joint step from the previous frame (rad; 0 for the first frame).
+  /// Per frame and arm of the map: the pose error of the options' reading (rad; NaN when an arm
+  /// is unavailable; metrics/pose_accuracy.hpp); per frame the mean squared error over the arms
+  /// of that reading and of each reading (rad^2; NaN when not counted), the robot's largest wrist
+  /// miss (m: the distance from the robot's wrist to the placed human wrist, largest over the
+  /// arms; NaN before the placement is calibrated), the covered share of the ROI by the robot and
+  /// by the placed human ([0, 1]), whether the placed human wrist is over the ROI, whether a
+  /// capsule blocks the line of sight, and the largest joint step from the previous frame (rad; 0
+  /// for the first frame).
   std::vector<std::vector<double>> pose_error;
   std::vector<double> mse;
+  std::vector<double> mse_link_directions;
+  std::vector<double> mse_elbow_angle;
+  std::vector<double> wrist_miss;
   std::vector<double> robot_area;
   std::vector<double> human_area;
   std::vector<bool> wrist_over_roi;
   std::vector<bool> occluding;
   std::vector<double> joint_step;
-  /// Pacc (Eq. 4) and the frames it counted; mean pose-angle error (rad, RMS over the arms, mean
-  /// over counted frames); mean angle between the human's and the robot's shoulder->wrist
-  /// directions (rad, a diagnostic of where the hand points).
+  /// Pacc (Eq. 4) of the options' reading and the frames it counted; Pacc of each reading at the
+  /// same threshold; mean pose error of the options' reading (rad, RMS over the arms, mean over
+  /// counted frames); mean angle between the human's and the robot's shoulder->wrist directions
+  /// (rad, a diagnostic of where the hand points).
   double pacc = 0;
+  double pacc_link_directions = 0;
+  double pacc_elbow_angle = 0;
   int counted_frames = 0;
   double mean_pose_error = 0;
   double mean_wrist_direction_error = 0;
@@ -176,7 +186,11 @@ RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model,
     for (const auto& shape : link.collisions) capsules.emplace_back(static_cast<int>(l), shape.capsule_L);
   }
   ArmPlacement<double> placement(placement_options, length[0], length[1]);
-  PoseAccuracy pacc(pacc_options);
+  PoseAccuracyOptions link_options = pacc_options, elbow_options = pacc_options;
+  link_options.reading = PoseAngleReading::kLinkDirections;
+  elbow_options.reading = PoseAngleReading::kElbowAngle;
+  PoseAccuracy pacc_link(link_options), pacc_elbow(elbow_options);
+  const bool by_links = pacc_options.reading == PoseAngleReading::kLinkDirections;
   OcclusionPercentage los;
   OccludedArea robot_cover(regionOfInterest(area)), human_cover(regionOfInterest(area));
   const RegionOfInterest& roi = robot_cover.roi();
@@ -189,12 +203,13 @@ RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model,
     placement.update(frame);
     forwardKinematics(model, data, q.row(static_cast<Eigen::Index>(k)).transpose());
     std::vector<double> errors;
-    std::array<std::optional<double>, 2> by_side;
+    std::array<std::optional<double>, 2> link_by_side, elbow_by_side;
+    double wrist_miss = std::nan("");
     robot_cover.clear();
     human_cover.clear();
     bool over = false;
     for (const auto& arm : arms) {
-      std::optional<double> error;
+      std::optional<double> link_error, elbow_error;
       const auto j = armJoints(arm.side);
       const Eigen::Vector3d p_S = origin(arm.points.front()), p_E = origin(arm.points[static_cast<std::size_t>(arm.elbow)]),
                             p_W = origin(arm.points.back());
@@ -202,10 +217,13 @@ RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model,
       if (frame.usable(j[0]) && frame.usable(j[1]) && frame.usable(j[2])) {
         const auto human = armPoseAngle<double>(frame.position(j[0]), frame.position(j[1]), frame.position(j[2]));
         const auto robot = armPoseAngle<double>(p_S, p_E, p_W);
-        if (human && robot) error = *human - *robot;
+        if (human && robot) elbow_error = *human - *robot;
         if (placement.calibrated()) {
           const Eigen::Vector3d u = placement.placeVector(arm.side, frame.position(j[1]) - frame.position(j[0]));
           const Eigen::Vector3d f = placement.placeVector(arm.side, frame.position(j[2]) - frame.position(j[1]));
+          link_error = armLinkDirectionError<double>(u, f, p_E - p_S, p_W - p_E);
+          const double miss = (p_S + u + f - p_W).norm();
+          wrist_miss = std::isnan(wrist_miss) ? miss : std::max(wrist_miss, miss);
           human_cover.addLink(p_S, p_S + u);
           human_cover.addLink(p_S + u, p_S + u + f);
           over = over || roi.contains(p_S + u + f);
@@ -215,10 +233,15 @@ RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model,
           }
         }
       }
+      const std::optional<double>& error = by_links ? link_error : elbow_error;
       errors.push_back(error ? *error : std::nan(""));
-      if (error && !by_side[static_cast<std::size_t>(arm.side)]) by_side[static_cast<std::size_t>(arm.side)] = error;
+      const auto side = static_cast<std::size_t>(arm.side);
+      if (link_error && !link_by_side[side]) link_by_side[side] = link_error;
+      if (elbow_error && !elbow_by_side[side]) elbow_by_side[side] = elbow_error;
     }
-    const auto mse = pacc.add(by_side[0], by_side[1]);
+    const auto mse_link = pacc_link.add(link_by_side[0], link_by_side[1]);
+    const auto mse_elbow = pacc_elbow.add(elbow_by_side[0], elbow_by_side[1]);
+    const auto& mse = by_links ? mse_link : mse_elbow;
     bool occluding = false;
     if (capsules.empty()) {
       for (const auto& arm : arms) {
@@ -246,6 +269,9 @@ RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model,
     }
     out.pose_error.push_back(errors);
     out.mse.push_back(mse ? *mse : std::nan(""));
+    out.mse_link_directions.push_back(mse_link ? *mse_link : std::nan(""));
+    out.mse_elbow_angle.push_back(mse_elbow ? *mse_elbow : std::nan(""));
+    out.wrist_miss.push_back(wrist_miss);
     out.robot_area.push_back(robot_area);
     out.human_area.push_back(human_area);
     out.wrist_over_roi.push_back(over);
@@ -254,7 +280,10 @@ RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model,
         k == 0 ? 0.0 : (q.row(static_cast<Eigen::Index>(k)) - q.row(static_cast<Eigen::Index>(k - 1))).cwiseAbs().maxCoeff());
   }
   const double frames = static_cast<double>(std::max<std::size_t>(1, motion.size()));
+  const PoseAccuracy& pacc = by_links ? pacc_link : pacc_elbow;
   out.pacc = pacc.value();
+  out.pacc_link_directions = pacc_link.value();
+  out.pacc_elbow_angle = pacc_elbow.value();
   out.counted_frames = pacc.frames();
   out.mean_pose_error = pacc.meanError();
   out.mean_wrist_direction_error = direction_count > 0 ? direction_sum / direction_count : 0.0;
