@@ -52,6 +52,7 @@ struct LearnGpdmRequest {
   int latent = 3;
   int iterations = 200;
   int every = 1;
+  bool learn_scales = false;  // --learn-scales: also learn the per-joint scales W
 };
 
 #ifdef RETARGET_CLI_WITH_LEARNING
@@ -146,6 +147,7 @@ void learnGpdm(const LearnGpdmRequest& request) {
   options.latent_dim = request.latent;
   options.max_iterations = request.iterations;
   options.report_every = 10;
+  options.learn_scales = request.learn_scales;
   if (request.latent >= frames) {
     throw UsageError("learn gpdm: --latent " + std::to_string(request.latent) + " needs more than that many frames (got " +
                      std::to_string(frames) + ")");
@@ -297,6 +299,9 @@ const bool kLearnRegistered = registerCommand(Command{
           ->check(CLI::Range(1, 100000));
       gpdm->add_option("--every", request->every, "keep every K-th frame (default 1; the paper keeps 500 of 1000: 2)")
           ->check(CLI::Range(1, 1000));
+      gpdm->add_flag("--learn-scales", request->learn_scales,
+                     "also learn the per-joint scales W (GpdmTrainingOptions::learn_scales; default off: W from the "
+                     "data's spread, docs/methods/gpdm.md)");
       gpdm->callback([request] { learnGpdm(*request); });
 
       auto gmr_request = std::make_shared<LearnGmrRequest>();

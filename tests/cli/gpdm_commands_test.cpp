@@ -40,6 +40,13 @@ TEST_CASE("cli learn gpdm, then map --method gpdm-pf: the library's model and ou
   CHECK(file.model.latentDim() == 3);
   REQUIRE(file.joint_names.size() == static_cast<std::size_t>(nao.nq()));
   for (int i = 0; i < nao.nq(); ++i) CHECK(file.joint_names[static_cast<std::size_t>(i)] == nao.qName(i));
+  CHECK(file.model.scales().isOnes());  // W = 1 unless asked to learn it
+  // --learn-scales: the stored W is the closed-form optimum of the learned model (not all 1).
+  const fs::path scaled_path = tempDir() / "gpdm_wave_scaled.gpdm";
+  const Run scaled = run("learn gpdm " + quoted(angles) + " --robot nao --iterations 20 --learn-scales -o " + quoted(scaled_path));
+  REQUIRE_MESSAGE(scaled.code == 0, scaled.err);
+  const GpdmModelFile scaled_file = loadGpdmModel(scaled_path.string());
+  CHECK_FALSE(scaled_file.model.scales().isOnes());
 
   const std::string map = "map " + quoted(test_motion) + " --robot nao --method gpdm-pf --model " + quoted(model_path) +
                           " --particles 12 -o ";

@@ -341,6 +341,7 @@ TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10
   Eigen::VectorXd q(model.nq());
   for (int n = 0; n < test::sweepCount(500); ++n) {
     const double angle = t(rng);
+    mapper.reset();  // each frame a first frame: the random angles are not a motion
     // A swing about an axis perpendicular to the forearm after the twist does not change it.
     const Eigen::Vector3d perpendicular(0, std::cos(n * 0.1), std::sin(n * 0.1));
     test::setLocalRotation(motion, 0, motion.findJoint("LeftHand"),
@@ -352,10 +353,54 @@ TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10
     // Pure twist: Eq. 10's omega is |twist|.
     test::setLocalRotation(motion, 0, motion.findJoint("LeftHand"),
                            Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()).toRotationMatrix());
+    mapper.reset();
     CHECK(mapper.map(motion.frameValues(0), q).ok());
     CHECK(std::abs(q[0] - angle) < 1e-9);
     CHECK(std::abs(q[1] - std::abs(angle)) < 1e-9);
   }
+}
+
+TEST_CASE("euler mapper: a wrist twist through +-pi goes on to its limit and stays there, no jump across") {
+  const auto model = test::makeTestRobot({{"twist", -3.0, 3.0}});
+  EulerMap config;
+  EulerJointMapping twist;
+  twist.robot_joint = "twist";
+  twist.kind = EulerCase::kWristTwist;
+  twist.source = {"LeftHand"};
+  twist.axis = Eigen::Vector3d::UnitX();
+  config.joints.push_back(twist);
+  BvhMotion motion = test::makeHumanSkeleton(1);
+  EulerMapper<double> mapper(model, motion, config);
+  const int hand = motion.findJoint("LeftHand");
+  Eigen::VectorXd q(model.nq()), previous(model.nq());
+  // The hand twists from 2.5 rad on, 0.01 rad per frame, to 2.5 + 3.5 rad (past pi, which the
+  // swing-twist split wraps to -pi, and on to half a turn past the limit), then back.
+  int reported = 0, clamped = 0;
+  double worst_unreported = 0;
+  bool first = true;
+  for (int k = 0; k <= 700; ++k) {
+    const double angle = 2.5 + 0.01 * (k <= 350 ? k : 700 - k);
+    test::setLocalRotation(motion, 0, hand, Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()).toRotationMatrix());
+    const Status s = mapper.map(motion.frameValues(0), q);
+    CHECK_FALSE(s.has(StatusCode::kInvalidInput));
+    clamped += s.has(StatusCode::kClamped) ? 1 : 0;
+    if (!first) {
+      if (s.has(StatusCode::kDiscontinuity)) {
+        ++reported;
+      } else {
+        worst_unreported = std::max(worst_unreported, std::abs(q[0] - previous[0]));
+      }
+    }
+    // Up to half a turn past the limit (angle < 3 + pi) the robot holds its limit.
+    if (angle > 3.0 && angle < 3.0 + kPi<double> - 0.02) CHECK(q[0] == doctest::Approx(3.0).epsilon(1e-12));
+    if (angle <= 3.0) CHECK(std::abs(q[0] - angle) < 1e-9);
+    previous = q;
+    first = false;
+  }
+  MESSAGE("twist through pi: " << clamped << " frames clamped, " << reported << " reported, largest unreported step "
+                               << worst_unreported << " rad");
+  CHECK(worst_unreported <= 0.01 + 1e-9);  // the input's own step
+  CHECK(clamped > 200);
 }
 
 // Continuity (issue 31): every channel swept in 0.02 deg steps through `center`; returns the

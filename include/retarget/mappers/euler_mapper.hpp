@@ -199,8 +199,9 @@ class EulerMapper {
   std::vector<Entry> entries_;
   std::vector<Vector3<Scalar>> euler_angles_;  // chosen Euler angles per group leader
   std::vector<Matrix3<Scalar>> group_rotations_;  // per group leader: its rotation R in the last frame
-  std::vector<char> has_previous_;  // per group leader: a previous frame since reset()
+  std::vector<char> has_previous_;  // per group leader and wrist_twist entry: a previous frame since reset()
   std::vector<char> clamp_turns_;   // per group leader: the chosen candidate clamps its turns
+  std::vector<Scalar> twist_previous_;  // per wrist_twist entry: its twist x (rad) in the last frame
   std::vector<Source> sources_;
   std::vector<Link> links_;
   std::vector<Matrix3<Scalar>> rotations_;
@@ -312,6 +313,7 @@ void EulerMapper<ScalarType>::resolveRobot(const RobotModel<Scalar>& model) {
   group_rotations_.assign(entries_.size(), Matrix3<Scalar>::Identity());
   has_previous_.assign(entries_.size(), 0);
   clamp_turns_.assign(entries_.size(), 0);
+  twist_previous_.assign(entries_.size(), Scalar(0));
 }
 
 template <typename ScalarType>
@@ -535,9 +537,24 @@ Status EulerMapper<ScalarType>::finish(Eigen::Ref<VectorX<Scalar>> q_out) noexce
     // Euler angles are 2*pi periodic: on a first frame eulerValue takes the turn nearest the
     // limits' middle, afterwards the turn nearest the previous value.
     const bool first = has_previous_[e.leader] == 0;
-    const Scalar value = e.kind != EulerCase::kEuler ? e.offset + e.gain * x
-                         : first                      ? eulerValue(e, x)
-                                                      : continuousValue(e, x, clamp_turns_[e.leader] != 0);
+    Scalar value = e.kind != EulerCase::kEuler ? e.offset + e.gain * x
+                   : first                      ? eulerValue(e, x)
+                                                : continuousValue(e, x, clamp_turns_[e.leader] != 0);
+    if (e.kind == EulerCase::kWristTwist) {
+      // The twist is 2 pi periodic too: after the first frame, the turn nearest the previous value,
+      // so a twist through +-pi goes on (clamped at a limit) rather than across to the other side.
+      // A step beyond the twist's own change (it happens half a turn past a limit) is reported.
+      const auto me = static_cast<std::size_t>(&e - entries_.data());
+      if (!first) {
+        using std::abs;
+        value = internal::nearestTurn(value, last_[e.q], e.lower, e.upper, Scalar(2) * kPi<Scalar> * abs(e.gain), false);
+        const Scalar turned = abs(e.gain) * abs(internal::wrapAngle(x - twist_previous_[me]));
+        if (abs(std::clamp(value, e.lower, e.upper) - last_[e.q]) > turned + static_cast<Scalar>(options_.discontinuity_step)) {
+          status |= StatusCode::kDiscontinuity;
+        }
+      }
+      twist_previous_[me] = x;
+    }
     raw_[e.q] = value;
     const Scalar clamped = std::clamp(value, e.lower, e.upper);
     if (clamped != value) {
@@ -549,7 +566,9 @@ Status EulerMapper<ScalarType>::finish(Eigen::Ref<VectorX<Scalar>> q_out) noexce
   // The groups computed this frame have a previous frame from now on (after every entry used
   // the flags of the last one).
   for (std::size_t k = 0; k < entries_.size(); ++k) {
-    if (entries_[k].kind == EulerCase::kEuler && entries_[k].leader == k && !held_[entries_[k].q]) has_previous_[k] = 1;
+    const bool has_turns = (entries_[k].kind == EulerCase::kEuler && entries_[k].leader == k) ||
+                           entries_[k].kind == EulerCase::kWristTwist;
+    if (has_turns && !held_[entries_[k].q]) has_previous_[k] = 1;
   }
   q_out = last_;
   return status;
