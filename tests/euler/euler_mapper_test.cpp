@@ -318,8 +318,9 @@ TEST_CASE("euler mapper: float compiles and agrees with double") {
   CHECK(std::abs(q[0] - 0.7f) < 1e-5f);
 }
 
-TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10 is its magnitude") {
-  const auto model = test::makeTestRobot({{"twist", -3.0, 3.0}, {"omega", 0.0, 3.2}});
+namespace {
+// A map with one entry: robot joint "twist" from the left hand's twist about its x axis.
+EulerMap leftHandTwistMap() {
   EulerMap config;
   EulerJointMapping twist;
   twist.robot_joint = "twist";
@@ -327,6 +328,13 @@ TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10
   twist.source = {"LeftHand"};
   twist.axis = Eigen::Vector3d::UnitX();
   config.joints.push_back(twist);
+  return config;
+}
+}  // namespace
+
+TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10 is its magnitude") {
+  const auto model = test::makeTestRobot({{"twist", -3.0, 3.0}, {"omega", 0.0, 3.2}});
+  EulerMap config = leftHandTwistMap();
   EulerJointMapping omega;
   omega.robot_joint = "omega";
   omega.kind = EulerCase::kWristRotation;
@@ -362,13 +370,7 @@ TEST_CASE("euler mapper: signed wrist twist (swing-twist) round trip, and Eq. 10
 
 TEST_CASE("euler mapper: a wrist twist through +-pi goes on to its limit and stays there, no jump across") {
   const auto model = test::makeTestRobot({{"twist", -3.0, 3.0}});
-  EulerMap config;
-  EulerJointMapping twist;
-  twist.robot_joint = "twist";
-  twist.kind = EulerCase::kWristTwist;
-  twist.source = {"LeftHand"};
-  twist.axis = Eigen::Vector3d::UnitX();
-  config.joints.push_back(twist);
+  EulerMap config = leftHandTwistMap();
   BvhMotion motion = test::makeHumanSkeleton(1);
   EulerMapper<double> mapper(model, motion, config);
   const int hand = motion.findJoint("LeftHand");

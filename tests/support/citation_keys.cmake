@@ -2,8 +2,32 @@
 # tests/support/citation_seed_check.cmake (included by both; the rule is written at the top of
 # citation_check.cmake): `_citation_sanitize(var)` makes text safe for CMake lists, and
 # `_citation_keys(text out)` returns the citation keys of one sanitized line ("Eq. 1-23",
-# "Section III-B2", "Fig. 12a").
+# "Section III-B2", "Fig. 12a"); `_table_cells(line out)` splits a Markdown table row into its
+# cells; `_number_range(text first last)` reads "N" or "N-M".
 include_guard(GLOBAL)
+
+# The cells of a Markdown table row "| a | b | c |" as a list (unstripped) into `out`.
+function(_table_cells line out)
+  string(REGEX REPLACE "^\\|(.*)\\|[ \t]*$" "\\1" _cells "${line}")
+  string(REPLACE "|" ";" _cells "${_cells}")
+  set(${out} "${_cells}" PARENT_SCOPE)
+endfunction()
+
+# "N" or "N-M" (whole numbers) into `first` and `last` (N and N for a single number); both empty
+# when `text` is neither.
+function(_number_range text first last)
+  if(text MATCHES "^([0-9]+)(-([0-9]+))?$")
+    set(_last ${CMAKE_MATCH_1})
+    if(CMAKE_MATCH_3)
+      set(_last ${CMAKE_MATCH_3})
+    endif()
+    set(${first} ${CMAKE_MATCH_1} PARENT_SCOPE)
+    set(${last} ${_last} PARENT_SCOPE)
+  else()
+    set(${first} "" PARENT_SCOPE)
+    set(${last} "" PARENT_SCOPE)
+  endif()
+endfunction()
 
 # Loose match of a citation: the word, then numbers-like words joined by list separators.
 set(_kind "(Eqs?\\.|Equations?|Sections?|Secs?\\.|Figs?\\.|Figures?|Tables?)")
