@@ -1,11 +1,13 @@
 # Reference implementations used only by retarget's tests and benchmarks, as imported targets:
-#   retarget_ref::fcl, retarget_ref::kdl, retarget_ref::kdl_parser, retarget_ref::assimp
+#   retarget_ref::fcl, retarget_ref::kdl, retarget_ref::kdl_parser, retarget_ref::assimp,
+#   retarget_ref::mujoco (Debian's libmujoco-dev, MuJoCo 2.2.2: the MJCF reader's reference)
 # kdl_parser's own CMake package drags in ROS's ament tooling, so it is found by path instead.
 include_guard(GLOBAL)
 
 find_package(fcl REQUIRED)
 find_package(orocos_kdl REQUIRED)
 find_package(assimp REQUIRED)
+find_package(mujoco REQUIRED)
 
 add_library(retarget_ref_fcl INTERFACE)
 target_link_libraries(retarget_ref_fcl INTERFACE fcl)
@@ -28,3 +30,7 @@ add_library(retarget_ref::kdl_parser ALIAS retarget_ref_kdl_parser)
 add_library(retarget_ref_assimp INTERFACE)
 target_link_libraries(retarget_ref_assimp INTERFACE assimp::assimp)
 add_library(retarget_ref::assimp ALIAS retarget_ref_assimp)
+
+add_library(retarget_ref_mujoco INTERFACE)
+target_link_libraries(retarget_ref_mujoco INTERFACE mujoco::mujoco)
+add_library(retarget_ref::mujoco ALIAS retarget_ref_mujoco)
