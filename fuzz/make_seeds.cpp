@@ -264,6 +264,19 @@ int main(int argc, char** argv) {
        "<origin xyz=\"0 0 0.1\" rpy=\"0 0.5 0\"/><axis xyz=\"0 0 1\"/><limit lower=\"-2\" upper=\"2\" velocity=\"3\" effort=\"10\"/></joint>\n"
        "  <joint name=\"elbow\" type=\"continuous\"><parent link=\"upper\"/><child link=\"fore\"/><axis xyz=\"0 1 0\"/>"
        "<mimic joint=\"shoulder\" multiplier=\"0.5\"/></joint>\n</robot>\n");
+  seed("mjcf", "arm.xml",
+       "<mujoco model=\"arm\">\n  <compiler eulerseq=\"zyx\"/>\n  <default>\n    <joint axis=\"0 1 0\" range=\"0 0\"/>\n"
+       "    <default class=\"limb\"><joint range=\"-90 90\"/><geom type=\"capsule\" size=\"0.03 0.1\"/></default>\n"
+       "  </default>\n  <worldbody>\n    <frame pos=\"0 0 1\" quat=\"1 1 0 0\">\n"
+       "      <body name=\"base\" euler=\"10 20 30\">\n        <freejoint/>\n"
+       "        <inertial pos=\"0 0 0.1\" mass=\"2\" diaginertia=\"1 1 1\"/>\n"
+       "        <body name=\"upper\" pos=\"0.1 0 0\" childclass=\"limb\" xyaxes=\"1 1 0 0 1 0\">\n"
+       "          <joint name=\"shoulder\" pos=\"0 0 0.05\" ref=\"10\"/>\n          <joint name=\"twist\" axis=\"1 0 0\" limited=\"false\"/>\n"
+       "          <geom fromto=\"0 0 0 0.3 0 0\"/>\n          <geom type=\"box\" size=\"0.1 0.2 0.3\" zaxis=\"1 1 1\"/>\n"
+       "          <body name=\"fore\" pos=\"0.3 0 0\" axisangle=\"0 0 1 45\">\n"
+       "            <joint name=\"slide\" type=\"slide\" range=\"-0.1 0.1\"/>\n            <geom type=\"mesh\" mesh=\"hand\"/>\n"
+       "          </body>\n        </body>\n      </body>\n    </frame>\n  </worldbody>\n"
+       "  <equality><joint joint1=\"shoulder\" joint2=\"twist\"/></equality>\n</mujoco>\n");
 #ifdef RETARGET_FUZZ_WITH_JSON
   // The first byte picks the type in fuzz/json.cpp.
   auto json = [](char type, const auto& value) { return std::string(1, type) + toJson(value).dump(2); };
@@ -306,6 +319,13 @@ int main(int argc, char** argv) {
       if (entry.path().extension() != ".urdf") continue;
       seed("urdf", entry.path().filename().string(), slurp(entry.path()));
       ++derived;
+    }
+    if (fs::is_directory(data_dir / "mjcf")) {
+      for (const auto& entry : fs::directory_iterator(data_dir / "mjcf")) {
+        if (entry.path().extension() != ".xml") continue;
+        seed("mjcf", entry.path().filename().string(), slurp(entry.path()));
+        ++derived;
+      }
     }
   }
   std::cout << "retarget_fuzz_make_seeds: seeds in " << g_out.string() << " (" << derived

@@ -1,8 +1,9 @@
 // MJCF reader: every shared MJCF loads and agrees with MuJoCo 2.2.2 (mj_kinematics body poses,
-// masses, centres of mass) on seeded random configurations within the limits; small models,
-// one per feature (defaults and childclass, euler sequences, degrees and radians, xyaxes,
-// zaxis, axisangle, unnormalised quaternions, frames, joint pos, ref, fromto, include, the free
-// joint), each checked against MuJoCo too; and malformed files, each checked for its message.
+// masses, centres of mass, primitive geoms) on seeded random configurations within the limits;
+// small models, one per feature (defaults and childclass, euler sequences, degrees and radians,
+// xyaxes, zaxis, axisangle, unnormalised quaternions, frames, joint pos, ref, fromto, include,
+// the free joint), each checked against MuJoCo too; malformed files, each checked for its
+// message; and loadRobotFile telling MJCF from URDF.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include <retarget/io/mjcf.hpp>
+#include <retarget/io/robot_file.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 
 #include "io/parse_error_cases.hpp"
@@ -204,6 +206,7 @@ TEST_CASE("mjcf: default classes, childclass, class, partial sizes and range=\"0
     <body name="base" pos="0 0 1">
       INERTIAL
       <geom name="base_geom" pos="0 0 0.05"/>
+      <geom name="base_partial" pos="0 0 -0.05" size="0.04"/>
       <body name="upper" pos="0.1 0 0" childclass="arm">
         INERTIAL
         <joint name="shoulder"/>
@@ -250,8 +253,11 @@ TEST_CASE("mjcf: default classes, childclass, class, partial sizes and range=\"0
   CHECK(upper.capsule_L.radius == 0.03);                              // partial size: radius from the element,
   CHECK(upper.capsule_L.length() == doctest::Approx(0.2).epsilon(1e-12));  // half length from main
   CHECK(model.links()[model.linkIndex("hand")].collisions.size() == 2);
+  const auto& partial = model.links()[model.linkIndex("base")].collisions.at(1);  // own size="0.04"
+  CHECK(partial.capsule_L.radius == 0.04);
+  CHECK(partial.capsule_L.length() == doctest::Approx(0.2).epsilon(1e-12));
   const auto agreement = checkAgainstMujoco(text, "defaults");
-  CHECK(agreement.geoms == 4);
+  CHECK(agreement.geoms == 5);
 }
 
 TEST_CASE("mjcf: euler sequences (moving and fixed axes) in degrees, the MJCF default") {
@@ -512,6 +518,11 @@ TEST_CASE("mjcf: <include> of files beside the model, errors naming the included
   const auto result = loadMjcf(dir / "included.xml");
   CHECK(result.model.qNames() == std::vector<std::string>{"shoulder", "elbow"});
   CHECK(result.model.joints()[result.model.jointIndex("elbow")].limits.upper == 0.5);
+  // A missing included file, and a folder, are named.
+  std::ofstream(dir / "missing.xml") << replaceLine(text, 3, R"(  <include file="no_such_parts.xml"/>)");
+  CHECK_THROWS_WITH_AS(loadMjcf(dir / "missing.xml"), doctest::Contains("missing.xml:3: <include file=\"no_such_parts.xml\">: cannot open"), ParseError);
+  std::ofstream(dir / "folder.xml") << replaceLine(text, 3, R"(  <include file=".."/>)");
+  CHECK_THROWS_WITH_AS(loadMjcf(dir / "folder.xml"), doctest::Contains("as a file"), ParseError);
   // An error inside an included file names that file and its line.
   std::ofstream(dir / "arm.xml") << replaceLine(arm, 4, R"(    <joint name="elbow" type="ball"/>)");
   try {
@@ -625,6 +636,13 @@ TEST_CASE("mjcf: every shared MJCF loads and agrees with MuJoCo 2.2.2 on random 
     CHECK(model.nq() == expected.nq);
     CHECK(model.links().size() == expected.links);
     CHECK(result.mesh_geoms.size() == expected.meshes);
+    if (file == "unitree_g1_g1.xml") {
+      CHECK(model.joints()[model.jointIndex("left_hip_pitch_joint")].limits.effort == 88.0);  // actuatorfrcrange
+    }
+    if (file == "robotis_op3_op3.xml") {
+      CHECK((model.joints()[model.jointIndex("head_pan")].type == JointType::kContinuous));  // no range
+      CHECK(std::isinf(model.joints()[model.jointIndex("head_pan")].limits.effort));
+    }
     std::ifstream in(path);
     std::ostringstream text;
     text << in.rdbuf();
@@ -696,7 +714,7 @@ TEST_CASE("mjcf: malformed files name the file, line and element") {
       {replaceLine(valid, 11, R"(        <inertial mass="-1"/>)"), 11, "<inertial mass=\"-1\"> is negative"},
       {replaceLine(valid, 11, R"(        <freejoint/>)"), 11, "a second free joint (in body 'arm'; the first is in body 'base')"},
       {replaceLine(valid, 13, R"(        <frame><joint name="elbow"/></frame>)"), 13, "<joint name='elbow'> inside a <frame> is not supported"},
-      {replaceLine(valid, 13, R"(        <include file="missing_file.xml"/>)"), 13, "<include file=\"missing_file.xml\">: cannot open"},
+      {replaceLine(valid, 13, R"(        <include file="arm.xml"/>)"), 13, "<include file=\"arm.xml\">: the text was given without a folder"},
       {replaceLine(valid, 7, R"(    <joint name="hover"/><body name="base">)"), 7, "<joint name='hover'> directly in <worldbody>"},
       {replaceLine(valid, 12, R"(        <joint name="shoulder" class="limb"/><joint name="shoulder" class="limb"/>)"), 12,
        "joint name 'shoulder' is used twice"},
@@ -715,4 +733,25 @@ TEST_CASE("mjcf: malformed files name the file, line and element") {
   test::checkParseErrors({{two_free, 4, "a second free joint (in body 'b'; the first is in body 'a')"}}, "two.xml",
                          [](const std::string& text) { (void)parseMjcf(text, "two.xml"); });
   CHECK_THROWS_WITH_AS(loadMjcf("/no/such/model.xml"), doctest::Contains("cannot open MJCF file"), ParseError);
+}
+
+TEST_CASE("mjcf: loadRobotFile tells MJCF from URDF by the root element") {
+  CHECK((robotFileFormat("<?xml version=\"1.0\"?>\n<!-- a <robot> comment -->\n<mujoco model=\"m\">") ==
+         RobotFileFormat::kMjcf));
+  CHECK((robotFileFormat("<mujoco>") == RobotFileFormat::kMjcf));
+  CHECK((robotFileFormat("<mujoco/>") == RobotFileFormat::kMjcf));
+  CHECK((robotFileFormat("<!DOCTYPE x>\n<robot name=\"r\">") == RobotFileFormat::kUrdf));
+  CHECK((robotFileFormat("<mujocoX>") == RobotFileFormat::kUrdf));
+  CHECK((robotFileFormat("") == RobotFileFormat::kUrdf));
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  const auto mjcf = loadRobotFile(data_dir / "mjcf" / "unitree_h1_h1.xml");
+  CHECK((mjcf.format == RobotFileFormat::kMjcf));
+  CHECK(mjcf.floating_base_body == "pelvis");
+  CHECK(mjcf.model.nq() == 19);
+  const auto urdf = loadRobotFile(data_dir / "urdf" / "unitree_h1.urdf");
+  CHECK((urdf.format == RobotFileFormat::kUrdf));
+  CHECK(urdf.model.nq() == 19);
+  CHECK(urdf.floating_base_body.empty());
+  CHECK_THROWS_WITH_AS(loadRobotFile("/no/such/robot.xml"), doctest::Contains("cannot open robot description file"),
+                       ParseError);
 }

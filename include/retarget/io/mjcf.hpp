@@ -24,9 +24,11 @@
 ///   whose pose is composed into the bodies and geoms inside them.
 /// - Joints: `<joint type="hinge|slide" name pos axis range limited ref>` (type hinge and axis
 ///   0 0 1 by default; `limited` "auto" means limited when `range` is not "0 0" if autolimits
-///   is on). A body's joints move it in the order written; a hinge turns about the line through
-///   its `pos` (body frame) along its `axis`. `<freejoint>` / `<joint type="free">` marks the
-///   floating base (at most one, on a child of `<worldbody>`).
+///   is on); a limited `actuatorfrcrange` gives the effort limit (its larger magnitude; MJCF has
+///   no velocity limit: velocity limits are unbounded). A body's joints move it in the order
+///   written; a hinge turns about the line through its `pos` (body frame) along its `axis`.
+///   `<freejoint>` / `<joint type="free">` marks the floating base (at most one, on a child of
+///   `<worldbody>`).
 /// - `<inertial mass pos>` (`pos` = centre of mass in the body frame; `quat`, `diaginertia`,
 ///   `fullinertia` are read past). A body without `<inertial>` gets mass 0: masses are never
 ///   derived from geoms (MuJoCo does so; every shared model gives its inertials).
@@ -36,10 +38,12 @@
 ///   A geom whose `contype` and `conaffinity` are both 0 never collides (a visual geom) and is
 ///   not a collision shape. An unnamed shape is named "<body>_geom<k>", k counting the body's
 ///   `<geom>` elements from 0. Mesh geoms are recorded by name in `MjcfResult::mesh_geoms`;
-///   mesh files are never opened. Plane, height-field, ellipsoid and SDF geoms are skipped with
-///   a warning.
+///   mesh files are never opened (a primitive with its own `mesh` attribute, which MuJoCo
+///   sizes to fit the mesh, is recorded there too, with a warning). Plane, height-field,
+///   ellipsoid and SDF geoms are skipped with a warning.
 /// - `<include file>`: the children of the included file's `<mujoco>` element take the place
-///   of the `<include>`; the file is looked for beside the including file.
+///   of the `<include>`; the file is looked for beside the main file (loadMjcf) or in the
+///   folder given to parseMjcf, and must be a regular file.
 /// - Read past: `<option>`, `<size>`, `<visual>`, `<statistic>`, `<asset>`, `<contact>`,
 ///   `<equality>` (its `<joint>` elements are constraints, not tree joints), `<tendon>`,
 ///   `<actuator>`, `<sensor>`, `<keyframe>`, `<custom>`, `<extension>`; inside bodies `<site>`,
@@ -63,7 +67,7 @@
 /// Everything that is wrong or that the reader cannot model throws `retarget::ParseError`
 /// naming the file (the included file for included elements), the line (tinyxml2 line
 /// numbers), the element and the offending value: malformed XML, a root other than
-/// `<mujoco>`, a missing or circular include, an unknown default class or a class defined
+/// `<mujoco>`, a missing or circular include (or any include in text parsed without a folder), an unknown default class or a class defined
 /// twice, a number that does not parse or a vector with the wrong count, two orientations on
 /// one element, a zero axis or degenerate frame, an unknown compiler angle or euler sequence,
 /// `coordinate="global"`, a ball joint, an unknown joint type, a second free joint, a free
@@ -83,6 +87,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -218,14 +223,23 @@ class MjcfReader {
       }
       const char* file = child->Attribute("file");
       if (file == nullptr || *file == '\0') fail(child, "<include> needs a non-empty 'file' attribute");
+      if (directory_.empty()) {
+        fail(child, std::string("<include file=\"") + file +
+                        "\">: the text was given without a folder to look in (read the file with loadMjcf, or "
+                        "pass include_directory to parseMjcf)");
+      }
       const std::filesystem::path path = directory_ / file;
       const std::string key = path.lexically_normal().string();
       if (std::find(open_includes_.begin(), open_includes_.end(), key) != open_includes_.end() ||
           open_includes_.size() > 32) {
         fail(child, std::string("<include file=\"") + file + "\"> includes itself (circular include)");
       }
-      std::ifstream in(path, std::ios::binary);
-      if (!in) fail(child, std::string("<include file=\"") + file + "\">: cannot open '" + path.string() + "'");
+      std::error_code error;
+      std::ifstream in;
+      if (std::filesystem::is_regular_file(path, error)) in.open(path, std::ios::binary);
+      if (!in.is_open()) {
+        fail(child, std::string("<include file=\"") + file + "\">: cannot open '" + path.string() + "' as a file");
+      }
       std::ostringstream text;
       text << in.rdbuf();
       const tinyxml2::XMLElement* root = parseDocument(text.str(), path.string(), child);
@@ -272,9 +286,12 @@ class MjcfReader {
 
   /// Value of `attribute` of `element` (of kind `kind`, e.g. "geom"): its own, else its
   /// class's, else nullptr.
+  /// (`element` null: the class's value only.)
   static const char* value(const tinyxml2::XMLElement* element, const DefaultClass& defaults, const char* kind,
                            const char* attribute) {
-    if (const char* own = element->Attribute(attribute)) return own;
+    if (element != nullptr) {
+      if (const char* own = element->Attribute(attribute)) return own;
+    }
     const auto values = defaults.values.find(kind);
     if (values == defaults.values.end()) return nullptr;
     const auto it = values->second.find(attribute);
@@ -501,6 +518,7 @@ struct MjcfJoint {
   double ref = 0;                                   ///< rad or m.
   bool limited = false;
   double lower = 0, upper = 0;                      ///< rad or m.
+  double effort = std::numeric_limits<double>::infinity();  ///< From actuatorfrcrange (N*m or N).
 };
 
 /// One MJCF body with everything the model needs from it.
@@ -668,6 +686,14 @@ class MjcfTreeReader {
       reader_.fail(element, MjcfReader::describe(element) + ": a slide joint needs a range (unlimited slide joints are not supported)");
     }
     joint.ref = reader_.vectorValue(element, defaults, "joint", "ref", 1, {0})[0] * scale;
+    // The actuator force range, when limited, bounds the joint's effort by its larger magnitude.
+    const auto force = reader_.vectorValue(element, defaults, "joint", "actuatorfrcrange", 2, {0, 0});
+    const char* force_limited = MjcfReader::value(element, defaults, "joint", "actuatorfrclimited");
+    const std::string force_mode = force_limited != nullptr ? force_limited : "auto";
+    const bool has_force = !(force[0] == 0 && force[1] == 0);
+    if (force_mode == "true" || (force_mode == "auto" && has_force && reader_.compiler.autolimits)) {
+      joint.effort = std::max(std::abs(force[0]), std::abs(force[1]));
+    }
     body.joints.push_back(std::move(joint));
   }
 
@@ -703,11 +729,16 @@ class MjcfTreeReader {
     };
     const bool collides = flag("contype") != 0 || flag("conaffinity") != 0;
     const char* fromto_text = MjcfReader::value(element, defaults, "geom", "fromto");
-    if (type == "mesh") {
+    const char* mesh_name = MjcfReader::value(element, defaults, "geom", "mesh");
+    if (type != "mesh" && mesh_name != nullptr && element->Attribute("mesh") != nullptr) {
+      // MuJoCo sizes such a primitive to fit the mesh, which is never read here.
+      reader_.warn(element, "geom '" + label + "' is a " + type + " fitted to mesh '" + mesh_name +
+                                "', whose file is not read; recorded as a mesh geom");
+    }
+    if (type == "mesh" || (mesh_name != nullptr && element->Attribute("mesh") != nullptr)) {
       MjcfMeshGeom<double> mesh;
       mesh.body = body.name;
       mesh.name = name != nullptr ? name : "";
-      const char* mesh_name = MjcfReader::value(element, defaults, "geom", "mesh");
       if (mesh_name == nullptr) reader_.fail(element, MjcfReader::describe(element) + " of type mesh has no 'mesh' attribute");
       mesh.mesh = mesh_name;
       mesh.X_BG = X_BF * reader_.pose(element, defaults, "geom");
@@ -732,9 +763,12 @@ class MjcfTreeReader {
       reader_.fail(element, MjcfReader::describe(element) + ": unknown geom type '" + type +
                                 "' (expected sphere, capsule, cylinder, box, mesh, plane, hfield, ellipsoid or sdf)");
     }
-    const char* size_text = MjcfReader::value(element, defaults, "geom", "size");
-    std::vector<double> size = size_text != nullptr ? reader_.parseNumbers(element, "size", size_text, 0, 3)
-                                                    : std::vector<double>{};
+    // An own partial size replaces only the numbers it gives of its class's (as in MuJoCo).
+    const char* own_size = element->Attribute("size");
+    const char* class_size = MjcfReader::value(nullptr, defaults, "geom", "size");
+    std::string size_text = own_size != nullptr ? own_size : (class_size != nullptr ? class_size : "");
+    if (own_size != nullptr && class_size != nullptr) size_text = reader_.mergeSize(element, class_size, own_size);
+    std::vector<double> size = reader_.parseNumbers(element, "size", size_text.c_str(), 0, 3);
     size.resize(3, 0.0);
     const bool segment = fromto_text != nullptr && (type == "capsule" || type == "cylinder");
     if (fromto_text != nullptr && !segment) {
@@ -745,7 +779,7 @@ class MjcfTreeReader {
     for (int i = 0; i < used; ++i) {
       if (!(size[static_cast<std::size_t>(i)] > 0)) {
         reader_.fail(element, MjcfReader::describe(element) + " of type " + type + " needs " + std::to_string(used) +
-                                  " positive size number(s), got size=\"" + (size_text != nullptr ? size_text : "") + "\"");
+                                  " positive size number(s), got size=\"" + size_text + "\"");
       }
     }
     if (!collides) return;
@@ -786,8 +820,8 @@ CollisionShape<Scalar> castShape(const CollisionShape<double>& shape) {
 }  // namespace internal
 
 /// Reads an MJCF model from `text`; `name_for_errors` names it in messages (a file name, or
-/// "<string>") and `include_directory` is where `<include file>` looks (the current directory
-/// when empty). Lengths in m, angles in rad (converted from degrees when the compiler says
+/// "<string>") and `include_directory` is where `<include file>` looks (when empty, an
+/// `<include>` is an error: in-memory text opens no file). Lengths in m, angles in rad (converted from degrees when the compiler says
 /// so), masses in kg. Throws ParseError (see the file comment for the full list).
 template <typename Scalar = double>
 MjcfResult<Scalar> parseMjcf(const std::string& text, const std::string& name_for_errors = "<string>",
@@ -851,6 +885,9 @@ MjcfResult<Scalar> parseMjcf(const std::string& text, const std::string& name_fo
     const char* joint_name = root.free_joint->Attribute("name");
     result.floating_base_joint = joint_name != nullptr ? joint_name : "";
     result.X_WB = root.X_PB.template cast<Scalar>();
+    if (!result.X_WB.matrix().allFinite()) {
+      reader.fail(root.element, "body '" + root.name + "': its pose in the world is not finite");
+    }
     kept[static_cast<std::size_t>(free_body)] = true;
     for (std::size_t i = 0; i < tree.bodies.size(); ++i) {
       const int parent = tree.bodies[i].parent;
@@ -931,6 +968,7 @@ MjcfResult<Scalar> parseMjcf(const std::string& text, const std::string& name_fo
       spec.X_PJ = X_PJ.template cast<Scalar>();
       spec.X_JC = X_JC.template cast<Scalar>();
       spec.axis = joint.axis.template cast<Scalar>();
+      spec.limits.effort = static_cast<Scalar>(joint.effort);
       if (joint.limited) {
         spec.limits.lower = static_cast<Scalar>(joint.lower);
         spec.limits.upper = static_cast<Scalar>(joint.upper);
@@ -962,7 +1000,8 @@ MjcfResult<Scalar> loadMjcf(const std::filesystem::path& path) {
   if (!in) throw ParseError(path.string(), 0, "cannot open MJCF file");
   std::ostringstream text;
   text << in.rdbuf();
-  return parseMjcf<Scalar>(text.str(), path.string(), path.parent_path());
+  const std::filesystem::path directory = path.parent_path();
+  return parseMjcf<Scalar>(text.str(), path.string(), directory.empty() ? std::filesystem::path(".") : directory);
 }
 
 }  // namespace retarget
