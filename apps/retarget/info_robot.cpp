@@ -1,10 +1,11 @@
-// `retarget info <file.urdf>` and `retarget info --robot <name>`: joints with types, axes and
-// limits, chains from the root to every end link, total mass, collision shapes, and the automatic
-// humanoid binding (robot_binding.hpp).
+// `retarget info <file.urdf|file.xml>` (URDF or MJCF) and `retarget info --robot <name>`: joints
+// with types, axes and limits, chains from the root to every end link, total mass, collision
+// shapes, and the automatic humanoid binding (robot_binding.hpp).
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 
+#include <retarget/io/robot_file.hpp>
 #include <retarget/robots/builtin.hpp>
 
 #include "cli.hpp"
@@ -31,7 +32,17 @@ void describeRobot(const std::string& target) {
   const bool builtin = target.rfind(kRobotPrefix, 0) == 0;
   const std::string source = builtin ? target.substr(std::char_traits<char>::length(kRobotPrefix)) : target;
   std::vector<std::string> warnings;
-  const RobotModel<double> model = loadRobot(source, warnings);
+  std::string origin = "built-in '" + source + "'";
+  RobotModel<double> model;
+  if (builtin) {
+    model = loadRobot(source, warnings);
+  } else {
+    RobotFile<double> file = loadRobotFile<double>(source);
+    origin = (file.format == RobotFileFormat::kMjcf ? "MJCF " : "URDF ") + source;
+    if (!file.floating_base_body.empty()) origin += "; floating base: body '" + file.floating_base_body + "'";
+    model = std::move(file.model);
+    warnings = std::move(file.warnings);
+  }
   const auto& links = model.links();
   const auto& joints = model.joints();
 
@@ -41,7 +52,7 @@ void describeRobot(const std::string& target) {
     ++counts[static_cast<int>(joint.type)];
     mimics += joint.isMimic() ? 1 : 0;
   }
-  std::cout << "robot:        " << model.name() << (builtin ? " (built-in '" + source + "')" : " (URDF " + source + ")")
+  std::cout << "robot:        " << model.name() << " (" << origin << ")"
             << "\n"
             << "links:        " << links.size() << " (root " << links[0].name << ")\n"
             << "joints:       " << joints.size() << " (" << counts[0] << " revolute, " << counts[1] << " continuous, "
@@ -111,7 +122,10 @@ const bool kInfoRobotRegistered = registerInfoHandler(InfoHandler{
       if (path.rfind(kRobotPrefix, 0) == 0) return true;
       std::string lower;
       for (const char c : path) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return lower.size() >= 5 && lower.compare(lower.size() - 5, 5, ".urdf") == 0;
+      const auto ends_with = [&](const std::string& suffix) {
+        return lower.size() >= suffix.size() && lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0;
+      };
+      return ends_with(".urdf") || ends_with(".xml");  // .xml: MJCF, or a URDF so named
     },
     describeRobot});
 

@@ -1,11 +1,11 @@
-// Robot loading for the command line: built-in models by name, or URDF files.
+// Robot loading for the command line: built-in models by name, or URDF / MJCF files.
 #include "robot_loading.hpp"
 
 #include <cctype>
 #include <filesystem>
 #include <iostream>
 
-#include <retarget/io/urdf.hpp>
+#include <retarget/io/robot_file.hpp>
 #include <retarget/robots/builtin.hpp>
 
 #include "cli.hpp"
@@ -25,7 +25,7 @@ bool isUrdfPath(const std::string& name_or_path) {
 
 retarget::RobotModel<double> loadRobot(const std::string& name_or_path, std::vector<std::string>& warnings) {
   if (isUrdfPath(name_or_path)) {
-    auto result = retarget::loadUrdf<double>(name_or_path);
+    auto result = retarget::loadRobotFile<double>(name_or_path);  // URDF or MJCF, by root element
     warnings = std::move(result.warnings);
     return std::move(result.model);
   }
@@ -33,7 +33,7 @@ retarget::RobotModel<double> loadRobot(const std::string& name_or_path, std::vec
   try {
     return retarget::makeBuiltinRobot<double>(name_or_path);
   } catch (const retarget::InvalidArgument& e) {
-    // Not a built-in name and not a .urdf path: the command line is wrong (exit code 2).
+    // Not a built-in name and not a robot file: the command line is wrong (exit code 2).
     throw UsageError(e.what());
   }
 }

@@ -1,7 +1,7 @@
 #pragma once
 
 // Loading a robot for the `retarget` subcommands (map, eval, info, ...): a built-in model by
-// name (nao, pepper, inmoov, tangy, baxter, yumi, g1, h1) or a URDF file.
+// name (nao, pepper, inmoov, tangy, baxter, yumi, g1, h1) or a URDF or MJCF file.
 
 #include <string>
 #include <vector>
@@ -10,17 +10,17 @@
 
 namespace retarget::cli {
 
-/// True when `name_or_path` names a URDF file (ends in ".urdf", any case, or is an existing
-/// regular file) rather than a built-in robot.
+/// True when `name_or_path` names a robot file (ends in ".urdf", any case, or is an existing
+/// regular file: URDF or MJCF, told apart by the root element) rather than a built-in robot.
 bool isUrdfPath(const std::string& name_or_path);
 
-/// Loads a built-in robot by name (case-insensitive) or a URDF file. URDF warnings (e.g.
-/// swapped limits) are printed to stderr, one "retarget: warning: ..." line each. Throws
-/// retarget::ParseError for a bad URDF and retarget::InvalidArgument (listing the built-in
+/// Loads a built-in robot by name (case-insensitive) or a URDF or MJCF file
+/// (retarget::loadRobotFile). The reader's warnings (e.g. swapped URDF limits) are printed to
+/// stderr, one "retarget: warning: ..." line each. Throws retarget::ParseError for a bad file and retarget::InvalidArgument (listing the built-in
 /// names) for an unknown name.
 retarget::RobotModel<double> loadRobot(const std::string& name_or_path);
 
-/// Like loadRobot, but returns the URDF warnings in `warnings` instead of printing them.
+/// Like loadRobot, but returns the reader's warnings in `warnings` instead of printing them.
 retarget::RobotModel<double> loadRobot(const std::string& name_or_path, std::vector<std::string>& warnings);
 
 }  // namespace retarget::cli

@@ -5,6 +5,7 @@
 /// own headers and CMake targets and are not included here:
 ///   retarget/io/urdf.hpp              (tinyxml2, target retarget::urdf)
 ///   retarget/io/mjcf.hpp              (tinyxml2, target retarget::urdf)
+///   retarget/io/robot_file.hpp        (tinyxml2, target retarget::urdf)
 ///   retarget/json/json.hpp            (nlohmann-json, target retarget::json)
 ///   retarget/learning/gpdm_training.hpp  (LBFGSpp, target retarget::learning)
 

@@ -13,7 +13,7 @@
 #include <retarget/io/kinect.hpp>
 #include <retarget/io/ntu_skeleton.hpp>
 #include <retarget/io/skeleton_csv.hpp>
-#include <retarget/io/urdf.hpp>
+#include <retarget/io/robot_file.hpp>
 #include <retarget/human/schema.hpp>
 #include <retarget/robots/builtin.hpp>
 #include <retarget/version.hpp>
@@ -115,7 +115,7 @@ RobotPtr loadRobot(const std::string& name_or_path) {
   const bool urdf = (lower.size() >= 5 && lower.compare(lower.size() - 5, 5, ".urdf") == 0) ||
                     std::filesystem::is_regular_file(name_or_path, error);
   if (!urdf) return std::make_shared<const Robot>(makeBuiltinRobot<double>(name_or_path));
-  UrdfResult<double> result = loadUrdf<double>(name_or_path);
+  RobotFile<double> result = loadRobotFile<double>(name_or_path);  // URDF or MJCF, by root element
   if (!result.warnings.empty()) {
     const py::object warn = py::module_::import("warnings").attr("warn");
     for (const std::string& w : result.warnings) warn(name_or_path + ": " + w, py::module_::import("builtins").attr("UserWarning"), 2);

@@ -38,9 +38,11 @@ void bindRobots(py::module_& m) {
 A robot model: joints, limits, links and collision shapes (retarget::RobotModel, immutable).
 
 Robot(name_or_urdf) loads a built-in robot by name (nao, pepper, inmoov, tangy, baxter, yumi;
-Robot.builtin_names()) or any URDF file, exactly as `retarget ... --robot` does. URDF warnings
-(e.g. swapped limits) are issued as Python warnings. Raises retarget.InvalidArgument for an
-unknown name and retarget.ParseError (file, line) for a bad URDF.
+Robot.builtin_names()) or any URDF or MuJoCo MJCF file (told apart by the root element),
+exactly as `retarget ... --robot` does. The reader's warnings (e.g. swapped URDF limits) are
+issued as Python warnings. Raises retarget.InvalidArgument for an unknown name and
+retarget.ParseError (file, line) for a bad file. From MJCF, q is MuJoCo's qpos of the hinge
+and slide joints and the root link is the free joint's body.
 
 Joint vectors q (rad for revolute, m for prismatic joints) follow joint_names; fixed and mimic
 joints have no coordinate. Link poses are X_WL in the robot's base frame W (x forward, y left,

@@ -54,6 +54,15 @@ def test_robot_fk_and_limits():
     assert not nao.lower_limits.flags.writeable
 
 
+def test_robot_from_mjcf(data):
+    g1 = retarget.Robot(str(data / "mjcf" / "unitree_g1_g1.xml"))
+    assert g1.name == "g1_29dof_rev_1_0"
+    assert g1.nq == 29
+    assert g1.joint_names[0] == "left_hip_pitch_joint"
+    assert g1.link_names[0] == "pelvis"  # the free joint's body is the root link
+    assert g1.forward_kinematics(np.zeros(29)).shape == (30, 4, 4)
+
+
 def test_every_builtin_robot_and_demo_motion():
     for name in retarget.Robot.builtin_names():
         assert retarget.Robot(name).nq > 0

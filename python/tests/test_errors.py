@@ -52,6 +52,13 @@ def test_bad_urdf_names_the_file(tmp_path):
     assert str(path) in str(caught.value)
 
 
+def test_bad_mjcf_names_the_file_and_line(tmp_path):
+    path = tmp_path / "bad.xml"
+    path.write_text("<mujoco>\n<worldbody>\n<body name='b'><joint type='ball'/></body>\n</worldbody>\n</mujoco>\n")
+    with pytest.raises(retarget.ParseError, match="bad.xml:3: <joint>: ball joints are not supported"):
+        retarget.Robot(str(path))
+
+
 def test_unknown_robot_lists_the_builtin_names():
     with pytest.raises(retarget.InvalidArgument, match="unknown built-in robot 'nao2'.*nao, pepper"):
         retarget.Robot("nao2")
