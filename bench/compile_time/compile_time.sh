@@ -62,8 +62,8 @@ cat >"$work/eigen_only.cpp" <<'EOF'
 #include <Eigen/Dense>
 #include <iostream>
 int main() {
-  Eigen::Matrix3d m = Eigen::Matrix3d::Random();
-  Eigen::Vector3d v = m.inverse() * Eigen::Vector3d::UnitX();
+  Eigen::Matrix4d m = Eigen::Matrix4d::Random();
+  Eigen::Vector4d v = m.inverse() * Eigen::Vector4d::UnitX();
   std::cout << v.transpose() << "\n";
 }
 EOF
@@ -114,6 +114,7 @@ EOF
 
 printf 'what\tseconds\tpeak MB\n'
 time_one "Eigen/Dense program ($flags)" "$work/eigen_only.cpp" $flags
+time_one "Eigen/Dense program (-fsyntax-only)" "$work/eigen_only.cpp" -fsyntax-only
 # Each program twice: header-only (the default) and as a target linking retarget::compiled sees
 # it (RETARGET_SEPARATE_COMPILATION: declarations and extern templates; the code is in the library).
 for mode in header-only compiled; do

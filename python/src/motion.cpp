@@ -280,7 +280,7 @@ command line's --schema. Raises retarget.ParseError with the file and line for a
       "Writes a motion as skeleton CSV (m, frame W; read back by read_skeleton_csv / read_motion).");
   m.def("write_bvh", [](const BvhMotion& motion, const std::string& path) { writeBvh(motion, path); },
         py::arg("motion"), py::arg("path"), py::call_guard<py::gil_scoped_release>(), "Writes a BvhMotion as a BVH file (hierarchy and channels unchanged).");
-  m.def("demo_motion_names", &demoMotionNames, "Names demo_motion() accepts.");
+  m.def("demo_motion_names", [] { return demoMotionNames(); }, "Names demo_motion() accepts.");
   m.def(
       "demo_motion",
       [](const std::string& name, double rate, double duration, double body_height) {

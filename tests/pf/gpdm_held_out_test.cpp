@@ -162,13 +162,27 @@ TEST_CASE("gpdm-pf held out: the second half of the take that trained it, and a 
     const std::size_t half = take.size() / 2;
     const GpdmFilterMap map = learn(nao, {slice(take, 0, half)}, 2);
     const SkeletonMotion<double> second = slice(take, half, take.size());
-    GpdmParticleFilter<double> filter(nao, map, options());
-    const MappedMotion<double> out = mapMotion(filter, second);
-    const double cosine = mean(cosines(nao, second, out.q));
-    const int flagged = out.frames(StatusCode::kNotConverged);
-    MESSAGE(std::string(file) << ", trained on the first half: second half cosine " << cosine << ", flagged " << flagged << " of " << second.size());
-    CHECK(flagged <= static_cast<int>(second.size()) / 5);
-    RETARGET_CHECK_FLOOR(cosine, 0.970999);
+    // The mean over seeds 1-5: one seed's cosine moves by about 0.01 when GA-LVVJ's training
+    // angles change at the rounding level (1e-14 rad: 0.971 -> 0.960 for seed 1 when the
+    // written-out Cholesky replaced Eigen's), as the walks' below do.
+    constexpr int kSeeds = 5;
+    double cosine = 0.0;
+    for (int seed = 1; seed <= kSeeds; ++seed) {
+      GpdmParticleFilterOptions o = options();
+      o.seed = static_cast<std::uint64_t>(seed);
+      GpdmParticleFilter<double> filter(nao, map, o);
+      const MappedMotion<double> out = mapMotion(filter, second);
+      const double seed_cosine = mean(cosines(nao, second, out.q));
+      const int flagged = out.frames(StatusCode::kNotConverged);
+      MESSAGE(std::string(file) << ", trained on the first half, seed " << seed << ": second half cosine " << seed_cosine
+                                << ", flagged " << flagged << " of " << second.size());
+      CHECK(flagged <= static_cast<int>(second.size()) / 5);
+      cosine += seed_cosine / kSeeds;
+    }
+    MESSAGE(std::string(file) << ": mean second half cosine over " << kSeeds << " seeds " << cosine);
+    // Measured with Eigen's LLT in GA-LVVJ's solves, before the change above (seeds 1-5: 0.971,
+    // 0.962, 0.954, 0.968, 0.958; the floor was seed 1's 0.971 until then, the best of the five).
+    RETARGET_CHECK_FLOOR(cosine, 0.962594);
   }
   const auto walk = [&](const char* file) { return bvh(data, file); };
   // Models of the two Xia walks (tuning data: they only train) track the CMU locomotion example

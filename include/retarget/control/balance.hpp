@@ -60,6 +60,7 @@
 #include <retarget/control/support_mode.hpp>
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/geometry/rigid_inverse.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -170,7 +171,12 @@ struct BalanceReport {
   bool rate_limited = false;
 };
 
-/// The balance stage of one robot (one instance per stream; see the file doc).
+namespace internal {
+
+/// `retarget::BalanceController` (below) is this template for `void`: a template only so that its member
+/// functions are compiled where a program uses them, not in every translation unit that
+/// includes this header (header-only mode).
+template <typename Lazy>
 class BalanceController {
  public:
   /// Largest number of polygon edges (the hull of two rectangles).
@@ -178,7 +184,7 @@ class BalanceController {
 
   /// Throws InvalidArgument for invalid options, unknown foot links, empty rectangles, or a
   /// model without mass.
-  RETARGET_DECL BalanceController(const RobotModel<double>& model, BalanceFeet feet, BalanceOptions options = {});
+  BalanceController(const RobotModel<double>& model, BalanceFeet feet, BalanceOptions options = {});
   BalanceController(const RobotModel<double>&&, BalanceFeet, BalanceOptions = {}) = delete;
 
   const BalanceOptions& options() const noexcept { return options_; }
@@ -189,19 +195,19 @@ class BalanceController {
   /// The support the feet give in the current phase: kDouble while both are planted (a shift
   /// included), kSingleLeft / kSingleRight (standing on that foot) from the end of a shift to the
   /// end of the landing. Never kWalking.
-  RETARGET_DECL SupportMode supportMode() const noexcept;
+  SupportMode supportMode() const noexcept;
 
   /// Starts in double support at configuration `q` (its feet pose becomes the planted one).
-  RETARGET_DECL void reset(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept;
+  void reset(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept;
 
   /// Plants both feet where configuration `q` has them and switches to double support (after a
   /// walk, or when the caller knows the feet are on the ground).
-  RETARGET_DECL void replant(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept;
+  void replant(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept;
 
   /// Asks for a support mode (the human's, from SupportModeSwitch); the phase follows it
   /// through shifts and landings. kWalking is treated as double support (the caller does not
   /// step the balance while a walking controller owns the legs).
-  RETARGET_DECL void request(SupportMode mode) noexcept;
+  void request(SupportMode mode) noexcept;
 
   /// One control period from `q` (in/out: within limits) towards `q_target`; see the file doc.
   /// Coordinates flagged in `frozen` (size nq, optional) do not move (e.g. what the mapper held).
@@ -209,44 +215,44 @@ class BalanceController {
   /// means control_period. Every per-period bound (joint speeds, CoM recovery, the landing's turn
   /// and descent) scales with it, so a shorter period moves the robot proportionally less: the
   /// speeds hold in real time whatever the period.
-  RETARGET_DECL BalanceReport step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q,
+  BalanceReport step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q,
                      const JointFlags* frozen = nullptr, double period = 0.0) noexcept;
 
  private:
   int sole(int side) const noexcept { return sole_[static_cast<std::size_t>(side)]; }
 
   // The support side: 0 left, 1 right (double support uses the left sole as S).
-  RETARGET_DECL int supportSide() const noexcept;
-  RETARGET_DECL bool bothPlanted() const noexcept;
-  RETARGET_DECL bool landing() const noexcept;
+  int supportSide() const noexcept;
+  bool bothPlanted() const noexcept;
+  bool landing() const noexcept;
 
   // Planted pose of the other sole in the support sole's frame.
-  RETARGET_DECL Eigen::Vector3d plantedPosition(int support) const noexcept;
-  RETARGET_DECL Eigen::Matrix3d plantedRotation(int support) const noexcept;
+  Eigen::Vector3d plantedPosition(int support) const noexcept;
+  Eigen::Matrix3d plantedRotation(int support) const noexcept;
 
   // Rotation vector of R (angle times axis).
-  RETARGET_DECL static Eigen::Vector3d rotationError(const Eigen::Matrix3d& R) noexcept;
+  static Eigen::Vector3d rotationError(const Eigen::Matrix3d& R) noexcept;
 
   // FK at q; Jacobians; CoM, other sole and their Jacobians in the support sole frame S.
-  RETARGET_DECL void linearise(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other) noexcept;
+  void linearise(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other) noexcept;
 
   // The support polygon in S: the support rectangle, or in double support (not shifting) the
   // convex hull of both soles' rectangles. Fills normals_ / offsets_ (n . p <= offset), returns
   // the number of edges.
-  RETARGET_DECL int polygon(int support) noexcept;
+  int polygon(int support) noexcept;
 
   // Signed distance of c inside the polygon shrunk by d_s (negative outside).
-  RETARGET_DECL double comMargin(const Eigen::Vector2d& c, int edges) const noexcept;
+  double comMargin(const Eigen::Vector2d& c, int edges) const noexcept;
 
   // The CoM margin at q (true kinematics), or NaN when q fails the check (CoM outside the shrunk
   // polygon and farther out than before the step, or the planted feet moved).
-  RETARGET_DECL double checkedMargin(const Eigen::VectorXd& q, int support, int other, int edges, double margin_before) noexcept;
+  double checkedMargin(const Eigen::VectorXd& q, int support, int other, int edges, double margin_before) noexcept;
 
   // Rotation vector taking a sole rotation R (in S) to its own yaw: its x, y are the tilt.
-  RETARGET_DECL static Eigen::Vector3d tiltError(const Eigen::Matrix3d& R) noexcept;
+  static Eigen::Vector3d tiltError(const Eigen::Matrix3d& R) noexcept;
 
   // After an accepted step to q: `margin` and probe_ (forward kinematics at q) are the check's.
-  RETARGET_DECL void finishPhase(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other, double margin) noexcept;
+  void finishPhase(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other, double margin) noexcept;
 
   const RobotModel<double>* model_;
   BalanceFeet feet_;
@@ -254,7 +260,7 @@ class BalanceController {
   RobotData<double> data_;
   RobotData<double> probe_;
   BalanceQp qp_;
-  BalanceQpSolver solver_;
+  BalanceQpSolver<Lazy> solver_;
   std::array<int, 2> sole_{};
   BalancePhase phase_ = BalancePhase::kDouble;
   Isometry3<double> planted_ = Isometry3<double>::Identity();  // right sole in the left sole frame
@@ -273,6 +279,11 @@ class BalanceController {
   Eigen::VectorXd speed_step_;       // per joint: the most it may move in one period (rad)
   bool have_previous_target_ = false;
 };
+
+}  // namespace internal
+
+/// The balance stage of one robot (one instance per stream; see the file doc).
+using BalanceController = internal::BalanceController<void>;
 
 #if RETARGET_DEFINE_CONTROL
 
@@ -294,7 +305,8 @@ RETARGET_DECL const char* balancePhaseName(BalancePhase phase) noexcept {
   return "unknown";
 }
 
-RETARGET_DECL BalanceController::BalanceController(const RobotModel<double>& model, BalanceFeet feet, BalanceOptions options)
+template <typename Lazy>
+internal::BalanceController<Lazy>::BalanceController(const RobotModel<double>& model, BalanceFeet feet, BalanceOptions options)
     : model_(&model),
       feet_(std::move(feet)),
       options_(options),
@@ -331,21 +343,24 @@ RETARGET_DECL BalanceController::BalanceController(const RobotModel<double>& mod
   reset(model.neutralConfiguration());
 }
 
-RETARGET_DECL void BalanceController::reset(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept {
+template <typename Lazy>
+void internal::BalanceController<Lazy>::reset(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept {
   phase_ = BalancePhase::kDouble;
   have_previous_target_ = false;
   replant(q);
 }
 
-RETARGET_DECL void BalanceController::replant(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept {
+template <typename Lazy>
+void internal::BalanceController<Lazy>::replant(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept {
   phase_ = BalancePhase::kDouble;
   forwardKinematics(*model_, data_, q);
-  const Isometry3<double> X_SO = data_.X_WL[static_cast<std::size_t>(sole_[0])].inverse() *
+  const Isometry3<double> X_SO = rigidInverse(data_.X_WL[static_cast<std::size_t>(sole_[0])]) *
                                  data_.X_WL[static_cast<std::size_t>(sole_[1])];
   planted_ = X_SO;
 }
 
-RETARGET_DECL void BalanceController::request(SupportMode mode) noexcept {
+template <typename Lazy>
+void internal::BalanceController<Lazy>::request(SupportMode mode) noexcept {
   switch (phase_) {
     case BalancePhase::kDouble:
       if (mode == SupportMode::kSingleLeft) phase_ = BalancePhase::kShiftLeft;
@@ -374,7 +389,8 @@ RETARGET_DECL void BalanceController::request(SupportMode mode) noexcept {
   }
 }
 
-RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q,
+template <typename Lazy>
+BalanceReport internal::BalanceController<Lazy>::step(const Eigen::Ref<const Eigen::VectorXd>& q_target, Eigen::Ref<Eigen::VectorXd> q,
                      const JointFlags* frozen, double period) noexcept {
   BalanceReport report;
   report.phase = phase_;
@@ -486,7 +502,8 @@ RETARGET_DECL BalanceReport BalanceController::step(const Eigen::Ref<const Eigen
   return report;
 }
 
-RETARGET_DECL int BalanceController::supportSide() const noexcept {
+template <typename Lazy>
+int internal::BalanceController<Lazy>::supportSide() const noexcept {
   switch (phase_) {
     case BalancePhase::kShiftRight:
     case BalancePhase::kSingleRight:
@@ -497,33 +514,40 @@ RETARGET_DECL int BalanceController::supportSide() const noexcept {
   }
 }
 
-RETARGET_DECL bool BalanceController::bothPlanted() const noexcept {
+template <typename Lazy>
+bool internal::BalanceController<Lazy>::bothPlanted() const noexcept {
   return phase_ == BalancePhase::kDouble || phase_ == BalancePhase::kShiftLeft || phase_ == BalancePhase::kShiftRight;
 }
 
-RETARGET_DECL SupportMode BalanceController::supportMode() const noexcept {
+template <typename Lazy>
+SupportMode internal::BalanceController<Lazy>::supportMode() const noexcept {
   if (bothPlanted()) return SupportMode::kDouble;
   return supportSide() == 0 ? SupportMode::kSingleLeft : SupportMode::kSingleRight;
 }
 
-RETARGET_DECL bool BalanceController::landing() const noexcept {
+template <typename Lazy>
+bool internal::BalanceController<Lazy>::landing() const noexcept {
   return phase_ == BalancePhase::kLandingLeft || phase_ == BalancePhase::kLandingRight;
 }
 
-RETARGET_DECL Eigen::Vector3d BalanceController::plantedPosition(int support) const noexcept {
-  return support == 0 ? Eigen::Vector3d(planted_.translation()) : Eigen::Vector3d(planted_.inverse().translation());
+template <typename Lazy>
+Eigen::Vector3d internal::BalanceController<Lazy>::plantedPosition(int support) const noexcept {
+  return support == 0 ? Eigen::Vector3d(planted_.translation()) : Eigen::Vector3d(rigidInverse(planted_).translation());
 }
 
-RETARGET_DECL Eigen::Matrix3d BalanceController::plantedRotation(int support) const noexcept {
+template <typename Lazy>
+Eigen::Matrix3d internal::BalanceController<Lazy>::plantedRotation(int support) const noexcept {
   return support == 0 ? Eigen::Matrix3d(planted_.linear()) : Eigen::Matrix3d(planted_.linear().transpose());
 }
 
-RETARGET_DECL Eigen::Vector3d BalanceController::rotationError(const Eigen::Matrix3d& R) noexcept {
+template <typename Lazy>
+Eigen::Vector3d internal::BalanceController<Lazy>::rotationError(const Eigen::Matrix3d& R) noexcept {
   const Eigen::AngleAxisd a(R);
   return a.angle() * a.axis();
 }
 
-RETARGET_DECL void BalanceController::linearise(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other) noexcept {
+template <typename Lazy>
+void internal::BalanceController<Lazy>::linearise(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other) noexcept {
   forwardKinematics(*model_, data_, q);
   const Eigen::Vector3d c = centerOfMass(*model_, data_);
   J_com_ = centerOfMassJacobian(*model_, data_);
@@ -552,7 +576,8 @@ RETARGET_DECL void BalanceController::linearise(const Eigen::Ref<const Eigen::Ve
   J_rel_.bottomRows<3>().noalias() = R_T * scratch_;
 }
 
-RETARGET_DECL int BalanceController::polygon(int support) noexcept {
+template <typename Lazy>
+int internal::BalanceController<Lazy>::polygon(int support) noexcept {
   const FootSupport& s = support == 0 ? feet_.left : feet_.right;
   std::array<Eigen::Vector2d, 8> points;
   int count = 0;
@@ -611,7 +636,8 @@ RETARGET_DECL int BalanceController::polygon(int support) noexcept {
   return edges;
 }
 
-RETARGET_DECL double BalanceController::comMargin(const Eigen::Vector2d& c, int edges) const noexcept {
+template <typename Lazy>
+double internal::BalanceController<Lazy>::comMargin(const Eigen::Vector2d& c, int edges) const noexcept {
   double margin = std::numeric_limits<double>::infinity();
   for (int k = 0; k < edges; ++k) {
     margin = std::min(margin, offsets_[static_cast<std::size_t>(k)] - options_.safety_margin -
@@ -620,7 +646,8 @@ RETARGET_DECL double BalanceController::comMargin(const Eigen::Vector2d& c, int 
   return margin;
 }
 
-RETARGET_DECL double BalanceController::checkedMargin(const Eigen::VectorXd& q, int support, int other, int edges, double margin_before) noexcept {
+template <typename Lazy>
+double internal::BalanceController<Lazy>::checkedMargin(const Eigen::VectorXd& q, int support, int other, int edges, double margin_before) noexcept {
   forwardKinematics(*model_, probe_, q);
   const Eigen::Vector3d c = centerOfMass(*model_, probe_);
   const Isometry3<double>& X_S = probe_.X_WL[static_cast<std::size_t>(sole(support))];
@@ -640,12 +667,14 @@ RETARGET_DECL double BalanceController::checkedMargin(const Eigen::VectorXd& q, 
   return com_ok && feet_ok ? margin : std::numeric_limits<double>::quiet_NaN();
 }
 
-RETARGET_DECL Eigen::Vector3d BalanceController::tiltError(const Eigen::Matrix3d& R) noexcept {
+template <typename Lazy>
+Eigen::Vector3d internal::BalanceController<Lazy>::tiltError(const Eigen::Matrix3d& R) noexcept {
   const double yaw = std::atan2(R(1, 0), R(0, 0));
   return rotationError(R * Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()).toRotationMatrix().transpose());
 }
 
-RETARGET_DECL void BalanceController::finishPhase(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other, double margin) noexcept {
+template <typename Lazy>
+void internal::BalanceController<Lazy>::finishPhase(const Eigen::Ref<const Eigen::VectorXd>& q, int support, int other, double margin) noexcept {
   if (phase_ == BalancePhase::kShiftLeft || phase_ == BalancePhase::kShiftRight) {
     // The CoM is over the support foot (shrunk rectangle): lift the other one.
     if (margin >= 0.0) {
@@ -688,5 +717,9 @@ RETARGET_DECL void BalanceOptions::validate() const {
 }
 
 #endif  // RETARGET_DEFINE_CONTROL
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_CONTROL class internal::BalanceController<void>;
+#endif
 
 }  // namespace retarget

@@ -33,11 +33,11 @@
 #include <cmath>
 #include <limits>
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
 
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/small_cholesky.hpp>
 
 namespace retarget {
 
@@ -84,31 +84,36 @@ struct BalanceQpResult {
   int iterations = 0;
 };
 
-/// Solves `BalanceQp`s of one size (see the file doc).
+namespace internal {
+
+/// `retarget::BalanceQpSolver` (below) is this template for `void`: a template only so that its member
+/// functions are compiled where a program uses them, not in every translation unit that
+/// includes this header (header-only mode).
+template <typename Lazy>
 class BalanceQpSolver {
  public:
   /// n variables, up to `max_inequality_rows` inequality rows. Throws InvalidArgument for
   /// sizes below 1.
-  RETARGET_DECL BalanceQpSolver(int n, int max_inequality_rows);
+  BalanceQpSolver(int n, int max_inequality_rows);
 
   /// Solves `qp` (sizes as constructed); `x` (size n) receives the solution when `ok`. Never
   /// throws or allocates; wrong sizes give ok = false with x unchanged.
-  RETARGET_DECL BalanceQpResult solve(const BalanceQp& qp, Eigen::VectorXd& x) noexcept;
+  BalanceQpResult solve(const BalanceQp& qp, Eigen::VectorXd& x) noexcept;
 
   /// Largest constraint violation of x for qp (bounds, equalities, inequalities), >= 0.
-  RETARGET_DECL static double violation(const BalanceQp& qp, const Eigen::VectorXd& x) noexcept;
+  static double violation(const BalanceQp& qp, const Eigen::VectorXd& x) noexcept;
 
  private:
   // Lawson-Hanson NNLS: min |A u - f| subject to u >= 0, A = A_ (n + 1 rows, m columns),
   // f = (0, ..., 0, 1). Leaves the residual A u - f in residual_. False when the iteration limit
   // is reached.
-  RETARGET_DECL bool nnls(int m, int& iterations) noexcept;
+  bool nnls(int m, int& iterations) noexcept;
 
-  RETARGET_DECL void computeResidual(int m) noexcept;
+  void computeResidual(int m) noexcept;
 
   // s = argmin |A_S s - f| over the passive columns S (QR by modified Gram-Schmidt, twice).
   // False when a column is (numerically) in the span of the ones before it.
-  RETARGET_DECL bool leastSquares(int size) noexcept;
+  bool leastSquares(int size) noexcept;
 
   int n_;
   int max_inequality_rows_;
@@ -131,9 +136,15 @@ class BalanceQpSolver {
   Eigen::VectorXd v_;
 };
 
+}  // namespace internal
+
+/// Solves `BalanceQp`s of one size (see the file doc).
+using BalanceQpSolver = internal::BalanceQpSolver<void>;
+
 #if RETARGET_DEFINE_CONTROL
 
-RETARGET_DECL BalanceQpSolver::BalanceQpSolver(int n, int max_inequality_rows) : n_(n), max_inequality_rows_(max_inequality_rows) {
+template <typename Lazy>
+internal::BalanceQpSolver<Lazy>::BalanceQpSolver(int n, int max_inequality_rows) : n_(n), max_inequality_rows_(max_inequality_rows) {
   RETARGET_THROW_UNLESS(n >= 1 && max_inequality_rows >= 1, InvalidArgument, "BalanceQpSolver: sizes (got n = ", n,
                         ", inequality rows = ", max_inequality_rows, ", expected >= 1)");
   const int columns = max_inequality_rows + 2 * n;
@@ -156,7 +167,8 @@ RETARGET_DECL BalanceQpSolver::BalanceQpSolver(int n, int max_inequality_rows) :
   v_.setZero(n + 1);
 }
 
-RETARGET_DECL BalanceQpResult BalanceQpSolver::solve(const BalanceQp& qp, Eigen::VectorXd& x) noexcept {
+template <typename Lazy>
+BalanceQpResult internal::BalanceQpSolver<Lazy>::solve(const BalanceQp& qp, Eigen::VectorXd& x) noexcept {
   BalanceQpResult result;
   if (qp.size() != n_ || x.size() != n_ || qp.G.rows() != max_inequality_rows_ || qp.G.cols() != n_ ||
       qp.E.cols() != n_ || qp.equality_rows < 0 || qp.equality_rows > BalanceQp::kMaxEqualityRows ||
@@ -194,8 +206,14 @@ RETARGET_DECL BalanceQpResult BalanceQpSolver::solve(const BalanceQp& qp, Eigen:
                                        basis_r_.topLeftCorner(qp.equality_rows, rank);
     projected.head(rank).noalias() =
         basis_r_.topLeftCorner(qp.equality_rows, rank).transpose() * rhs_.head(qp.equality_rows);
-    const Eigen::LDLT<Eigen::Matrix<double, BalanceQp::kMaxEqualityRows, BalanceQp::kMaxEqualityRows>> ldlt(normal);
-    const Eigen::Matrix<double, BalanceQp::kMaxEqualityRows, 1> c = ldlt.solve(projected);
+    // E B has full column rank (B spans E's rows), so the normal matrix is positive definite;
+    // a factorisation that fails anyway means rows too close to dependent to solve for.
+    if (!internal::choleskyFactorInPlace(normal)) {
+      result.infeasible = true;
+      return result;
+    }
+    Eigen::Matrix<double, BalanceQp::kMaxEqualityRows, 1> c = projected;
+    internal::choleskySolveInPlace(normal, c);
     for (int k = 0; k < rank; ++k) y0_ += c[k] * basis_.col(k);
     for (int r = 0; r < qp.equality_rows; ++r) {
       const double miss = qp.E.row(r).dot(y0_) - rhs_[r];
@@ -248,7 +266,8 @@ RETARGET_DECL BalanceQpResult BalanceQpSolver::solve(const BalanceQp& qp, Eigen:
   return result;
 }
 
-RETARGET_DECL double BalanceQpSolver::violation(const BalanceQp& qp, const Eigen::VectorXd& x) noexcept {
+template <typename Lazy>
+double internal::BalanceQpSolver<Lazy>::violation(const BalanceQp& qp, const Eigen::VectorXd& x) noexcept {
   double worst = 0.0;
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     worst = std::max(worst, qp.lower[i] - x[i]);
@@ -259,7 +278,8 @@ RETARGET_DECL double BalanceQpSolver::violation(const BalanceQp& qp, const Eigen
   return worst;
 }
 
-RETARGET_DECL bool BalanceQpSolver::nnls(int m, int& iterations) noexcept {
+template <typename Lazy>
+bool internal::BalanceQpSolver<Lazy>::nnls(int m, int& iterations) noexcept {
   const int p = n_ + 1;
   u_.head(m).setZero();
   in_set_.head(m).setZero();
@@ -326,12 +346,14 @@ RETARGET_DECL bool BalanceQpSolver::nnls(int m, int& iterations) noexcept {
   return false;
 }
 
-RETARGET_DECL void BalanceQpSolver::computeResidual(int m) noexcept {
+template <typename Lazy>
+void internal::BalanceQpSolver<Lazy>::computeResidual(int m) noexcept {
   residual_.noalias() = A_.leftCols(m) * u_.head(m);
   residual_[n_] -= 1.0;
 }
 
-RETARGET_DECL bool BalanceQpSolver::leastSquares(int size) noexcept {
+template <typename Lazy>
+bool internal::BalanceQpSolver<Lazy>::leastSquares(int size) noexcept {
   for (int k = 0; k < size; ++k) {
     v_ = A_.col(set_[k]);
     const double norm = v_.norm();
@@ -359,5 +381,9 @@ RETARGET_DECL bool BalanceQpSolver::leastSquares(int size) noexcept {
 }
 
 #endif  // RETARGET_DEFINE_CONTROL
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_CONTROL class internal::BalanceQpSolver<void>;
+#endif
 
 }  // namespace retarget

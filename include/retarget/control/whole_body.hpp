@@ -124,8 +124,12 @@ struct WholeBodyReport {
   bool rate_limited = false;
 };
 
-/// Skeleton frames to whole-body robot joint angles (see the file doc). It has the mapper
-/// shape of mappers/mapper.hpp, so `mapMotion` and the contract suite take it. One per stream.
+namespace internal {
+
+/// `retarget::WholeBodyPipeline` (below) is this template for `void`: a template only so that its member
+/// functions are compiled where a program uses them, not in every translation unit that
+/// includes this header (header-only mode).
+template <typename Lazy>
 class WholeBodyPipeline {
  public:
   using Scalar = double;
@@ -134,7 +138,7 @@ class WholeBodyPipeline {
   using Options = WholeBodyOptions;
 
   /// Throws InvalidArgument for invalid options or a map / feet the model does not have.
-  RETARGET_DECL WholeBodyPipeline(const RobotModel<double>& model, WholeBodyMap map, WholeBodyOptions options = {});
+  WholeBodyPipeline(const RobotModel<double>& model, WholeBodyMap map, WholeBodyOptions options = {});
   WholeBodyPipeline(const RobotModel<double>&&, WholeBodyMap, WholeBodyOptions = {}) = delete;
 
   const RobotModel<double>& model() const noexcept { return *model_; }
@@ -152,24 +156,24 @@ class WholeBodyPipeline {
   /// GA-LVVJ's wanted values of the last frame (before its limits; see mappers/mapper.hpp).
   const Eigen::VectorXd& wanted() const noexcept { return mapper_.wanted(); }
   /// The balance stage (its phase and last QP).
-  const BalanceController& balance() const noexcept { return balance_; }
+  const BalanceController<Lazy>& balance() const noexcept { return balance_; }
   /// The coordinates that belong to the legs.
   const JointFlags& legs() const noexcept { return legs_; }
   /// The angles GA-LVVJ asked for in the last frame (rad, q order), before balance.
   const Eigen::VectorXd& target() const noexcept { return target_; }
 
   /// Forgets the stream: the next frame starts standing again.
-  RETARGET_DECL void reset() noexcept;
+  void reset() noexcept;
 
   /// One frame: see the file doc. `q_out` (size nq) receives the angles (rad).
-  [[nodiscard]] RETARGET_DECL Status map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept;
+  [[nodiscard]] Status map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept;
 
  private:
   const RobotModel<double>* model_;
   WholeBodyOptions options_;
   GaLvvjMapper<double> mapper_;
   SupportModeSwitch<double> modes_;
-  BalanceController balance_;
+  BalanceController<Lazy> balance_;
   Eigen::VectorXd neutral_;
   Eigen::VectorXd q_;
   Eigen::VectorXd target_;
@@ -199,11 +203,18 @@ class WholeBodyPipeline {
   std::array<int, 2> sole_index_{};
 };
 
+}  // namespace internal
+
+/// Skeleton frames to whole-body robot joint angles (see the file doc). It has the mapper
+/// shape of mappers/mapper.hpp, so `mapMotion` and the contract suite take it. One per stream.
+using WholeBodyPipeline = internal::WholeBodyPipeline<void>;
+
 #if RETARGET_DEFINE_CONTROL
 
 RETARGET_DECL WholeBodyMap naoWholeBodyMap() { return WholeBodyMap{naoGaLvvjMap(), naoBalanceFeet()}; }
 
-RETARGET_DECL WholeBodyPipeline::WholeBodyPipeline(const RobotModel<double>& model, WholeBodyMap map, WholeBodyOptions options)
+template <typename Lazy>
+internal::WholeBodyPipeline<Lazy>::WholeBodyPipeline(const RobotModel<double>& model, WholeBodyMap map, WholeBodyOptions options)
     : model_(&model),
       options_((options.validate(), options)),
       mapper_(model, std::move(map.ga_lvvj), options_.ga_lvvj),
@@ -230,7 +241,8 @@ RETARGET_DECL WholeBodyPipeline::WholeBodyPipeline(const RobotModel<double>& mod
   }
 }
 
-RETARGET_DECL void WholeBodyPipeline::reset() noexcept {
+template <typename Lazy>
+void internal::WholeBodyPipeline<Lazy>::reset() noexcept {
   mapper_.reset();
   modes_.reset();
   started_ = false;
@@ -243,7 +255,8 @@ RETARGET_DECL void WholeBodyPipeline::reset() noexcept {
   held_.setConstant(false);
 }
 
-RETARGET_DECL Status WholeBodyPipeline::map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
+template <typename Lazy>
+Status internal::WholeBodyPipeline<Lazy>::map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
   report_ = WholeBodyReport{};
   report_.balance = last_balance_;
   if (q_out.size() != model_->nq()) return Status(StatusCode::kInvalidInput);
@@ -369,5 +382,9 @@ RETARGET_DECL void WholeBodyOptions::validate() const {
 }
 
 #endif  // RETARGET_DEFINE_CONTROL
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_CONTROL class internal::WholeBodyPipeline<void>;
+#endif
 
 }  // namespace retarget

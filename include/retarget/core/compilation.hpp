@@ -37,6 +37,22 @@
 #define RETARGET_DECL inline
 #endif
 
+// Lazy definitions: a function declared with RETARGET_LAZY_DECL and defined with RETARGET_LAZY_DEF
+// (in place of RETARGET_DECL) is a function template in header-only mode, `template <typename
+// RetargetLazy = void>`, called exactly as before (the parameter is never deduced and defaults to
+// void). A non-template inline function has its body checked, and every template it uses
+// instantiated, in each translation unit that includes its header, whether or not it is called;
+// a template's body is compiled only where it is used. Used for definitions whose bodies are
+// expensive to compile (Eigen decompositions, large readers). In the compiled part and for a
+// program linking it, both macros are empty: the function is an ordinary out-of-line function.
+#if RETARGET_HEADER_ONLY
+#define RETARGET_LAZY_DECL template <typename RetargetLazy = void>
+#define RETARGET_LAZY_DEF template <typename RetargetLazy>
+#else
+#define RETARGET_LAZY_DECL
+#define RETARGET_LAZY_DEF
+#endif
+
 // One pair per layer: RETARGET_DEFINE_<LAYER> (1 where the layer's non-template definitions are
 // compiled) and RETARGET_TEMPLATE_<LAYER> (`template` in the layer's own source, `extern
 // template` elsewhere). RETARGET_COMPILE_<LAYER> is undefined, hence 0, outside src/<layer>.cpp.

@@ -85,13 +85,13 @@ struct BvhMotion {
   std::string source;
 
   /// Index of the joint (or End Site) with this exact name, -1 when absent.
-  RETARGET_DECL int findJoint(std::string_view joint_name) const;
+  RETARGET_LAZY_DECL int findJoint(std::string_view joint_name) const;
 
   /// Number of joints, without End Sites when `include_end_sites` is false.
-  RETARGET_DECL int jointCount(bool include_end_sites = false) const;
+  RETARGET_LAZY_DECL int jointCount(bool include_end_sites = false) const;
 
   /// Number of roots (joints without a parent).
-  RETARGET_DECL int rootCount() const;
+  RETARGET_LAZY_DECL int rootCount() const;
 
   /// Frames per second (1 / frame_time), 0 when frame_time is not positive.
   double frameRate() const { return frame_time > 0 ? 1.0 / frame_time : 0.0; }
@@ -105,7 +105,7 @@ struct BvhMotion {
     return values.data() + static_cast<std::size_t>(f) * static_cast<std::size_t>(channel_count);
   }
   /// Value row of frame `f` as a vector of `channel_count` values (a view, no copy).
-  RETARGET_DECL Eigen::Map<const Eigen::VectorXd> frameValues(int f) const;
+  RETARGET_LAZY_DECL Eigen::Map<const Eigen::VectorXd> frameValues(int f) const;
   /// Mutable value row of frame `f`.
   double* frame(int f) {
     RETARGET_DEBUG_ASSERT(f >= 0 && f < frame_count);
@@ -115,43 +115,43 @@ struct BvhMotion {
   /// Rotation R_PJ of joint `joint`'s frame in its parent's frame at frame `f`: the product of
   /// its rotation channels in file order, R = R_axis1(v1) * R_axis2(v2) * R_axis3(v3) (intrinsic,
   /// degrees in the file); identity when it has none. Never allocates or throws.
-  RETARGET_DECL Eigen::Quaterniond localRotation(int f, int joint) const;
+  RETARGET_LAZY_DECL Eigen::Quaterniond localRotation(int f, int joint) const;
 
   /// Translation p_PJ of joint `joint`'s origin in its parent's frame at frame `f` (file units):
   /// OFFSET, with each position channel replacing the matching component (partial position
   /// channels keep the OFFSET's other components). Never allocates or throws.
-  RETARGET_DECL Eigen::Vector3d localTranslation(int f, int joint) const;
+  RETARGET_LAZY_DECL Eigen::Vector3d localTranslation(int f, int joint) const;
 
   /// Recomputes `first_channel` of every joint (running sum in joint order) and
   /// `channel_count`. Does not resize `values`. Use after building a hierarchy by hand.
-  RETARGET_DECL void assignChannelIndices();
+  RETARGET_LAZY_DECL void assignChannelIndices();
 };
 
 /// Checks the invariants of `BvhMotion` (see its doc): parent indices, End Sites without
 /// channels or children, channel layout, value count, finite values and a non-negative frame
 /// time. Throws `retarget::InvalidArgument` naming the first violation.
-RETARGET_DECL void validateBvh(const BvhMotion& motion);
+RETARGET_LAZY_DECL void validateBvh(const BvhMotion& motion);
 
 /// A copy of `motion` holding one frame, the rest pose: every rotation channel 0 and every
 /// position channel at its OFFSET component (for most rigs a T-pose). Same hierarchy and frame time.
-RETARGET_DECL BvhMotion bvhRestPose(const BvhMotion& motion);
+RETARGET_LAZY_DECL BvhMotion bvhRestPose(const BvhMotion& motion);
 
 /// Global pose X_WJ of every joint (and End Site) at frame `f`, in the file's world frame and
 /// units: X_WJ = X_WP * X_PJ with X_PJ = [localRotation | localTranslation]. Roots are placed
 /// directly in W. `X_WJ` is resized to the joint count (allocates only when its size changes).
 /// Never throws; precondition 0 <= f < frame_count.
-RETARGET_DECL void bvhGlobalPoses(const BvhMotion& motion, int f, std::vector<Eigen::Isometry3d>& X_WJ);
+RETARGET_LAZY_DECL void bvhGlobalPoses(const BvhMotion& motion, int f, std::vector<Eigen::Isometry3d>& X_WJ);
 
 /// Global positions p_WJ (file units, one column per joint and End Site) at frame `f`; a
 /// cheaper variant of `bvhGlobalPoses` that keeps rotations as quaternions. `R_WJ` is scratch
 /// space resized to the joint count. Never throws; precondition 0 <= f < frame_count and
 /// `p_WJ` has joints.size() columns (resized otherwise).
-RETARGET_DECL void bvhGlobalPositions(const BvhMotion& motion, int f, Eigen::Matrix3Xd& p_WJ,
+RETARGET_LAZY_DECL void bvhGlobalPositions(const BvhMotion& motion, int f, Eigen::Matrix3Xd& p_WJ,
                                       std::vector<Eigen::Quaterniond>& R_WJ);
 
 #if RETARGET_DEFINE_HUMAN
 
-RETARGET_DECL void validateBvh(const BvhMotion& motion) {
+RETARGET_LAZY_DEF void validateBvh(const BvhMotion& motion) {
   const int n = static_cast<int>(motion.joints.size());
   int next_channel = 0;
   for (int i = 0; i < n; ++i) {
@@ -192,7 +192,7 @@ RETARGET_DECL void validateBvh(const BvhMotion& motion) {
   }
 }
 
-RETARGET_DECL BvhMotion bvhRestPose(const BvhMotion& motion) {
+RETARGET_LAZY_DEF BvhMotion bvhRestPose(const BvhMotion& motion) {
   BvhMotion rest;
   rest.joints = motion.joints;
   rest.frame_time = motion.frame_time;
@@ -209,7 +209,7 @@ RETARGET_DECL BvhMotion bvhRestPose(const BvhMotion& motion) {
   return rest;
 }
 
-RETARGET_DECL void bvhGlobalPoses(const BvhMotion& motion, int f, std::vector<Eigen::Isometry3d>& X_WJ) {
+RETARGET_LAZY_DEF void bvhGlobalPoses(const BvhMotion& motion, int f, std::vector<Eigen::Isometry3d>& X_WJ) {
   const std::size_t n = motion.joints.size();
   if (X_WJ.size() != n) X_WJ.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -222,7 +222,7 @@ RETARGET_DECL void bvhGlobalPoses(const BvhMotion& motion, int f, std::vector<Ei
   }
 }
 
-RETARGET_DECL void bvhGlobalPositions(const BvhMotion& motion, int f, Eigen::Matrix3Xd& p_WJ,
+RETARGET_LAZY_DEF void bvhGlobalPositions(const BvhMotion& motion, int f, Eigen::Matrix3Xd& p_WJ,
                                       std::vector<Eigen::Quaterniond>& R_WJ) {
   const std::size_t n = motion.joints.size();
   if (static_cast<std::size_t>(p_WJ.cols()) != n) p_WJ.resize(3, static_cast<Eigen::Index>(n));
@@ -244,29 +244,29 @@ RETARGET_DECL void bvhGlobalPositions(const BvhMotion& motion, int f, Eigen::Mat
   }
 }
 
-RETARGET_DECL int BvhMotion::findJoint(std::string_view joint_name) const {
+RETARGET_LAZY_DEF int BvhMotion::findJoint(std::string_view joint_name) const {
   for (std::size_t i = 0; i < joints.size(); ++i) {
     if (joints[i].name == joint_name) return static_cast<int>(i);
   }
   return -1;
 }
 
-RETARGET_DECL int BvhMotion::jointCount(bool include_end_sites) const {
+RETARGET_LAZY_DEF int BvhMotion::jointCount(bool include_end_sites) const {
   if (include_end_sites) return static_cast<int>(joints.size());
   return static_cast<int>(std::count_if(joints.begin(), joints.end(),
                                         [](const BvhJoint& joint) { return !joint.is_end_site; }));
 }
 
-RETARGET_DECL int BvhMotion::rootCount() const {
+RETARGET_LAZY_DEF int BvhMotion::rootCount() const {
   return static_cast<int>(
       std::count_if(joints.begin(), joints.end(), [](const BvhJoint& joint) { return joint.parent < 0; }));
 }
 
-RETARGET_DECL Eigen::Map<const Eigen::VectorXd> BvhMotion::frameValues(int f) const {
+RETARGET_LAZY_DEF Eigen::Map<const Eigen::VectorXd> BvhMotion::frameValues(int f) const {
   return Eigen::Map<const Eigen::VectorXd>(frame(f), channel_count);
 }
 
-RETARGET_DECL Eigen::Quaterniond BvhMotion::localRotation(int f, int joint) const {
+RETARGET_LAZY_DEF Eigen::Quaterniond BvhMotion::localRotation(int f, int joint) const {
   const BvhJoint& j = joints[static_cast<std::size_t>(joint)];
   Eigen::Quaterniond R = Eigen::Quaterniond::Identity();
   if (j.channels.empty()) return R;
@@ -283,7 +283,7 @@ RETARGET_DECL Eigen::Quaterniond BvhMotion::localRotation(int f, int joint) cons
   return R;
 }
 
-RETARGET_DECL Eigen::Vector3d BvhMotion::localTranslation(int f, int joint) const {
+RETARGET_LAZY_DEF Eigen::Vector3d BvhMotion::localTranslation(int f, int joint) const {
   const BvhJoint& j = joints[static_cast<std::size_t>(joint)];
   Eigen::Vector3d p = j.offset;
   if (j.channels.empty()) return p;
@@ -294,7 +294,7 @@ RETARGET_DECL Eigen::Vector3d BvhMotion::localTranslation(int f, int joint) cons
   return p;
 }
 
-RETARGET_DECL void BvhMotion::assignChannelIndices() {
+RETARGET_LAZY_DEF void BvhMotion::assignChannelIndices() {
   int next = 0;
   for (BvhJoint& joint : joints) {
     joint.first_channel = next;

@@ -35,38 +35,38 @@ namespace retarget {
 namespace internal {
 
 /// Rotation from a Y-up, +Z-facing rig into the canonical frame (x forward, y left, z up).
-RETARGET_DECL Eigen::Matrix3d yUpFacingZ();
+RETARGET_LAZY_DECL Eigen::Matrix3d yUpFacingZ();
 
 /// Arms, hands and legs, shared by the Noitom and Mixamo rigs (prefix "Left"/"Right").
-RETARGET_DECL void setNoitomLikeLimbs(SkeletonSchema& schema, bool toe_joint);
+RETARGET_LAZY_DECL void setNoitomLikeLimbs(SkeletonSchema& schema, bool toe_joint);
 
 }  // namespace internal
 
 /// Noitom Axis Neuron ("PN / PN Pro" skeleton): Hips, Spine, Spine1, Spine2, Spine3, Neck, Head,
 /// fingers with InHand* joints; cm, Y up, facing +Z.
-RETARGET_DECL const SkeletonSchema& axisNeuronSchema();
+RETARGET_LAZY_DECL const SkeletonSchema& axisNeuronSchema();
 
 /// Noitom Axis Studio / PN Studio skeleton: Hips, Spine, Spine1, Spine2, Neck, Neck1, Head; cm,
 /// Y up, facing +Z.
-RETARGET_DECL const SkeletonSchema& axisStudioSchema();
+RETARGET_LAZY_DECL const SkeletonSchema& axisStudioSchema();
 
 /// CMU 31-joint skeleton (Hips, LHipJoint, LowerBack, Spine, Spine1, Neck, Neck1, Head,
 /// LeftFingerBase, LThumb, ...): ASF length units (0.0254 / 0.45 m, an estimate), Y up, facing +Z.
-RETARGET_DECL const SkeletonSchema& cmuSchema();
+RETARGET_LAZY_DECL const SkeletonSchema& cmuSchema();
 
 /// Mixamo rig (`mixamorig:Hips`, Spine, Spine1, Spine2, Neck, Head, HeadTop_End, fingers, toes);
 /// cm, Y up, facing +Z.
-RETARGET_DECL const SkeletonSchema& mixamoSchema();
+RETARGET_LAZY_DECL const SkeletonSchema& mixamoSchema();
 
 /// The built-in BVH schemas, in detection priority order (a schema whose names are a subset of
 /// another's comes last: Axis Studio, which needs Neck1, before Axis Neuron).
-RETARGET_DECL const std::vector<const SkeletonSchema*>& builtInBvhSchemas();
+RETARGET_LAZY_DECL const std::vector<const SkeletonSchema*>& builtInBvhSchemas();
 
 #if RETARGET_DEFINE_HUMAN
 
 namespace internal {
 
-RETARGET_DECL Eigen::Matrix3d yUpFacingZ() {
+RETARGET_LAZY_DEF Eigen::Matrix3d yUpFacingZ() {
   Eigen::Matrix3d R_WS;
   R_WS << 0, 0, 1,  // canonical x (forward) = source +Z
       1, 0, 0,      // canonical y (left) = source +X
@@ -74,7 +74,7 @@ RETARGET_DECL Eigen::Matrix3d yUpFacingZ() {
   return R_WS;
 }
 
-RETARGET_DECL void setNoitomLikeLimbs(SkeletonSchema& schema, bool toe_joint) {
+RETARGET_LAZY_DEF void setNoitomLikeLimbs(SkeletonSchema& schema, bool toe_joint) {
   using J = HumanJoint;
   for (const bool left : {true, false}) {
     const std::string s = left ? "Left" : "Right";
@@ -93,7 +93,7 @@ RETARGET_DECL void setNoitomLikeLimbs(SkeletonSchema& schema, bool toe_joint) {
 
 }  // namespace internal
 
-RETARGET_DECL const SkeletonSchema& axisNeuronSchema() {
+RETARGET_LAZY_DEF const SkeletonSchema& axisNeuronSchema() {
   static const SkeletonSchema kSchema = [] {
     using J = HumanJoint;
     SkeletonSchema s;
@@ -112,7 +112,7 @@ RETARGET_DECL const SkeletonSchema& axisNeuronSchema() {
   return kSchema;
 }
 
-RETARGET_DECL const SkeletonSchema& axisStudioSchema() {
+RETARGET_LAZY_DEF const SkeletonSchema& axisStudioSchema() {
   static const SkeletonSchema kSchema = [] {
     using J = HumanJoint;
     SkeletonSchema s;
@@ -131,7 +131,7 @@ RETARGET_DECL const SkeletonSchema& axisStudioSchema() {
   return kSchema;
 }
 
-RETARGET_DECL const SkeletonSchema& cmuSchema() {
+RETARGET_LAZY_DEF const SkeletonSchema& cmuSchema() {
   static const SkeletonSchema kSchema = [] {
     using J = HumanJoint;
     SkeletonSchema s;
@@ -163,7 +163,7 @@ RETARGET_DECL const SkeletonSchema& cmuSchema() {
   return kSchema;
 }
 
-RETARGET_DECL const SkeletonSchema& mixamoSchema() {
+RETARGET_LAZY_DEF const SkeletonSchema& mixamoSchema() {
   static const SkeletonSchema kSchema = [] {
     using J = HumanJoint;
     SkeletonSchema s;
@@ -182,7 +182,7 @@ RETARGET_DECL const SkeletonSchema& mixamoSchema() {
   return kSchema;
 }
 
-RETARGET_DECL const std::vector<const SkeletonSchema*>& builtInBvhSchemas() {
+RETARGET_LAZY_DEF const std::vector<const SkeletonSchema*>& builtInBvhSchemas() {
   static const std::vector<const SkeletonSchema*> kSchemas = {&axisStudioSchema(), &axisNeuronSchema(), &cmuSchema(),
                                                               &mixamoSchema()};
   return kSchemas;

@@ -31,39 +31,39 @@ class BvhTemplateBuilder {
  public:
   explicit BvhTemplateBuilder(double scale) : scale_(scale) {}
 
-  RETARGET_DECL void joint(const std::string& name, const std::string& parent, double x, double y, double z);
+  RETARGET_LAZY_DECL void joint(const std::string& name, const std::string& parent, double x, double y, double z);
 
-  RETARGET_DECL void endSite(const std::string& parent, double x, double y, double z);
+  RETARGET_LAZY_DECL void endSite(const std::string& parent, double x, double y, double z);
 
   // One side's arm and hand; side "Right" points along -X, "Left" along +X.
-  RETARGET_DECL void arm(const std::string& side, const std::string& spine);
+  RETARGET_LAZY_DECL void arm(const std::string& side, const std::string& spine);
 
-  RETARGET_DECL void leg(const std::string& side);
+  RETARGET_LAZY_DECL void leg(const std::string& side);
 
-  RETARGET_DECL BvhMotion finish();
+  RETARGET_LAZY_DECL BvhMotion finish();
 
  private:
   double scale_ = 1.0;
   BvhMotion motion_;
 };
 
-RETARGET_DECL double templateScale(double height);
+RETARGET_LAZY_DECL double templateScale(double height);
 
 }  // namespace internal
 
 /// Axis Neuron (Perception Neuron, "PN / PN Pro" skeleton): 59 joints, `height` cm tall.
 /// Throws InvalidArgument for a height outside [50, 250] cm.
-RETARGET_DECL BvhMotion axisNeuronTemplate(double height = 170.0);
+RETARGET_LAZY_DECL BvhMotion axisNeuronTemplate(double height = 170.0);
 
 /// Axis Studio (Perception Neuron Studio): 59 joints with three spine and two neck joints,
 /// `height` cm tall. Throws InvalidArgument for a height outside [50, 250] cm.
-RETARGET_DECL BvhMotion axisStudioTemplate(double height = 170.0);
+RETARGET_LAZY_DECL BvhMotion axisStudioTemplate(double height = 170.0);
 
 #if RETARGET_DEFINE_HUMAN
 
 namespace internal {
 
-RETARGET_DECL double templateScale(double height) {
+RETARGET_LAZY_DEF double templateScale(double height) {
   RETARGET_THROW_UNLESS(height >= 50 && height <= 250, InvalidArgument,
                         "BVH template height must be in [50, 250] cm (got ", height, ")");
   return height / 170.0;  // the proportions below are those of a 170 cm adult
@@ -71,7 +71,7 @@ RETARGET_DECL double templateScale(double height) {
 
 }  // namespace internal
 
-RETARGET_DECL BvhMotion axisNeuronTemplate(double height) {
+RETARGET_LAZY_DEF BvhMotion axisNeuronTemplate(double height) {
   internal::BvhTemplateBuilder b(internal::templateScale(height));
   b.joint("Hips", "", 0.0, 0.0, 0.0);
   b.leg("Right");
@@ -88,7 +88,7 @@ RETARGET_DECL BvhMotion axisNeuronTemplate(double height) {
   return b.finish();
 }
 
-RETARGET_DECL BvhMotion axisStudioTemplate(double height) {
+RETARGET_LAZY_DEF BvhMotion axisStudioTemplate(double height) {
   internal::BvhTemplateBuilder b(internal::templateScale(height));
   b.joint("Hips", "", 0.0, 0.0, 0.0);
   b.leg("Right");
@@ -107,7 +107,7 @@ RETARGET_DECL BvhMotion axisStudioTemplate(double height) {
 
 namespace internal {
 
-RETARGET_DECL void BvhTemplateBuilder::joint(const std::string& name, const std::string& parent, double x, double y,
+RETARGET_LAZY_DEF void BvhTemplateBuilder::joint(const std::string& name, const std::string& parent, double x, double y,
                                              double z) {
   BvhJoint j;
   j.name = name;
@@ -120,7 +120,7 @@ RETARGET_DECL void BvhTemplateBuilder::joint(const std::string& name, const std:
   motion_.joints.push_back(j);
 }
 
-RETARGET_DECL void BvhTemplateBuilder::endSite(const std::string& parent, double x, double y, double z) {
+RETARGET_LAZY_DEF void BvhTemplateBuilder::endSite(const std::string& parent, double x, double y, double z) {
   BvhJoint j;
   j.name = parent + "_End";
   j.parent = motion_.findJoint(parent);
@@ -129,7 +129,7 @@ RETARGET_DECL void BvhTemplateBuilder::endSite(const std::string& parent, double
   motion_.joints.push_back(j);
 }
 
-RETARGET_DECL void BvhTemplateBuilder::arm(const std::string& side, const std::string& spine) {
+RETARGET_LAZY_DEF void BvhTemplateBuilder::arm(const std::string& side, const std::string& spine) {
   const double s = side == "Right" ? -1.0 : 1.0;
   joint(side + "Shoulder", spine, s * 3.0, 9.0, 0.0);
   joint(side + "Arm", side + "Shoulder", s * 15.0, 0.0, 0.0);
@@ -155,7 +155,7 @@ RETARGET_DECL void BvhTemplateBuilder::arm(const std::string& side, const std::s
   }
 }
 
-RETARGET_DECL void BvhTemplateBuilder::leg(const std::string& side) {
+RETARGET_LAZY_DEF void BvhTemplateBuilder::leg(const std::string& side) {
   const double s = side == "Right" ? -1.0 : 1.0;
   joint(side + "UpLeg", "Hips", s * 9.0, 0.0, 0.0);
   joint(side + "Leg", side + "UpLeg", 0.0, -43.0, 0.0);
@@ -163,7 +163,7 @@ RETARGET_DECL void BvhTemplateBuilder::leg(const std::string& side) {
   endSite(side + "Foot", 0.0, -8.0, 15.0);
 }
 
-RETARGET_DECL BvhMotion BvhTemplateBuilder::finish() {
+RETARGET_LAZY_DEF BvhMotion BvhTemplateBuilder::finish() {
   motion_.frame_time = 1.0 / 120.0;
   motion_.frame_count = 0;
   motion_.assignChannelIndices();

@@ -68,7 +68,7 @@ struct HumanBodyModel {
 
   /// The model of a person `height` metres tall. Throws InvalidArgument unless
   /// 0.5 <= height <= 2.5 m.
-  RETARGET_DECL static HumanBodyModel fromHeight(double height);
+  RETARGET_LAZY_DECL static HumanBodyModel fromHeight(double height);
 
   /// Ankle height above the floor in the rest pose (hip height - thigh - shank), m.
   double ankleHeight() const { return hip_height - thigh - shank; }
@@ -114,24 +114,24 @@ struct BodyPose {
 
 namespace internal::demo {
 
-RETARGET_DECL Eigen::Matrix3d rotX(double a);
-RETARGET_DECL Eigen::Matrix3d rotY(double a);
-RETARGET_DECL Eigen::Matrix3d rotZ(double a);
+RETARGET_LAZY_DECL Eigen::Matrix3d rotX(double a);
+RETARGET_LAZY_DECL Eigen::Matrix3d rotY(double a);
+RETARGET_LAZY_DECL Eigen::Matrix3d rotZ(double a);
 
 /// 0 for x <= 0, 1 for x >= 1, smooth (C1) in between.
-RETARGET_DECL double smoothStep(double x);
+RETARGET_LAZY_DECL double smoothStep(double x);
 
 /// 0 at phase 0, rising to 1 at half a period and back: (1 - cos(2 pi t / T)) / 2.
-RETARGET_DECL double raiseLower(double t, double period);
+RETARGET_LAZY_DECL double raiseLower(double t, double period);
 
 }  // namespace internal::demo
 
 /// Positions of all 25 canonical joints of `model` in `pose` (m, frame W). All joints are
 /// tracked; hand states are left unknown; time 0. Never allocates, never throws.
-RETARGET_DECL SkeletonFrame<double> bodyPoseFrame(const HumanBodyModel& model, const BodyPose& pose) noexcept;
+RETARGET_LAZY_DECL SkeletonFrame<double> bodyPoseFrame(const HumanBodyModel& model, const BodyPose& pose) noexcept;
 
 /// Names of the built-in demo motions, in a fixed order.
-RETARGET_DECL const std::vector<std::string>& demoMotionNames();
+RETARGET_LAZY_DECL const std::vector<std::string>& demoMotionNames();
 
 /// Settings of a generated demo motion, validated by `validate()`.
 struct DemoMotionOptions {
@@ -143,7 +143,7 @@ struct DemoMotionOptions {
   double body_height = 1.75;
 
   /// Throws InvalidArgument naming the field and its value when a field is out of range.
-  RETARGET_DECL void validate() const;
+  RETARGET_LAZY_DECL void validate() const;
 };
 
 /// Elbow flexion of a relaxed arm in the demo motions (deg): elbows are never exactly straight.
@@ -155,44 +155,44 @@ inline constexpr double kRelaxedArmAbduction = 8.0;
 
 /// The rest pose of every demo motion: standing straight, arms hanging relaxed (elbows at
 /// kRelaxedElbowFlexion, upper arms kRelaxedArmAbduction out to the side).
-RETARGET_DECL BodyPose relaxedRestPose();
+RETARGET_LAZY_DECL BodyPose relaxedRestPose();
 
 /// The pose of demo motion `name` at time t (s) and whether its hands are closed. Throws
 /// InvalidArgument for an unknown name (listing the known ones).
-RETARGET_DECL BodyPose demoMotionPose(std::string_view name, double t, bool* hands_closed = nullptr);
+RETARGET_LAZY_DECL BodyPose demoMotionPose(std::string_view name, double t, bool* hands_closed = nullptr);
 
 /// Generates demo motion `name` (see the file doc) in the canonical frame. Frames are at
 /// t = i / rate, i = 0 ... floor(duration * rate); `format` = "demo/<name>". Throws
 /// InvalidArgument for an unknown name or invalid options.
-RETARGET_DECL SkeletonMotion<double> demoMotion(std::string_view name, const DemoMotionOptions& options = {});
+RETARGET_LAZY_DECL SkeletonMotion<double> demoMotion(std::string_view name, const DemoMotionOptions& options = {});
 
 #if RETARGET_DEFINE_HUMAN
 
 namespace internal::demo {
 
-RETARGET_DECL Eigen::Matrix3d rotX(double a) {
+RETARGET_LAZY_DEF Eigen::Matrix3d rotX(double a) {
   return Eigen::AngleAxisd(a, Eigen::Vector3d::UnitX()).toRotationMatrix();
 }
 
-RETARGET_DECL Eigen::Matrix3d rotY(double a) {
+RETARGET_LAZY_DEF Eigen::Matrix3d rotY(double a) {
   return Eigen::AngleAxisd(a, Eigen::Vector3d::UnitY()).toRotationMatrix();
 }
 
-RETARGET_DECL Eigen::Matrix3d rotZ(double a) {
+RETARGET_LAZY_DEF Eigen::Matrix3d rotZ(double a) {
   return Eigen::AngleAxisd(a, Eigen::Vector3d::UnitZ()).toRotationMatrix();
 }
 
-RETARGET_DECL double smoothStep(double x) {
+RETARGET_LAZY_DEF double smoothStep(double x) {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
   return x * x * (3 - 2 * x);
 }
 
-RETARGET_DECL double raiseLower(double t, double period) { return 0.5 * (1 - std::cos(2 * kPi<double> * t / period)); }
+RETARGET_LAZY_DEF double raiseLower(double t, double period) { return 0.5 * (1 - std::cos(2 * kPi<double> * t / period)); }
 
 }  // namespace internal::demo
 
-RETARGET_DECL SkeletonFrame<double> bodyPoseFrame(const HumanBodyModel& model, const BodyPose& pose) noexcept {
+RETARGET_LAZY_DEF SkeletonFrame<double> bodyPoseFrame(const HumanBodyModel& model, const BodyPose& pose) noexcept {
   using internal::demo::rotX;
   using internal::demo::rotY;
   using internal::demo::rotZ;
@@ -256,20 +256,20 @@ RETARGET_DECL SkeletonFrame<double> bodyPoseFrame(const HumanBodyModel& model, c
   return frame;
 }
 
-RETARGET_DECL const std::vector<std::string>& demoMotionNames() {
+RETARGET_LAZY_DEF const std::vector<std::string>& demoMotionNames() {
   static const std::vector<std::string> kNames = {"wave",        "arms-raise",    "squat",    "one-leg-stand",
                                                   "arm-circles", "walk-in-place", "fold-arms",     "bow"};
   return kNames;
 }
 
-RETARGET_DECL BodyPose relaxedRestPose() {
+RETARGET_LAZY_DEF BodyPose relaxedRestPose() {
   BodyPose pose;
   pose.left_arm.elbow_flexion = pose.right_arm.elbow_flexion = kRelaxedElbowFlexion * kPi<double> / 180;
   pose.left_arm.abduction = pose.right_arm.abduction = kRelaxedArmAbduction * kPi<double> / 180;
   return pose;
 }
 
-RETARGET_DECL BodyPose demoMotionPose(std::string_view name, double t, bool* hands_closed) {
+RETARGET_LAZY_DEF BodyPose demoMotionPose(std::string_view name, double t, bool* hands_closed) {
   using internal::demo::raiseLower;
   using internal::demo::smoothStep;
   constexpr double kDeg = kPi<double> / 180;
@@ -367,7 +367,7 @@ RETARGET_DECL BodyPose demoMotionPose(std::string_view name, double t, bool* han
   return pose;
 }
 
-RETARGET_DECL SkeletonMotion<double> demoMotion(std::string_view name, const DemoMotionOptions& options) {
+RETARGET_LAZY_DEF SkeletonMotion<double> demoMotion(std::string_view name, const DemoMotionOptions& options) {
   options.validate();
   demoMotionPose(name, 0.0);  // rejects unknown names before any work
   const HumanBodyModel model = HumanBodyModel::fromHeight(options.body_height);
@@ -387,7 +387,7 @@ RETARGET_DECL SkeletonMotion<double> demoMotion(std::string_view name, const Dem
   return motion;
 }
 
-RETARGET_DECL HumanBodyModel HumanBodyModel::fromHeight(double height) {
+RETARGET_LAZY_DEF HumanBodyModel HumanBodyModel::fromHeight(double height) {
   RETARGET_THROW_UNLESS(std::isfinite(height) && height >= 0.5 && height <= 2.5, InvalidArgument,
                         "body height out of range (got ", height, " m, expected 0.5 ... 2.5 m)");
   HumanBodyModel m;
@@ -407,7 +407,7 @@ RETARGET_DECL HumanBodyModel HumanBodyModel::fromHeight(double height) {
   return m;
 }
 
-RETARGET_DECL void DemoMotionOptions::validate() const {
+RETARGET_LAZY_DEF void DemoMotionOptions::validate() const {
   RETARGET_THROW_UNLESS(std::isfinite(rate) && rate >= 1 && rate <= 1000, InvalidArgument,
                         "rate out of range (got ", rate, " Hz, expected 1 ... 1000)");
   RETARGET_THROW_UNLESS(std::isfinite(duration) && duration >= 0 && duration <= 3600, InvalidArgument,

@@ -78,35 +78,35 @@ struct KeypointSchema {
   std::array<KeypointJointSource, kHumanJointCount> joints{};
 
   /// Index of the keypoint named `keypoint_name`, or -1.
-  RETARGET_DECL int findKeypoint(const std::string& keypoint_name) const;
+  RETARGET_LAZY_DECL int findKeypoint(const std::string& keypoint_name) const;
 };
 
 namespace internal {
 
 /// Detector frame of image-aligned cameras (x right, y down, z away), person facing the camera:
 /// forward = -z, left = +x, up = -y.
-RETARGET_DECL Eigen::Matrix3d imageAxesToCanonical();
+RETARGET_LAZY_DECL Eigen::Matrix3d imageAxesToCanonical();
 
-RETARGET_DECL KeypointJointSource keypointSource(std::initializer_list<KeypointTerm> terms,
+RETARGET_LAZY_DECL KeypointJointSource keypointSource(std::initializer_list<KeypointTerm> terms,
                                                  TrackingState max_state = TrackingState::kTracked);
 
 }  // namespace internal
 
 /// The MediaPipe Pose schema (33 world landmarks; see the file doc).
-RETARGET_DECL const KeypointSchema& mediaPipePoseSchema();
+RETARGET_LAZY_DECL const KeypointSchema& mediaPipePoseSchema();
 
 /// The OpenPose BODY_25 schema (3D keypoints; see the file doc).
-RETARGET_DECL const KeypointSchema& openPoseBody25Schema();
+RETARGET_LAZY_DECL const KeypointSchema& openPoseBody25Schema();
 
 /// Tracking state of one keypoint from its confidence (see the file doc for the rules);
 /// `has_confidence` false means the source gave none (tracked unless OpenPose-style all-zero).
-RETARGET_DECL TrackingState keypointState(const KeypointSchema& schema, const Eigen::Vector3d& p_S, bool has_confidence,
+RETARGET_LAZY_DECL TrackingState keypointState(const KeypointSchema& schema, const Eigen::Vector3d& p_S, bool has_confidence,
                                           double confidence, double tracked_threshold) noexcept;
 
 /// Fills the canonical joints of `frame` (positions and states; time and hands untouched) from
 /// one frame of keypoints: `p_S` is 3 x K in the detector frame (source units), `state` has
 /// one state per keypoint, `scale` is metres per source unit. Never allocates or throws.
-RETARGET_DECL void keypointsToSkeleton(const KeypointSchema& schema, const Eigen::Ref<const Eigen::Matrix3Xd>& p_S,
+RETARGET_LAZY_DECL void keypointsToSkeleton(const KeypointSchema& schema, const Eigen::Ref<const Eigen::Matrix3Xd>& p_S,
                                        const std::vector<TrackingState>& state, double scale,
                                        SkeletonFrame<double>& frame) noexcept;
 
@@ -114,7 +114,7 @@ RETARGET_DECL void keypointsToSkeleton(const KeypointSchema& schema, const Eigen
 
 namespace internal {
 
-RETARGET_DECL Eigen::Matrix3d imageAxesToCanonical() {
+RETARGET_LAZY_DEF Eigen::Matrix3d imageAxesToCanonical() {
   Eigen::Matrix3d R_WS;
   R_WS << 0, 0, -1,  //
       1, 0, 0,       //
@@ -122,7 +122,7 @@ RETARGET_DECL Eigen::Matrix3d imageAxesToCanonical() {
   return R_WS;
 }
 
-RETARGET_DECL KeypointJointSource keypointSource(std::initializer_list<KeypointTerm> terms,
+RETARGET_LAZY_DEF KeypointJointSource keypointSource(std::initializer_list<KeypointTerm> terms,
                                                  TrackingState max_state) {
   KeypointJointSource source;
   for (const KeypointTerm& term : terms) source.terms[static_cast<std::size_t>(source.count++)] = term;
@@ -132,7 +132,7 @@ RETARGET_DECL KeypointJointSource keypointSource(std::initializer_list<KeypointT
 
 }  // namespace internal
 
-RETARGET_DECL const KeypointSchema& mediaPipePoseSchema() {
+RETARGET_LAZY_DEF const KeypointSchema& mediaPipePoseSchema() {
   static const KeypointSchema kSchema = [] {
     using internal::keypointSource;
     using J = HumanJoint;
@@ -178,7 +178,7 @@ RETARGET_DECL const KeypointSchema& mediaPipePoseSchema() {
   return kSchema;
 }
 
-RETARGET_DECL const KeypointSchema& openPoseBody25Schema() {
+RETARGET_LAZY_DEF const KeypointSchema& openPoseBody25Schema() {
   static const KeypointSchema kSchema = [] {
     using internal::keypointSource;
     using J = HumanJoint;
@@ -222,7 +222,7 @@ RETARGET_DECL const KeypointSchema& openPoseBody25Schema() {
   return kSchema;
 }
 
-RETARGET_DECL TrackingState keypointState(const KeypointSchema& schema, const Eigen::Vector3d& p_S, bool has_confidence,
+RETARGET_LAZY_DEF TrackingState keypointState(const KeypointSchema& schema, const Eigen::Vector3d& p_S, bool has_confidence,
                                           double confidence, double tracked_threshold) noexcept {
   if (schema.zero_confidence_means_missing) {
     if (has_confidence ? confidence <= 0 : p_S.isZero(0)) return TrackingState::kNotTracked;
@@ -231,7 +231,7 @@ RETARGET_DECL TrackingState keypointState(const KeypointSchema& schema, const Ei
   return confidence >= tracked_threshold ? TrackingState::kTracked : TrackingState::kInferred;
 }
 
-RETARGET_DECL void keypointsToSkeleton(const KeypointSchema& schema, const Eigen::Ref<const Eigen::Matrix3Xd>& p_S,
+RETARGET_LAZY_DEF void keypointsToSkeleton(const KeypointSchema& schema, const Eigen::Ref<const Eigen::Matrix3Xd>& p_S,
                                        const std::vector<TrackingState>& state, double scale,
                                        SkeletonFrame<double>& frame) noexcept {
   for (int j = 0; j < kHumanJointCount; ++j) {
@@ -250,7 +250,7 @@ RETARGET_DECL void keypointsToSkeleton(const KeypointSchema& schema, const Eigen
   }
 }
 
-RETARGET_DECL int KeypointSchema::findKeypoint(const std::string& keypoint_name) const {
+RETARGET_LAZY_DEF int KeypointSchema::findKeypoint(const std::string& keypoint_name) const {
   for (std::size_t k = 0; k < keypoint_names.size(); ++k) {
     if (keypoint_names[k] == keypoint_name) return static_cast<int>(k);
   }

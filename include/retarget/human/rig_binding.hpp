@@ -106,7 +106,7 @@ enum class RigRole : std::uint8_t {
 };
 
 /// Lower-case name of a role ("upper-arm", ...).
-RETARGET_DECL const char* rigRoleName(RigRole role);
+RETARGET_LAZY_DECL const char* rigRoleName(RigRole role);
 
 /// What decided one property of a binding (up axis, units, facing).
 enum class RigEvidence : std::uint8_t {
@@ -118,7 +118,7 @@ enum class RigEvidence : std::uint8_t {
 };
 
 /// Lower-case name of an evidence ("rest pose", "motion", ...).
-RETARGET_DECL const char* rigEvidenceName(RigEvidence evidence);
+RETARGET_LAZY_DECL const char* rigEvidenceName(RigEvidence evidence);
 
 /// Side of a bound joint: +1 left, -1 right, 0 centre.
 enum class RigSide : std::int8_t { kRight = -1, kCentre = 0, kLeft = 1 };
@@ -147,7 +147,7 @@ struct RigBindingOptions {
   bool refuse_implausible = true;
 
   /// Throws InvalidArgument for a non-positive scale or a non-rotation frame.
-  RETARGET_DECL void validate() const;
+  RETARGET_LAZY_DECL void validate() const;
 };
 
 /// The result of binding a BVH hierarchy to the canonical skeleton.
@@ -234,80 +234,80 @@ struct RigName {
 
 /// Splits a joint name into lower-case tokens: namespace ("ns:") dropped, split at non-letters and
 /// digits, camelCase boundaries; vertebra names (L5, T12, C7) become "vertebra".
-RETARGET_DECL void rigTokens(std::string_view joint_name, std::vector<std::string>& tokens);
+RETARGET_LAZY_DECL void rigTokens(std::string_view joint_name, std::vector<std::string>& tokens);
 
 /// Side and body-part words of a joint name (see the naming families in the file comment).
-RETARGET_DECL RigName rigName(std::string_view joint_name);
+RETARGET_LAZY_DECL RigName rigName(std::string_view joint_name);
 
 /// The signed unit axis (a row of +-1 in one column) nearest to `v`; `cosine` receives |v.axis|/|v|.
-RETARGET_DECL Eigen::Vector3d rigSnapAxis(const Eigen::Vector3d& v, double& cosine);
+RETARGET_LAZY_DECL Eigen::Vector3d rigSnapAxis(const Eigen::Vector3d& v, double& cosine);
 
-RETARGET_DECL std::string rigAxisName(const Eigen::Vector3d& axis);
+RETARGET_LAZY_DECL std::string rigAxisName(const Eigen::Vector3d& axis);
 
-RETARGET_DECL std::string rigNumber(double value, int precision = 4);
+RETARGET_LAZY_DECL std::string rigNumber(double value, int precision = 4);
 
 /// Working data of one binding.
 class RigBinder {
  public:
   RigBinder(const BvhMotion& motion, const RigBindingOptions& options) : m_(motion), options_(options) {}
 
-  RETARGET_DECL RigBinding bind();
+  RETARGET_LAZY_DECL RigBinding bind();
 
  private:
   [[noreturn]] RETARGET_DECL void fail(const std::string& what) const;
   const std::string& nameOf(int j) const { return m_.joints[static_cast<std::size_t>(j)].name; }
   // Distance between a joint and one of its descendants (file units): in a standing rest pose the
   // straight distance, else the length of the path of bones between them (pose-independent).
-  RETARGET_DECL double dist(int a, int b) const;
+  RETARGET_LAZY_DECL double dist(int a, int b) const;
   const Eigen::Vector3d& pos(int j) const { return p_[static_cast<std::size_t>(j)]; }
 
-  RETARGET_DECL void restPose();
+  RETARGET_LAZY_DECL void restPose();
 
   // Joint positions (file units, one column per joint) of up to 240 evenly spaced frames.
-  RETARGET_DECL void sampleMotion();
+  RETARGET_LAZY_DECL void sampleMotion();
   // Component-wise median over the poses the geometry comes from (the motion samples, or the rest
   // pose) of f(positions); f returns a Vector3d.
   template <typename F>
   Eigen::Vector3d medianOver(bool motion, F f) const;
   // True when legs and spine leave the hips in opposite directions in the pose P.
-  RETARGET_DECL bool standing(const Eigen::Matrix3Xd& P) const;
+  RETARGET_LAZY_DECL bool standing(const Eigen::Matrix3Xd& P) const;
   // Feet (mean of the leg tips) to the top of the head in the pose P (file units).
-  RETARGET_DECL Eigen::Vector3d feetToHead(const Eigen::Matrix3Xd& P) const;
+  RETARGET_LAZY_DECL Eigen::Vector3d feetToHead(const Eigen::Matrix3Xd& P) const;
   // Head top above the lowest leg joint along up_ in the pose P (file units).
-  RETARGET_DECL double standingHeight(const Eigen::Matrix3Xd& P) const;
+  RETARGET_LAZY_DECL double standingHeight(const Eigen::Matrix3Xd& P) const;
   // Appends a problem of the mapped body, or throws it when refusing.
-  RETARGET_DECL void implausible(const std::string& what);
-  RETARGET_DECL void checkPlausible();
+  RETARGET_LAZY_DECL void implausible(const std::string& what);
+  RETARGET_LAZY_DECL void checkPlausible();
 
-  RETARGET_DECL double branchReach(int child) const;
-  RETARGET_DECL std::vector<int> significantChildren(int j) const;
-  RETARGET_DECL int longestChild(int j) const;
-  RETARGET_DECL std::vector<int> chainFrom(int start) const;
+  RETARGET_LAZY_DECL double branchReach(int child) const;
+  RETARGET_LAZY_DECL std::vector<int> significantChildren(int j) const;
+  RETARGET_LAZY_DECL int longestChild(int j) const;
+  RETARGET_LAZY_DECL std::vector<int> chainFrom(int start) const;
   // First joint at or below `start` (following significant children) with >= 2 significant children.
-  RETARGET_DECL int findSplit(int start) const;
+  RETARGET_LAZY_DECL int findSplit(int start) const;
 
-  RETARGET_DECL void findChains();
+  RETARGET_LAZY_DECL void findChains();
 
-  RETARGET_DECL void upAndUnits();
+  RETARGET_LAZY_DECL void upAndUnits();
 
-  RETARGET_DECL void setRole(int j, RigRole role, int side, std::uint32_t agree, std::uint32_t other = 0);
+  RETARGET_LAZY_DECL void setRole(int j, RigRole role, int side, std::uint32_t agree, std::uint32_t other = 0);
 
-  RETARGET_DECL void bindSpine();
+  RETARGET_LAZY_DECL void bindSpine();
 
   // Penalty of a length against its expected value (both file units): squared log ratio, sigma.
-  RETARGET_DECL static double lengthCost(double length, double expected, double sigma);
+  RETARGET_LAZY_DECL static double lengthCost(double length, double expected, double sigma);
   bool has(int j, std::uint32_t words) const { return (names_[static_cast<std::size_t>(j)].words & words) != 0u; }
 
-  RETARGET_DECL void bindArm(const std::vector<int>& chain, int slot);
+  RETARGET_LAZY_DECL void bindArm(const std::vector<int>& chain, int slot);
 
-  RETARGET_DECL void bindLeg(const std::vector<int>& chain, int slot);
+  RETARGET_LAZY_DECL void bindLeg(const std::vector<int>& chain, int slot);
 
   // Majority side of the names in a chain: +1, -1 or 0.
-  RETARGET_DECL int nameSide(const std::vector<int>& chain) const;
+  RETARGET_LAZY_DECL int nameSide(const std::vector<int>& chain) const;
 
-  RETARGET_DECL void sidesAndFacing();
+  RETARGET_LAZY_DECL void sidesAndFacing();
 
-  RETARGET_DECL void makeSchema();
+  RETARGET_LAZY_DECL void makeSchema();
 
   const BvhMotion& m_;
   RigBindingOptions options_;
@@ -341,25 +341,25 @@ class RigBinder {
 /// with two arms and a head, a limb chain too short), when neither the rest pose nor the motion
 /// gives the up axis, when the mapped body is implausible (step 6; unless
 /// `options.refuse_implausible` is false) or when `options` is invalid.
-RETARGET_DECL RigBinding bindRig(const BvhMotion& motion, const RigBindingOptions& options = {});
+RETARGET_LAZY_DECL RigBinding bindRig(const BvhMotion& motion, const RigBindingOptions& options = {});
 
 #if RETARGET_DEFINE_HUMAN
 
-RETARGET_DECL const char* rigRoleName(RigRole role) {
+RETARGET_LAZY_DEF const char* rigRoleName(RigRole role) {
   constexpr const char* kNames[] = {"-",        "root",  "hips",  "spine",  "chest", "neck",  "head",
                                     "head-top", "collar", "upper-arm", "forearm", "hand", "finger", "thumb",
                                     "pelvis",   "thigh", "shin",  "foot",   "toe"};
   return kNames[static_cast<int>(role)];
 }
 
-RETARGET_DECL const char* rigEvidenceName(RigEvidence evidence) {
+RETARGET_LAZY_DEF const char* rigEvidenceName(RigEvidence evidence) {
   constexpr const char* kNames[] = {"given", "rest pose", "motion", "names", "default"};
   return kNames[static_cast<int>(evidence)];
 }
 
 namespace internal {
 
-RETARGET_DECL void rigTokens(std::string_view joint_name, std::vector<std::string>& tokens) {
+RETARGET_LAZY_DEF void rigTokens(std::string_view joint_name, std::vector<std::string>& tokens) {
   tokens.clear();
   if (const auto colon = joint_name.rfind(':'); colon != std::string_view::npos) joint_name.remove_prefix(colon + 1);
   auto isUpper = [](char c) { return c >= 'A' && c <= 'Z'; };
@@ -406,7 +406,7 @@ RETARGET_DECL void rigTokens(std::string_view joint_name, std::vector<std::strin
   }
 }
 
-RETARGET_DECL RigName rigName(std::string_view joint_name) {
+RETARGET_LAZY_DEF RigName rigName(std::string_view joint_name) {
   thread_local std::vector<std::string> tokens;
   rigTokens(joint_name, tokens);
   RigName out;
@@ -458,7 +458,7 @@ RETARGET_DECL RigName rigName(std::string_view joint_name) {
   return out;
 }
 
-RETARGET_DECL Eigen::Vector3d rigSnapAxis(const Eigen::Vector3d& v, double& cosine) {
+RETARGET_LAZY_DEF Eigen::Vector3d rigSnapAxis(const Eigen::Vector3d& v, double& cosine) {
   Eigen::Index k = 0;
   v.cwiseAbs().maxCoeff(&k);
   Eigen::Vector3d axis = Eigen::Vector3d::Zero();
@@ -468,14 +468,14 @@ RETARGET_DECL Eigen::Vector3d rigSnapAxis(const Eigen::Vector3d& v, double& cosi
   return axis;
 }
 
-RETARGET_DECL std::string rigAxisName(const Eigen::Vector3d& axis) {
+RETARGET_LAZY_DEF std::string rigAxisName(const Eigen::Vector3d& axis) {
   for (int c = 0; c < 3; ++c) {
     if (axis[c] != 0) return std::string(axis[c] > 0 ? "+" : "-") + static_cast<char>('X' + c);
   }
   return "?";
 }
 
-RETARGET_DECL std::string rigNumber(double value, int precision) {
+RETARGET_LAZY_DEF std::string rigNumber(double value, int precision) {
   std::ostringstream out;
   out.precision(precision);
   out << value;
@@ -483,7 +483,7 @@ RETARGET_DECL std::string rigNumber(double value, int precision) {
 }
 
 
-RETARGET_DECL RigBinding RigBinder::bind() {
+RETARGET_LAZY_DEF RigBinding RigBinder::bind() {
   options_.validate();
   const std::size_t n = m_.joints.size();
   RETARGET_THROW_UNLESS(n > 0, InvalidArgument, "the BVH hierarchy has no joints (expected a humanoid skeleton)");
@@ -533,7 +533,7 @@ inline std::vector<int> rigSampleFrames(int frame_count) {
 
 }  // namespace
 
-RETARGET_DECL void RigBinder::restPose() {
+RETARGET_LAZY_DEF void RigBinder::restPose() {
   const std::size_t n = m_.joints.size();
   p_.assign(n, Eigen::Vector3d::Zero());
   t_.assign(n, Eigen::Vector3d::Zero());
@@ -573,7 +573,7 @@ RETARGET_DECL void RigBinder::restPose() {
   if (!(extent_ > 0)) fail("the rest pose has zero size (every OFFSET and position channel is zero)");
 }
 
-RETARGET_DECL void RigBinder::sampleMotion() {
+RETARGET_LAZY_DEF void RigBinder::sampleMotion() {
   Eigen::Matrix3Xd P;
   std::vector<Eigen::Quaterniond> R;
   for (int f : rigSampleFrames(m_.frame_count)) {
@@ -594,7 +594,7 @@ Eigen::Vector3d RigBinder::medianOver(bool motion, F f) const {
   return {rigMedian(c[0]), rigMedian(c[1]), rigMedian(c[2])};
 }
 
-RETARGET_DECL double RigBinder::dist(int a, int b) const {
+RETARGET_LAZY_DEF double RigBinder::dist(int a, int b) const {
   if (out_.rest_pose_standing) return (pos(a) - pos(b)).norm();
   // Path of bones from the descendant up to the ancestor.
   for (int pass = 0; pass < 2; ++pass) {
@@ -610,13 +610,13 @@ RETARGET_DECL double RigBinder::dist(int a, int b) const {
   return (pos(a) - pos(b)).norm();
 }
 
-RETARGET_DECL Eigen::Vector3d RigBinder::feetToHead(const Eigen::Matrix3Xd& P) const {
+RETARGET_LAZY_DEF Eigen::Vector3d RigBinder::feetToHead(const Eigen::Matrix3Xd& P) const {
   const Eigen::Vector3d feet =
       0.5 * (P.col(leg_chain_[0].back()) + P.col(leg_chain_[1].back()));
   return P.col(head_chain_.back()) - feet;
 }
 
-RETARGET_DECL bool RigBinder::standing(const Eigen::Matrix3Xd& P) const {
+RETARGET_LAZY_DEF bool RigBinder::standing(const Eigen::Matrix3Xd& P) const {
   const Eigen::Vector3d spine = P.col(head_chain_.back()) - P.col(out_.hips);
   for (const auto& chain : leg_chain_) {
     const Eigen::Vector3d leg = P.col(chain.back()) - P.col(out_.hips);
@@ -625,7 +625,7 @@ RETARGET_DECL bool RigBinder::standing(const Eigen::Matrix3Xd& P) const {
   return true;
 }
 
-RETARGET_DECL double RigBinder::standingHeight(const Eigen::Matrix3Xd& P) const {
+RETARGET_LAZY_DEF double RigBinder::standingHeight(const Eigen::Matrix3Xd& P) const {
   double lowest = INFINITY;
   for (const auto& chain : leg_chain_) {
     for (int j : chain) lowest = std::min(lowest, P.col(j).dot(up_));
@@ -633,11 +633,11 @@ RETARGET_DECL double RigBinder::standingHeight(const Eigen::Matrix3Xd& P) const 
   return P.col(head_chain_.back()).dot(up_) - lowest;
 }
 
-RETARGET_DECL double RigBinder::branchReach(int child) const {
+RETARGET_LAZY_DEF double RigBinder::branchReach(int child) const {
   return t_[static_cast<std::size_t>(child)].norm() + reach_[static_cast<std::size_t>(child)];
 }
 
-RETARGET_DECL std::vector<int> RigBinder::significantChildren(int j) const {
+RETARGET_LAZY_DEF std::vector<int> RigBinder::significantChildren(int j) const {
   std::vector<int> out;
   for (int c : children_[static_cast<std::size_t>(j)]) {
     if (branchReach(c) >= 0.08 * extent_) out.push_back(c);
@@ -645,7 +645,7 @@ RETARGET_DECL std::vector<int> RigBinder::significantChildren(int j) const {
   return out;
 }
 
-RETARGET_DECL int RigBinder::longestChild(int j) const {
+RETARGET_LAZY_DEF int RigBinder::longestChild(int j) const {
   int best = -1;
   for (int c : children_[static_cast<std::size_t>(j)]) {
     if (best < 0 || branchReach(c) > branchReach(best) + 1e-12) best = c;
@@ -653,13 +653,13 @@ RETARGET_DECL int RigBinder::longestChild(int j) const {
   return best;
 }
 
-RETARGET_DECL std::vector<int> RigBinder::chainFrom(int start) const {
+RETARGET_LAZY_DEF std::vector<int> RigBinder::chainFrom(int start) const {
   std::vector<int> chain;
   for (int j = start; j >= 0; j = longestChild(j)) chain.push_back(j);
   return chain;
 }
 
-RETARGET_DECL int RigBinder::findSplit(int start) const {
+RETARGET_LAZY_DEF int RigBinder::findSplit(int start) const {
   int j = start;
   for (int guard = 0; j >= 0 && guard < 100000; ++guard) {
     const auto sig = significantChildren(j);
@@ -670,7 +670,7 @@ RETARGET_DECL int RigBinder::findSplit(int start) const {
   return -1;
 }
 
-RETARGET_DECL void RigBinder::findChains() {
+RETARGET_LAZY_DEF void RigBinder::findChains() {
   // Root: the one with the largest subtree.
   int root = -1;
   for (std::size_t j = 0; j < m_.joints.size(); ++j) {
@@ -744,7 +744,7 @@ RETARGET_DECL void RigBinder::findChains() {
   arm_chain_[1] = chainFrom(branches[1]);
 }
 
-RETARGET_DECL void RigBinder::upAndUnits() {
+RETARGET_LAZY_DEF void RigBinder::upAndUnits() {
   out_.rest_pose_standing = standing(rest_);
   const bool has_top = head_chain_.size() >= 2 && m_.joints[static_cast<std::size_t>(head_chain_.back())].is_end_site;
   const double top_factor = has_top ? 1.0 : 1.0 / 0.93;  // the head joint sits at about 93% of the height
@@ -878,7 +878,7 @@ RETARGET_DECL void RigBinder::upAndUnits() {
   out_.height_m = out_.height * out_.scale;
 }
 
-RETARGET_DECL void RigBinder::setRole(int j, RigRole role, int side, std::uint32_t agree, std::uint32_t other) {
+RETARGET_LAZY_DEF void RigBinder::setRole(int j, RigRole role, int side, std::uint32_t agree, std::uint32_t other) {
   auto& b = out_.joints[static_cast<std::size_t>(j)];
   b.role = role;
   b.side = static_cast<RigSide>(side);
@@ -887,7 +887,7 @@ RETARGET_DECL void RigBinder::setRole(int j, RigRole role, int side, std::uint32
   b.confidence = (words & agree) != 0u ? 1.0 : ((words & ~other & ~kRigWordTop) != 0u && agree != 0u ? 0.5 : 0.75);
 }
 
-RETARGET_DECL void RigBinder::bindSpine() {
+RETARGET_LAZY_DEF void RigBinder::bindSpine() {
   setRole(out_.hips, RigRole::kHips, 0, kRigWordHips | kRigWordSpine);
   for (int j : out_.spine) setRole(j, j == out_.chest ? RigRole::kChest : RigRole::kSpine, 0, kRigWordSpine);
   // Head chain: neck joints, then the head (named, else the last joint before the tip).
@@ -918,12 +918,12 @@ RETARGET_DECL void RigBinder::bindSpine() {
   }
 }
 
-RETARGET_DECL double RigBinder::lengthCost(double length, double expected, double sigma) {
+RETARGET_LAZY_DEF double RigBinder::lengthCost(double length, double expected, double sigma) {
   const double r = std::log(std::max(length, 0.02 * expected) / expected) / sigma;
   return r * r;
 }
 
-RETARGET_DECL void RigBinder::bindArm(const std::vector<int>& chain, int slot) {
+RETARGET_LAZY_DEF void RigBinder::bindArm(const std::vector<int>& chain, int slot) {
   const double h = out_.height;
   const int m = static_cast<int>(chain.size());
   if (m < 3) fail("an arm chain at the chest has " + std::to_string(m) + " joints, expected at least 3 (upper arm, forearm, hand)");
@@ -986,7 +986,7 @@ RETARGET_DECL void RigBinder::bindArm(const std::vector<int>& chain, int slot) {
   }
 }
 
-RETARGET_DECL void RigBinder::bindLeg(const std::vector<int>& chain, int slot) {
+RETARGET_LAZY_DEF void RigBinder::bindLeg(const std::vector<int>& chain, int slot) {
   const double h = out_.height;
   const int m = static_cast<int>(chain.size());
   if (m < 3) fail("a leg chain at the hips has " + std::to_string(m) + " joints, expected at least 3 (thigh, shin, foot)");
@@ -1034,13 +1034,13 @@ RETARGET_DECL void RigBinder::bindLeg(const std::vector<int>& chain, int slot) {
   }
 }
 
-RETARGET_DECL int RigBinder::nameSide(const std::vector<int>& chain) const {
+RETARGET_LAZY_DEF int RigBinder::nameSide(const std::vector<int>& chain) const {
   int votes = 0;
   for (int j : chain) votes += names_[static_cast<std::size_t>(j)].side;
   return votes > 0 ? 1 : (votes < 0 ? -1 : 0);
 }
 
-RETARGET_DECL void RigBinder::sidesAndFacing() {
+RETARGET_LAZY_DEF void RigBinder::sidesAndFacing() {
   const int arm0 = nameSide(arm_chain_[0]), arm1 = nameSide(arm_chain_[1]);
   const int leg0 = nameSide(leg_chain_[0]), leg1 = nameSide(leg_chain_[1]);
   const bool arms_named = arm0 != 0 && arm1 == -arm0;
@@ -1158,7 +1158,7 @@ RETARGET_DECL void RigBinder::sidesAndFacing() {
   out_.confidence = confidence;
 }
 
-RETARGET_DECL void RigBinder::implausible(const std::string& what) {
+RETARGET_LAZY_DEF void RigBinder::implausible(const std::string& what) {
   if (options_.refuse_implausible) {
     const std::string file = m_.source.empty() ? std::string("<in memory>") : m_.source;
     throw InvalidArgument(internal::message(
@@ -1170,7 +1170,7 @@ RETARGET_DECL void RigBinder::implausible(const std::string& what) {
   out_.problems.push_back(what);
 }
 
-RETARGET_DECL void RigBinder::checkPlausible() {
+RETARGET_LAZY_DEF void RigBinder::checkPlausible() {
   const double h = out_.height;
   // Head below the hips in most frames of the motion.
   if (!samples_.empty()) {
@@ -1238,7 +1238,7 @@ RETARGET_DECL void RigBinder::checkPlausible() {
   }
 }
 
-RETARGET_DECL void RigBinder::makeSchema() {
+RETARGET_LAZY_DEF void RigBinder::makeSchema() {
   using J = HumanJoint;
   SkeletonSchema& s = out_.schema;
   s.name = options_.name;
@@ -1299,11 +1299,11 @@ RETARGET_DECL void RigBinder::makeSchema() {
 
 }  // namespace internal
 
-RETARGET_DECL RigBinding bindRig(const BvhMotion& motion, const RigBindingOptions& options) {
+RETARGET_LAZY_DEF RigBinding bindRig(const BvhMotion& motion, const RigBindingOptions& options) {
   return internal::RigBinder(motion, options).bind();
 }
 
-RETARGET_DECL void RigBindingOptions::validate() const {
+RETARGET_LAZY_DEF void RigBindingOptions::validate() const {
   RETARGET_THROW_UNLESS(!scale || (std::isfinite(*scale) && *scale > 0), InvalidArgument, "scale (got ",
                         scale.value_or(0), ", expected a finite value > 0 in metres per file unit)");
   RETARGET_THROW_UNLESS(!R_WS || (R_WS->allFinite() &&

@@ -76,31 +76,31 @@ struct SkeletonSchema {
   double scale = 1.0;
 
   /// Source of a canonical joint, nullptr when the schema does not provide it.
-  RETARGET_DECL const SchemaJointSource* source(HumanJoint joint) const;
+  RETARGET_LAZY_DECL const SchemaJointSource* source(HumanJoint joint) const;
   /// Sets a canonical joint to one source joint.
-  RETARGET_DECL void set(HumanJoint joint, std::string first);
+  RETARGET_LAZY_DECL void set(HumanJoint joint, std::string first);
   /// Sets a canonical joint to the blend (1 - weight) * first + weight * second.
-  RETARGET_DECL void set(HumanJoint joint, std::string first, std::string second, double weight);
+  RETARGET_LAZY_DECL void set(HumanJoint joint, std::string first, std::string second, double weight);
   /// Every distinct source joint name the schema refers to, in canonical joint order.
-  RETARGET_DECL std::vector<std::string> sourceNames() const;
+  RETARGET_LAZY_DECL std::vector<std::string> sourceNames() const;
 };
 
 /// True when a source joint name `candidate` matches the schema name `wanted`: equal, or equal
 /// after dropping everything up to the last ':' of `candidate` (a namespace such as "mixamorig:").
-RETARGET_DECL bool schemaNameMatches(std::string_view candidate, std::string_view wanted);
+RETARGET_LAZY_DECL bool schemaNameMatches(std::string_view candidate, std::string_view wanted);
 
 /// Checks the invariants of `SkeletonSchema` (see its doc). Throws `retarget::InvalidArgument`.
-RETARGET_DECL void validateSchema(const SkeletonSchema& schema);
+RETARGET_LAZY_DECL void validateSchema(const SkeletonSchema& schema);
 
 namespace internal {
 
 /// Parses "+X", "-z", "X" into a signed unit row; false on failure.
-RETARGET_DECL bool schemaAxis(std::string_view text, Eigen::RowVector3d& row);
+RETARGET_LAZY_DECL bool schemaAxis(std::string_view text, Eigen::RowVector3d& row);
 
-RETARGET_DECL const char* schemaAxisName(const Eigen::RowVector3d& row);
+RETARGET_LAZY_DECL const char* schemaAxisName(const Eigen::RowVector3d& row);
 
 /// Parses the schema text of `reader` (format at the top of this header); see parseSchema.
-RETARGET_DECL SkeletonSchema parseSchemaLines(LineReader& reader);
+RETARGET_LAZY_DECL SkeletonSchema parseSchemaLines(LineReader& reader);
 
 }  // namespace internal
 
@@ -108,27 +108,27 @@ RETARGET_DECL SkeletonSchema parseSchemaLines(LineReader& reader);
 /// the source in error messages. Throws `retarget::ParseError` naming file, line and what was
 /// expected (unknown canonical joint, duplicate line, bad weight, bad or left-handed frame, bad
 /// scale, missing name).
-RETARGET_DECL SkeletonSchema parseSchema(std::string_view text, const std::string& file = "<string>");
+RETARGET_LAZY_DECL SkeletonSchema parseSchema(std::string_view text, const std::string& file = "<string>");
 
 /// Reads a schema file (format at the top of this header). Throws `retarget::ParseError` naming
 /// the file and line.
-RETARGET_DECL SkeletonSchema readSchema(const std::filesystem::path& path);
+RETARGET_LAZY_DECL SkeletonSchema readSchema(const std::filesystem::path& path);
 
 /// Formats a schema in the text format read by `parseSchema` (parseSchema(formatSchema(s))
 /// reproduces `s`; weights are printed with 17 significant digits). Throws
 /// `retarget::InvalidArgument` when the schema is invalid or its frame is not axis-aligned (the
 /// text format names signed axes only).
-RETARGET_DECL std::string formatSchema(const SkeletonSchema& schema);
+RETARGET_LAZY_DECL std::string formatSchema(const SkeletonSchema& schema);
 
 #if RETARGET_DEFINE_HUMAN
 
-RETARGET_DECL bool schemaNameMatches(std::string_view candidate, std::string_view wanted) {
+RETARGET_LAZY_DEF bool schemaNameMatches(std::string_view candidate, std::string_view wanted) {
   if (candidate == wanted) return true;
   const std::size_t colon = candidate.rfind(':');
   return colon != std::string_view::npos && candidate.substr(colon + 1) == wanted;
 }
 
-RETARGET_DECL void validateSchema(const SkeletonSchema& schema) {
+RETARGET_LAZY_DEF void validateSchema(const SkeletonSchema& schema) {
   RETARGET_THROW_UNLESS(!schema.name.empty(), InvalidArgument, "schema name is empty, expected a name");
   RETARGET_THROW_UNLESS(std::isfinite(schema.scale) && schema.scale > 0, InvalidArgument, "schema '", schema.name,
                         "' scale is ", schema.scale, ", expected a finite value > 0");
@@ -152,7 +152,7 @@ RETARGET_DECL void validateSchema(const SkeletonSchema& schema) {
 
 namespace internal {
 
-RETARGET_DECL bool schemaAxis(std::string_view text, Eigen::RowVector3d& row) {
+RETARGET_LAZY_DEF bool schemaAxis(std::string_view text, Eigen::RowVector3d& row) {
   double sign = 1;
   if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
     sign = text[0] == '-' ? -1 : 1;
@@ -166,7 +166,7 @@ RETARGET_DECL bool schemaAxis(std::string_view text, Eigen::RowVector3d& row) {
   return true;
 }
 
-RETARGET_DECL const char* schemaAxisName(const Eigen::RowVector3d& row) {
+RETARGET_LAZY_DEF const char* schemaAxisName(const Eigen::RowVector3d& row) {
   static const char* const kNames[] = {"-X", "+X", "-Y", "+Y", "-Z", "+Z"};
   for (int c = 0; c < 3; ++c) {
     if (row[c] != 0) return kNames[2 * c + (row[c] > 0 ? 1 : 0)];
@@ -174,7 +174,7 @@ RETARGET_DECL const char* schemaAxisName(const Eigen::RowVector3d& row) {
   return "?";
 }
 
-RETARGET_DECL SkeletonSchema parseSchemaLines(LineReader& reader) {
+RETARGET_LAZY_DEF SkeletonSchema parseSchemaLines(LineReader& reader) {
   SkeletonSchema schema;
   std::array<bool, 3> frame_seen{};
   std::vector<std::string_view> parts;
@@ -260,18 +260,18 @@ RETARGET_DECL SkeletonSchema parseSchemaLines(LineReader& reader) {
 
 }  // namespace internal
 
-RETARGET_DECL SkeletonSchema parseSchema(std::string_view text, const std::string& file) {
+RETARGET_LAZY_DEF SkeletonSchema parseSchema(std::string_view text, const std::string& file) {
   internal::LineReader reader(text, file);
   return internal::parseSchemaLines(reader);
 }
 
-RETARGET_DECL SkeletonSchema readSchema(const std::filesystem::path& path) {
+RETARGET_LAZY_DEF SkeletonSchema readSchema(const std::filesystem::path& path) {
   std::ifstream in = internal::openForReading(path.string(), "the schema file");
   internal::LineReader reader(in, path.string());
   return internal::parseSchemaLines(reader);
 }
 
-RETARGET_DECL std::string formatSchema(const SkeletonSchema& schema) {
+RETARGET_LAZY_DEF std::string formatSchema(const SkeletonSchema& schema) {
   validateSchema(schema);
   for (int r = 0; r < 3; ++r) {
     const double nonzero = static_cast<double>((schema.R_WS.row(r).array() != 0).count());
@@ -295,20 +295,20 @@ RETARGET_DECL std::string formatSchema(const SkeletonSchema& schema) {
   return out.str();
 }
 
-RETARGET_DECL const SchemaJointSource* SkeletonSchema::source(HumanJoint joint) const {
+RETARGET_LAZY_DEF const SchemaJointSource* SkeletonSchema::source(HumanJoint joint) const {
   const auto& entry = joints[static_cast<std::size_t>(joint)];
   return entry ? &*entry : nullptr;
 }
 
-RETARGET_DECL void SkeletonSchema::set(HumanJoint joint, std::string first) {
+RETARGET_LAZY_DEF void SkeletonSchema::set(HumanJoint joint, std::string first) {
   joints[static_cast<std::size_t>(joint)] = SchemaJointSource{std::move(first), {}, 0.0};
 }
 
-RETARGET_DECL void SkeletonSchema::set(HumanJoint joint, std::string first, std::string second, double weight) {
+RETARGET_LAZY_DEF void SkeletonSchema::set(HumanJoint joint, std::string first, std::string second, double weight) {
   joints[static_cast<std::size_t>(joint)] = SchemaJointSource{std::move(first), std::move(second), weight};
 }
 
-RETARGET_DECL std::vector<std::string> SkeletonSchema::sourceNames() const {
+RETARGET_LAZY_DEF std::vector<std::string> SkeletonSchema::sourceNames() const {
   std::vector<std::string> names;
   auto add = [&names](const std::string& n) {
     if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);

@@ -42,34 +42,34 @@ namespace retarget {
 
 /// Parses BVH text held in memory. `name` is used as the file name in error messages.
 /// Throws `retarget::ParseError` (file, line, what was expected) on malformed input.
-RETARGET_DECL BvhMotion parseBvh(std::string_view text, std::string name = "<string>");
+RETARGET_LAZY_DECL BvhMotion parseBvh(std::string_view text, std::string name = "<string>");
 
 /// Reads a BVH file, streaming it in blocks (the text is never held whole).
 /// Throws `retarget::ParseError` (file, line, what was expected) when the file cannot be opened or
 /// is malformed.
-RETARGET_DECL BvhMotion readBvh(const std::filesystem::path& path);
+RETARGET_LAZY_DECL BvhMotion readBvh(const std::filesystem::path& path);
 
 /// Writes `motion` as BVH text: tab-indented hierarchy (End Sites written as "End Site"), then
 /// one line per frame with each number in its shortest exact form, so that read -> write -> read
 /// gives identical values. Joints are written depth-first (children in index order), each with
 /// its own channels' values. Throws `retarget::InvalidArgument` when `motion` breaks its
 /// invariants (see `validateBvh`), `retarget::Error` when the stream fails.
-RETARGET_DECL void writeBvh(const BvhMotion& motion, std::ostream& out);
+RETARGET_LAZY_DECL void writeBvh(const BvhMotion& motion, std::ostream& out);
 
 /// Writes `motion` to a BVH file (see `writeBvh(const BvhMotion&, std::ostream&)`). Throws
 /// `retarget::Error` naming the file when it cannot be written.
-RETARGET_DECL void writeBvh(const BvhMotion& motion, const std::filesystem::path& path);
+RETARGET_LAZY_DECL void writeBvh(const BvhMotion& motion, const std::filesystem::path& path);
 
 #if RETARGET_DEFINE_IO
 
-RETARGET_DECL BvhMotion parseBvh(std::string_view text, std::string name) {
+RETARGET_LAZY_DEF BvhMotion parseBvh(std::string_view text, std::string name) {
   internal::LineReader reader(text, name);
   BvhMotion motion = internal::BvhParser(reader).parse();
   motion.source = std::move(name);
   return motion;
 }
 
-RETARGET_DECL BvhMotion readBvh(const std::filesystem::path& path) {
+RETARGET_LAZY_DEF BvhMotion readBvh(const std::filesystem::path& path) {
   std::ifstream stream = internal::openForReading(path.string());
   internal::LineReader reader(stream, path.string());
   std::error_code ec;
@@ -80,7 +80,7 @@ RETARGET_DECL BvhMotion readBvh(const std::filesystem::path& path) {
   return motion;
 }
 
-RETARGET_DECL void writeBvh(const BvhMotion& motion, std::ostream& out) {
+RETARGET_LAZY_DEF void writeBvh(const BvhMotion& motion, std::ostream& out) {
   validateBvh(motion);
   RETARGET_THROW_UNLESS(!motion.joints.empty(), InvalidArgument, "motion has no joints, expected at least one ROOT");
   const std::size_t n = motion.joints.size();
@@ -155,7 +155,7 @@ RETARGET_DECL void writeBvh(const BvhMotion& motion, std::ostream& out) {
   if (!out) throw Error(internal::message("writeBvh", "the output stream failed"));
 }
 
-RETARGET_DECL void writeBvh(const BvhMotion& motion, const std::filesystem::path& path) {
+RETARGET_LAZY_DEF void writeBvh(const BvhMotion& motion, const std::filesystem::path& path) {
   std::ofstream out = internal::openForWriting(path.string());
   writeBvh(motion, out);
   internal::finishWriting(out, path.string());

@@ -39,16 +39,16 @@ struct BvhSchemaBinding {
 /// Index of the BVH joint matching a schema source name: an exact name match first, otherwise
 /// the first joint whose name after its last ':' equals `wanted` (see `schemaNameMatches`);
 /// -1 when none matches.
-RETARGET_DECL int findSchemaJoint(const BvhMotion& motion, std::string_view wanted);
+RETARGET_LAZY_DECL int findSchemaJoint(const BvhMotion& motion, std::string_view wanted);
 
 /// Resolves `schema` onto the joints of `motion`. Never throws for unmatched names: they are listed
 /// in `missing` and the canonical joints that need them are not resolved.
-RETARGET_DECL BvhSchemaBinding bindSchema(const BvhMotion& motion, const SkeletonSchema& schema);
+RETARGET_LAZY_DECL BvhSchemaBinding bindSchema(const BvhMotion& motion, const SkeletonSchema& schema);
 
 /// The first schema of `candidates` whose every source name matches a joint of `motion`
 /// (candidates are tried in order), nullptr when none fits. The default candidates are the
 /// built-in schemas (Axis Neuron, Axis Studio, CMU, Mixamo).
-RETARGET_DECL const SkeletonSchema* detectSchema(
+RETARGET_LAZY_DECL const SkeletonSchema* detectSchema(
     const BvhMotion& motion, const std::vector<const SkeletonSchema*>& candidates = builtInBvhSchemas());
 
 /// Converts a BVH motion into a canonical skeleton motion.
@@ -61,17 +61,17 @@ RETARGET_DECL const SkeletonSchema* detectSchema(
 /// to `extra_joint_names` / `extra_p_W` (fingers, toes, extra spine joints). Frame f has time
 /// f * frame_time; `frame_rate` = 1 / frame_time; `format` = "bvh/<schema name>".
 /// Throws `retarget::InvalidArgument` when the schema or the motion breaks its invariants.
-RETARGET_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion, const SkeletonSchema& schema);
+RETARGET_LAZY_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion, const SkeletonSchema& schema);
 
 /// Converts a BVH motion with the schema found by `detectSchema` (the built-in rigs keep priority)
 /// or, when no built-in schema matches, with the schema of the automatic rig binding
 /// (`bindRig`, human/rig_binding.hpp; format "bvh/auto"). Throws `retarget::InvalidArgument`
 /// naming what is missing when the hierarchy cannot be bound (not a humanoid, a missing limb).
-RETARGET_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion);
+RETARGET_LAZY_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion);
 
 #if RETARGET_DEFINE_IO
 
-RETARGET_DECL int findSchemaJoint(const BvhMotion& motion, std::string_view wanted) {
+RETARGET_LAZY_DEF int findSchemaJoint(const BvhMotion& motion, std::string_view wanted) {
   const int exact = motion.findJoint(wanted);
   if (exact >= 0) return exact;
   for (std::size_t i = 0; i < motion.joints.size(); ++i) {
@@ -80,7 +80,7 @@ RETARGET_DECL int findSchemaJoint(const BvhMotion& motion, std::string_view want
   return -1;
 }
 
-RETARGET_DECL BvhSchemaBinding bindSchema(const BvhMotion& motion, const SkeletonSchema& schema) {
+RETARGET_LAZY_DEF BvhSchemaBinding bindSchema(const BvhMotion& motion, const SkeletonSchema& schema) {
   BvhSchemaBinding binding;
   binding.first.fill(-1);
   binding.second.fill(-1);
@@ -113,7 +113,7 @@ RETARGET_DECL BvhSchemaBinding bindSchema(const BvhMotion& motion, const Skeleto
   return binding;
 }
 
-RETARGET_DECL const SkeletonSchema* detectSchema(const BvhMotion& motion,
+RETARGET_LAZY_DEF const SkeletonSchema* detectSchema(const BvhMotion& motion,
                                                  const std::vector<const SkeletonSchema*>& candidates) {
   for (const SkeletonSchema* schema : candidates) {
     if (schema == nullptr) continue;
@@ -129,7 +129,7 @@ RETARGET_DECL const SkeletonSchema* detectSchema(const BvhMotion& motion,
   return nullptr;
 }
 
-RETARGET_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion, const SkeletonSchema& schema) {
+RETARGET_LAZY_DEF SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion, const SkeletonSchema& schema) {
   validateSchema(schema);
   validateBvh(motion);
   const BvhSchemaBinding binding = bindSchema(motion, schema);
@@ -168,7 +168,7 @@ RETARGET_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion, cons
   return out;
 }
 
-RETARGET_DECL SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion) {
+RETARGET_LAZY_DEF SkeletonMotion<double> bvhToSkeleton(const BvhMotion& motion) {
   if (const SkeletonSchema* schema = detectSchema(motion)) return bvhToSkeleton(motion, *schema);
   RETARGET_THROW_UNLESS(!motion.joints.empty(), InvalidArgument,
                         "no built-in schema matches the BVH joint names and the motion has no joints (expected a "

@@ -45,13 +45,13 @@ class CsvRecorderFile {
   const std::string& path() const { return path_; }
 
   /// Flushes and closes; throws Error naming the file when writing failed.
-  RETARGET_DECL void close();
+  RETARGET_LAZY_DECL void close();
 
  protected:
   // Accepts a frame at `time` (finite, after the last) or counts it skipped.
-  RETARGET_DECL bool accept(double time, bool valid);
+  RETARGET_LAZY_DECL bool accept(double time, bool valid);
 
-  RETARGET_DECL bool commit(double time);
+  RETARGET_LAZY_DECL bool commit(double time);
 
   std::string line_;
 
@@ -75,10 +75,10 @@ class JointTrajectoryCsvRecorder : public internal::CsvRecorderFile {
 
   /// Writes one row. Returns false (counted in `skipped`) when q has the wrong size or is not
   /// finite, or the time does not increase; false also when the stream failed.
-  RETARGET_DECL bool record(double time, const Eigen::Ref<const Eigen::VectorXd>& q);
+  RETARGET_LAZY_DECL bool record(double time, const Eigen::Ref<const Eigen::VectorXd>& q);
 
  private:
-  RETARGET_DECL static std::string headerOf(const std::vector<std::string>& joint_names);
+  RETARGET_LAZY_DECL static std::string headerOf(const std::vector<std::string>& joint_names);
 
   Eigen::Index joint_count_ = 0;
 };
@@ -92,10 +92,10 @@ class SkeletonCsvRecorder : public internal::CsvRecorderFile {
 
   /// Writes one frame. Returns false (counted in `skipped`) when a joint that is tracked or
   /// inferred has a position that is not finite or the time does not increase.
-  RETARGET_DECL bool record(const SkeletonFrame<double>& frame);
+  RETARGET_LAZY_DECL bool record(const SkeletonFrame<double>& frame);
 
  private:
-  RETARGET_DECL static std::string headerOf(const SkeletonCsvWriteOptions& options);
+  RETARGET_LAZY_DECL static std::string headerOf(const SkeletonCsvWriteOptions& options);
 
   SkeletonCsvWriteOptions options_;
 };
@@ -113,13 +113,13 @@ RETARGET_DECL internal::CsvRecorderFile::~CsvRecorderFile() {
   if (out_.is_open()) out_.close();
 }
 
-RETARGET_DECL void internal::CsvRecorderFile::close() {
+RETARGET_LAZY_DEF void internal::CsvRecorderFile::close() {
   if (!out_.is_open()) return;
   finishWriting(out_, path_);
   out_.close();
 }
 
-RETARGET_DECL bool internal::CsvRecorderFile::accept(double time, bool valid) {
+RETARGET_LAZY_DEF bool internal::CsvRecorderFile::accept(double time, bool valid) {
   if (!valid || !(time - time == 0.0) || (written_ > 0 && !(time > last_time_)) || !out_.is_open()) {
     ++skipped_;
     return false;
@@ -128,7 +128,7 @@ RETARGET_DECL bool internal::CsvRecorderFile::accept(double time, bool valid) {
   return true;
 }
 
-RETARGET_DECL bool internal::CsvRecorderFile::commit(double time) {
+RETARGET_LAZY_DEF bool internal::CsvRecorderFile::commit(double time) {
   line_ += '\n';
   out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
   last_time_ = time;
@@ -136,13 +136,13 @@ RETARGET_DECL bool internal::CsvRecorderFile::commit(double time) {
   return out_.good();
 }
 
-RETARGET_DECL bool JointTrajectoryCsvRecorder::record(double time, const Eigen::Ref<const Eigen::VectorXd>& q) {
+RETARGET_LAZY_DEF bool JointTrajectoryCsvRecorder::record(double time, const Eigen::Ref<const Eigen::VectorXd>& q) {
   if (!accept(time, q.size() == joint_count_ && q.allFinite())) return false;
   internal::appendJointTrajectoryRow(line_, time, q);
   return commit(time);
 }
 
-RETARGET_DECL std::string JointTrajectoryCsvRecorder::headerOf(const std::vector<std::string>& joint_names) {
+RETARGET_LAZY_DEF std::string JointTrajectoryCsvRecorder::headerOf(const std::vector<std::string>& joint_names) {
   JointTrajectory columns;
   columns.joint_names = joint_names;
   columns.positions.resize(0, static_cast<Eigen::Index>(joint_names.size()));
@@ -152,7 +152,7 @@ RETARGET_DECL std::string JointTrajectoryCsvRecorder::headerOf(const std::vector
   return header;
 }
 
-RETARGET_DECL bool SkeletonCsvRecorder::record(const SkeletonFrame<double>& frame) {
+RETARGET_LAZY_DEF bool SkeletonCsvRecorder::record(const SkeletonFrame<double>& frame) {
   bool valid = true;
   for (std::size_t j = 0; j < frame.p_W.size(); ++j) {
     valid = valid && (frame.state[j] == TrackingState::kNotTracked || frame.p_W[j].allFinite());
@@ -162,7 +162,7 @@ RETARGET_DECL bool SkeletonCsvRecorder::record(const SkeletonFrame<double>& fram
   return commit(frame.time);
 }
 
-RETARGET_DECL std::string SkeletonCsvRecorder::headerOf(const SkeletonCsvWriteOptions& options) {
+RETARGET_LAZY_DEF std::string SkeletonCsvRecorder::headerOf(const SkeletonCsvWriteOptions& options) {
   std::string header;
   internal::appendSkeletonCsvHeader(header, options);
   return header;

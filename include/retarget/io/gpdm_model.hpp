@@ -73,45 +73,45 @@ struct GpdmModelFile {
 
 /// Writes `model` (and `joint_names`, D names without whitespace, or none) in the `.gpdm` format.
 /// Throws InvalidArgument when a name count or name is invalid.
-RETARGET_DECL void writeGpdmModel(const GpdmModel& model, std::ostream& out,
+RETARGET_LAZY_DECL void writeGpdmModel(const GpdmModel& model, std::ostream& out,
                                   const std::vector<std::string>& joint_names = {});
 /// Writes `file` (model, names, and the frame period and fit threshold when set). Throws
 /// InvalidArgument when a name, the period (finite, >= 0) or the threshold ([-1, 1]) is invalid.
-RETARGET_DECL void writeGpdmModel(const GpdmModelFile& file, std::ostream& out);
+RETARGET_LAZY_DECL void writeGpdmModel(const GpdmModelFile& file, std::ostream& out);
 
 /// Writes `model` to the file `path`. Throws InvalidArgument (names) or Error (cannot write).
-RETARGET_DECL void saveGpdmModel(const GpdmModel& model, const std::string& path,
+RETARGET_LAZY_DECL void saveGpdmModel(const GpdmModel& model, const std::string& path,
                                  const std::vector<std::string>& joint_names = {});
 /// Writes `file` to the file `path`. Throws InvalidArgument or Error (cannot write).
-RETARGET_DECL void saveGpdmModel(const GpdmModelFile& file, const std::string& path);
+RETARGET_LAZY_DECL void saveGpdmModel(const GpdmModelFile& file, const std::string& path);
 
 namespace internal {
 
 // Next non-blank, non-comment line split into fields; fails naming `expected` at the end of input.
-RETARGET_DECL const std::vector<std::string_view>& nextGpdmFields(LineReader& reader,
+RETARGET_LAZY_DECL const std::vector<std::string_view>& nextGpdmFields(LineReader& reader,
                                                                   std::vector<std::string_view>& fields,
                                                                   const char* expected);
 
-RETARGET_DECL void expectGpdmKey(const LineReader& reader, const std::vector<std::string_view>& fields,
+RETARGET_LAZY_DECL void expectGpdmKey(const LineReader& reader, const std::vector<std::string_view>& fields,
                                  std::string_view key, std::size_t count);
 
-RETARGET_DECL Eigen::Index parseGpdmCount(const LineReader& reader, std::string_view field, Eigen::Index minimum,
+RETARGET_LAZY_DECL Eigen::Index parseGpdmCount(const LineReader& reader, std::string_view field, Eigen::Index minimum,
                                           const char* what);
 
-RETARGET_DECL double parseGpdmNumber(const LineReader& reader, std::string_view field, std::size_t column);
+RETARGET_LAZY_DECL double parseGpdmNumber(const LineReader& reader, std::string_view field, std::size_t column);
 
 }  // namespace internal
 
 /// Reads a `.gpdm` model from a stream; `file` names it in errors. Throws ParseError (file, line).
-RETARGET_DECL GpdmModelFile readGpdmModel(std::istream& in, const std::string& file = "<stream>");
+RETARGET_LAZY_DECL GpdmModelFile readGpdmModel(std::istream& in, const std::string& file = "<stream>");
 
 /// Reads the `.gpdm` file at `path`. Throws ParseError naming `path` and the line (also when the
 /// file cannot be opened).
-RETARGET_DECL GpdmModelFile loadGpdmModel(const std::string& path);
+RETARGET_LAZY_DECL GpdmModelFile loadGpdmModel(const std::string& path);
 
 #if RETARGET_DEFINE_IO
 
-RETARGET_DECL void writeGpdmModel(const GpdmModel& model, std::ostream& out,
+RETARGET_LAZY_DEF void writeGpdmModel(const GpdmModel& model, std::ostream& out,
                                   const std::vector<std::string>& joint_names) {
   GpdmModelFile file;
   file.model = model;
@@ -119,7 +119,7 @@ RETARGET_DECL void writeGpdmModel(const GpdmModel& model, std::ostream& out,
   writeGpdmModel(file, out);
 }
 
-RETARGET_DECL void writeGpdmModel(const GpdmModelFile& file, std::ostream& out) {
+RETARGET_LAZY_DEF void writeGpdmModel(const GpdmModelFile& file, std::ostream& out) {
   const GpdmModel& model = file.model;
   const std::vector<std::string>& joint_names = file.joint_names;
   RETARGET_THROW_UNLESS(std::isfinite(file.frame_period) && file.frame_period >= 0.0, InvalidArgument,
@@ -187,14 +187,14 @@ RETARGET_DECL void writeGpdmModel(const GpdmModelFile& file, std::ostream& out) 
   out << "end\n";
 }
 
-RETARGET_DECL void saveGpdmModel(const GpdmModel& model, const std::string& path,
+RETARGET_LAZY_DEF void saveGpdmModel(const GpdmModel& model, const std::string& path,
                                  const std::vector<std::string>& joint_names) {
   std::ofstream out = internal::openForWriting(path);
   writeGpdmModel(model, out, joint_names);
   internal::finishWriting(out, path);
 }
 
-RETARGET_DECL void saveGpdmModel(const GpdmModelFile& file, const std::string& path) {
+RETARGET_LAZY_DEF void saveGpdmModel(const GpdmModelFile& file, const std::string& path) {
   std::ofstream out = internal::openForWriting(path);
   writeGpdmModel(file, out);
   internal::finishWriting(out, path);
@@ -202,7 +202,7 @@ RETARGET_DECL void saveGpdmModel(const GpdmModelFile& file, const std::string& p
 
 namespace internal {
 
-RETARGET_DECL const std::vector<std::string_view>& nextGpdmFields(LineReader& reader,
+RETARGET_LAZY_DEF const std::vector<std::string_view>& nextGpdmFields(LineReader& reader,
                                                                   std::vector<std::string_view>& fields,
                                                                   const char* expected) {
   while (reader.next()) {
@@ -214,7 +214,7 @@ RETARGET_DECL const std::vector<std::string_view>& nextGpdmFields(LineReader& re
   reader.fail(std::string("unexpected end of file: expected ") + expected);
 }
 
-RETARGET_DECL void expectGpdmKey(const LineReader& reader, const std::vector<std::string_view>& fields,
+RETARGET_LAZY_DEF void expectGpdmKey(const LineReader& reader, const std::vector<std::string_view>& fields,
                                  std::string_view key, std::size_t count) {
   if (fields.empty() || fields[0] != key) {
     reader.fail("expected '" + std::string(key) + "', got " + quoted(fields.empty() ? std::string_view{} : fields[0]));
@@ -225,7 +225,7 @@ RETARGET_DECL void expectGpdmKey(const LineReader& reader, const std::vector<std
   }
 }
 
-RETARGET_DECL Eigen::Index parseGpdmCount(const LineReader& reader, std::string_view field, Eigen::Index minimum,
+RETARGET_LAZY_DEF Eigen::Index parseGpdmCount(const LineReader& reader, std::string_view field, Eigen::Index minimum,
                                           const char* what) {
   long long value = 0;
   if (!parseInteger(field, value) || value < minimum || value > 100000000) {
@@ -235,7 +235,7 @@ RETARGET_DECL Eigen::Index parseGpdmCount(const LineReader& reader, std::string_
   return static_cast<Eigen::Index>(value);
 }
 
-RETARGET_DECL double parseGpdmNumber(const LineReader& reader, std::string_view field, std::size_t column) {
+RETARGET_LAZY_DEF double parseGpdmNumber(const LineReader& reader, std::string_view field, std::size_t column) {
   double value = 0;
   if (!parseFinite(field, value)) {
     reader.fail("expected a finite number in field " + std::to_string(column) + ", got " + quoted(field));
@@ -245,7 +245,7 @@ RETARGET_DECL double parseGpdmNumber(const LineReader& reader, std::string_view 
 
 }  // namespace internal
 
-RETARGET_DECL GpdmModelFile readGpdmModel(std::istream& in, const std::string& file) {
+RETARGET_LAZY_DEF GpdmModelFile readGpdmModel(std::istream& in, const std::string& file) {
   internal::LineReader reader(in, file);
   std::vector<std::string_view> fields;
   internal::nextGpdmFields(reader, fields, "'retarget-gpdm <version>'");
@@ -345,7 +345,7 @@ RETARGET_DECL GpdmModelFile readGpdmModel(std::istream& in, const std::string& f
   return result;
 }
 
-RETARGET_DECL GpdmModelFile loadGpdmModel(const std::string& path) {
+RETARGET_LAZY_DEF GpdmModelFile loadGpdmModel(const std::string& path) {
   std::ifstream in = internal::openForReading(path);
   return readGpdmModel(in, path);
 }

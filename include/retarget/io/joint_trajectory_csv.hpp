@@ -61,39 +61,39 @@ struct JointTrajectory {
   /// Number of joints (columns).
   int jointCount() const { return static_cast<int>(joint_names.size()); }
   /// Column of the joint named `name`, or -1.
-  RETARGET_DECL int findJoint(const std::string& name) const;
+  RETARGET_LAZY_DECL int findJoint(const std::string& name) const;
   /// Seconds from the first to the last frame (0 for fewer than two frames).
   double duration() const { return times.size() < 2 ? 0.0 : times.back() - times.front(); }
 
   /// Throws InvalidArgument naming the first broken invariant (see the struct doc).
-  RETARGET_DECL void validate() const;
+  RETARGET_LAZY_DECL void validate() const;
 };
 
 /// Reads a joint-trajectory CSV from a stream; `file` names it in error messages.
 /// Throws ParseError (file, line, what was expected) on: a missing or malformed header (first
 /// column not `time`, empty or repeated joint names), a row with the wrong number of values,
 /// a value that is not a finite number, or a time that does not increase.
-RETARGET_DECL JointTrajectory readJointTrajectoryCsv(std::istream& in, const std::string& file = "<stream>");
+RETARGET_LAZY_DECL JointTrajectory readJointTrajectoryCsv(std::istream& in, const std::string& file = "<stream>");
 
 /// Reads the joint-trajectory CSV at `path` (see the file doc for the layout).
 /// Throws ParseError naming `path` and the line (also when the file cannot be opened).
-RETARGET_DECL JointTrajectory readJointTrajectoryCsv(const std::string& path);
+RETARGET_LAZY_DECL JointTrajectory readJointTrajectoryCsv(const std::string& path);
 
 namespace internal {
 
 /// Appends one row (time in s, then the positions; no line end) in the shortest exact decimals.
 /// Does not allocate when `line` has room for the row.
-RETARGET_DECL void appendJointTrajectoryRow(std::string& line, double time, const Eigen::Ref<const Eigen::VectorXd>& q);
+RETARGET_LAZY_DECL void appendJointTrajectoryRow(std::string& line, double time, const Eigen::Ref<const Eigen::VectorXd>& q);
 
 }  // namespace internal
 
 /// Writes `trajectory` as joint-trajectory CSV to a stream (LF, shortest exact decimals).
 /// Throws InvalidArgument when the trajectory breaks its invariants (see `validate()`).
-RETARGET_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostream& out);
+RETARGET_LAZY_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostream& out);
 
 /// Writes `trajectory` to the file `path`. Throws InvalidArgument (bad trajectory) or Error
 /// (the file cannot be written).
-RETARGET_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, const std::string& path);
+RETARGET_LAZY_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, const std::string& path);
 
 /// Builds an empty trajectory (no frames) whose columns are the robot's configuration
 /// coordinates in q order.
@@ -108,7 +108,7 @@ JointTrajectory makeJointTrajectory(const RobotModel<Scalar>& model) {
 /// Appends one frame (time in s, q in the trajectory's column order). Allocates (not for the
 /// per-frame path of a controller; fine for recording). Throws InvalidArgument when q has the
 /// wrong size or the time does not increase.
-RETARGET_DECL void appendFrame(JointTrajectory& trajectory, double time, const Eigen::Ref<const Eigen::VectorXd>& q);
+RETARGET_LAZY_DECL void appendFrame(JointTrajectory& trajectory, double time, const Eigen::Ref<const Eigen::VectorXd>& q);
 
 /// The same trajectory with its columns in the robot's configuration order (`model.qNames()`),
 /// matched by joint name. Columns naming joints the robot does not have as a coordinate
@@ -139,7 +139,7 @@ JointTrajectory toRobotOrder(const JointTrajectory& trajectory, const RobotModel
 
 #if RETARGET_DEFINE_IO
 
-RETARGET_DECL JointTrajectory readJointTrajectoryCsv(std::istream& in, const std::string& file) {
+RETARGET_LAZY_DEF JointTrajectory readJointTrajectoryCsv(std::istream& in, const std::string& file) {
   internal::LineReader reader(in, file);
   if (!reader.nextNonEmpty()) reader.fail("expected a header 'time,<joint names...>', got an empty file");
   std::vector<std::string_view> fields;
@@ -176,14 +176,14 @@ RETARGET_DECL JointTrajectory readJointTrajectoryCsv(std::istream& in, const std
   return trajectory;
 }
 
-RETARGET_DECL JointTrajectory readJointTrajectoryCsv(const std::string& path) {
+RETARGET_LAZY_DEF JointTrajectory readJointTrajectoryCsv(const std::string& path) {
   std::ifstream in = internal::openForReading(path);
   return readJointTrajectoryCsv(in, path);
 }
 
 namespace internal {
 
-RETARGET_DECL void appendJointTrajectoryRow(std::string& line, double time,
+RETARGET_LAZY_DEF void appendJointTrajectoryRow(std::string& line, double time,
                                             const Eigen::Ref<const Eigen::VectorXd>& q) {
   appendNumber(line, time);
   for (Eigen::Index j = 0; j < q.size(); ++j) {
@@ -194,7 +194,7 @@ RETARGET_DECL void appendJointTrajectoryRow(std::string& line, double time,
 
 }  // namespace internal
 
-RETARGET_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostream& out) {
+RETARGET_LAZY_DEF void writeJointTrajectoryCsv(const JointTrajectory& trajectory, std::ostream& out) {
   trajectory.validate();
   std::string line = "time";
   for (const std::string& name : trajectory.joint_names) line += "," + name;
@@ -213,14 +213,14 @@ RETARGET_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, st
   }
 }
 
-RETARGET_DECL void writeJointTrajectoryCsv(const JointTrajectory& trajectory, const std::string& path) {
+RETARGET_LAZY_DEF void writeJointTrajectoryCsv(const JointTrajectory& trajectory, const std::string& path) {
   trajectory.validate();
   std::ofstream out = internal::openForWriting(path);
   writeJointTrajectoryCsv(trajectory, out);
   internal::finishWriting(out, path);
 }
 
-RETARGET_DECL void appendFrame(JointTrajectory& trajectory, double time, const Eigen::Ref<const Eigen::VectorXd>& q) {
+RETARGET_LAZY_DEF void appendFrame(JointTrajectory& trajectory, double time, const Eigen::Ref<const Eigen::VectorXd>& q) {
   RETARGET_THROW_UNLESS(q.size() == trajectory.jointCount(), InvalidArgument, "q has the wrong size (got ",
                         q.size(), ", expected ", trajectory.jointCount(), ")");
   RETARGET_THROW_UNLESS(std::isfinite(time) && (trajectory.times.empty() || time > trajectory.times.back()),
@@ -231,12 +231,12 @@ RETARGET_DECL void appendFrame(JointTrajectory& trajectory, double time, const E
   trajectory.times.push_back(time);
 }
 
-RETARGET_DECL int JointTrajectory::findJoint(const std::string& name) const {
+RETARGET_LAZY_DEF int JointTrajectory::findJoint(const std::string& name) const {
   const auto it = std::find(joint_names.begin(), joint_names.end(), name);
   return it == joint_names.end() ? -1 : static_cast<int>(it - joint_names.begin());
 }
 
-RETARGET_DECL void JointTrajectory::validate() const {
+RETARGET_LAZY_DEF void JointTrajectory::validate() const {
   RETARGET_THROW_UNLESS(positions.rows() == static_cast<Eigen::Index>(times.size()) &&
                             positions.cols() == static_cast<Eigen::Index>(joint_names.size()),
                         InvalidArgument, "positions must be frames x joints (got ", positions.rows(), " x ",

@@ -45,32 +45,32 @@ struct KeypointReadOptions {
   double tracked_threshold = 0.5;
 
   /// Throws InvalidArgument naming the field and value when out of range.
-  RETARGET_DECL void validate() const;
+  RETARGET_LAZY_DECL void validate() const;
 };
 
 /// The built-in keypoint schema whose column names a CSV header (comma-separated, as read)
 /// uses, or nullptr: MediaPipe when it has `left_shoulder.x`, OpenPose when it has `LShoulder.x`.
-RETARGET_DECL const KeypointSchema* detectKeypointSchema(std::string_view header);
+RETARGET_LAZY_DECL const KeypointSchema* detectKeypointSchema(std::string_view header);
 
 /// Reads a keypoint CSV (see the file doc) with `schema` from a stream; `file` names it in
 /// errors. Result: canonical frame W, `format` = "keypoints/<schema name>", frame_rate from
 /// the median spacing; hand states unknown. Throws ParseError for malformed text and
 /// InvalidArgument for invalid options.
-RETARGET_DECL SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSchema& schema,
+RETARGET_LAZY_DECL SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSchema& schema,
                                                      const std::string& file = "<stream>",
                                                      const KeypointReadOptions& options = {});
 
 /// Reads the keypoint CSV at `path` with `schema`. Throws ParseError (also when unreadable).
-RETARGET_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointSchema& schema,
+RETARGET_LAZY_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointSchema& schema,
                                                      const KeypointReadOptions& options = {});
 
 /// Reads a keypoint CSV whose schema is detected from its header (`detectKeypointSchema`).
 /// Throws ParseError when the header matches no built-in schema.
-RETARGET_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointReadOptions& options = {});
+RETARGET_LAZY_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointReadOptions& options = {});
 
 #if RETARGET_DEFINE_IO
 
-RETARGET_DECL const KeypointSchema* detectKeypointSchema(std::string_view header) {
+RETARGET_LAZY_DEF const KeypointSchema* detectKeypointSchema(std::string_view header) {
   std::vector<std::string_view> fields;
   internal::splitFields(header, ',', fields);
   for (const std::string_view field : fields) {
@@ -80,7 +80,7 @@ RETARGET_DECL const KeypointSchema* detectKeypointSchema(std::string_view header
   return nullptr;
 }
 
-RETARGET_DECL SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSchema& schema,
+RETARGET_LAZY_DEF SkeletonMotion<double> readKeypointCsv(std::istream& in, const KeypointSchema& schema,
                                                      const std::string& file, const KeypointReadOptions& options) {
   options.validate();
   internal::LineReader reader(in, file);
@@ -158,13 +158,13 @@ RETARGET_DECL SkeletonMotion<double> readKeypointCsv(std::istream& in, const Key
   return motion;
 }
 
-RETARGET_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointSchema& schema,
+RETARGET_LAZY_DEF SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointSchema& schema,
                                                      const KeypointReadOptions& options) {
   std::ifstream in = internal::openForReading(path);
   return readKeypointCsv(in, schema, path, options);
 }
 
-RETARGET_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointReadOptions& options) {
+RETARGET_LAZY_DEF SkeletonMotion<double> readKeypointCsv(const std::string& path, const KeypointReadOptions& options) {
   std::ifstream in = internal::openForReading(path);
   std::size_t line_number = 0;
   const KeypointSchema* schema = detectKeypointSchema(internal::peekFirstNonBlankLine(in, line_number));
@@ -175,7 +175,7 @@ RETARGET_DECL SkeletonMotion<double> readKeypointCsv(const std::string& path, co
   return readKeypointCsv(in, *schema, path, options);
 }
 
-RETARGET_DECL void KeypointReadOptions::validate() const {
+RETARGET_LAZY_DEF void KeypointReadOptions::validate() const {
   RETARGET_THROW_UNLESS(std::isfinite(scale) && scale > 0, InvalidArgument, "scale must be positive (got ", scale,
                         ", expected > 0 metres per unit)");
   RETARGET_THROW_UNLESS(tracked_threshold >= 0 && tracked_threshold <= 1, InvalidArgument,

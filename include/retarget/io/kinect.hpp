@@ -74,71 +74,71 @@ namespace internal {
 
 /// Parses a finite number for `joint` (column name `<Joint><suffix>` in the error message,
 /// built only on failure).
-RETARGET_DECL double parseJointValueOrFail(const LineReader& reader, std::string_view field, std::size_t column,
+RETARGET_LAZY_DECL double parseJointValueOrFail(const LineReader& reader, std::string_view field, std::size_t column,
                                            HumanJoint joint, const char* suffix);
 
 /// Turns a source quaternion into a unit one: all zeros -> identity (`had_orientation` false);
 /// norm within 1e-3 of one -> normalised; anything else fails naming the joint.
-RETARGET_DECL Quaternion<double> unitQuaternionOrFail(const LineReader& reader, double w, double x, double y, double z,
+RETARGET_LAZY_DECL Quaternion<double> unitQuaternionOrFail(const LineReader& reader, double w, double x, double y, double z,
                                                       HumanJoint joint, bool& had_orientation);
 
 /// Appends `value` with 6 decimals (the Keraal files' own precision), "-0.000000" as "0.000000".
-RETARGET_DECL void appendFixed6(std::string& out, double value);
+RETARGET_LAZY_DECL void appendFixed6(std::string& out, double value);
 
 }  // namespace internal
 
 /// Reads a Laban-layout Kinect v2 CSV (see the file doc) from a stream; `file` names it in
 /// errors. Result: canonical frame W, times in s from the first row, `format` =
 /// "kinect-laban-csv", frame_rate from the median spacing. Throws ParseError.
-RETARGET_DECL SkeletonMotion<double> readKinectLabanCsv(std::istream& in, const std::string& file = "<stream>");
+RETARGET_LAZY_DECL SkeletonMotion<double> readKinectLabanCsv(std::istream& in, const std::string& file = "<stream>");
 
 /// Reads the Laban-layout Kinect v2 CSV at `path`. Throws ParseError (also when unreadable).
-RETARGET_DECL SkeletonMotion<double> readKinectLabanCsv(const std::string& path);
+RETARGET_LAZY_DECL SkeletonMotion<double> readKinectLabanCsv(const std::string& path);
 
 /// Reads a Keraal-layout Kinect v2 TXT (see the file doc) from a stream. Frames are spaced
 /// 1/frame_rate s apart (frame_rate in Hz, default 30); all joints tracked; orientations kept
 /// (`has_orientations`), `format` = "kinect-keraal-txt". Throws ParseError for malformed
 /// text, InvalidArgument when frame_rate is not positive and finite.
-RETARGET_DECL SkeletonMotion<double> readKinectKeraalTxt(std::istream& in, const std::string& file = "<stream>",
+RETARGET_LAZY_DECL SkeletonMotion<double> readKinectKeraalTxt(std::istream& in, const std::string& file = "<stream>",
                                                          double frame_rate = 30.0);
 
 /// Reads the Keraal-layout Kinect v2 TXT at `path` (see the stream overload).
-RETARGET_DECL SkeletonMotion<double> readKinectKeraalTxt(const std::string& path, double frame_rate = 30.0);
+RETARGET_LAZY_DECL SkeletonMotion<double> readKinectKeraalTxt(const std::string& path, double frame_rate = 30.0);
 
 /// Reads a Kinect v2 recording in either layout, chosen from the first non-empty line (commas:
 /// Laban CSV, otherwise Keraal TXT). Throws ParseError.
-RETARGET_DECL SkeletonMotion<double> readKinect(const std::string& path);
+RETARGET_LAZY_DECL SkeletonMotion<double> readKinect(const std::string& path);
 
 /// Writes `motion` in the Laban CSV layout (LF, trailing comma, shortest exact decimals):
 /// positions back in Kinect camera space, timestamp = timestamp_origin + round(time * 1e7)
 /// ticks. Throws InvalidArgument when a time is negative, not finite or not increasing.
-RETARGET_DECL void writeKinectLabanCsv(const SkeletonMotion<double>& motion, std::ostream& out,
+RETARGET_LAZY_DECL void writeKinectLabanCsv(const SkeletonMotion<double>& motion, std::ostream& out,
                                        std::uint64_t timestamp_origin = 0);
 
 /// Writes `motion` to `path` in the Laban CSV layout. Throws InvalidArgument or Error.
-RETARGET_DECL void writeKinectLabanCsv(const SkeletonMotion<double>& motion, const std::string& path,
+RETARGET_LAZY_DECL void writeKinectLabanCsv(const SkeletonMotion<double>& motion, const std::string& path,
                                        std::uint64_t timestamp_origin = 0);
 
 /// Writes `motion` in the Keraal TXT layout (6 decimals, trailing space, CRLF): positions and
 /// orientations back in Kinect camera space; 0 0 0 0 quaternions for Kinect leaf joints and for
 /// motions without orientations. Times and tracking states are not stored by this layout.
-RETARGET_DECL void writeKinectKeraalTxt(const SkeletonMotion<double>& motion, std::ostream& out);
+RETARGET_LAZY_DECL void writeKinectKeraalTxt(const SkeletonMotion<double>& motion, std::ostream& out);
 
 /// Writes `motion` to `path` in the Keraal TXT layout. Throws Error when unwritable.
-RETARGET_DECL void writeKinectKeraalTxt(const SkeletonMotion<double>& motion, const std::string& path);
+RETARGET_LAZY_DECL void writeKinectKeraalTxt(const SkeletonMotion<double>& motion, const std::string& path);
 
 #if RETARGET_DEFINE_IO
 
 namespace internal {
 
-RETARGET_DECL double parseJointValueOrFail(const LineReader& reader, std::string_view field, std::size_t column,
+RETARGET_LAZY_DEF double parseJointValueOrFail(const LineReader& reader, std::string_view field, std::size_t column,
                                            HumanJoint joint, const char* suffix) {
   double value = 0;
   if (!parseFinite(field, value)) parseFiniteOrFail(reader, field, column, std::string(name(joint)) + suffix);
   return value;
 }
 
-RETARGET_DECL Quaternion<double> unitQuaternionOrFail(const LineReader& reader, double w, double x, double y, double z,
+RETARGET_LAZY_DEF Quaternion<double> unitQuaternionOrFail(const LineReader& reader, double w, double x, double y, double z,
                                                       HumanJoint joint, bool& had_orientation) {
   const double norm = std::sqrt(w * w + x * x + y * y + z * z);
   had_orientation = norm != 0.0;
@@ -150,7 +150,7 @@ RETARGET_DECL Quaternion<double> unitQuaternionOrFail(const LineReader& reader, 
   return Quaternion<double>(w / norm, x / norm, y / norm, z / norm);
 }
 
-RETARGET_DECL void appendFixed6(std::string& out, double value) {
+RETARGET_LAZY_DEF void appendFixed6(std::string& out, double value) {
   char buffer[64];
   if (std::abs(value) < 5e-7) value = 0.0;
   const int n = std::snprintf(buffer, sizeof(buffer), "%.6f", value);
@@ -159,7 +159,7 @@ RETARGET_DECL void appendFixed6(std::string& out, double value) {
 
 }  // namespace internal
 
-RETARGET_DECL SkeletonMotion<double> readKinectLabanCsv(std::istream& in, const std::string& file) {
+RETARGET_LAZY_DEF SkeletonMotion<double> readKinectLabanCsv(std::istream& in, const std::string& file) {
   internal::LineReader reader(in, file);
   SkeletonMotion<double> motion;
   motion.format = "kinect-laban-csv";
@@ -202,12 +202,12 @@ RETARGET_DECL SkeletonMotion<double> readKinectLabanCsv(std::istream& in, const 
   return motion;
 }
 
-RETARGET_DECL SkeletonMotion<double> readKinectLabanCsv(const std::string& path) {
+RETARGET_LAZY_DEF SkeletonMotion<double> readKinectLabanCsv(const std::string& path) {
   std::ifstream in = internal::openForReading(path);
   return readKinectLabanCsv(in, path);
 }
 
-RETARGET_DECL SkeletonMotion<double> readKinectKeraalTxt(std::istream& in, const std::string& file, double frame_rate) {
+RETARGET_LAZY_DEF SkeletonMotion<double> readKinectKeraalTxt(std::istream& in, const std::string& file, double frame_rate) {
   RETARGET_THROW_UNLESS(std::isfinite(frame_rate) && frame_rate > 0, InvalidArgument,
                         "frame_rate must be positive (got ", frame_rate, ", expected > 0 Hz)");
   internal::LineReader reader(in, file);
@@ -244,19 +244,19 @@ RETARGET_DECL SkeletonMotion<double> readKinectKeraalTxt(std::istream& in, const
   return motion;
 }
 
-RETARGET_DECL SkeletonMotion<double> readKinectKeraalTxt(const std::string& path, double frame_rate) {
+RETARGET_LAZY_DEF SkeletonMotion<double> readKinectKeraalTxt(const std::string& path, double frame_rate) {
   std::ifstream in = internal::openForReading(path);
   return readKinectKeraalTxt(in, path, frame_rate);
 }
 
-RETARGET_DECL SkeletonMotion<double> readKinect(const std::string& path) {
+RETARGET_LAZY_DEF SkeletonMotion<double> readKinect(const std::string& path) {
   std::ifstream in = internal::openForReading(path);
   std::size_t line_number = 0;
   if (internal::peekFirstNonBlankLine(in, line_number).find(',') != std::string::npos) return readKinectLabanCsv(in, path);
   return readKinectKeraalTxt(in, path);
 }
 
-RETARGET_DECL void writeKinectLabanCsv(const SkeletonMotion<double>& motion, std::ostream& out,
+RETARGET_LAZY_DEF void writeKinectLabanCsv(const SkeletonMotion<double>& motion, std::ostream& out,
                                        std::uint64_t timestamp_origin) {
   std::string line;
   std::uint64_t previous = 0;
@@ -285,14 +285,14 @@ RETARGET_DECL void writeKinectLabanCsv(const SkeletonMotion<double>& motion, std
   }
 }
 
-RETARGET_DECL void writeKinectLabanCsv(const SkeletonMotion<double>& motion, const std::string& path,
+RETARGET_LAZY_DEF void writeKinectLabanCsv(const SkeletonMotion<double>& motion, const std::string& path,
                                        std::uint64_t timestamp_origin) {
   std::ofstream out = internal::openForWriting(path);
   writeKinectLabanCsv(motion, out, timestamp_origin);
   internal::finishWriting(out, path);
 }
 
-RETARGET_DECL void writeKinectKeraalTxt(const SkeletonMotion<double>& motion, std::ostream& out) {
+RETARGET_LAZY_DEF void writeKinectKeraalTxt(const SkeletonMotion<double>& motion, std::ostream& out) {
   std::string line;
   for (const SkeletonFrame<double>& frame : motion.frames) {
     line.clear();
@@ -317,7 +317,7 @@ RETARGET_DECL void writeKinectKeraalTxt(const SkeletonMotion<double>& motion, st
   }
 }
 
-RETARGET_DECL void writeKinectKeraalTxt(const SkeletonMotion<double>& motion, const std::string& path) {
+RETARGET_LAZY_DEF void writeKinectKeraalTxt(const SkeletonMotion<double>& motion, const std::string& path) {
   std::ofstream out = internal::openForWriting(path);
   writeKinectKeraalTxt(motion, out);
   internal::finishWriting(out, path);

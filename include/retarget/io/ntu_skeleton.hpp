@@ -79,16 +79,16 @@ inline HandState ntuHandState(unsigned long long value) {
 /// errors; `summary`, when given, receives the bodies found. Result: canonical frame W,
 /// `format` = "ntu-skeleton", orientations kept. Throws ParseError, or InvalidArgument when
 /// frame_rate is not positive.
-RETARGET_DECL SkeletonMotion<double> readNtuSkeleton(std::istream& in, const std::string& file = "<stream>",
+RETARGET_LAZY_DECL SkeletonMotion<double> readNtuSkeleton(std::istream& in, const std::string& file = "<stream>",
                                                      double frame_rate = 30.0, NtuBodySummary* summary = nullptr);
 
 /// Reads the NTU RGB+D `.skeleton` file at `path` (see the stream overload).
-RETARGET_DECL SkeletonMotion<double> readNtuSkeleton(const std::string& path, double frame_rate = 30.0,
+RETARGET_LAZY_DECL SkeletonMotion<double> readNtuSkeleton(const std::string& path, double frame_rate = 30.0,
                                                      NtuBodySummary* summary = nullptr);
 
 #if RETARGET_DEFINE_IO
 
-RETARGET_DECL SkeletonMotion<double> readNtuSkeleton(std::istream& in, const std::string& file, double frame_rate,
+RETARGET_LAZY_DEF SkeletonMotion<double> readNtuSkeleton(std::istream& in, const std::string& file, double frame_rate,
                                                      NtuBodySummary* summary) {
   RETARGET_THROW_UNLESS(std::isfinite(frame_rate) && frame_rate > 0, InvalidArgument,
                         "frame_rate must be positive (got ", frame_rate, ", expected > 0 Hz)");
@@ -222,7 +222,7 @@ RETARGET_DECL SkeletonMotion<double> readNtuSkeleton(std::istream& in, const std
   return motion;
 }
 
-RETARGET_DECL SkeletonMotion<double> readNtuSkeleton(const std::string& path, double frame_rate,
+RETARGET_LAZY_DEF SkeletonMotion<double> readNtuSkeleton(const std::string& path, double frame_rate,
                                                      NtuBodySummary* summary) {
   std::ifstream in = internal::openForReading(path);
   return readNtuSkeleton(in, path, frame_rate, summary);

@@ -60,20 +60,20 @@ namespace internal {
 
 /// Appends the header of the core columns (time, positions, states, hands; no extra joints,
 /// no line end) as `options` selects them.
-RETARGET_DECL void appendSkeletonCsvHeader(std::string& line, const SkeletonCsvWriteOptions& options);
+RETARGET_LAZY_DECL void appendSkeletonCsvHeader(std::string& line, const SkeletonCsvWriteOptions& options);
 
 /// Appends one frame's core columns (no extra joints, no line end); positions that are not
 /// finite are written as 0 (the caller checks that only untracked joints have them). Does not
 /// allocate when `line` has room for the row.
-RETARGET_DECL void appendSkeletonCsvRow(std::string& line, const SkeletonFrame<double>& frame,
+RETARGET_LAZY_DECL void appendSkeletonCsvRow(std::string& line, const SkeletonFrame<double>& frame,
                                         const SkeletonCsvWriteOptions& options);
 
 /// Parses a tracking state field (Kinect numbering) (0, 1 or 2) or fails naming the joint.
-RETARGET_DECL TrackingState parseTrackingStateOrFail(const LineReader& reader, std::string_view field,
+RETARGET_LAZY_DECL TrackingState parseTrackingStateOrFail(const LineReader& reader, std::string_view field,
                                                      std::size_t column, HumanJoint joint);
 
 /// Nominal frame rate (Hz) from the median frame spacing of increasing times; 0 when unknown.
-RETARGET_DECL double medianFrameRate(const std::vector<SkeletonFrame<double>>& frames);
+RETARGET_LAZY_DECL double medianFrameRate(const std::vector<SkeletonFrame<double>>& frames);
 
 /// Where one skeleton-CSV column goes.
 struct SkeletonCsvColumn {
@@ -90,29 +90,29 @@ struct SkeletonCsvColumn {
 /// column, a joint missing one of .x/.y/.z, a .state column for an extra joint), a row with
 /// the wrong number of values, a non-finite number, a tracking/hand state outside its range,
 /// or a time that does not increase.
-RETARGET_DECL SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std::string& file = "<stream>");
+RETARGET_LAZY_DECL SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std::string& file = "<stream>");
 
 /// Reads the skeleton CSV at `path`. Throws ParseError (also when the file is unreadable).
-RETARGET_DECL SkeletonMotion<double> readSkeletonCsv(const std::string& path);
+RETARGET_LAZY_DECL SkeletonMotion<double> readSkeletonCsv(const std::string& path);
 
 /// Writes `motion` as skeleton CSV (LF, shortest exact decimals): time, then x, y, z (and
 /// .state) of the 25 core joints in `HumanJoint` order, then hand states, then extra joints.
 /// Positions of not-tracked joints that are not finite are written as 0.
 /// Throws InvalidArgument when times are not finite and strictly increasing, a tracked or
 /// inferred position is not finite, or extra joints are inconsistent with the frames.
-RETARGET_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::ostream& out,
+RETARGET_LAZY_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::ostream& out,
                                     const SkeletonCsvWriteOptions& options = {});
 
 /// Writes `motion` as skeleton CSV to `path`. Throws InvalidArgument (bad motion) or Error
 /// (file not writable).
-RETARGET_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, const std::string& path,
+RETARGET_LAZY_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, const std::string& path,
                                     const SkeletonCsvWriteOptions& options = {});
 
 #if RETARGET_DEFINE_IO
 
 namespace internal {
 
-RETARGET_DECL void appendSkeletonCsvHeader(std::string& line, const SkeletonCsvWriteOptions& options) {
+RETARGET_LAZY_DEF void appendSkeletonCsvHeader(std::string& line, const SkeletonCsvWriteOptions& options) {
   line += "time";
   for (int j = 0; j < kHumanJointCount; ++j) {
     const std::string_view joint_name = name(static_cast<HumanJoint>(j));
@@ -122,7 +122,7 @@ RETARGET_DECL void appendSkeletonCsvHeader(std::string& line, const SkeletonCsvW
   if (options.hand_states) line += ",HandLeft.hand,HandRight.hand";
 }
 
-RETARGET_DECL void appendSkeletonCsvRow(std::string& line, const SkeletonFrame<double>& frame,
+RETARGET_LAZY_DEF void appendSkeletonCsvRow(std::string& line, const SkeletonFrame<double>& frame,
                                         const SkeletonCsvWriteOptions& options) {
   appendNumber(line, frame.time);
   for (int j = 0; j < kHumanJointCount; ++j) {
@@ -144,7 +144,7 @@ RETARGET_DECL void appendSkeletonCsvRow(std::string& line, const SkeletonFrame<d
   }
 }
 
-RETARGET_DECL TrackingState parseTrackingStateOrFail(const LineReader& reader, std::string_view field,
+RETARGET_LAZY_DEF TrackingState parseTrackingStateOrFail(const LineReader& reader, std::string_view field,
                                                      std::size_t column, HumanJoint joint) {
   if (field == "0") return TrackingState::kNotTracked;
   if (field == "1") return TrackingState::kInferred;
@@ -153,7 +153,7 @@ RETARGET_DECL TrackingState parseTrackingStateOrFail(const LineReader& reader, s
               std::string(name(joint)) + ".state), got " + internal::quoted(field));
 }
 
-RETARGET_DECL double medianFrameRate(const std::vector<SkeletonFrame<double>>& frames) {
+RETARGET_LAZY_DEF double medianFrameRate(const std::vector<SkeletonFrame<double>>& frames) {
   if (frames.size() < 2) return 0.0;
   std::vector<double> dt;
   dt.reserve(frames.size() - 1);
@@ -165,7 +165,7 @@ RETARGET_DECL double medianFrameRate(const std::vector<SkeletonFrame<double>>& f
 
 }  // namespace internal
 
-RETARGET_DECL SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std::string& file) {
+RETARGET_LAZY_DEF SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std::string& file) {
   using Column = internal::SkeletonCsvColumn;
   internal::LineReader reader(in, file);
   if (!reader.nextNonEmpty()) reader.fail("expected a header 'time,<Joint>.x,<Joint>.y,<Joint>.z,...', got an empty file");
@@ -285,12 +285,12 @@ RETARGET_DECL SkeletonMotion<double> readSkeletonCsv(std::istream& in, const std
   return motion;
 }
 
-RETARGET_DECL SkeletonMotion<double> readSkeletonCsv(const std::string& path) {
+RETARGET_LAZY_DEF SkeletonMotion<double> readSkeletonCsv(const std::string& path) {
   std::ifstream in = internal::openForReading(path);
   return readSkeletonCsv(in, path);
 }
 
-RETARGET_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::ostream& out,
+RETARGET_LAZY_DEF void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::ostream& out,
                                     const SkeletonCsvWriteOptions& options) {
   const bool extras = options.extra_joints && !motion.extra_joint_names.empty();
   const auto extra_count = static_cast<Eigen::Index>(motion.extra_joint_names.size());
@@ -340,7 +340,7 @@ RETARGET_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, std::o
   }
 }
 
-RETARGET_DECL void writeSkeletonCsv(const SkeletonMotion<double>& motion, const std::string& path,
+RETARGET_LAZY_DEF void writeSkeletonCsv(const SkeletonMotion<double>& motion, const std::string& path,
                                     const SkeletonCsvWriteOptions& options) {
   std::ofstream out = internal::openForWriting(path);
   writeSkeletonCsv(motion, out, options);

@@ -46,7 +46,7 @@ struct DemonstrationLearningOptions {
   double still_range = 1e-9;
 
   /// Throws InvalidArgument naming the field and its value.
-  RETARGET_DECL void validate() const;
+  RETARGET_LAZY_DECL void validate() const;
 };
 
 /// The generalised gesture: steps x J mean (rad) and variance (rad^2) from GMR, with how it was
@@ -63,17 +63,17 @@ struct GeneralisedTrajectory {
 
 /// Resamples `frames` (n x J, n >= 1) to `steps` rows by linear interpolation in the frame
 /// index; row 0 and row steps - 1 are the first and last frames.
-RETARGET_DECL Eigen::MatrixXd resampleFrames(const Eigen::MatrixXd& frames, int steps);
+RETARGET_LAZY_DECL Eigen::MatrixXd resampleFrames(const Eigen::MatrixXd& frames, int steps);
 
 /// Resample, one GMM per joint on (step, angle), GMR at every step. Throws InvalidArgument for
 /// no demonstrations, one with fewer than 2 frames, differing joint counts or a non-finite angle
 /// (naming demonstration, frame and joint), for invalid options, and as fitGaussianMixture.
-RETARGET_DECL GeneralisedTrajectory learnFromDemonstrations(const std::vector<Eigen::MatrixXd>& demonstrations,
+RETARGET_LAZY_DECL GeneralisedTrajectory learnFromDemonstrations(const std::vector<Eigen::MatrixXd>& demonstrations,
                                                             const DemonstrationLearningOptions& options = {});
 
 #if RETARGET_DEFINE_LEARNING
 
-RETARGET_DECL Eigen::MatrixXd resampleFrames(const Eigen::MatrixXd& frames, int steps) {
+RETARGET_LAZY_DEF Eigen::MatrixXd resampleFrames(const Eigen::MatrixXd& frames, int steps) {
   RETARGET_THROW_UNLESS(frames.rows() >= 1 && steps >= 2, InvalidArgument, "resampleFrames: ", frames.rows(),
                         " frames to ", steps, " steps (expected >= 1 frame and >= 2 steps)");
   Eigen::MatrixXd out(steps, frames.cols());
@@ -88,7 +88,7 @@ RETARGET_DECL Eigen::MatrixXd resampleFrames(const Eigen::MatrixXd& frames, int 
   return out;
 }
 
-RETARGET_DECL GeneralisedTrajectory learnFromDemonstrations(const std::vector<Eigen::MatrixXd>& demonstrations,
+RETARGET_LAZY_DEF GeneralisedTrajectory learnFromDemonstrations(const std::vector<Eigen::MatrixXd>& demonstrations,
                                                             const DemonstrationLearningOptions& options) {
   options.validate();
   RETARGET_THROW_UNLESS(!demonstrations.empty(), InvalidArgument, "demonstrations: none given");
@@ -141,7 +141,7 @@ RETARGET_DECL GeneralisedTrajectory learnFromDemonstrations(const std::vector<Ei
   return result;
 }
 
-RETARGET_DECL void DemonstrationLearningOptions::validate() const {
+RETARGET_LAZY_DEF void DemonstrationLearningOptions::validate() const {
   RETARGET_THROW_UNLESS(steps >= 2, InvalidArgument, "DemonstrationLearningOptions::steps (got ", steps,
                         ", expected >= 2)");
   RETARGET_THROW_UNLESS(components >= 0, InvalidArgument, "DemonstrationLearningOptions::components (got ",

@@ -55,7 +55,7 @@ struct GaussianMixtureOptions {
   std::uint64_t seed = 1;
 
   /// Throws InvalidArgument naming the field and its value.
-  RETARGET_DECL void validate() const;
+  RETARGET_LAZY_DECL void validate() const;
 };
 
 /// A fitted mixture of K full-covariance Gaussians in D dimensions.
@@ -75,23 +75,23 @@ struct GaussianMixture {
   int dimension() const { return static_cast<int>(means.rows()); }
 
   /// Number of free parameters: (K - 1) weights, K D means, K D (D + 1) / 2 covariance entries.
-  RETARGET_DECL int parameterCount() const;
+  RETARGET_LAZY_DECL int parameterCount() const;
 
   /// log p(x) for one point x (D). Throws InvalidArgument on a size mismatch.
-  RETARGET_DECL double logDensity(const Eigen::VectorXd& x) const;
+  RETARGET_LAZY_DECL double logDensity(const Eigen::VectorXd& x) const;
 
   /// Sum of log p(x_j) over the rows of `data` (N x D): the plain log-likelihood.
-  RETARGET_DECL double logLikelihood(const Eigen::MatrixXd& data) const;
+  RETARGET_LAZY_DECL double logLikelihood(const Eigen::MatrixXd& data) const;
 
   /// Bayesian information criterion of the mixture on `data` (N x D):
   /// -2 log-likelihood + parameterCount() log N. Lower is better.
-  RETARGET_DECL double bic(const Eigen::MatrixXd& data) const;
+  RETARGET_LAZY_DECL double bic(const Eigen::MatrixXd& data) const;
 
   /// log N(d; 0, Sigma) for a deviation d, Sigma given by its Cholesky factor.
-  RETARGET_DECL static double logGaussian(const Eigen::VectorXd& deviation, const Eigen::LLT<Eigen::MatrixXd>& llt);
+  RETARGET_LAZY_DECL static double logGaussian(const Eigen::VectorXd& deviation, const Eigen::LLT<Eigen::MatrixXd>& llt);
 
   /// log sum_i exp(v_i), without overflow.
-  RETARGET_DECL static double logSumExp(const Eigen::VectorXd& v);
+  RETARGET_LAZY_DECL static double logSumExp(const Eigen::VectorXd& v);
 };
 
 /// Result of a fit: the mixture and how EM got there.
@@ -111,22 +111,22 @@ struct GaussianMixtureFit {
 namespace internal {
 
 /// Throws InvalidArgument unless `data` (N x D) is non-empty and finite, naming the first bad cell.
-RETARGET_DECL void checkMixtureData(const Eigen::MatrixXd& data, int components);
+RETARGET_LAZY_DECL void checkMixtureData(const Eigen::MatrixXd& data, int components);
 
 /// k-means++ seeding then Lloyd iterations; returns the D x K centres. An emptied cluster is
 /// moved to the point farthest from its centre.
-RETARGET_DECL Eigen::MatrixXd kMeansCentres(const Eigen::MatrixXd& data, int k, int iterations, PortableRandom& random);
+RETARGET_LAZY_DECL Eigen::MatrixXd kMeansCentres(const Eigen::MatrixXd& data, int k, int iterations, PortableRandom& random);
 
 /// Component scores log(pi_k N(x_j; mu_k, Sigma_k) exp(-r tr(Sigma_k^-1) / 2)), N x K; throws
 /// when a covariance is not positive definite.
-RETARGET_DECL Eigen::MatrixXd mixtureLogScores(const Eigen::MatrixXd& data, const GaussianMixture& mixture, double r);
+RETARGET_LAZY_DECL Eigen::MatrixXd mixtureLogScores(const Eigen::MatrixXd& data, const GaussianMixture& mixture, double r);
 
 /// M-step from responsibilities `gamma` (N x K).
-RETARGET_DECL void mixtureMaximisation(const Eigen::MatrixXd& data, const Eigen::MatrixXd& gamma, double r,
+RETARGET_LAZY_DECL void mixtureMaximisation(const Eigen::MatrixXd& data, const Eigen::MatrixXd& gamma, double r,
                                        GaussianMixture& mixture);
 
 /// One start: k-means centres, hard-assignment responsibilities, then EM.
-RETARGET_DECL GaussianMixtureFit fitMixtureOnce(const Eigen::MatrixXd& data, int k,
+RETARGET_LAZY_DECL GaussianMixtureFit fitMixtureOnce(const Eigen::MatrixXd& data, int k,
                                                 const GaussianMixtureOptions& options, PortableRandom& random);
 
 }  // namespace internal
@@ -135,13 +135,13 @@ RETARGET_DECL GaussianMixtureFit fitMixtureOnce(const Eigen::MatrixXd& data, int
 /// from k-means (best of `options.starts` seeded starts by the objective L_r).
 /// Throws InvalidArgument for empty or non-finite data (naming the cell), components outside
 /// 1 ... N, invalid options, or a singular covariance (possible only with regularization 0).
-RETARGET_DECL GaussianMixtureFit fitGaussianMixture(const Eigen::MatrixXd& data, int components,
+RETARGET_LAZY_DECL GaussianMixtureFit fitGaussianMixture(const Eigen::MatrixXd& data, int components,
                                                     const GaussianMixtureOptions& options = {});
 
 /// Fits 1 ... min(max_components, N) components and keeps the fit with the lowest BIC
 /// (ties go to fewer components). `bic_by_components`, when given, receives every BIC tried
 /// (index K - 1). Same exceptions as fitGaussianMixture.
-RETARGET_DECL GaussianMixtureFit fitGaussianMixtureBic(const Eigen::MatrixXd& data,
+RETARGET_LAZY_DECL GaussianMixtureFit fitGaussianMixtureBic(const Eigen::MatrixXd& data,
                                                        const GaussianMixtureOptions& options = {},
                                                        std::vector<double>* bic_by_components = nullptr);
 
@@ -149,7 +149,7 @@ RETARGET_DECL GaussianMixtureFit fitGaussianMixtureBic(const Eigen::MatrixXd& da
 
 namespace internal {
 
-RETARGET_DECL void checkMixtureData(const Eigen::MatrixXd& data, int components) {
+RETARGET_LAZY_DEF void checkMixtureData(const Eigen::MatrixXd& data, int components) {
   RETARGET_THROW_UNLESS(data.rows() > 0 && data.cols() > 0, InvalidArgument, "mixture data (got ", data.rows(), " x ",
                         data.cols(), " points x dimensions, expected a non-empty matrix)");
   for (Eigen::Index c = 0; c < data.cols(); ++c) {
@@ -162,7 +162,7 @@ RETARGET_DECL void checkMixtureData(const Eigen::MatrixXd& data, int components)
                         components, ", expected 1 ... the number of points, ", data.rows(), ")");
 }
 
-RETARGET_DECL Eigen::MatrixXd kMeansCentres(const Eigen::MatrixXd& data, int k, int iterations,
+RETARGET_LAZY_DEF Eigen::MatrixXd kMeansCentres(const Eigen::MatrixXd& data, int k, int iterations,
                                             PortableRandom& random) {
   const Eigen::Index n = data.rows();
   Eigen::MatrixXd centres(data.cols(), k);
@@ -225,7 +225,7 @@ RETARGET_DECL Eigen::MatrixXd kMeansCentres(const Eigen::MatrixXd& data, int k, 
   return centres;
 }
 
-RETARGET_DECL Eigen::MatrixXd mixtureLogScores(const Eigen::MatrixXd& data, const GaussianMixture& mixture, double r) {
+RETARGET_LAZY_DEF Eigen::MatrixXd mixtureLogScores(const Eigen::MatrixXd& data, const GaussianMixture& mixture, double r) {
   const int k_count = mixture.components();
   Eigen::MatrixXd scores(data.rows(), k_count);
   for (int k = 0; k < k_count; ++k) {
@@ -252,7 +252,7 @@ RETARGET_DECL Eigen::MatrixXd mixtureLogScores(const Eigen::MatrixXd& data, cons
   return scores;
 }
 
-RETARGET_DECL void mixtureMaximisation(const Eigen::MatrixXd& data, const Eigen::MatrixXd& gamma, double r,
+RETARGET_LAZY_DEF void mixtureMaximisation(const Eigen::MatrixXd& data, const Eigen::MatrixXd& gamma, double r,
                                        GaussianMixture& mixture) {
   const Eigen::Index n = data.rows();
   for (Eigen::Index k = 0; k < gamma.cols(); ++k) {
@@ -270,7 +270,7 @@ RETARGET_DECL void mixtureMaximisation(const Eigen::MatrixXd& data, const Eigen:
   mixture.weights /= mixture.weights.sum();
 }
 
-RETARGET_DECL GaussianMixtureFit fitMixtureOnce(const Eigen::MatrixXd& data, int k,
+RETARGET_LAZY_DEF GaussianMixtureFit fitMixtureOnce(const Eigen::MatrixXd& data, int k,
                                                 const GaussianMixtureOptions& options, PortableRandom& random) {
   const Eigen::Index n = data.rows();
   const Eigen::Index d = data.cols();
@@ -312,7 +312,7 @@ RETARGET_DECL GaussianMixtureFit fitMixtureOnce(const Eigen::MatrixXd& data, int
 
 }  // namespace internal
 
-RETARGET_DECL double GaussianMixture::logLikelihood(const Eigen::MatrixXd& data) const {
+RETARGET_LAZY_DEF double GaussianMixture::logLikelihood(const Eigen::MatrixXd& data) const {
   RETARGET_THROW_UNLESS(data.cols() == means.rows(), InvalidArgument, "GaussianMixture::logLikelihood: points of size ",
                         data.cols(), ", expected ", means.rows());
   const Eigen::MatrixXd scores = internal::mixtureLogScores(data, *this, 0.0);
@@ -321,7 +321,7 @@ RETARGET_DECL double GaussianMixture::logLikelihood(const Eigen::MatrixXd& data)
   return total;
 }
 
-RETARGET_DECL GaussianMixtureFit fitGaussianMixture(const Eigen::MatrixXd& data, int components,
+RETARGET_LAZY_DEF GaussianMixtureFit fitGaussianMixture(const Eigen::MatrixXd& data, int components,
                                                     const GaussianMixtureOptions& options) {
   options.validate();
   internal::checkMixtureData(data, components);
@@ -336,7 +336,7 @@ RETARGET_DECL GaussianMixtureFit fitGaussianMixture(const Eigen::MatrixXd& data,
   return best;
 }
 
-RETARGET_DECL GaussianMixtureFit fitGaussianMixtureBic(const Eigen::MatrixXd& data,
+RETARGET_LAZY_DEF GaussianMixtureFit fitGaussianMixtureBic(const Eigen::MatrixXd& data,
                                                        const GaussianMixtureOptions& options,
                                                        std::vector<double>* bic_by_components) {
   options.validate();
@@ -352,7 +352,7 @@ RETARGET_DECL GaussianMixtureFit fitGaussianMixtureBic(const Eigen::MatrixXd& da
   return best;
 }
 
-RETARGET_DECL void GaussianMixtureOptions::validate() const {
+RETARGET_LAZY_DEF void GaussianMixtureOptions::validate() const {
   RETARGET_THROW_UNLESS(max_components >= 1, InvalidArgument, "GaussianMixtureOptions::max_components (got ",
                         max_components, ", expected >= 1)");
   RETARGET_THROW_UNLESS(max_iterations >= 1, InvalidArgument, "GaussianMixtureOptions::max_iterations (got ",
@@ -368,13 +368,13 @@ RETARGET_DECL void GaussianMixtureOptions::validate() const {
                         ", expected >= 1)");
 }
 
-RETARGET_DECL int GaussianMixture::parameterCount() const {
+RETARGET_LAZY_DEF int GaussianMixture::parameterCount() const {
   const int k = components();
   const int d = dimension();
   return (k - 1) + k * d + k * d * (d + 1) / 2;
 }
 
-RETARGET_DECL double GaussianMixture::logDensity(const Eigen::VectorXd& x) const {
+RETARGET_LAZY_DEF double GaussianMixture::logDensity(const Eigen::VectorXd& x) const {
   RETARGET_THROW_UNLESS(x.size() == means.rows(), InvalidArgument, "GaussianMixture::logDensity: point of size ",
                         x.size(), ", expected ", means.rows());
   Eigen::VectorXd log_terms(components());
@@ -385,11 +385,11 @@ RETARGET_DECL double GaussianMixture::logDensity(const Eigen::VectorXd& x) const
   return logSumExp(log_terms);
 }
 
-RETARGET_DECL double GaussianMixture::bic(const Eigen::MatrixXd& data) const {
+RETARGET_LAZY_DEF double GaussianMixture::bic(const Eigen::MatrixXd& data) const {
   return -2.0 * logLikelihood(data) + parameterCount() * std::log(static_cast<double>(data.rows()));
 }
 
-RETARGET_DECL double GaussianMixture::logGaussian(const Eigen::VectorXd& deviation,
+RETARGET_LAZY_DEF double GaussianMixture::logGaussian(const Eigen::VectorXd& deviation,
                                                   const Eigen::LLT<Eigen::MatrixXd>& llt) {
   const Eigen::VectorXd w = llt.matrixL().solve(deviation);
   double log_det = 0.0;
@@ -397,7 +397,7 @@ RETARGET_DECL double GaussianMixture::logGaussian(const Eigen::VectorXd& deviati
   return -0.5 * (w.squaredNorm() + log_det + static_cast<double>(deviation.size()) * std::log(2.0 * kPi<double>));
 }
 
-RETARGET_DECL double GaussianMixture::logSumExp(const Eigen::VectorXd& v) {
+RETARGET_LAZY_DEF double GaussianMixture::logSumExp(const Eigen::VectorXd& v) {
   const double top = v.maxCoeff();
   if (!std::isfinite(top)) return top;
   return top + std::log((v.array() - top).exp().sum());

@@ -39,12 +39,17 @@ struct GmrPrediction {
   Eigen::MatrixXd covariance;
 };
 
-/// Conditioning of one mixture on its first `input_dim` coordinates.
+namespace internal {
+
+/// `retarget::GaussianMixtureRegression` (below) is this template for `void`: a template only so that its member
+/// functions are compiled where a program uses them, not in every translation unit that
+/// includes this header (header-only mode).
+template <typename Lazy>
 class GaussianMixtureRegression {
  public:
   /// Throws InvalidArgument unless 1 <= input_dim < the mixture's dimension, or when a
   /// component's input block is not positive definite.
-  RETARGET_DECL GaussianMixtureRegression(GaussianMixture mixture, int input_dim);
+  GaussianMixtureRegression(GaussianMixture mixture, int input_dim);
 
   /// Input dimension and output dimension.
   int inputDim() const { return input_dim_; }
@@ -54,10 +59,10 @@ class GaussianMixtureRegression {
 
   /// beta_k for the input (K; sums to 1). Throws InvalidArgument on a size mismatch or a
   /// non-finite input.
-  RETARGET_DECL Eigen::VectorXd responsibilities(const Eigen::VectorXd& input) const;
+  Eigen::VectorXd responsibilities(const Eigen::VectorXd& input) const;
 
   /// Mean and covariance of the outputs given `input`. Same exceptions as responsibilities.
-  RETARGET_DECL GmrPrediction predict(const Eigen::VectorXd& input, GmrVariance variance = GmrVariance::kMixture) const;
+  GmrPrediction predict(const Eigen::VectorXd& input, GmrVariance variance = GmrVariance::kMixture) const;
 
  private:
   struct Component {
@@ -70,9 +75,15 @@ class GaussianMixtureRegression {
   std::vector<Component> components_;
 };
 
+}  // namespace internal
+
+/// Conditioning of one mixture on its first `input_dim` coordinates.
+using GaussianMixtureRegression = internal::GaussianMixtureRegression<void>;
+
 #if RETARGET_DEFINE_LEARNING
 
-RETARGET_DECL GaussianMixtureRegression::GaussianMixtureRegression(GaussianMixture mixture, int input_dim)
+template <typename Lazy>
+internal::GaussianMixtureRegression<Lazy>::GaussianMixtureRegression(GaussianMixture mixture, int input_dim)
     : mixture_(std::move(mixture)), input_dim_(input_dim) {
   const int d = mixture_.dimension();
   RETARGET_THROW_UNLESS(input_dim >= 1 && input_dim < d, InvalidArgument, "GMR input_dim (got ", input_dim,
@@ -92,7 +103,8 @@ RETARGET_DECL GaussianMixtureRegression::GaussianMixtureRegression(GaussianMixtu
   }
 }
 
-RETARGET_DECL Eigen::VectorXd GaussianMixtureRegression::responsibilities(const Eigen::VectorXd& input) const {
+template <typename Lazy>
+Eigen::VectorXd internal::GaussianMixtureRegression<Lazy>::responsibilities(const Eigen::VectorXd& input) const {
   RETARGET_THROW_UNLESS(input.size() == input_dim_ && input.allFinite(), InvalidArgument,
                         "GMR input (got size ", input.size(), ", expected ", input_dim_, " finite values)");
   const int k_count = mixture_.components();
@@ -106,7 +118,8 @@ RETARGET_DECL Eigen::VectorXd GaussianMixtureRegression::responsibilities(const 
   return (log_beta.array() - norm).exp();
 }
 
-RETARGET_DECL GmrPrediction GaussianMixtureRegression::predict(const Eigen::VectorXd& input,
+template <typename Lazy>
+GmrPrediction internal::GaussianMixtureRegression<Lazy>::predict(const Eigen::VectorXd& input,
                                                                GmrVariance variance) const {
   const Eigen::VectorXd beta = responsibilities(input);
   const int out = outputDim();
@@ -131,5 +144,9 @@ RETARGET_DECL GmrPrediction GaussianMixtureRegression::predict(const Eigen::Vect
 }
 
 #endif  // RETARGET_DEFINE_LEARNING
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_LEARNING class internal::GaussianMixtureRegression<void>;
+#endif
 
 }  // namespace retarget

@@ -83,11 +83,12 @@ struct GpdmWorkspace {
   Eigen::VectorXd v_decoder;   ///< N: K_Y^-1 k_Y(X, x)
 };
 
-/// A GPDM: training observations, latent points and hyperparameters, plus the factorisations that
-/// prediction needs. Invariants: Y is N x D and X is N x d with N >= 2, every sequence has at
-/// least 2 frames, all values finite, and the cached inverses match the current X and
-/// hyperparameters (every setter refactorises). Construction and the setters allocate and
-/// throw; `predictNext` and `decode` do neither.
+namespace internal {
+
+/// `retarget::GpdmModel` (below) is this template for `void`: a template only so that its member
+/// functions are compiled where a program uses them, not in every translation unit that
+/// includes this header (header-only mode).
+template <typename Lazy>
 class GpdmModel {
  public:
   /// Jitter added to both kernel matrices' diagonals for numerical safety (part of the model).
@@ -106,11 +107,11 @@ class GpdmModel {
   /// one sequence), latent points `x` (N x d) and `hyperparameters`. Throws InvalidArgument
   /// naming the bad value (sizes, non-finite entries, sequence lengths) and Error when a kernel
   /// matrix is not positive definite.
-  RETARGET_DECL GpdmModel(const Eigen::MatrixXd& y, std::vector<Eigen::Index> sequence_lengths,
+  GpdmModel(const Eigen::MatrixXd& y, std::vector<Eigen::Index> sequence_lengths,
                           const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters = {});
 
   /// Replaces the latent points and hyperparameters and refactorises. Throws as the constructor.
-  RETARGET_DECL void set(const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters);
+  void set(const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters);
 
   /// Frames N, observation dimension D, latent dimension d, dynamics pairs n.
   Eigen::Index frames() const noexcept { return y_centred_.rows(); }
@@ -134,23 +135,23 @@ class GpdmModel {
   const Eigen::VectorXd& scales() const noexcept { return scales_; }
   /// Sets W (D finite values > 0; a constant column's scale is kept but has no effect). Throws
   /// InvalidArgument naming the first bad entry.
-  RETARGET_DECL void setScales(const Eigen::VectorXd& w);
+  void setScales(const Eigen::VectorXd& w);
   /// The W minimising L at parameter vector `p` with everything else fixed (Wang et al.):
   /// w_j^2 = N / (yc_j^T K_Y^-1 yc_j) for the varying columns, 1 for the constant ones. Throws
   /// InvalidArgument for a wrong size and Error when K_Y is not positive definite at `p`.
-  RETARGET_DECL Eigen::VectorXd optimalScales(const Eigen::VectorXd& p) const;
+  Eigen::VectorXd optimalScales(const Eigen::VectorXd& p) const;
 
   /// A workspace sized for this model's per-frame calls.
-  RETARGET_DECL GpdmWorkspace workspace() const;
+  GpdmWorkspace workspace() const;
 
   /// Number of optimisation parameters: N d latent coordinates + 4 + 3 log-hyperparameters.
   Eigen::Index parameterCount() const noexcept { return x_.size() + 7; }
 
   /// The parameter vector [X row by row (frame 0's d values first); log_alpha; log_beta].
-  RETARGET_DECL Eigen::VectorXd parameters() const;
+  Eigen::VectorXd parameters() const;
 
   /// Sets X and the hyperparameters from a parameter vector (layout of `parameters()`).
-  RETARGET_DECL void setParameters(const Eigen::VectorXd& p);
+  void setParameters(const Eigen::VectorXd& p);
 
   /// The negative log posterior L (see the file comment) at parameter vector `p` (layout of
   /// `parameters()`), for this model's observations and sequences; also its gradient dL/dp when
@@ -160,48 +161,48 @@ class GpdmModel {
   /// `dynamics_weight` (> 0) multiplies the dynamics GP term: 1 is Wang et al.'s GPDM, D'/d the
   /// "balanced" GPDM of Urtasun et al. (CVPR 2006), which keeps the decoder from dominating when
   /// D' >> d. Throws InvalidArgument for a non-positive weight.
-  RETARGET_DECL double negativeLogLikelihood(const Eigen::VectorXd& p, Eigen::VectorXd* gradient = nullptr,
+  double negativeLogLikelihood(const Eigen::VectorXd& p, Eigen::VectorXd* gradient = nullptr,
                                              double dynamics_weight = 1.0) const;
 
   /// Mean of the next latent state, x_next = X_out^T K_X^-1 k_X(X_in, x) (d values), and its
   /// predictive variance sigma_X^2(x) (latent unit^2, the same for every coordinate). `x` and
   /// `x_next` have d entries (they may not alias). Returns kInvalidInput, leaving the outputs
   /// unchanged, when a size is wrong or `x` is not finite. Allocates nothing, never throws.
-  RETARGET_DECL Status predictNext(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+  Status predictNext(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
                                    Eigen::Ref<Eigen::VectorXd> x_next, double& variance) const noexcept;
 
   /// The mean of `predictNext` alone (d values), without the O(n^2) variance: what a particle
   /// filter needs per particle. Same checks and contract as `predictNext`.
-  RETARGET_DECL Status predictNextMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+  Status predictNextMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
                                        Eigen::Ref<Eigen::VectorXd> x_next) const noexcept;
 
   /// The mean of `decode` alone (D values, radians), without the O(N^2) variance. Same checks
   /// and contract as `decode`.
-  RETARGET_DECL Status decodeMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+  Status decodeMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
                                   Eigen::Ref<Eigen::VectorXd> y) const noexcept;
 
   /// Decoder mean y = ybar + Yc^T K_Y^-1 k_Y(X, x) (D values, radians for joint angles) and its
   /// predictive variance sigma_Y^2(x) (rad^2, the same for every joint). `x` has d entries, `y`
   /// D. Returns kInvalidInput, leaving the outputs unchanged, when a size is wrong or `x` is not
   /// finite. Allocates nothing, never throws.
-  RETARGET_DECL Status decode(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+  Status decode(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
                               Eigen::Ref<Eigen::VectorXd> y, double& variance) const noexcept;
 
  private:
-  RETARGET_DECL static double failure(Eigen::VectorXd* gradient);
-  RETARGET_DECL static void checkFinite(const Eigen::MatrixXd& m, const char* name);
-  RETARGET_DECL static Eigen::MatrixXd gather(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& rows);
-  RETARGET_DECL static Eigen::MatrixXd squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
-  RETARGET_DECL static Eigen::MatrixXd dynamicsKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
+  static double failure(Eigen::VectorXd* gradient);
+  static void checkFinite(const Eigen::MatrixXd& m, const char* name);
+  static Eigen::MatrixXd gather(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& rows);
+  static Eigen::MatrixXd squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
+  static Eigen::MatrixXd dynamicsKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
                                                       const Eigen::Vector4d& a);
-  RETARGET_DECL static Eigen::MatrixXd decoderKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
+  static Eigen::MatrixXd decoderKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
                                                      const Eigen::Vector3d& b);
   // Adds dL/dX of an RBF term s exp(-g/2 |x_i - x_j|^2) given ge = G o E (symmetric) and
   // scale = s g: dL/dx_k = -2 s g sum_j ge_kj (x_k - x_j).
-  RETARGET_DECL static void addRbfInputGradient(const Eigen::MatrixXd& ge, const Eigen::MatrixXd& x, double scale,
+  static void addRbfInputGradient(const Eigen::MatrixXd& ge, const Eigen::MatrixXd& x, double scale,
                                                 Eigen::MatrixXd& grad);
-  RETARGET_DECL static void pack(const Eigen::MatrixXd& x, const GpdmHyperparameters& h, Eigen::VectorXd& p);
-  RETARGET_DECL void unpack(const Eigen::VectorXd& p, Eigen::MatrixXd& x, GpdmHyperparameters& h) const;
+  static void pack(const Eigen::MatrixXd& x, const GpdmHyperparameters& h, Eigen::VectorXd& p);
+  void unpack(const Eigen::VectorXd& p, Eigen::MatrixXd& x, GpdmHyperparameters& h) const;
 
   Eigen::MatrixXd y_;
   Eigen::VectorXd y_mean_;
@@ -223,6 +224,15 @@ class GpdmModel {
   Eigen::MatrixXd decoder_weights_;   // K_Y^-1 Yc (N x D)
 };
 
+}  // namespace internal
+
+/// A GPDM: training observations, latent points and hyperparameters, plus the factorisations that
+/// prediction needs. Invariants: Y is N x D and X is N x d with N >= 2, every sequence has at
+/// least 2 frames, all values finite, and the cached inverses match the current X and
+/// hyperparameters (every setter refactorises). Construction and the setters allocate and
+/// throw; `predictNext` and `decode` do neither.
+using GpdmModel = internal::GpdmModel<void>;
+
 #if RETARGET_DEFINE_LEARNING
 
 RETARGET_DECL void GpdmHyperparameters::validate() const {
@@ -238,7 +248,8 @@ RETARGET_DECL void GpdmHyperparameters::validate() const {
   }
 }
 
-RETARGET_DECL GpdmModel::GpdmModel(const Eigen::MatrixXd& y, std::vector<Eigen::Index> sequence_lengths,
+template <typename Lazy>
+internal::GpdmModel<Lazy>::GpdmModel(const Eigen::MatrixXd& y, std::vector<Eigen::Index> sequence_lengths,
                                    const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters) {
   RETARGET_THROW_UNLESS(y.rows() >= 2 && y.cols() >= 1, InvalidArgument, "y (got ", y.rows(), " x ", y.cols(),
                         ", expected at least 2 frames of at least 1 value)");
@@ -283,7 +294,8 @@ RETARGET_DECL GpdmModel::GpdmModel(const Eigen::MatrixXd& y, std::vector<Eigen::
   set(x, hyperparameters);
 }
 
-RETARGET_DECL void GpdmModel::set(const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters) {
+template <typename Lazy>
+void internal::GpdmModel<Lazy>::set(const Eigen::MatrixXd& x, const GpdmHyperparameters& hyperparameters) {
   RETARGET_THROW_UNLESS(x.rows() == y_centred_.rows() && x.cols() >= 1, InvalidArgument, "x (got ", x.rows(),
                         " x ", x.cols(), ", expected ", y_centred_.rows(), " rows)");
   checkFinite(x, "x");
@@ -315,7 +327,8 @@ RETARGET_DECL void GpdmModel::set(const Eigen::MatrixXd& x, const GpdmHyperparam
   beta_ = b;
 }
 
-RETARGET_DECL GpdmWorkspace GpdmModel::workspace() const {
+template <typename Lazy>
+GpdmWorkspace internal::GpdmModel<Lazy>::workspace() const {
   GpdmWorkspace w;
   w.k_dynamics.resize(dynamicsPairs());
   w.v_dynamics.resize(dynamicsPairs());
@@ -324,7 +337,8 @@ RETARGET_DECL GpdmWorkspace GpdmModel::workspace() const {
   return w;
 }
 
-RETARGET_DECL void GpdmModel::setScales(const Eigen::VectorXd& w) {
+template <typename Lazy>
+void internal::GpdmModel<Lazy>::setScales(const Eigen::VectorXd& w) {
   RETARGET_THROW_UNLESS(w.size() == y_centred_.cols(), InvalidArgument, "scales (got ", w.size(), " values, expected D = ",
                         y_centred_.cols(), ")");
   for (Eigen::Index c = 0; c < w.size(); ++c) {
@@ -334,7 +348,8 @@ RETARGET_DECL void GpdmModel::setScales(const Eigen::VectorXd& w) {
   scales_ = w;
 }
 
-RETARGET_DECL Eigen::VectorXd GpdmModel::optimalScales(const Eigen::VectorXd& p) const {
+template <typename Lazy>
+Eigen::VectorXd internal::GpdmModel<Lazy>::optimalScales(const Eigen::VectorXd& p) const {
   RETARGET_THROW_UNLESS(p.size() == parameterCount(), InvalidArgument, "parameters (got ", p.size(),
                         " entries, expected ", parameterCount(), ")");
   Eigen::MatrixXd x;
@@ -354,13 +369,15 @@ RETARGET_DECL Eigen::VectorXd GpdmModel::optimalScales(const Eigen::VectorXd& p)
   return w;
 }
 
-RETARGET_DECL Eigen::VectorXd GpdmModel::parameters() const {
+template <typename Lazy>
+Eigen::VectorXd internal::GpdmModel<Lazy>::parameters() const {
   Eigen::VectorXd p(parameterCount());
   pack(x_, hyper_, p);
   return p;
 }
 
-RETARGET_DECL void GpdmModel::setParameters(const Eigen::VectorXd& p) {
+template <typename Lazy>
+void internal::GpdmModel<Lazy>::setParameters(const Eigen::VectorXd& p) {
   RETARGET_THROW_UNLESS(p.size() == parameterCount(), InvalidArgument, "parameters (got ", p.size(),
                         " entries, expected ", parameterCount(), ")");
   Eigen::MatrixXd x;
@@ -369,7 +386,8 @@ RETARGET_DECL void GpdmModel::setParameters(const Eigen::VectorXd& p) {
   set(x, h);
 }
 
-RETARGET_DECL double GpdmModel::negativeLogLikelihood(const Eigen::VectorXd& p, Eigen::VectorXd* gradient,
+template <typename Lazy>
+double internal::GpdmModel<Lazy>::negativeLogLikelihood(const Eigen::VectorXd& p, Eigen::VectorXd* gradient,
                                                       double dynamics_weight) const {
   RETARGET_THROW_UNLESS(p.size() == parameterCount(), InvalidArgument, "parameters (got ", p.size(),
                         " entries, expected ", parameterCount(), ")");
@@ -470,7 +488,8 @@ RETARGET_DECL double GpdmModel::negativeLogLikelihood(const Eigen::VectorXd& p, 
   return value;
 }
 
-RETARGET_DECL Status GpdmModel::predictNext(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+template <typename Lazy>
+Status internal::GpdmModel<Lazy>::predictNext(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
                                             Eigen::Ref<Eigen::VectorXd> x_next, double& variance) const noexcept {
   if (workspace.v_dynamics.size() != dynamicsPairs()) return StatusCode::kInvalidInput;
   const Status status = predictNextMean(x, workspace, x_next);  // fills workspace.k_dynamics
@@ -481,7 +500,8 @@ RETARGET_DECL Status GpdmModel::predictNext(const Eigen::Ref<const Eigen::Vector
   return StatusCode::kOk;
 }
 
-RETARGET_DECL Status GpdmModel::predictNextMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+template <typename Lazy>
+Status internal::GpdmModel<Lazy>::predictNextMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
                                                 Eigen::Ref<Eigen::VectorXd> x_next) const noexcept {
   if (x.size() != latentDim() || x_next.size() != latentDim() || workspace.k_dynamics.size() != dynamicsPairs() ||
       !x.allFinite()) {
@@ -495,7 +515,8 @@ RETARGET_DECL Status GpdmModel::predictNextMean(const Eigen::Ref<const Eigen::Ve
   return StatusCode::kOk;
 }
 
-RETARGET_DECL Status GpdmModel::decodeMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+template <typename Lazy>
+Status internal::GpdmModel<Lazy>::decodeMean(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
                                            Eigen::Ref<Eigen::VectorXd> y) const noexcept {
   if (x.size() != latentDim() || y.size() != observationDim() || workspace.k_decoder.size() != frames() ||
       !x.allFinite()) {
@@ -510,7 +531,8 @@ RETARGET_DECL Status GpdmModel::decodeMean(const Eigen::Ref<const Eigen::VectorX
   return StatusCode::kOk;
 }
 
-RETARGET_DECL Status GpdmModel::decode(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
+template <typename Lazy>
+Status internal::GpdmModel<Lazy>::decode(const Eigen::Ref<const Eigen::VectorXd>& x, GpdmWorkspace& workspace,
                                        Eigen::Ref<Eigen::VectorXd> y, double& variance) const noexcept {
   if (workspace.v_decoder.size() != frames()) return StatusCode::kInvalidInput;
   const Status status = decodeMean(x, workspace, y);  // fills workspace.k_decoder
@@ -521,12 +543,14 @@ RETARGET_DECL Status GpdmModel::decode(const Eigen::Ref<const Eigen::VectorXd>& 
   return StatusCode::kOk;
 }
 
-RETARGET_DECL double GpdmModel::failure(Eigen::VectorXd* gradient) {
+template <typename Lazy>
+double internal::GpdmModel<Lazy>::failure(Eigen::VectorXd* gradient) {
   if (gradient != nullptr) gradient->setZero();
   return std::numeric_limits<double>::infinity();
 }
 
-RETARGET_DECL void GpdmModel::checkFinite(const Eigen::MatrixXd& m, const char* name) {
+template <typename Lazy>
+void internal::GpdmModel<Lazy>::checkFinite(const Eigen::MatrixXd& m, const char* name) {
   for (Eigen::Index c = 0; c < m.cols(); ++c) {
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
       RETARGET_THROW_UNLESS(std::isfinite(m(r, c)) && std::abs(m(r, c)) <= kMaxMagnitude, InvalidArgument, name, "(",
@@ -536,13 +560,15 @@ RETARGET_DECL void GpdmModel::checkFinite(const Eigen::MatrixXd& m, const char* 
   }
 }
 
-RETARGET_DECL Eigen::MatrixXd GpdmModel::gather(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& rows) {
+template <typename Lazy>
+Eigen::MatrixXd internal::GpdmModel<Lazy>::gather(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& rows) {
   Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()), m.cols());
   for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = m.row(rows[i]);
   return out;
 }
 
-RETARGET_DECL Eigen::MatrixXd GpdmModel::squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+template <typename Lazy>
+Eigen::MatrixXd internal::GpdmModel<Lazy>::squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   Eigen::MatrixXd d2(a.rows(), b.rows());
   for (Eigen::Index j = 0; j < b.rows(); ++j) {
     for (Eigen::Index i = 0; i < a.rows(); ++i) d2(i, j) = (a.row(i) - b.row(j)).squaredNorm();
@@ -550,23 +576,27 @@ RETARGET_DECL Eigen::MatrixXd GpdmModel::squaredDistances(const Eigen::MatrixXd&
   return d2;
 }
 
-RETARGET_DECL Eigen::MatrixXd GpdmModel::dynamicsKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
+template <typename Lazy>
+Eigen::MatrixXd internal::GpdmModel<Lazy>::dynamicsKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
                                                         const Eigen::Vector4d& a) {
   return (a(0) * (-0.5 * a(1) * squaredDistances(p, q).array()).exp()).matrix() + a(2) * p * q.transpose();
 }
 
-RETARGET_DECL Eigen::MatrixXd GpdmModel::decoderKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
+template <typename Lazy>
+Eigen::MatrixXd internal::GpdmModel<Lazy>::decoderKernel(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q,
                                                        const Eigen::Vector3d& b) {
   return (b(0) * (-0.5 * b(1) * squaredDistances(p, q).array()).exp()).matrix();
 }
 
-RETARGET_DECL void GpdmModel::addRbfInputGradient(const Eigen::MatrixXd& ge, const Eigen::MatrixXd& x, double scale,
+template <typename Lazy>
+void internal::GpdmModel<Lazy>::addRbfInputGradient(const Eigen::MatrixXd& ge, const Eigen::MatrixXd& x, double scale,
                                                   Eigen::MatrixXd& grad) {
   const Eigen::VectorXd row_sums = ge.rowwise().sum();
   grad -= 2.0 * scale * (row_sums.asDiagonal() * x - ge * x);
 }
 
-RETARGET_DECL void GpdmModel::pack(const Eigen::MatrixXd& x, const GpdmHyperparameters& h, Eigen::VectorXd& p) {
+template <typename Lazy>
+void internal::GpdmModel<Lazy>::pack(const Eigen::MatrixXd& x, const GpdmHyperparameters& h, Eigen::VectorXd& p) {
   p.resize(x.size() + 7);
   Eigen::Index index = 0;
   for (Eigen::Index r = 0; r < x.rows(); ++r) {
@@ -576,7 +606,8 @@ RETARGET_DECL void GpdmModel::pack(const Eigen::MatrixXd& x, const GpdmHyperpara
   p.segment<3>(index + 4) = h.log_beta;
 }
 
-RETARGET_DECL void GpdmModel::unpack(const Eigen::VectorXd& p, Eigen::MatrixXd& x, GpdmHyperparameters& h) const {
+template <typename Lazy>
+void internal::GpdmModel<Lazy>::unpack(const Eigen::VectorXd& p, Eigen::MatrixXd& x, GpdmHyperparameters& h) const {
   x.resize(x_.rows(), x_.cols());
   Eigen::Index index = 0;
   for (Eigen::Index r = 0; r < x.rows(); ++r) {
@@ -587,5 +618,9 @@ RETARGET_DECL void GpdmModel::unpack(const Eigen::VectorXd& p, Eigen::MatrixXd& 
 }
 
 #endif  // RETARGET_DEFINE_LEARNING
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_LEARNING class internal::GpdmModel<void>;
+#endif
 
 }  // namespace retarget

@@ -48,15 +48,20 @@ struct GpdmEncoderOptions {
   RETARGET_DECL void validate() const;
 };
 
-/// Kernel ridge encoder from joint angles to a GPDM's latent points (see the file doc).
+namespace internal {
+
+/// `retarget::GpdmEncoder` (below) is this template for `void`: a template only so that its member
+/// functions are compiled where a program uses them, not in every translation unit that
+/// includes this header (header-only mode).
+template <typename Lazy>
 class GpdmEncoder {
  public:
   /// Fits the encoder of `model` (needs >= 20 frames so that every split has frames). Throws
   /// InvalidArgument for bad options or too few frames.
-  RETARGET_DECL explicit GpdmEncoder(const GpdmModel& model, GpdmEncoderOptions options = {});
+  explicit GpdmEncoder(const retarget::GpdmModel& model, GpdmEncoderOptions options = {});
 
   /// Latent point (d values) of joint angles `theta` (D values, radians, the model's columns).
-  RETARGET_DECL Eigen::VectorXd encode(const Eigen::VectorXd& theta) const;
+  Eigen::VectorXd encode(const Eigen::VectorXd& theta) const;
 
   /// RMS error (latent units) on the validation and test frames of the 70/15/15 split.
   double validationRms() const noexcept { return validation_rms_; }
@@ -66,10 +71,10 @@ class GpdmEncoder {
   double regularisation() const noexcept { return best_lambda_; }
 
  private:
-  RETARGET_DECL Eigen::MatrixXd select(const Eigen::MatrixXd& y) const;
-  RETARGET_DECL static Eigen::MatrixXd rows(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& index);
-  RETARGET_DECL bool solve(const Eigen::MatrixXd& x_train, double lambda);
-  RETARGET_DECL double rms(const Eigen::MatrixXd& theta, const Eigen::MatrixXd& x) const;
+  Eigen::MatrixXd select(const Eigen::MatrixXd& y) const;
+  static Eigen::MatrixXd rows(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& index);
+  bool solve(const Eigen::MatrixXd& x_train, double lambda);
+  double rms(const Eigen::MatrixXd& theta, const Eigen::MatrixXd& x) const;
 
   std::vector<Eigen::Index> columns_;
   Eigen::MatrixXd theta_train_;
@@ -80,6 +85,11 @@ class GpdmEncoder {
   double validation_rms_ = 0.0;
   double test_rms_ = 0.0;
 };
+
+}  // namespace internal
+
+/// Kernel ridge encoder from joint angles to a GPDM's latent points (see the file doc).
+using GpdmEncoder = internal::GpdmEncoder<void>;
 
 /// The latent point of the training frame of `model` nearest to `theta` (D values, radians) in
 /// joint space: the simplest encoder, for comparison with `GpdmEncoder`.
@@ -100,13 +110,14 @@ RETARGET_DECL void GpdmEncoderOptions::validate() const {
   }
 }
 
-RETARGET_DECL GpdmEncoder::GpdmEncoder(const GpdmModel& model, GpdmEncoderOptions options) {
+template <typename Lazy>
+internal::GpdmEncoder<Lazy>::GpdmEncoder(const retarget::GpdmModel& model, GpdmEncoderOptions options) {
   options.validate();
   const Eigen::Index n = model.frames();
   RETARGET_THROW_UNLESS(n >= 20, InvalidArgument, "GpdmEncoder: the model has ", n, " frames, expected >= 20");
   for (Eigen::Index c = 0; c < model.observationDim(); ++c) {
     const auto column = model.observations().col(c);
-    if (column.maxCoeff() - column.minCoeff() > GpdmModel::kConstantColumnRange) columns_.push_back(c);
+    if (column.maxCoeff() - column.minCoeff() > retarget::GpdmModel::kConstantColumnRange) columns_.push_back(c);
   }
   RETARGET_THROW_UNLESS(!columns_.empty(), InvalidArgument, "GpdmEncoder: no joint varies in the model");
   std::vector<Eigen::Index> train, validation, test;
@@ -144,26 +155,30 @@ RETARGET_DECL GpdmEncoder::GpdmEncoder(const GpdmModel& model, GpdmEncoderOption
   test_rms_ = rms(rows(theta, test), rows(model.latent(), test));
 }
 
-RETARGET_DECL Eigen::VectorXd GpdmEncoder::encode(const Eigen::VectorXd& theta) const {
+template <typename Lazy>
+Eigen::VectorXd internal::GpdmEncoder<Lazy>::encode(const Eigen::VectorXd& theta) const {
   Eigen::VectorXd k(theta_train_.rows());
   const Eigen::VectorXd t = select(theta.transpose()).transpose();
   for (Eigen::Index i = 0; i < k.size(); ++i) k(i) = std::exp(-(theta_train_.row(i).transpose() - t).squaredNorm() / (2 * width_ * width_));
   return weights_.transpose() * k;
 }
 
-RETARGET_DECL Eigen::MatrixXd GpdmEncoder::select(const Eigen::MatrixXd& y) const {
+template <typename Lazy>
+Eigen::MatrixXd internal::GpdmEncoder<Lazy>::select(const Eigen::MatrixXd& y) const {
   Eigen::MatrixXd out(y.rows(), static_cast<Eigen::Index>(columns_.size()));
   for (std::size_t c = 0; c < columns_.size(); ++c) out.col(static_cast<Eigen::Index>(c)) = y.col(columns_[c]);
   return out;
 }
 
-RETARGET_DECL Eigen::MatrixXd GpdmEncoder::rows(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& index) {
+template <typename Lazy>
+Eigen::MatrixXd internal::GpdmEncoder<Lazy>::rows(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& index) {
   Eigen::MatrixXd out(static_cast<Eigen::Index>(index.size()), m.cols());
   for (std::size_t r = 0; r < index.size(); ++r) out.row(static_cast<Eigen::Index>(r)) = m.row(index[r]);
   return out;
 }
 
-RETARGET_DECL bool GpdmEncoder::solve(const Eigen::MatrixXd& x_train, double lambda) {
+template <typename Lazy>
+bool internal::GpdmEncoder<Lazy>::solve(const Eigen::MatrixXd& x_train, double lambda) {
   const Eigen::Index n = theta_train_.rows();
   Eigen::MatrixXd k(n, n);
   for (Eigen::Index i = 0; i < n; ++i) {
@@ -178,7 +193,8 @@ RETARGET_DECL bool GpdmEncoder::solve(const Eigen::MatrixXd& x_train, double lam
   return weights_.allFinite();
 }
 
-RETARGET_DECL double GpdmEncoder::rms(const Eigen::MatrixXd& theta, const Eigen::MatrixXd& x) const {
+template <typename Lazy>
+double internal::GpdmEncoder<Lazy>::rms(const Eigen::MatrixXd& theta, const Eigen::MatrixXd& x) const {
   double sum = 0;
   for (Eigen::Index i = 0; i < theta.rows(); ++i) {
     Eigen::VectorXd k(theta_train_.rows());
@@ -197,5 +213,9 @@ RETARGET_DECL Eigen::VectorXd nearestLatent(const GpdmModel& model, const Eigen:
 }
 
 #endif  // RETARGET_DEFINE_LEARNING
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_LEARNING class internal::GpdmEncoder<void>;
+#endif
 
 }  // namespace retarget

@@ -104,10 +104,12 @@ struct GpdmTrainingReport {
 /// log posterior. `progress`, when set, is called at the start and after every `report_every`
 /// iterations (and at the end) with the objective of the current iterate: a non-increasing
 /// sequence. `report`, when not null, receives a summary. Throws InvalidArgument for bad options
-/// or data (naming the value), and what kernel PCA and GpdmModel throw.
-inline GpdmModel trainGpdm(const std::vector<Eigen::MatrixXd>& sequences, const GpdmTrainingOptions& options = {},
-                           const std::function<void(const GpdmTrainingProgress&)>& progress = {},
-                           GpdmTrainingReport* report = nullptr) {
+/// or data (naming the value), and what kernel PCA and GpdmModel throw. (A template only so that
+/// it is compiled where it is called, not in every translation unit that includes this header.)
+template <typename Lazy = void>
+GpdmModel trainGpdm(const std::vector<Eigen::MatrixXd>& sequences, const GpdmTrainingOptions& options = {},
+                    const std::function<void(const GpdmTrainingProgress&)>& progress = {},
+                    GpdmTrainingReport* report = nullptr) {
   options.validate();
   RETARGET_THROW_UNLESS(!sequences.empty(), InvalidArgument, "sequences (got none, expected at least one)");
   std::vector<Eigen::Index> lengths;

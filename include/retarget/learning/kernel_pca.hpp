@@ -42,10 +42,12 @@ struct KernelPcaOptions {
   RETARGET_DECL void validate() const;
 };
 
-/// Kernel PCA of a set of frames (RBF kernel, centred in feature space).
-/// Invariant after `fit`: `projections()` is N x d, `eigenvalues()` holds d positive values in
-/// decreasing order, and `transform(training data)` equals `projections()` up to rounding.
-/// `fit`, `transform` and `preImage` allocate: they are for offline learning, not per frame.
+namespace internal {
+
+/// `retarget::KernelPca` (below) is this template for `void`: a template only so that its member
+/// functions are compiled where a program uses them, not in every translation unit that
+/// includes this header (header-only mode).
+template <typename Lazy>
 class KernelPca {
  public:
   KernelPca() = default;
@@ -54,21 +56,21 @@ class KernelPca {
   /// holds a non-finite value (naming its row and column), when latent_dim >= N, when all frames
   /// coincide (zero median distance), or when the centred kernel has fewer than latent_dim
   /// positive eigenvalues; and for invalid `options`.
-  RETARGET_DECL void fit(const Eigen::MatrixXd& data, const KernelPcaOptions& options = {});
+  void fit(const Eigen::MatrixXd& data, const KernelPcaOptions& options = {});
 
   /// True after a successful `fit`.
   bool fitted() const noexcept { return data_.size() > 0; }
 
   /// Latent coordinates (M x d) of new frames `points` (M x D, same unit as the training data).
   /// Throws InvalidArgument when not fitted or when the column count differs from D.
-  RETARGET_DECL Eigen::MatrixXd transform(const Eigen::MatrixXd& points) const;
+  Eigen::MatrixXd transform(const Eigen::MatrixXd& points) const;
 
   /// Approximate pre-image (1 x D) of latent point `z` (d entries): Mika et al.'s fixed point
   /// y <- sum_i g_i k(y, y_i) y_i / sum_i g_i k(y, y_i), started at the training frame with the
   /// largest weight g_i (the coefficients of the projection of phi(y) onto the principal
   /// subspace, plus the feature-space mean). Throws InvalidArgument when not fitted or on a
   /// size mismatch.
-  RETARGET_DECL Eigen::RowVectorXd preImage(const Eigen::VectorXd& z) const;
+  Eigen::RowVectorXd preImage(const Eigen::VectorXd& z) const;
 
   /// Projections of the training frames (N x d), column k on component k.
   const Eigen::MatrixXd& projections() const noexcept { return projections_; }
@@ -78,8 +80,8 @@ class KernelPca {
   double kernelWidth() const noexcept { return width_; }
 
  private:
-  RETARGET_DECL static Eigen::MatrixXd squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
-  RETARGET_DECL Eigen::MatrixXd kernel(const Eigen::MatrixXd& d2) const;
+  static Eigen::MatrixXd squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b);
+  Eigen::MatrixXd kernel(const Eigen::MatrixXd& d2) const;
 
   Eigen::MatrixXd data_;
   double width_ = 0.0;
@@ -90,6 +92,14 @@ class KernelPca {
   Eigen::MatrixXd coefficients_;  // N x d: v_k / sqrt(lambda_k)
   Eigen::MatrixXd projections_;
 };
+
+}  // namespace internal
+
+/// Kernel PCA of a set of frames (RBF kernel, centred in feature space).
+/// Invariant after `fit`: `projections()` is N x d, `eigenvalues()` holds d positive values in
+/// decreasing order, and `transform(training data)` equals `projections()` up to rounding.
+/// `fit`, `transform` and `preImage` allocate: they are for offline learning, not per frame.
+using KernelPca = internal::KernelPca<void>;
 
 #if RETARGET_DEFINE_LEARNING
 
@@ -103,7 +113,8 @@ RETARGET_DECL void KernelPcaOptions::validate() const {
                         pre_image_iterations, ", expected >= 1)");
 }
 
-RETARGET_DECL void KernelPca::fit(const Eigen::MatrixXd& data, const KernelPcaOptions& options) {
+template <typename Lazy>
+void internal::KernelPca<Lazy>::fit(const Eigen::MatrixXd& data, const KernelPcaOptions& options) {
   options.validate();
   RETARGET_THROW_UNLESS(data.rows() > 0 && data.cols() > 0, InvalidArgument, "data (got ", data.rows(), " x ",
                         data.cols(), " frames x dimensions, expected a non-empty matrix)");
@@ -159,7 +170,8 @@ RETARGET_DECL void KernelPca::fit(const Eigen::MatrixXd& data, const KernelPcaOp
   projections_ = kc * coefficients_;
 }
 
-RETARGET_DECL Eigen::MatrixXd KernelPca::transform(const Eigen::MatrixXd& points) const {
+template <typename Lazy>
+Eigen::MatrixXd internal::KernelPca<Lazy>::transform(const Eigen::MatrixXd& points) const {
   RETARGET_THROW_UNLESS(fitted(), InvalidArgument, "KernelPca is not fitted (call fit first)");
   RETARGET_THROW_UNLESS(points.cols() == data_.cols(), InvalidArgument, "points (got ", points.cols(),
                         " columns, expected ", data_.cols(), ")");
@@ -171,7 +183,8 @@ RETARGET_DECL Eigen::MatrixXd KernelPca::transform(const Eigen::MatrixXd& points
   return k * coefficients_;
 }
 
-RETARGET_DECL Eigen::RowVectorXd KernelPca::preImage(const Eigen::VectorXd& z) const {
+template <typename Lazy>
+Eigen::RowVectorXd internal::KernelPca<Lazy>::preImage(const Eigen::VectorXd& z) const {
   RETARGET_THROW_UNLESS(fitted(), InvalidArgument, "KernelPca is not fitted (call fit first)");
   RETARGET_THROW_UNLESS(z.size() == coefficients_.cols(), InvalidArgument, "z (got ", z.size(),
                         " entries, expected ", coefficients_.cols(), ")");
@@ -196,17 +209,23 @@ RETARGET_DECL Eigen::RowVectorXd KernelPca::preImage(const Eigen::VectorXd& z) c
   return y;
 }
 
-RETARGET_DECL Eigen::MatrixXd KernelPca::squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+template <typename Lazy>
+Eigen::MatrixXd internal::KernelPca<Lazy>::squaredDistances(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   Eigen::MatrixXd d2 = -2.0 * a * b.transpose();
   d2.colwise() += a.rowwise().squaredNorm();
   d2.rowwise() += b.rowwise().squaredNorm().transpose();
   return d2.cwiseMax(0.0);
 }
 
-RETARGET_DECL Eigen::MatrixXd KernelPca::kernel(const Eigen::MatrixXd& d2) const {
+template <typename Lazy>
+Eigen::MatrixXd internal::KernelPca<Lazy>::kernel(const Eigen::MatrixXd& d2) const {
   return (-d2.array() / (2.0 * width_ * width_)).exp().matrix();
 }
 
 #endif  // RETARGET_DEFINE_LEARNING
+
+#if !RETARGET_HEADER_ONLY
+RETARGET_TEMPLATE_LEARNING class internal::KernelPca<void>;
+#endif
 
 }  // namespace retarget

@@ -33,6 +33,7 @@
 
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/geometry/rotation_between.hpp>
 #include <retarget/human/bvh_motion.hpp>
 #include <retarget/human/bvh_schemas.hpp>
 #include <retarget/human/rig_binding.hpp>
@@ -53,33 +54,33 @@ struct EulerSkeletonNames {
   std::vector<std::string> arm_left{}, arm_right{};
 };
 
-RETARGET_DECL EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonNames& names);
+RETARGET_LAZY_DECL EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonNames& names);
 
-RETARGET_DECL std::vector<std::vector<std::string>> threeSegmentFingers(const std::string& side);
+RETARGET_LAZY_DECL std::vector<std::vector<std::string>> threeSegmentFingers(const std::string& side);
 
 }  // namespace internal
 
 /// InMoov mapping for the Axis Neuron (Perception Neuron) 59-joint skeleton: neck chain
 /// Neck, Head; fingers {Left,Right}Hand{Thumb,Index,Middle,Ring,Pinky}1..3. See the file
 /// comment for how each joint is mapped.
-RETARGET_DECL EulerMap inmoovAxisNeuronMap();
+RETARGET_LAZY_DECL EulerMap inmoovAxisNeuronMap();
 
 /// InMoov mapping for the 31-joint CMU skeleton: neck chain Neck, Neck1, Head; thumb from
 /// LThumb / RThumb, the four other fingers from {L,R}FingerBase + {Left,Right}HandIndex1.
-RETARGET_DECL EulerMap inmoovCmuMap();
+RETARGET_LAZY_DECL EulerMap inmoovCmuMap();
 
 /// InMoov mapping for the Mixamo rig ("mixamorig:" names): neck chain Neck, Head; fingers
 /// {Left,Right}Hand{Thumb,Index,Middle,Ring,Pinky}1..3.
-RETARGET_DECL EulerMap inmoovMixamoMap();
+RETARGET_LAZY_DECL EulerMap inmoovMixamoMap();
 
 /// Names the skeleton family of a BVH hierarchy: "axis-neuron" (LeftInHandIndex or
 /// LeftHandThumb1 without a namespace), "cmu" (LThumb / LHipJoint), "mixamo"
 /// ("mixamorig:Hips"), or "" when none matches.
-RETARGET_DECL std::string detectEulerSkeleton(const BvhMotion& motion);
+RETARGET_LAZY_DECL std::string detectEulerSkeleton(const BvhMotion& motion);
 
 /// The built-in InMoov configuration for a skeleton family ("axis-neuron", "cmu",
 /// "mixamo"). Throws InvalidArgument naming the family otherwise.
-RETARGET_DECL EulerMap inmoovEulerMap(const std::string& skeleton);
+RETARGET_LAZY_DECL EulerMap inmoovEulerMap(const std::string& skeleton);
 
 /// InMoov mapping for any rig bound by `bindRig` (human/rig_binding.hpp): the configuration of
 /// the built-in maps (see the file comment), with its canonical body segments (upper arm, forearm,
@@ -98,20 +99,20 @@ RETARGET_DECL EulerMap inmoovEulerMap(const std::string& skeleton);
 /// Fingers are mapped when the hand has children named thumb / index / middle / ring / pinky;
 /// otherwise their robot joints are not in the map (they keep their neutral value).
 /// Throws InvalidArgument when the binding does not belong to `hierarchy`.
-RETARGET_DECL EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBinding& binding);
+RETARGET_LAZY_DECL EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBinding& binding);
 
 /// The InMoov configuration for a BVH hierarchy: the built-in one of its skeleton family when
 /// `detectEulerSkeleton` names one and the hierarchy has every joint it uses (Axis Neuron, CMU,
 /// Mixamo: unchanged, bit-identical), otherwise
 /// `inmoovRigEulerMap` on its automatic rig binding. Throws InvalidArgument naming what is missing
 /// when the hierarchy cannot be bound.
-RETARGET_DECL EulerMap inmoovEulerMap(const BvhMotion& hierarchy);
+RETARGET_LAZY_DECL EulerMap inmoovEulerMap(const BvhMotion& hierarchy);
 
 #if RETARGET_DEFINE_MAPPERS
 
 namespace internal {
 
-RETARGET_DECL EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonNames& names) {
+RETARGET_LAZY_DEF EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSkeletonNames& names) {
   constexpr double kHalfPi = kPi<double> / 2;
   EulerMap c;
   c.name = "inmoov/" + skeleton;
@@ -167,7 +168,7 @@ RETARGET_DECL EulerMap inmoovTPoseMap(const std::string& skeleton, const EulerSk
   return c;
 }
 
-RETARGET_DECL std::vector<std::vector<std::string>> threeSegmentFingers(const std::string& side) {
+RETARGET_LAZY_DEF std::vector<std::vector<std::string>> threeSegmentFingers(const std::string& side) {
   std::vector<std::vector<std::string>> chains;
   for (const char* finger : {"Thumb", "Index", "Middle", "Ring", "Pinky"}) {
     std::vector<std::string> chain;
@@ -179,14 +180,14 @@ RETARGET_DECL std::vector<std::vector<std::string>> threeSegmentFingers(const st
 
 }  // namespace internal
 
-RETARGET_DECL EulerMap inmoovAxisNeuronMap() {
+RETARGET_LAZY_DEF EulerMap inmoovAxisNeuronMap() {
   return internal::inmoovTPoseMap("axis-neuron", {"",
                                                      {"Neck", "Head"},
                                                      internal::threeSegmentFingers("Left"),
                                                      internal::threeSegmentFingers("Right")});
 }
 
-RETARGET_DECL EulerMap inmoovCmuMap() {
+RETARGET_LAZY_DEF EulerMap inmoovCmuMap() {
   auto fingers = [](const std::string& side, const std::string& letter) {
     const std::vector<std::string> index = {side + "FingerBase", side + "HandIndex1"};
     return std::vector<std::vector<std::string>>{{letter + "Thumb"}, index, index, index, index};
@@ -194,21 +195,21 @@ RETARGET_DECL EulerMap inmoovCmuMap() {
   return internal::inmoovTPoseMap("cmu", {"", {"Neck", "Neck1", "Head"}, fingers("Left", "L"), fingers("Right", "R")});
 }
 
-RETARGET_DECL EulerMap inmoovMixamoMap() {
+RETARGET_LAZY_DEF EulerMap inmoovMixamoMap() {
   return internal::inmoovTPoseMap("mixamo", {"mixamorig:",
                                                 {"Neck", "Head"},
                                                 internal::threeSegmentFingers("Left"),
                                                 internal::threeSegmentFingers("Right")});
 }
 
-RETARGET_DECL std::string detectEulerSkeleton(const BvhMotion& motion) {
+RETARGET_LAZY_DEF std::string detectEulerSkeleton(const BvhMotion& motion) {
   if (motion.findJoint("mixamorig:Hips") >= 0) return "mixamo";
   if (motion.findJoint("LThumb") >= 0 || motion.findJoint("LHipJoint") >= 0) return "cmu";
   if (motion.findJoint("LeftInHandIndex") >= 0 || motion.findJoint("LeftHandThumb1") >= 0) return "axis-neuron";
   return "";
 }
 
-RETARGET_DECL EulerMap inmoovEulerMap(const std::string& skeleton) {
+RETARGET_LAZY_DEF EulerMap inmoovEulerMap(const std::string& skeleton) {
   if (skeleton == "axis-neuron") return inmoovAxisNeuronMap();
   if (skeleton == "cmu") return inmoovCmuMap();
   if (skeleton == "mixamo") return inmoovMixamoMap();
@@ -217,7 +218,7 @@ RETARGET_DECL EulerMap inmoovEulerMap(const std::string& skeleton) {
   return {};
 }
 
-RETARGET_DECL EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBinding& binding) {
+RETARGET_LAZY_DEF EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBinding& binding) {
   RETARGET_THROW_UNLESS(binding.joints.size() == hierarchy.joints.size() && binding.arms[0].upper_arm >= 0,
                         InvalidArgument, "rig binding (got ", binding.joints.size(), " joints, expected the ",
                         hierarchy.joints.size(), " joints of the hierarchy it was bound from)");
@@ -240,7 +241,7 @@ RETARGET_DECL EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBi
     (side == 0 ? names.arm_left : names.arm_right) = {nameOf(arm.upper_arm), nameOf(arm.forearm), nameOf(arm.hand)};
     const Eigen::Vector3d d0_B = R_BS * (p[static_cast<std::size_t>(arm.forearm)] - p[static_cast<std::size_t>(arm.upper_arm)]);
     const Eigen::Vector3d t_B(side == 0 ? 1.0 : -1.0, 0.0, 0.0);
-    C_B[static_cast<std::size_t>(side)] = Eigen::Quaterniond::FromTwoVectors(d0_B, t_B).toRotationMatrix();
+    C_B[static_cast<std::size_t>(side)] = rotationBetween<double>(d0_B, t_B);
     auto& chains = side == 0 ? names.fingers_left : names.fingers_right;
     chains.assign(5, {});
     for (std::size_t c = 0; c < n; ++c) {
@@ -292,7 +293,7 @@ RETARGET_DECL EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const RigBi
   return c;
 }
 
-RETARGET_DECL EulerMap inmoovEulerMap(const BvhMotion& hierarchy) {
+RETARGET_LAZY_DEF EulerMap inmoovEulerMap(const BvhMotion& hierarchy) {
   const std::string skeleton = detectEulerSkeleton(hierarchy);
   if (!skeleton.empty()) {
     EulerMap builtin = inmoovEulerMap(skeleton);

@@ -143,13 +143,13 @@
 #include <optional>
 #include <vector>
 
-#include <Eigen/Cholesky>
-
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/small_cholesky.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/geometry/link_vectors.hpp>
+#include <retarget/geometry/rotation_between.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/human/skeleton.hpp>
 #include <retarget/human/torso_frames.hpp>
@@ -358,9 +358,10 @@ inline constexpr double kLmFinalStep = 1e-6;
 template <typename Scalar, int N>
 bool choleskyStep(const Eigen::Matrix<Scalar, N, N>& A, const Eigen::Matrix<Scalar, N, 1>& g,
                   Eigen::Matrix<Scalar, N, 1>& step) {
-  const Eigen::LLT<Eigen::Matrix<Scalar, N, N>> cholesky(A);
-  if (cholesky.info() != Eigen::Success) return false;
-  step = cholesky.solve(-g);
+  Eigen::Matrix<Scalar, N, N> L = A;
+  if (!choleskyFactorInPlace(L)) return false;
+  step = -g;
+  choleskySolveInPlace(L, step);
   return true;
 }
 
@@ -1129,13 +1130,17 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
   // factorisations in place of one 7x7. It is positive definite exactly when both leg blocks and
   // the complement are.
   auto solve = [](const Mat& A, const Vec& g, Vec& step) {
-    const Eigen::LLT<M3> left(A.template block<3, 3>(1, 1)), right(A.template block<3, 3>(4, 4));
-    if (left.info() != Eigen::Success || right.info() != Eigen::Success) return false;
+    M3 left = A.template block<3, 3>(1, 1), right = A.template block<3, 3>(4, 4);
+    if (!internal::choleskyFactorInPlace(left) || !internal::choleskyFactorInPlace(right)) return false;
     const V3 coupling_left = A.template block<3, 1>(1, 0), coupling_right = A.template block<3, 1>(4, 0);
-    const V3 w_left = left.solve(coupling_left), w_right = right.solve(coupling_right);
+    V3 w_left = coupling_left, w_right = coupling_right;
+    internal::choleskySolveInPlace(left, w_left);
+    internal::choleskySolveInPlace(right, w_right);
     const Scalar schur = A(0, 0) - coupling_left.dot(w_left) - coupling_right.dot(w_right);
     if (!(schur > Scalar(0))) return false;
-    const V3 z_left = left.solve(V3(-g.template segment<3>(1))), z_right = right.solve(V3(-g.template segment<3>(4)));
+    V3 z_left = -g.template segment<3>(1), z_right = -g.template segment<3>(4);
+    internal::choleskySolveInPlace(left, z_left);
+    internal::choleskySolveInPlace(right, z_right);
     step[0] = (-g[0] - coupling_left.dot(z_left) - coupling_right.dot(z_right)) / schur;
     step.template segment<3>(1) = z_left - w_left * step[0];
     step.template segment<3>(4) = z_right - w_right * step[0];
@@ -1264,7 +1269,7 @@ void GaLvvjMapper<Scalar>::leanTorsoFrames(const SkeletonFrame<Scalar>& frame, T
     const V3 trunk = frame.position(H::kSpineShoulder) - frame.position(H::kSpineBase);
     if (trunk.squaredNorm() > Scalar(0)) {
       for (std::optional<M3>* R_WF : {&R_W.upper_left, &R_W.upper_right, &R_W.lower_left, &R_W.lower_right, &R_W.upper}) {
-        if (*R_WF) **R_WF = Eigen::Quaternion<Scalar>::FromTwoVectors((*R_WF)->col(2), trunk).toRotationMatrix() * **R_WF;
+        if (*R_WF) **R_WF = rotationBetween<Scalar>((*R_WF)->col(2), trunk) * **R_WF;
       }
     }
   }
@@ -1272,7 +1277,7 @@ void GaLvvjMapper<Scalar>::leanTorsoFrames(const SkeletonFrame<Scalar>& frame, T
     // The robot's own tilt for the arms and head: F' = R F, R taking F n (the normal placed in
     // F) onto the vertical, so that F'^T z = n.
     for (std::optional<M3>* R_WF : {&R_W.upper_left, &R_W.upper_right, &R_W.upper}) {
-      if (*R_WF) **R_WF = Eigen::Quaternion<Scalar>::FromTwoVectors(**R_WF * *forced_up_, V3::UnitZ()).toRotationMatrix() * **R_WF;
+      if (*R_WF) **R_WF = rotationBetween<Scalar>(V3(**R_WF * *forced_up_), V3::UnitZ()) * **R_WF;
     }
   }
   // The ground normal (the skeleton's +z) in each turned lower torso frame: its third row.

@@ -68,6 +68,7 @@
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/filters/cartesian_speed_limiter.hpp>
+#include <retarget/geometry/rigid_inverse.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/human/skeleton.hpp>
 #include <retarget/human/torso_frames.hpp>
@@ -319,9 +320,9 @@ std::vector<LinkPoint> triangleArmPoints(const RobotModel<Scalar>& model, const 
                                           std::tuple{&map.right, H::kElbowRight, H::kWristRight}}) {
     const int upper = model.linkIndex(arm->upper_arm_link), fore = model.linkIndex(arm->forearm_link);
     out.push_back(LinkPoint{arm->upper_arm_link,
-                            (data.X_WL[static_cast<std::size_t>(upper)].inverse() * frame.position(elbow)).template cast<double>()});
+                            (rigidInverse(data.X_WL[static_cast<std::size_t>(upper)]) * frame.position(elbow)).template cast<double>()});
     out.push_back(LinkPoint{arm->forearm_link,
-                            (data.X_WL[static_cast<std::size_t>(fore)].inverse() * frame.position(wrist)).template cast<double>()});
+                            (rigidInverse(data.X_WL[static_cast<std::size_t>(fore)]) * frame.position(wrist)).template cast<double>()});
   }
   return out;
 }

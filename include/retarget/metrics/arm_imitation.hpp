@@ -43,7 +43,7 @@ namespace retarget {
 /// collaborator's eye across the table (YuMi; the paper's assembly setting). Others: a box 0.25 m
 /// in front of and 0.25 m below the shoulders' mid point is not known without a map, so the
 /// generic default of `WorkArea` is used.
-RETARGET_DECL WorkArea defaultWorkArea(const PicMap& map);
+RETARGET_LAZY_DECL WorkArea defaultWorkArea(const PicMap& map);
 
 /// Per-frame and whole-motion results of `evaluateArmImitation`.
 struct ArmImitation {
@@ -90,7 +90,7 @@ struct ArmImitation {
 
 /// Pacc (Eq. 4) of per-frame mean squared errors `mse` (rad^2, NaN = not counted) at another
 /// threshold epsilon (rad^2): the share of counted frames below it (0 when none is counted).
-RETARGET_DECL double poseAccuracyAt(const std::vector<double>& mse, double threshold);
+RETARGET_LAZY_DECL double poseAccuracyAt(const std::vector<double>& mse, double threshold);
 
 /// Largest absolute change (rad or m) of any coordinate between consecutive rows of q
 /// (frames x nq); 0 for fewer than two rows.
@@ -106,14 +106,14 @@ double largestJointStep(const Eigen::MatrixBase<Derived>& q) {
 /// Evaluates joint angles `q` (frames x nq, robot q order) of `model` against the human
 /// `motion` (same number of frames) with the arms of `map`. Throws InvalidArgument when the
 /// sizes disagree or the map does not fit the model.
-RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model, const PicMap& map,
+RETARGET_LAZY_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model, const PicMap& map,
                                          const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
                                          const WorkArea& area, PoseAccuracyOptions pacc_options = {},
                                          ArmPlacementOptions placement_options = {});
 
 #if RETARGET_DEFINE_METRICS
 
-RETARGET_DECL WorkArea defaultWorkArea(const PicMap& map) {
+RETARGET_LAZY_DEF WorkArea defaultWorkArea(const PicMap& map) {
   WorkArea area;
   if (map.robot == "baxter") {
     area.center = Eigen::Vector3d(0.75, 0.0, -0.15);
@@ -127,7 +127,7 @@ RETARGET_DECL WorkArea defaultWorkArea(const PicMap& map) {
   return area;
 }
 
-RETARGET_DECL double poseAccuracyAt(const std::vector<double>& mse, double threshold) {
+RETARGET_LAZY_DEF double poseAccuracyAt(const std::vector<double>& mse, double threshold) {
   int counted = 0, accurate = 0;
   for (double e : mse) {
     if (std::isnan(e)) continue;
@@ -137,7 +137,7 @@ RETARGET_DECL double poseAccuracyAt(const std::vector<double>& mse, double thres
   return counted > 0 ? static_cast<double>(accurate) / counted : 0.0;
 }
 
-RETARGET_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model, const PicMap& map,
+RETARGET_LAZY_DEF ArmImitation evaluateArmImitation(const RobotModel<double>& model, const PicMap& map,
                                          const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
                                          const WorkArea& area, PoseAccuracyOptions pacc_options,
                                          ArmPlacementOptions placement_options) {

@@ -43,7 +43,7 @@ struct RegionOfInterest {
 
   /// Throws InvalidArgument naming the field and value (axes not unit or not orthogonal,
   /// sizes not > 0, non-finite values).
-  RETARGET_DECL void validate() const;
+  RETARGET_LAZY_DECL void validate() const;
   /// Coordinates (x, y) of the orthogonal projection of p_B (m) in the ROI's plane.
   Eigen::Vector2d project(const Eigen::Vector3d& p_B) const noexcept {
     const Eigen::Vector3d d = p_B - p_BC;
@@ -59,7 +59,7 @@ struct RegionOfInterest {
 /// The ROI of a work area: the top face of its box (a square of side 2 radius for a sphere),
 /// x across the robot's left-to-right (-y of B), y along B's +x from the face's edge nearest
 /// the robot.
-RETARGET_DECL RegionOfInterest regionOfInterest(const WorkArea& area);
+RETARGET_LAZY_DECL RegionOfInterest regionOfInterest(const WorkArea& area);
 
 /// The covered share of a ROI for one frame (Eq. 5, see the file doc): `clear()`, then
 /// `addLink` for every link of every arm, then `fraction()`.
@@ -102,7 +102,7 @@ class OccludedArea {
 
 #if RETARGET_DEFINE_METRICS
 
-RETARGET_DECL void RegionOfInterest::validate() const {
+RETARGET_LAZY_DEF void RegionOfInterest::validate() const {
   RETARGET_THROW_UNLESS(p_BC.allFinite() && x_B.allFinite() && y_B.allFinite(), InvalidArgument,
                         "RegionOfInterest: corner or axes not finite");
   RETARGET_THROW_UNLESS(std::abs(x_B.norm() - 1) < 1e-6 && std::abs(y_B.norm() - 1) < 1e-6 && std::abs(x_B.dot(y_B)) < 1e-6,
@@ -112,7 +112,7 @@ RETARGET_DECL void RegionOfInterest::validate() const {
                         "RegionOfInterest::width / height (got ", width, " x ", height, ", expected finite values > 0 m)");
 }
 
-RETARGET_DECL RegionOfInterest regionOfInterest(const WorkArea& area) {
+RETARGET_LAZY_DEF RegionOfInterest regionOfInterest(const WorkArea& area) {
   area.validate();
   const Eigen::Vector3d h = area.kind == WorkArea::Kind::kBox ? area.half_extents
                                                                : Eigen::Vector3d(area.radius, area.radius, 0.0);

@@ -75,6 +75,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/geometry/capsule.hpp>
+#include <retarget/geometry/rigid_inverse.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -254,7 +255,7 @@ std::vector<HumanoidLimbSegment> humanoidLimbSegments(const RobotModel<Scalar>& 
           }
         }
       }
-      const Eigen::Isometry3d X_LB = X_BL(s.link).inverse();
+      const Eigen::Isometry3d X_LB = rigidInverse<double>(X_BL(s.link));
       s.a_L = X_LB * a_B;
       s.b_L = X_LB * b_B;
       out.push_back(s);
@@ -300,7 +301,7 @@ std::vector<SelfCollisionShape<Scalar>> humanoidCollisionShapes(const RobotModel
   RobotData<Scalar> data(model);
   forwardKinematics(model, data, model.neutralConfiguration());
   const auto toLink = [&](int link, const Eigen::Vector3d& p_B) -> Eigen::Vector3d {
-    return data.X_WL[static_cast<std::size_t>(link)].template cast<double>().inverse() * p_B;
+    return rigidInverse<double>(data.X_WL[static_cast<std::size_t>(link)].template cast<double>()) * p_B;
   };
   using P = HumanoidPoint;
   const auto point = [&](P p) { return internal::humanoidPointAtRest(binding, p); };

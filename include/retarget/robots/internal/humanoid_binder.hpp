@@ -22,7 +22,9 @@
 #include <Eigen/Geometry>
 
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/small_cholesky.hpp>
 #include <retarget/core/internal/text.hpp>
+#include <retarget/geometry/rigid_inverse.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -102,7 +104,9 @@ inline Eigen::Vector3d humanoidNearestToLines(const std::vector<Eigen::Vector3d>
     A += P;
     b += P * p[k];
   }
-  return A.ldlt().solve(b);
+  if (!choleskyFactorInPlace(A)) return p[0];  // not reached: A is 1e-3 I plus projectors
+  choleskySolveInPlace(A, b);
+  return b;
 }
 
 /// Snaps unit `v` to the nearest signed axis of the columns of `R` when within `angle` (rad).
@@ -117,7 +121,10 @@ inline Eigen::Vector3d humanoidSnap(const Eigen::Vector3d& v, const Eigen::Matri
   return R * axis;
 }
 
-/// The binding proper, on rest-pose geometry (see the file doc).
+/// The binding proper, on rest-pose geometry (see the file doc). A class template (used as
+/// `HumanoidBinder<>`) only so that its code is compiled where `bindHumanoid` is instantiated,
+/// not in every translation unit that includes robots/humanoid_binding.hpp.
+template <typename Lazy = void>
 class HumanoidBinder {
  public:
   HumanoidBinder(const HumanoidGeometry& g, const HumanoidBindingOptions& o) : g_(g), o_(o) {}
@@ -730,7 +737,7 @@ class HumanoidBinder {
   void addFixed(HumanoidPoint p, const std::string& link, const Eigen::Vector3d& p_B, std::string rule) {
     true_p_B_[static_cast<std::size_t>(p)] = p_B;
     const Eigen::Isometry3d& X = g_.links[static_cast<std::size_t>(linkIndex(link))].X_BL;
-    out_.points.push_back(HumanoidPointBinding{p, std::nullopt, link, X.inverse() * p_B, p_B, std::move(rule)});
+    out_.points.push_back(HumanoidPointBinding{p, std::nullopt, link, rigidInverse(X) * p_B, p_B, std::move(rule)});
   }
   void addVector(HumanoidPoint p, HumanoidPoint from, const std::string& link, const Eigen::Vector3d& p_B, std::string rule) {
     const HumanoidPointBinding* base = out_.find(from);
@@ -1007,7 +1014,7 @@ HumanoidBinding bindHumanoid(const RobotModel<Scalar>& model, const HumanoidBind
     info.axis_B = (X_BJ.linear() * joint.axis.template cast<double>()).normalized();
     g.joints.push_back(std::move(info));
   }
-  internal::HumanoidBinder binder(g, options);
+  internal::HumanoidBinder<> binder(g, options);
   // Head centre of mass: mass-weighted over every link (used for the leaf head body only).
   binder.link_mass_.resize(links.size());
   binder.link_com_.resize(links.size());
