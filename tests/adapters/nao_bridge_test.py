@@ -492,7 +492,13 @@ def main_bridge(names, rows, cli, recording):
 
     # Disconnect while the robot is awake: a gap (hold, relax, rest after --rest-after), and the
     # abilities stay off (back on only once the robot rests: naoqi_21_bridge); a new client is served.
+    # A fresh command first: the blocked call above lasted as long as --relax-after, so the robot may
+    # already have relaxed; the relax looked for is the one after this command's setAngles (it may
+    # come before the close lands under load, never before --relax-after after the command).
     since = time.time()
+    client.pose(names, rows[1])
+    wait_for(lambda: calls(call="setAngles", since=since), "the command before the disconnect")
+    since = calls(call="setAngles", since=since)[-1]["t"] + 0.001
     client.close()
     wait_for(lambda: calls(since=since, call="setStiffnesses"), "the relax after the client left")
     check(not calls(call="rest"), "rest on disconnect (a disconnect is a gap: hold, relax, rest after --rest-after)")
