@@ -2,8 +2,8 @@
 // binds the BVH hierarchy automatically (human/rig_binding.hpp) and writes the binding as a schema
 // file in the text format of human/schema.hpp, with what was guessed as comments, for the user to
 // edit and pass back. A built-in rig prints its built-in schema.
-// `retarget schema suggest <file.urdf>`: the automatic humanoid binding (robot_binding.hpp) as a
-// robot schema (JSON, json/humanoid_binding.hpp) on standard output, the binding as text on
+// `retarget schema suggest <file.urdf|file.xml>`: the automatic humanoid binding of a URDF or MuJoCo
+// MJCF robot (robot_binding.hpp) as a robot schema (JSON, json/humanoid_binding.hpp) on standard output, the binding as text on
 // standard error; `--robot-schema FILE` starts from an edited schema's pins.
 #include <iostream>
 #include <memory>
@@ -50,8 +50,14 @@ struct SuggestOptions {
   std::string robot_schema;
 };
 
-bool hasUrdfSuffix(const std::string& path) {
-  return path.size() > 5 && path.compare(path.size() - 5, 5, ".urdf") == 0;
+bool hasSuffix(const std::string& path, const std::string& suffix) {
+  return path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// A robot file (URDF, or MJCF: loadRobot tells them apart by the root element) rather than a BVH
+/// file, by its name.
+bool isRobotFile(const std::string& path) {
+  return hasSuffix(path, ".urdf") || hasSuffix(path, ".xml") || hasSuffix(path, ".mjcf");
 }
 
 void suggestRobot(const SuggestOptions& options) {
@@ -68,10 +74,10 @@ void suggestRobot(const SuggestOptions& options) {
 }
 
 void suggest(const SuggestOptions& options) {
-  if (!options.robot_schema.empty() && !hasUrdfSuffix(options.path)) {
-    throw UsageError("--robot-schema applies to a URDF file (got '" + options.path + "')");
+  if (!options.robot_schema.empty() && !isRobotFile(options.path)) {
+    throw UsageError("--robot-schema applies to a robot file, .urdf or MJCF .xml (got '" + options.path + "')");
   }
-  if (hasUrdfSuffix(options.path)) {
+  if (isRobotFile(options.path)) {
     suggestRobot(options);
     return;
   }
@@ -104,19 +110,19 @@ void suggest(const SuggestOptions& options) {
 
 const bool kSchemaRegistered = registerCommand(Command{
     "schema", "Skeleton schemas: `schema suggest <file.bvh>` writes the automatic rig binding as a schema file, "
-    "`schema suggest <file.urdf>` the automatic robot binding as a robot schema (JSON)",
+    "`schema suggest <file.urdf|file.xml>` the automatic robot binding (URDF or MJCF) as a robot schema (JSON)",
     [](CLI::App& command) {
       command.require_subcommand(1);
-      CLI::App* sub = command.add_subcommand("suggest", "Bind a BVH rig (or a URDF robot) automatically and print it as a schema file");
+      CLI::App* sub = command.add_subcommand("suggest", "Bind a BVH rig (or a URDF or MJCF robot) automatically and print it as a schema file");
       auto options = std::make_shared<SuggestOptions>();
-      sub->add_option("file", options->path, "BVH file, or URDF file (robot schema, JSON)")->required();
+      sub->add_option("file", options->path, "BVH file, or robot file: URDF (.urdf) or MuJoCo MJCF (.xml) (robot schema, JSON)")->required();
       sub->add_option("--name", options->name, "schema name (default auto)");
       sub->add_option("--scale", options->scale, "metres per file unit (default: guessed from the body height)");
       sub->add_option("--frame", options->frame,
                       "file axes as \"forward=<axis> left=<axis> up=<axis>\", e.g. \"forward=+Z left=+X up=+Y\" "
                       "(default: guessed from the rest pose)");
       sub->add_option("--robot-schema", options->robot_schema,
-                      "URDF only: a robot schema (JSON) whose pins the binding starts from; prints the result");
+                      "robot files only: a robot schema (JSON) whose pins the binding starts from; prints the result");
       sub->callback([options] { suggest(*options); });
     }});
 
