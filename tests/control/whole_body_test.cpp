@@ -250,8 +250,13 @@ TEST_CASE("whole body: a landing foot turns parallel to the ground before it des
 }
 
 TEST_CASE("whole body: Eq. 34 as written (velocity tracking) against the default position tracking, measured") {
-  // The paper's objective follows the target's velocity; the default follows its position. On
-  // motions where balance cuts steps short, the velocity form never wins back what was cut.
+  // The paper's objective follows the target's velocity; the default follows its position. Both
+  // start standing: the head and arms at the first target, the legs straight (neutral). So the
+  // comparison is fair only part by part: on the head and arms (the same start) the distance to
+  // the target is what each form loses to the balance's cuts and never (velocity) or soon
+  // (position) wins back; on the legs the velocity form cannot close the start's gap by design,
+  // so its legs are also measured by what it is asked to follow, the target's change since the
+  // first frame (|(q - q_0) - (q_T - q_T0)|).
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   const auto nao = makeNao();
   std::vector<std::pair<std::string, SkeletonMotiond>> motions;
@@ -260,34 +265,66 @@ TEST_CASE("whole body: Eq. 34 as written (velocity tracking) against the default
   }
   for (const auto& path : test::filesIn(data_dir / "kinect", "")) motions.emplace_back(path.filename().string(), readKinect(path.string()));
   REQUIRE(motions.size() == 10);
+  // The legs: every coordinate on a chain from the root to a sole (as the pipeline finds them).
+  std::vector<bool> leg(static_cast<std::size_t>(nao.nq()), false);
+  for (const char* sole : {"l_sole", "r_sole"}) {
+    for (int k : nao.links()[static_cast<std::size_t>(nao.linkIndex(sole))].support) {
+      const int qi = nao.joints()[static_cast<std::size_t>(k)].q_index;
+      if (qi >= 0) leg[static_cast<std::size_t>(qi)] = true;
+    }
+  }
   VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  double error_sum[2] = {0, 0}, wbf_sum[2] = {0, 0};
+  // Sums over the motions of the per-motion means, per form (0 position, 1 velocity).
+  double upper_sum[2] = {0, 0}, legs_sum[2] = {0, 0}, legs_change_sum[2] = {0, 0}, wbf_sum[2] = {0, 0};
   for (const auto& [label, motion] : motions) {
-    double error[2], wbf[2];
+    double upper[2], legs[2], legs_change[2], wbf[2];
     for (const int tracking : {0, 1}) {
       WholeBodyOptions options;
       options.balance.tracking = tracking == 0 ? BalanceOptions::Tracking::kPosition : BalanceOptions::Tracking::kVelocity;
       WholeBodyPipeline pipeline(nao, naoWholeBodyMap(), options);
-      Eigen::VectorXd q(nao.nq());
+      Eigen::VectorXd q(nao.nq()), q_0(nao.nq()), q_T0(nao.nq());
       std::vector<SkeletonFramed> robot(motion.size());
-      double sum = 0;
+      double upper_total = 0, legs_total = 0, change_total = 0;
       for (std::size_t k = 0; k < motion.size(); ++k) {
         (void)pipeline.map(motion.frames[k], q);
         CHECK(withinLimits(nao, q));
-        sum += (q - pipeline.target()).norm();  // rad: how far the written pose is from GA-LVVJ's
+        if (k == 0) {
+          q_0 = q;
+          q_T0 = pipeline.target();
+        }
+        double upper_sq = 0, legs_sq = 0, change_sq = 0;
+        for (int i = 0; i < nao.nq(); ++i) {
+          const double e = q[i] - pipeline.target()[i];
+          const double c = (q[i] - q_0[i]) - (pipeline.target()[i] - q_T0[i]);
+          (leg[static_cast<std::size_t>(i)] ? legs_sq : upper_sq) += e * e;
+          if (leg[static_cast<std::size_t>(i)]) change_sq += c * c;
+        }
+        upper_total += std::sqrt(upper_sq);
+        legs_total += std::sqrt(legs_sq);
+        change_total += std::sqrt(change_sq);
         robot[k].time = motion.frames[k].time;
         REQUIRE(skeleton.compute(q, robot[k]).ok());
       }
-      error[tracking] = sum / static_cast<double>(motion.size());
+      const double n = static_cast<double>(motion.size());
+      upper[tracking] = upper_total / n;
+      legs[tracking] = legs_total / n;
+      legs_change[tracking] = change_total / n;
       wbf[tracking] = motionSimilarity(motion.frames, robot).wbf_mean;
-      error_sum[tracking] += error[tracking];
+      upper_sum[tracking] += upper[tracking];
+      legs_sum[tracking] += legs[tracking];
+      legs_change_sum[tracking] += legs_change[tracking];
       wbf_sum[tracking] += wbf[tracking];
     }
-    MESSAGE(label << ": mean |q - q_T| position " << error[0] << " rad, velocity " << error[1] << " rad; WBF "
-                  << wbf[0] << " / " << wbf[1]);
+    MESSAGE(label << ": head and arms |q - q_T| position " << upper[0] << " rad, velocity " << upper[1]
+                  << "; legs |q - q_T| " << legs[0] << " / " << legs[1] << ", legs' change from the start "
+                  << legs_change[0] << " / " << legs_change[1] << "; WBF " << wbf[0] << " / " << wbf[1]);
   }
-  MESSAGE("all: mean |q - q_T| position " << error_sum[0] / 10 << ", velocity " << error_sum[1] / 10 << "; WBF "
-                                          << wbf_sum[0] / 10 << " / " << wbf_sum[1] / 10);
-  CHECK(error_sum[0] < error_sum[1]);  // the reason the default is the position form
-  CHECK(wbf_sum[0] > wbf_sum[1]);
+  MESSAGE("all (mean of the 10): head and arms |q - q_T| position " << upper_sum[0] / 10 << ", velocity " << upper_sum[1] / 10
+          << "; legs " << legs_sum[0] / 10 << " / " << legs_sum[1] / 10 << "; legs' change " << legs_change_sum[0] / 10 << " / "
+          << legs_change_sum[1] / 10 << "; WBF " << wbf_sum[0] / 10 << " / " << wbf_sum[1] / 10);
+  // The default's reason, on the part where both forms start alike: the position form stays
+  // closer to GA-LVVJ's head and arms.
+  CHECK(upper_sum[0] < upper_sum[1]);
+  // The legs and WBF (which includes them) are shown, not asserted: there each form is measured
+  // by what the other is not asked to do (docs/methods/whole_body.md).
 }
