@@ -238,7 +238,7 @@ RETARGET_LAZY_DEF EulerMap inmoovRigEulerMap(const BvhMotion& hierarchy, const R
   const Eigen::Matrix3d R_BS = internal::yUpFacingZ().transpose() * binding.R_WS;
   for (int side = 0; side < 2; ++side) {
     const RigBinding::Arm& arm = binding.arms[static_cast<std::size_t>(side)];
-    (side == 0 ? names.arm_left : names.arm_right) = {nameOf(arm.upper_arm), nameOf(arm.forearm), nameOf(arm.hand)};
+    (side == 0 ? names.arm_left : names.arm_right) = std::vector<std::string>{nameOf(arm.upper_arm), nameOf(arm.forearm), nameOf(arm.hand)};
     const Eigen::Vector3d d0_B = R_BS * (p[static_cast<std::size_t>(arm.forearm)] - p[static_cast<std::size_t>(arm.upper_arm)]);
     const Eigen::Vector3d t_B(side == 0 ? 1.0 : -1.0, 0.0, 0.0);
     C_B[static_cast<std::size_t>(side)] = rotationBetween<double>(d0_B, t_B);
