@@ -119,13 +119,7 @@ void describeRobot(const std::string& target) {
 const bool kInfoRobotRegistered = registerInfoHandler(InfoHandler{
     "robot",
     [](const std::string& path) {
-      if (path.rfind(kRobotPrefix, 0) == 0) return true;
-      std::string lower;
-      for (const char c : path) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      const auto ends_with = [&](const std::string& suffix) {
-        return lower.size() >= suffix.size() && lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0;
-      };
-      return ends_with(".urdf") || ends_with(".xml");  // .xml: MJCF, or a URDF so named
+      return path.rfind(kRobotPrefix, 0) == 0 || hasRobotFileSuffix(path);
     },
     describeRobot});
 

@@ -12,13 +12,25 @@
 
 namespace retarget::cli {
 
-bool isUrdfPath(const std::string& name_or_path) {
-  std::string lower;
-  for (const char c : name_or_path) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const std::string suffix = ".urdf";
-  if (lower.size() >= suffix.size() && lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    return true;
+namespace {
+
+bool endsWithIgnoringCase(const std::string& text, const std::string& lower_suffix) {
+  if (text.size() < lower_suffix.size()) return false;
+  const std::size_t start = text.size() - lower_suffix.size();
+  for (std::size_t i = 0; i < lower_suffix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[start + i])) != lower_suffix[i]) return false;
   }
+  return true;
+}
+
+}  // namespace
+
+bool hasRobotFileSuffix(const std::string& path) {
+  return endsWithIgnoringCase(path, ".urdf") || endsWithIgnoringCase(path, ".xml");
+}
+
+bool isUrdfPath(const std::string& name_or_path) {
+  if (endsWithIgnoringCase(name_or_path, ".urdf")) return true;
   std::error_code error;
   return std::filesystem::is_regular_file(name_or_path, error);
 }

@@ -14,6 +14,10 @@ namespace retarget::cli {
 /// regular file: URDF or MJCF, told apart by the root element) rather than a built-in robot.
 bool isUrdfPath(const std::string& name_or_path);
 
+/// True when `path` is named as a robot file: ".urdf" or ".xml" (MJCF, or a URDF so named), any
+/// case. The name alone: what the file holds is told by loadRobot.
+bool hasRobotFileSuffix(const std::string& path);
+
 /// Loads a built-in robot by name (case-insensitive) or a URDF or MJCF file
 /// (retarget::loadRobotFile). The reader's warnings (e.g. swapped URDF limits) are printed to
 /// stderr, one "retarget: warning: ..." line each. Throws retarget::ParseError for a bad file and retarget::InvalidArgument (listing the built-in

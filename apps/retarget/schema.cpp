@@ -50,16 +50,6 @@ struct SuggestOptions {
   std::string robot_schema;
 };
 
-bool hasSuffix(const std::string& path, const std::string& suffix) {
-  return path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-/// A robot file (URDF, or MJCF: loadRobot tells them apart by the root element) rather than a BVH
-/// file, by its name.
-bool isRobotFile(const std::string& path) {
-  return hasSuffix(path, ".urdf") || hasSuffix(path, ".xml") || hasSuffix(path, ".mjcf");
-}
-
 void suggestRobot(const SuggestOptions& options) {
   const RobotModel<double> model = loadRobot(options.path);
   HumanoidBinding binding;
@@ -74,10 +64,10 @@ void suggestRobot(const SuggestOptions& options) {
 }
 
 void suggest(const SuggestOptions& options) {
-  if (!options.robot_schema.empty() && !isRobotFile(options.path)) {
+  if (!options.robot_schema.empty() && !hasRobotFileSuffix(options.path)) {
     throw UsageError("--robot-schema applies to a robot file, .urdf or MJCF .xml (got '" + options.path + "')");
   }
-  if (isRobotFile(options.path)) {
+  if (hasRobotFileSuffix(options.path)) {
     suggestRobot(options);
     return;
   }
