@@ -531,6 +531,10 @@ class GaLvvjMapper {
   }
   void mapArm(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WT, bool left);
   void mapLeg(const SkeletonFrame<Scalar>& frame, const std::optional<M3>& R_WL, bool left);
+  // Of the leg's two analytic solutions, the one that points thigh t and tibia b (unit, lower
+  // torso frame; no b: the knee is held) better once clamped; reports a change of solution as
+  // kDiscontinuity.
+  void chooseLegBranch(const V3& t, const std::optional<V3>& b, bool left);
   using ArmAngles = std::array<Scalar, 4>;  // canonical ShoulderPitch, ShoulderRoll, ElbowYaw, ElbowRoll
   ArmAngles armWithPitch(const V3& u_T, const V3& l_T, bool left, Scalar pitch, Scalar yaw_if_straight) const;
   Status chooseArm(const V3& u_T, const V3& l_T, bool left);
@@ -587,7 +591,9 @@ class GaLvvjMapper {
   std::array<V3, 2> previous_u_{}, previous_l_{};  // the human's arm directions (torso frame)
   Scalar knee_weight_ = 0;  // sum of the kFromKnees knee weights of this frame (0: standing)
   SkeletonFrame<Scalar> frame_;  // the input after the inferred-joints policy (when it changed something)
-  Status arm_status_;
+  Status arm_status_;  // what the arms and legs found this frame (kDiscontinuity)
+  std::array<bool, 2> leg_flipped_{};  // the leg took its second analytic solution: left, right
+  std::array<bool, 2> has_previous_leg_{};
   std::array<M3, 2> R_UE_{};  // elbow frame in the upper-arm frame: left, right
   std::array<Scalar, kGaLvvjJointCount> canonical_lower_{};
   std::array<Scalar, kGaLvvjJointCount> canonical_upper_{};
@@ -935,6 +941,7 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
   const std::optional<V3> b = unitIn(frame, R_WTh, knee, ankle);
   if (!b) {
     hold(kp);
+    chooseLegBranch(*t, std::nullopt, left);
     return;
   }
   if (internal::planarNorm((*b)[0], (*b)[2]) <= tol) {
@@ -942,6 +949,60 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
     return;
   }
   angle(kp) = atan2(-(*b)[0], -(*b)[2]);
+  chooseLegBranch(*t, unitIn(frame, *R_WL, knee, ankle), left);
+}
+
+template <typename Scalar>
+void GaLvvjMapper<Scalar>::chooseLegBranch(const V3& t, const std::optional<V3>& b, bool left) {
+  using J = GaLvvjJoint;
+  const J hr = left ? J::kLHipRoll : J::kRHipRoll;
+  const J hp = left ? J::kLHipPitch : J::kRHipPitch;
+  const J kp = left ? J::kLKneePitch : J::kRKneePitch;
+  const auto side = static_cast<std::size_t>(left ? 0 : 1);
+  // The legs' second solution: the pitch axis reversed, R_x(HR + pi) R_y(pi - HP) e = R_x(HR) R_y(HP) e
+  // for every pitch, so (HR + pi, pi - HP, -KP) points the thigh and tibia the same. Within the
+  // limits the analytic one is exact and stays; when the human's leg is beyond them (a thigh
+  // raised above the horizontal, where x_L x t reverses, or a tracker's phantom leg) the two
+  // clamp differently, and the one that points the thigh and the tibia better once clamped (the
+  // sum of their direction errors, what the leg fit then minimises) is taken.
+  const auto wrap = [](Scalar a) { return a > kPi<Scalar> ? a - 2 * kPi<Scalar> : (a <= -kPi<Scalar> ? a + 2 * kPi<Scalar> : a); };
+  const std::array<Scalar, 3> first = {angle(hr), angle(hp), angle(kp)};
+  // A held knee keeps its value in both (only the thigh is compared).
+  const std::array<Scalar, 3> second = {wrap(first[0] + kPi<Scalar>), wrap(kPi<Scalar> - first[1]),
+                                        b ? -first[2] : first[2]};
+  const auto error = [&](const std::array<Scalar, 3>& y) {
+    using std::cos;
+    using std::sin;
+    const Scalar r = clampCanonical(hr, y[0]), p = clampCanonical(hp, y[1]), k = clampCanonical(kp, y[2]);
+    const M3 R_x = rotationX(r);
+    const V3 thigh = R_x * V3(-sin(p), Scalar(0), -cos(p));
+    const V3 tibia = R_x * V3(-sin(p + k), Scalar(0), -cos(p + k));
+    return Scalar(2) - thigh.dot(t) - (b ? tibia.dot(*b) : Scalar(1));
+  };
+  // Only a first solution beyond the limits is ever replaced (within them it is the method's
+  // own, exact where the tibia lies in the knee plane); a small margin keeps sensor noise from
+  // toggling between two equally poor solutions.
+  const bool first_within = clampCanonical(hr, first[0]) == first[0] && clampCanonical(hp, first[1]) == first[1] &&
+                            (!b || clampCanonical(kp, first[2]) == first[2]);
+  const Scalar margin = Scalar(0.02);
+  const bool flip = !first_within && error(second) + (leg_flipped_[side] ? Scalar(0) : margin) <
+                                         error(first) + (leg_flipped_[side] ? margin : Scalar(0));
+  if (flip) {
+    angle(hr) = second[0];
+    angle(hp) = second[1];
+    angle(kp) = second[2];
+  }
+  if (flip != leg_flipped_[side] && has_previous_leg_[side]) {
+    // A change of solution is a jump of the written angles unless both clamp to the same pose.
+    Scalar largest = Scalar(0);
+    for (std::size_t k = 0; k < 3; ++k) {
+      const J j = k == 0 ? hr : (k == 1 ? hp : kp);
+      largest = std::max(largest, std::abs(clampCanonical(j, first[k]) - clampCanonical(j, second[k])));
+    }
+    if (largest > static_cast<Scalar>(options_.discontinuity_step)) arm_status_ |= StatusCode::kDiscontinuity;
+  }
+  leg_flipped_[side] = flip;
+  has_previous_leg_[side] = true;
 }
 
 template <typename Scalar>
@@ -999,23 +1060,29 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
                                                   J::kRHipRoll,     J::kRHipPitch, J::kRKneePitch};
   auto is_held = [&](J j) { return held_virtual_[static_cast<std::size_t>(j)]; };
   // The human's unit thigh t and tibia b of each side in that side's lower torso frame L.
+  // A side's thigh takes part when its hip joints are mapped this frame, its tibia when the knee
+  // is too (a held knee, e.g. an inferred ankle, leaves the thigh in: HipYawPitch moves both
+  // legs, so a leg left out would be turned away from its thigh by the other leg's fit).
   std::array<V3, 2> t, b;
-  std::array<bool, 2> use{};
+  std::array<bool, 2> use{}, use_tibia{};
   for (std::size_t side = 0; side < 2; ++side) {
     const bool left = side == 0;
     const auto& R_WL = left ? R_WL_left : R_WL_right;
     bool ok = static_cast<bool>(R_WL);
-    for (int k = 1; k <= 3; ++k) {
+    for (int k = 1; k <= 2; ++k) {
       const J j = joints[static_cast<std::size_t>(3 * static_cast<int>(side) + k)];
       ok = ok && bound(j) && !is_held(j);
     }
     if (!ok) continue;
     const auto thigh = unitIn(frame, *R_WL, left ? H::kHipLeft : H::kHipRight, left ? H::kKneeLeft : H::kKneeRight);
-    const auto tibia = unitIn(frame, *R_WL, left ? H::kKneeLeft : H::kKneeRight, left ? H::kAnkleLeft : H::kAnkleRight);
-    if (!thigh || !tibia) continue;
+    if (!thigh) continue;
     t[side] = *thigh;
-    b[side] = *tibia;
     use[side] = true;
+    const J knee = joints[static_cast<std::size_t>(3 * static_cast<int>(side) + 3)];
+    const auto tibia = unitIn(frame, *R_WL, left ? H::kKneeLeft : H::kKneeRight, left ? H::kAnkleLeft : H::kAnkleRight);
+    if (!tibia || !bound(knee) || is_held(knee)) continue;
+    b[side] = *tibia;
+    use_tibia[side] = true;
   }
   if (!use[0] && !use[1]) return;
   // Free variables, bounds, the anchor y0 (analytic, clamped) and the prior weights.
@@ -1026,7 +1093,7 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
     lo[static_cast<Eigen::Index>(k)] = canonical_lower_[static_cast<std::size_t>(joints[k])];
     hi[static_cast<Eigen::Index>(k)] = canonical_upper_[static_cast<std::size_t>(joints[k])];
     prior[static_cast<Eigen::Index>(k)] = Scalar(kGaLvvjLegFitPrior);
-    free[k] = k == 0 ? use[0] || use[1] : use[(k - 1) / 3];
+    free[k] = k == 0 ? use[0] || use[1] : ((k - 1) % 3 == 2 ? use_tibia[(k - 1) / 3] : use[(k - 1) / 3]);
   }
   const Scalar knee_w = std::min(Scalar(1), knee_weight_);
   free[0] = free[0] && bound(J::kLHipYawPitch) && !is_held(J::kLHipYawPitch) && knee_w > Scalar(0) &&
@@ -1072,7 +1139,7 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
       const M3 AX = A * rotationX(y[c]);
       LegPose& p = pose[side];
       p.axes = {axis, V3(A.col(0)), V3(AX.col(1))};
-      for (std::size_t link = 0; link < 2; ++link) {  // thigh, tibia
+      for (std::size_t link = 0; link < (use_tibia[side] ? 2u : 1u); ++link) {  // thigh, tibia
         const Scalar pitch = link == 0 ? y[c + 1] : y[c + 1] + y[c + 2];
         p.d[link] = AX * V3(-sin(pitch), Scalar(0), -cos(pitch));
         p.r[link] = p.d[link] - (link == 0 ? t[side] : b[side]);
@@ -1094,7 +1161,7 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
       // first 3, tibia: all 4; HipPitch and KneePitch share the pitch axis).
       const std::array<std::size_t, 4> axis_of = {0, 1, 2, 2};
       const std::array<Eigen::Index, 4> index = {0, c, c + 1, c + 2};
-      for (std::size_t link = 0; link < 2; ++link) {
+      for (std::size_t link = 0; link < (use_tibia[side] ? 2u : 1u); ++link) {
         const V3& d = p.d[link];
         const V3& r = p.r[link];
         const Scalar w = Scalar(1) / (Scalar(1) + p.s[link] / c2);
@@ -1419,6 +1486,8 @@ void GaLvvjMapper<ScalarType>::reset() noexcept {
   wanted_virtual_ = angle_;
   wanted_ = rest_;
   has_previous_arm_ = {false, false};
+  leg_flipped_ = {false, false};
+  has_previous_leg_ = {false, false};
   clamped_.setConstant(false);
   held_.setConstant(false);
   singular_.setConstant(false);
