@@ -198,7 +198,8 @@ PicMapper(robot, algorithm='pic', softening=1, soften_always=False, force_octant
   The defaults are the command line's (`retarget map --method pic`): the paper's Section IV
   input pipeline smooths the human positions with alpha 0.5 (the library's own default is 1,
   no smoothing). Other options: fit_iterations, fit_damping, fit_elbow_weight,
-  max_fit_residual (m), transition_frames.
+  max_fit_residual (m), transition_frames, continuity_weight (m^2/rad^2, 0 = off),
+  continuity_gain.
 Input as GaLvvjMapper; output rad. residual(arm) after map(): the joint fit's distance from the
 solved chain (m); softened(arm), fit_failed(arm), arm_count.)doc");
   pic.def(py::init([](const RobotPtr& robot, const std::string& algorithm, int softening, bool soften_always,
@@ -219,7 +220,9 @@ solved chain (m); softened(arm), fit_failed(arm), arm_count.)doc");
                          {"fit_damping", setField(o.fit_damping)},
                          {"fit_elbow_weight", setField(o.fit_elbow_weight)},
                          {"max_fit_residual", setField(o.max_fit_residual)},
-                         {"transition_frames", setField(o.transition_frames)}},
+                         {"transition_frames", setField(o.transition_frames)},
+                         {"continuity_weight", setField(o.continuity_weight)},
+                         {"continuity_gain", setField(o.continuity_gain)}},
                         "PicMapper");
             return std::make_unique<Pic>(robot, std::make_unique<PicMapper<double>>(*robot, *map, o));
           }),

@@ -74,6 +74,9 @@ def test_option_errors_name_the_field(tmp_path):
         retarget.PicMapper(retarget.Robot("baxter"), foo=1)
     with pytest.raises(retarget.InvalidArgument, match="algorithm"):
         retarget.PicMapper(retarget.Robot("baxter"), algorithm="pix")
+    with pytest.raises(retarget.InvalidArgument, match=r"PicOptions::continuity_weight \(got -1"):
+        retarget.PicMapper(retarget.Robot("baxter"), continuity_weight=-1)
+    retarget.PicMapper(retarget.Robot("baxter"), continuity_weight=0, continuity_gain=10)  # 0 = the fit as before
     with pytest.raises(retarget.InvalidArgument, match="no triangle map fits robot 'baxter'"):
         retarget.TriangleMapper(retarget.Robot("baxter"))
 

@@ -657,7 +657,6 @@ TEST_CASE("contract: FABRIK, PIC and PICs on Baxter and YuMi (double and float)"
   const auto yumi = makeYumi<double>();
   const auto baxter_f = makeBaxter<float>();
   const auto yumi_f = makeYumi<float>();
-  std::string jumping;  // the cases that break the continuity rule, each followed by "; "
   for (PicAlgorithm algorithm : {PicAlgorithm::kFabrik, PicAlgorithm::kPic, PicAlgorithm::kPics}) {
     PicOptions options;
     options.algorithm = algorithm;
@@ -665,28 +664,14 @@ TEST_CASE("contract: FABRIK, PIC and PICs on Baxter and YuMi (double and float)"
     options.transition_frames = algorithm == PicAlgorithm::kPic ? 3 : 0;
     const std::string algorithm_name = toString(algorithm);
     CAPTURE(algorithm_name);
-    const std::array<std::pair<const char*, ContractReport>, 4> reports = {
-        std::pair{"Baxter double", checkMapperContract(picCase<double>(baxter, options))},
-        std::pair{"YuMi double", checkMapperContract(picCase<double>(yumi, options))},
-        std::pair{"Baxter float", checkMapperContract(picCase<float>(baxter_f, options))},
-        std::pair{"YuMi float", checkMapperContract(picCase<float>(yumi_f, options))}};
-    for (const auto& [label, report] : reports) {
-      requireContractBut("continuity", report);
-      if (report.violates("continuity")) {
-        const std::string name = std::string(toString(algorithm)) + " " + label;
-        jumping += name + "; ";
-        MESSAGE("known, issue 31 (" << name << "): " << report.str());
-      }
-    }
+    // Every rule, continuity included (issue 53): the fit's continuity term (PicOptions::
+    // continuity_weight) ended the "known violation" of issues 31-53, steps of up to 0.97 rad
+    // for a 0.1 mm input step on the double cases' paths.
+    requireContract(checkMapperContract(picCase<double>(baxter, options)));
+    requireContract(checkMapperContract(picCase<double>(yumi, options)));
+    requireContract(checkMapperContract(picCase<float>(baxter_f, options)));
+    requireContract(checkMapperContract(picCase<float>(yumi_f, options)));
   }
-  // Known (issue 31, not fixed here): FABRIK, PIC and PICs jump by up to about 1 rad in one
-  // 0.1 mm step on some paths, without an octant change (the solved chain moves by up to 92 mm
-  // and the fit switches; measured in docs/methods/pic.md, step 8). Every other rule holds. The
-  // exception is this exact list of cases (the float cases have no paths): a case that starts
-  // jumping fails here, and so does one that stops, so that the list shrinks with the fix.
-  // Measured: 3, 3, 8, 9 and 1 unreported steps above the bound in these five cases.
-  const std::string known = "fabrik YuMi double; pic Baxter double; pic YuMi double; pics Baxter double; pics YuMi double; ";
-  CHECK(jumping == known);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -40,6 +40,9 @@
 ///     an arm's four octants change between frames the jump d = previous output - new solution is
 ///     added back and faded out linearly, output = solution + d (N + 1 - j) / (N + 1) in the j-th
 ///     frame after the change (clamped to the limits), so the robot glides over N + 1 frames.
+///     And the fit pays for a joint step beyond what the human's own motion explains
+///     (`continuity_weight`, ours): three or four chain points leave some of an arm's joints
+///     ill-determined, and the fit jumped along them for a 0.1 mm input step.
 /// Coordinates the map does not move keep `rest`.
 ///
 /// Statuses: kClamped when the fit wanted a coordinate beyond a limit and it sits on it
@@ -112,6 +115,20 @@ struct PicOptions {
   ArmPlacementOptions placement{};
   /// Frames over which a change of the octant constraints is interpolated (0 = off).
   int transition_frames = 0;
+  /// Continuity of the fit (m^2/rad^2, >= 0; 0 = off; issue 53, ours): a fit joint may step from
+  /// the previous frame's solution by kPicFreeStep plus `continuity_gain` times the angle the
+  /// human's upper arm or forearm (the larger) turned since the previous frame, for nothing; each
+  /// radian beyond costs this weight times its square against the fit's squared residual (m^2).
+  /// Where three or four chain points leave the arm's joints ill-determined (a nearly straight
+  /// elbow, a seven-joint arm's redundancy, a limit the projected fit slides along), the fit
+  /// otherwise moved a joint by up to 1 rad for a 0.1 mm input step; a moving human leaves it free.
+  /// Chosen with `continuity_gain` on the mapper contract's paths and the Pacc runs of
+  /// tests/pic (tests/tuning_split.md, `pic_continuity`): 0.1 and 100 keep every contract path
+  /// continuous and every Pacc floor; a weight of 1 or a gain of 30 cost Pacc (YuMi wave 0.116 ->
+  /// 0.05), 0.01 keeps the paths continuous by a smaller margin.
+  double continuity_weight = 0.1;
+  /// The free joint step per radian the human's arm turned (unitless, >= 0); see above.
+  double continuity_gain = 100.0;
   /// Values (robot q order, size nq) of the coordinates the map does not move, and the start
   /// of the warm start. Empty: the model's neutral configuration.
   std::vector<double> rest{};
@@ -119,6 +136,9 @@ struct PicOptions {
   /// Throws InvalidArgument naming the field and value.
   RETARGET_DECL void validate() const;
 };
+
+/// The free joint step of PicOptions::continuity_weight at a still input (rad).
+inline constexpr double kPicFreeStep = 0.005;
 
 /// The octant constraints of Eq. 1 for one arm: OUT of the shoulder, IN of the elbow, OUT of
 /// the elbow, IN of the wrist (octant indices 0..7 of the world-aligned frames).
@@ -220,6 +240,11 @@ class PicMapper {
     bool softened = false;
     FabrikResult<Scalar> result{};
     PicPose pose{};
+    FabrikChain<Scalar> dbg_prev{};
+    bool has_previous_input = false;  // the arm was solved in an earlier frame (since reset)
+    V3 previous_u{}, previous_f{};    // its placed upper arm and forearm then (base frame, m)
+    Scalar input_turn = Scalar(0);    // the larger angle either turned since (rad)
+    std::array<Scalar, kMaxDof> dbg_q{};
   };
 
   // Origin of joint k in the base frame (valid after forwardKinematics on data_).
@@ -254,6 +279,15 @@ bool PicMapper<Scalar>::solveArm(Arm& arm, const SkeletonFrame<Scalar>& frame) {
   const Scalar lo = Scalar(1e-3) * s, hi = Scalar(3) * s;
   if (!std::isfinite(nu) || !std::isfinite(nf) || !(nu > lo) || !(nf > lo) || nu > hi || nf > hi) return false;
   arm.pose = picPose<Scalar>(u, f);
+  {
+    using std::acos;
+    const auto turn = [](const V3& a, const V3& b) {
+      return acos(std::min(Scalar(1), std::max(Scalar(-1), a.normalized().dot(b.normalized()))));
+    };
+    arm.input_turn = arm.has_previous_input ? std::max(turn(u, arm.previous_u), turn(f, arm.previous_f)) : Scalar(0);
+    arm.previous_u = u;
+    arm.previous_f = f;
+  }
 
   // Warm start: the chain at the previous solution.
   forwardKinematics(*model_, data_, q_solution_);
@@ -281,6 +315,7 @@ bool PicMapper<Scalar>::solveArm(Arm& arm, const SkeletonFrame<Scalar>& frame) {
   const bool inside = (target - arm.chain.p[0]).norm() < Scalar(0.98) * arm.chain.reach();
   if (options_.algorithm == PicAlgorithm::kFabrik && inside && !arm.result.converged) not_converged_ = true;
   fitArm(arm);
+  arm.has_previous_input = true;
   return true;
 }
 
@@ -298,6 +333,15 @@ void PicMapper<Scalar>::fitArm(Arm& arm) {
   const auto& lower = model_->lowerLimits();
   const auto& upper = model_->upperLimits();
   std::array<bool, kMaxDof> wanted_beyond{};
+  // The previous solution (the warm start), which the continuity term measures steps from.
+  VecD q_previous(dof);
+  for (int c = 0; c < dof; ++c) q_previous[c] = q_solution_[arm.q[static_cast<std::size_t>(c)]];
+  // Continuity (see PicOptions::continuity_weight): each joint may step from the previous
+  // solution by the free step for nothing; beyond it the fit pays weight * excess^2.
+  const Scalar mu = static_cast<Scalar>(options_.continuity_weight);
+  const Scalar free_step = arm.has_previous_input
+                               ? Scalar(kPicFreeStep) + static_cast<Scalar>(options_.continuity_gain) * arm.input_turn
+                               : std::numeric_limits<Scalar>::infinity();
   for (int it = 0; it < options_.fit_iterations; ++it) {
     forwardKinematics(*model_, data_, q_solution_);
     for (int k = 0; k < arm.points; ++k) {
@@ -313,6 +357,14 @@ void PicMapper<Scalar>::fitArm(Arm& arm) {
     H.noalias() = J.transpose() * J;
     H.diagonal().array() += lambda2;
     g.noalias() = J.transpose() * r;
+    for (int c = 0; c < dof; ++c) {
+      const Scalar step_c = q_solution_[arm.q[static_cast<std::size_t>(c)]] - q_previous[c];
+      const Scalar excess = std::abs(step_c) - free_step;
+      if (mu > Scalar(0) && excess > Scalar(0)) {  // d/dq of (mu / 2) excess^2, Gauss-Newton curvature mu
+        g[c] -= mu * (step_c > Scalar(0) ? excess : -excess);
+        H(c, c) += mu;
+      }
+    }
     dq = H.ldlt().solve(g);
     const Scalar largest = dq.cwiseAbs().maxCoeff();
     if (largest > max_step) dq *= max_step / largest;  // trust region: at most 0.5 rad a step
@@ -474,6 +526,7 @@ void PicMapper<ScalarType>::reset() noexcept {
     arm.fit_failed = false;
     arm.softened = false;
     arm.result = FabrikResult<Scalar>{};
+    arm.has_previous_input = false;
   }
 }
 
@@ -532,6 +585,10 @@ RETARGET_DECL void PicOptions::validate() const {
                         ", expected a value in (0, 1])");
   SkeletonSmoothingOptions{smoothing_alpha}.validate();
   placement.validate();
+  RETARGET_THROW_UNLESS(std::isfinite(continuity_weight) && continuity_weight >= 0.0, InvalidArgument,
+                        "PicOptions::continuity_weight (got ", continuity_weight, ", expected a finite value >= 0)");
+  RETARGET_THROW_UNLESS(std::isfinite(continuity_gain) && continuity_gain >= 0.0, InvalidArgument,
+                        "PicOptions::continuity_gain (got ", continuity_gain, ", expected a finite value >= 0)");
   RETARGET_THROW_UNLESS(transition_frames >= 0 && transition_frames <= 1000, InvalidArgument,
                         "PicOptions::transition_frames (got ", transition_frames, ", expected 0..1000)");
   for (std::size_t i = 0; i < rest.size(); ++i) {
