@@ -19,6 +19,7 @@
 #include <retarget/io/mjcf.hpp>
 #include <retarget/io/robot_file.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/robots/humanoid_binding.hpp>
 
 #include "io/parse_error_cases.hpp"
 #include "mjcf/mujoco_reference.hpp"
@@ -754,4 +755,24 @@ TEST_CASE("mjcf: loadRobotFile tells MJCF from URDF by the root element") {
   CHECK(urdf.floating_base_body.empty());
   CHECK_THROWS_WITH_AS(loadRobotFile("/no/such/robot.xml"), doctest::Contains("cannot open robot description file"),
                        ParseError);
+}
+
+// The automatic binding's axes on every shared MJCF humanoid (issue 55): MuJoCo Menagerie models
+// are x forward, y left, z up (ROS REP 103, which their URDF twins follow: the URDF test asserts
+// the same), and each robot's limbs named left lie on its left. Robotis OP3's feet are centred
+// under the ankles, so its forward cannot come from them (robots/internal/humanoid_binder.hpp,
+// kFootAsymmetry); before that rule OP3 was bound facing backwards, its left limbs as right ones.
+TEST_CASE("mjcf: every shared MJCF humanoid binds x forward, z up, its left limbs on the left") {
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  for (const char* name : {"unitree_g1_g1.xml", "unitree_h1_h1.xml", "booster_t1_t1.xml", "robotis_op3_op3.xml"}) {
+    const std::string file = name;
+    CAPTURE(file);
+    const auto loaded = loadMjcf(data_dir / "mjcf" / name);
+    const HumanoidBinding b = bindHumanoid(loaded.model);
+    std::string notes;
+    for (const std::string& note : b.notes) notes += "\n  " + note;
+    MESSAGE(file, ":", notes);
+    CHECK(b.R_BR.isApprox(Eigen::Matrix3d::Identity()));
+    for (const std::string& note : b.notes) CHECK(note.find("names disagree") == std::string::npos);
+  }
 }

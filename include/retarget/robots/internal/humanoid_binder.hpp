@@ -121,6 +121,14 @@ inline Eigen::Vector3d humanoidSnap(const Eigen::Vector3d& v, const Eigen::Matri
   return R * axis;
 }
 
+/// The feet tell forward when the feet's summed asymmetry about the ankles (how much further
+/// they reach ahead than behind) is at least this fraction of their summed length: a human-like
+/// foot, the ankle over its back third, gives about 0.5. Set from Robotis OP3's feet, centred
+/// under the ankle (about 0), before any other robot was looked at; on the shared models G1 and
+/// H1 pass it, T1 and OP3 take the next cue (names, the head's parts), all four x forward
+/// (tests/mjcf).
+inline constexpr double kFootAsymmetry = 0.2;
+
 /// The binding proper, on rest-pose geometry (see the file doc). A class template (used as
 /// `HumanoidBinder<>`) only so that its code is compiled where `bindHumanoid` is instantiated,
 /// not in every translation unit that includes robots/humanoid_binding.hpp.
@@ -612,21 +620,31 @@ class HumanoidBinder {
       forward = horizontal(o_.forward->normalized());
       forward_source = "given";
     }
-    if (forward.norm() < 1e-6 && !legs_.empty()) {
+    if (forward.norm() < 1e-6 && !legs_.empty() && lateral.norm() > 1e-9) {
+      // The feet reach further ahead of the ankle than behind it (a heel is short): along the
+      // horizontal line across the lateral one, each foot's furthest extent either way; the cue
+      // counts when the feet's summed asymmetry is at least kFootAsymmetry of their summed
+      // length. A foot centred under its ankle (Robotis OP3's sole boxes) tells nothing, and its
+      // furthest point (front or back by a rounding) once turned OP3 round.
+      const Eigen::Vector3d sagittal = up.cross(lateral).normalized();
+      double asymmetry = 0, length = 0;
       for (std::size_t s = 0; s < 2; ++s) {
         const Limb& leg = limbAt(legs_[s]);
         const Keys k = keys(leg, 2 + s);
         const Eigen::Vector3d ankle = k.distal >= 0 ? jointPos(leg.joints[static_cast<std::size_t>(k.distal)]) : leg.tip;
-        Eigen::Vector3d best = Eigen::Vector3d::Zero();
+        double ahead = 0, behind = 0;
         for (const auto& p : footPoints(leg, k)) {
-          Eigen::Vector3d h = horizontal(p - ankle);
-          if (lateral.norm() > 1e-9) h -= h.dot(lateral.normalized()) * lateral.normalized();
-          if (h.norm() > best.norm()) best = h;
+          const double along = sagittal.dot(p - ankle);
+          ahead = std::max(ahead, along);
+          behind = std::max(behind, -along);
         }
-        forward += best;
+        asymmetry += ahead - behind;
+        length += ahead + behind;
       }
-      if (forward.norm() > 0.05 * size_ * 0.1) forward_source = "where the feet point";
-      else forward.setZero();
+      if (length > 0.005 * size_ && std::abs(asymmetry) >= kFootAsymmetry * length) {
+        forward = asymmetry > 0 ? sagittal : Eigen::Vector3d(-sagittal);
+        forward_source = "where the feet point";
+      }
     }
     if (forward.norm() < 1e-6 && !arms_.empty()) {
       for (int a : arms_) forward += horizontal(limbAt(a).tip - jointPos(limbAt(a).joints.front()));
