@@ -155,6 +155,7 @@
 #include <retarget/human/torso_frames.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/mappers/internal/branch_choice.hpp>
 #include <retarget/mappers/mapper.hpp>
 
 namespace retarget {
@@ -912,14 +913,13 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
   // knee term counts only beyond sin KneePitch = kGaLvvjKneeAxisThreshold, above NAO's hyperextension.
   Scalar axis_y = -(*t)[2];
   Scalar axis_z = (*t)[1];
-  if (frame.usable(ankle)) {
-    if (const auto b_L = unitIn(frame, *R_WL, knee, ankle)) {
-      const V3 n = t->cross(*b_L);
-      const Scalar n_norm = n.norm();
-      const Scalar weight = n_norm > Scalar(kGaLvvjKneeAxisThreshold) ? (n_norm - Scalar(kGaLvvjKneeAxisThreshold)) / n_norm : Scalar(0);
-      axis_y += weight * n[1];
-      axis_z += weight * n[2];
-    }
+  const std::optional<V3> b_L = unitIn(frame, *R_WL, knee, ankle);  // the tibia in L, for the branch choice too
+  if (b_L) {
+    const V3 n = t->cross(*b_L);
+    const Scalar n_norm = n.norm();
+    const Scalar weight = n_norm > Scalar(kGaLvvjKneeAxisThreshold) ? (n_norm - Scalar(kGaLvvjKneeAxisThreshold)) / n_norm : Scalar(0);
+    axis_y += weight * n[1];
+    axis_z += weight * n[2];
   }
   const Scalar axis_norm = internal::planarNorm(axis_y, axis_z);
   M3 R_x;  // R_x(HipRoll), from the axis itself when it is defined
@@ -949,15 +949,14 @@ void GaLvvjMapper<Scalar>::mapLeg(const SkeletonFrame<Scalar>& frame, const std:
     return;
   }
   angle(kp) = atan2(-(*b)[0], -(*b)[2]);
-  chooseLegBranch(*t, unitIn(frame, *R_WL, knee, ankle), left);
+  chooseLegBranch(*t, b_L, left);
 }
 
 template <typename Scalar>
 void GaLvvjMapper<Scalar>::chooseLegBranch(const V3& t, const std::optional<V3>& b, bool left) {
   using J = GaLvvjJoint;
-  const J hr = left ? J::kLHipRoll : J::kRHipRoll;
-  const J hp = left ? J::kLHipPitch : J::kRHipPitch;
-  const J kp = left ? J::kLKneePitch : J::kRKneePitch;
+  const std::array<J, 3> leg = left ? std::array<J, 3>{J::kLHipRoll, J::kLHipPitch, J::kLKneePitch}
+                                    : std::array<J, 3>{J::kRHipRoll, J::kRHipPitch, J::kRKneePitch};
   const auto side = static_cast<std::size_t>(left ? 0 : 1);
   // The legs' second solution: the pitch axis reversed, R_x(HR + pi) R_y(pi - HP) e = R_x(HR) R_y(HP) e
   // for every pitch, so (HR + pi, pi - HP, -KP) points the thigh and tibia the same. Within the
@@ -965,15 +964,15 @@ void GaLvvjMapper<Scalar>::chooseLegBranch(const V3& t, const std::optional<V3>&
   // raised above the horizontal, where x_L x t reverses, or a tracker's phantom leg) the two
   // clamp differently, and the one that points the thigh and the tibia better once clamped (the
   // sum of their direction errors, what the leg fit then minimises) is taken.
-  const auto wrap = [](Scalar a) { return a > kPi<Scalar> ? a - 2 * kPi<Scalar> : (a <= -kPi<Scalar> ? a + 2 * kPi<Scalar> : a); };
-  const std::array<Scalar, 3> first = {angle(hr), angle(hp), angle(kp)};
+  const std::array<Scalar, 3> first = {angle(leg[0]), angle(leg[1]), angle(leg[2])};
   // A held knee keeps its value in both (only the thigh is compared).
-  const std::array<Scalar, 3> second = {wrap(first[0] + kPi<Scalar>), wrap(kPi<Scalar> - first[1]),
-                                        b ? -first[2] : first[2]};
+  const std::array<Scalar, 3> second = {internal::wrapAngle(first[0] + kPi<Scalar>),
+                                        internal::wrapAngle(kPi<Scalar> - first[1]), b ? -first[2] : first[2]};
+  const auto clamped = [&](const std::array<Scalar, 3>& y, std::size_t k) { return clampCanonical(leg[k], y[k]); };
   const auto error = [&](const std::array<Scalar, 3>& y) {
     using std::cos;
     using std::sin;
-    const Scalar r = clampCanonical(hr, y[0]), p = clampCanonical(hp, y[1]), k = clampCanonical(kp, y[2]);
+    const Scalar r = clamped(y, 0), p = clamped(y, 1), k = clamped(y, 2);
     const M3 R_x = rotationX(r);
     const V3 thigh = R_x * V3(-sin(p), Scalar(0), -cos(p));
     const V3 tibia = R_x * V3(-sin(p + k), Scalar(0), -cos(p + k));
@@ -982,23 +981,18 @@ void GaLvvjMapper<Scalar>::chooseLegBranch(const V3& t, const std::optional<V3>&
   // Only a first solution beyond the limits is ever replaced (within them it is the method's
   // own, exact where the tibia lies in the knee plane); a small margin keeps sensor noise from
   // toggling between two equally poor solutions.
-  const bool first_within = clampCanonical(hr, first[0]) == first[0] && clampCanonical(hp, first[1]) == first[1] &&
-                            (!b || clampCanonical(kp, first[2]) == first[2]);
+  const bool first_within = clamped(first, 0) == first[0] && clamped(first, 1) == first[1] &&
+                            (!b || clamped(first, 2) == first[2]);
   const Scalar margin = Scalar(0.02);
   const bool flip = !first_within && error(second) + (leg_flipped_[side] ? Scalar(0) : margin) <
                                          error(first) + (leg_flipped_[side] ? margin : Scalar(0));
   if (flip) {
-    angle(hr) = second[0];
-    angle(hp) = second[1];
-    angle(kp) = second[2];
+    for (std::size_t k = 0; k < 3; ++k) angle(leg[k]) = second[k];
   }
   if (flip != leg_flipped_[side] && has_previous_leg_[side]) {
     // A change of solution is a jump of the written angles unless both clamp to the same pose.
     Scalar largest = Scalar(0);
-    for (std::size_t k = 0; k < 3; ++k) {
-      const J j = k == 0 ? hr : (k == 1 ? hp : kp);
-      largest = std::max(largest, std::abs(clampCanonical(j, first[k]) - clampCanonical(j, second[k])));
-    }
+    for (std::size_t k = 0; k < 3; ++k) largest = std::max(largest, std::abs(clamped(first, k) - clamped(second, k)));
     if (largest > static_cast<Scalar>(options_.discontinuity_step)) arm_status_ |= StatusCode::kDiscontinuity;
   }
   leg_flipped_[side] = flip;

@@ -67,6 +67,7 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
+#include <retarget/geometry/link_vectors.hpp>
 #include <retarget/geometry/octants.hpp>
 #include <retarget/human/arm_placement.hpp>
 #include <retarget/human/skeleton.hpp>
@@ -240,11 +241,9 @@ class PicMapper {
     bool softened = false;
     FabrikResult<Scalar> result{};
     PicPose pose{};
-    FabrikChain<Scalar> dbg_prev{};
     bool has_previous_input = false;  // the arm was solved in an earlier frame (since reset)
     V3 previous_u{}, previous_f{};    // its placed upper arm and forearm then (base frame, m)
     Scalar input_turn = Scalar(0);    // the larger angle either turned since (rad)
-    std::array<Scalar, kMaxDof> dbg_q{};
   };
 
   // Origin of joint k in the base frame (valid after forwardKinematics on data_).
@@ -279,15 +278,12 @@ bool PicMapper<Scalar>::solveArm(Arm& arm, const SkeletonFrame<Scalar>& frame) {
   const Scalar lo = Scalar(1e-3) * s, hi = Scalar(3) * s;
   if (!std::isfinite(nu) || !std::isfinite(nf) || !(nu > lo) || !(nf > lo) || nu > hi || nf > hi) return false;
   arm.pose = picPose<Scalar>(u, f);
-  {
-    using std::acos;
-    const auto turn = [](const V3& a, const V3& b) {
-      return acos(std::min(Scalar(1), std::max(Scalar(-1), a.normalized().dot(b.normalized()))));
-    };
-    arm.input_turn = arm.has_previous_input ? std::max(turn(u, arm.previous_u), turn(f, arm.previous_f)) : Scalar(0);
-    arm.previous_u = u;
-    arm.previous_f = f;
-  }
+  // u and f are finite and longer than 1 mm here, so the angles exist.
+  arm.input_turn = arm.has_previous_input ? std::max(angleBetween<Scalar>(u, arm.previous_u).value_or(Scalar(0)),
+                                                     angleBetween<Scalar>(f, arm.previous_f).value_or(Scalar(0)))
+                                          : Scalar(0);
+  arm.previous_u = u;
+  arm.previous_f = f;
 
   // Warm start: the chain at the previous solution.
   forwardKinematics(*model_, data_, q_solution_);

@@ -3,7 +3,7 @@
 /// @file
 /// Shared pieces of the continuity rule (mappers/mapper.hpp): mappers that choose among
 /// equivalent solutions (branches, turns of 2 pi) take the one nearest the previous frame.
-/// Used by the triangle and Euler/BVH mappers.
+/// Used by the triangle and Euler/BVH mappers (and GA-LVVJ's legs, for wrapAngle).
 
 #include <algorithm>
 #include <cmath>
