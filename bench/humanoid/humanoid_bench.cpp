@@ -15,6 +15,10 @@
 //      the restarts (18 seeded solves per such limb) run on about half the frames: the worst case
 //   2  the shared Kinect v2 recording kinect/laban_ges01_wavehand_kinect2.csv (154 frames;
 //      ../shared/data or $RETARGET_TEST_DATA; skipped when absent)
+//   3  every shared BVH take with frames (bvh/: two CMU-skeleton walks and a CMU-skeleton
+//      example, a Mixamo walk, an Axis Neuron one-arm take with fingers; 2621 frames)
+//   4  every shared Kinect v2 recording (kinect/: four LabanotationSuite gestures and its
+//      close-range recording, two seated KERAAL exercises)
 // Each take starts from a reset mapper (the rest configuration, no trust region), as a batch of
 // files is mapped; frames are cycled in order, so every pass repeats the same outputs.
 //   BM_Humanoid_<robot>_Map/motion:<m>     HumanoidMapper::map, whole body
@@ -46,6 +50,8 @@
 #include <kdl/chainiksolverpos_lma.hpp>
 
 #include <retarget/human/demo_motions.hpp>
+#include <retarget/io/bvh.hpp>
+#include <retarget/io/bvh_skeleton.hpp>
 #include <retarget/io/kinect.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/humanoid.hpp>
@@ -151,15 +157,34 @@ std::vector<SkeletonMotion<double>> demoTakes() {
   return takes;
 }
 
+constexpr int kMotionCount = 5;
+
+// Every shared recording with frames in data folder `folder` ("bvh" or "kinect"), in name order.
+std::vector<SkeletonMotion<double>> sharedTakes(const std::string& folder) {
+  std::vector<std::filesystem::path> paths;
+  const std::filesystem::path dir = dataDir() / folder;
+  if (!std::filesystem::is_directory(dir)) return {};
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) paths.push_back(entry.path());
+  std::sort(paths.begin(), paths.end());
+  std::vector<SkeletonMotion<double>> out;
+  for (const auto& path : paths) {
+    SkeletonMotion<double> take =
+        folder == "bvh" ? bvhToSkeleton(readBvh(path.string())) : readKinect(path.string());
+    if (!take.frames.empty()) out.push_back(std::move(take));
+  }
+  return out;
+}
+
 // robot: 0 G1, 1 H1; motion: see the file doc. Null when the recording is absent.
 const Fixture* fixture(int robot, int motion) {
   static const std::filesystem::path kinect = dataDir() / "kinect" / "laban_ges01_wavehand_kinect2.csv";
   static const bool has_kinect = std::filesystem::exists(kinect);
-  static const std::vector<SkeletonMotion<double>> takes[3] = {
+  static const std::vector<SkeletonMotion<double>> takes[kMotionCount] = {
       demoTakes(), {demoMotion("bow")},
-      has_kinect ? std::vector<SkeletonMotion<double>>{readKinect(kinect.string())} : std::vector<SkeletonMotion<double>>{}};
-  static std::unique_ptr<Fixture> fixtures[2][3];
-  if (motion == 2 && !has_kinect) return nullptr;
+      has_kinect ? std::vector<SkeletonMotion<double>>{readKinect(kinect.string())} : std::vector<SkeletonMotion<double>>{},
+      sharedTakes("bvh"), sharedTakes("kinect")};
+  static std::unique_ptr<Fixture> fixtures[2][kMotionCount];
+  if (takes[motion].empty()) return nullptr;
   auto& f = fixtures[robot][motion];
   if (!f) f = std::make_unique<Fixture>(robot == 0 ? makeUnitreeG1<double>() : makeUnitreeH1<double>(), takes[motion]);
   return f.get();
@@ -277,9 +302,9 @@ void BM_Humanoid_G1_Map(benchmark::State& state) { humanoidMap(state, 0); }
 void BM_Humanoid_G1_KdlLma(benchmark::State& state) { humanoidKdlLma(state, 0); }
 void BM_Humanoid_H1_Map(benchmark::State& state) { humanoidMap(state, 1); }
 void BM_Humanoid_H1_KdlLma(benchmark::State& state) { humanoidKdlLma(state, 1); }
-BENCHMARK(BM_Humanoid_G1_Map)->ArgName("motion")->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Humanoid_G1_KdlLma)->ArgName("motion")->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Humanoid_H1_Map)->ArgName("motion")->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_Humanoid_H1_KdlLma)->ArgName("motion")->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Humanoid_G1_Map)->ArgName("motion")->DenseRange(0, kMotionCount - 1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Humanoid_G1_KdlLma)->ArgName("motion")->DenseRange(0, kMotionCount - 1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Humanoid_H1_Map)->ArgName("motion")->DenseRange(0, kMotionCount - 1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Humanoid_H1_KdlLma)->ArgName("motion")->DenseRange(0, kMotionCount - 1)->Unit(benchmark::kMicrosecond);
 
 }  // namespace

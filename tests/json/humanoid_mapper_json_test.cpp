@@ -30,13 +30,15 @@ TEST_CASE("humanoid mapper options JSON: round trip, defaults and errors") {
   options.restarts = false;
   options.restart_cosine = 0.95;
   options.switch_gain = 0.08;
-  options.restart_turn = 0.2;
+  options.restart_turn = 0.3;
+  options.restart_iterations = 7;
   options.inferred_joints = InferredJoints::kUse;
   options.rest = {0.1, -0.2};
   const HumanoidMapperOptions back = fromJson<HumanoidMapperOptions>(toJson(options), "<test>");
   // Every field written is read back: the same JSON again.
   CHECK(nlohmann::json(toJson(back)) == nlohmann::json(toJson(options)));
   CHECK(back.max_iterations == 12);
+  CHECK(back.restart_iterations == 7);
   CHECK_FALSE(back.restarts);
   CHECK(back.inferred_joints == InferredJoints::kUse);
   CHECK(back.rest == options.rest);
@@ -52,6 +54,8 @@ TEST_CASE("humanoid mapper options JSON: round trip, defaults and errors") {
                        doctest::Contains("unknown key \"grond_weight\""), ParseError);
   CHECK_THROWS_WITH_AS(parseJson<HumanoidMapperOptions>(R"({"max_iterations": 0})", "h.json"),
                        doctest::Contains("max_iterations"), ParseError);
+  CHECK_THROWS_WITH_AS(parseJson<HumanoidMapperOptions>(R"({"restart_iterations": 0})", "h.json"),
+                       doctest::Contains("restart_iterations"), ParseError);
   CHECK_THROWS_WITH_AS(parseJson<HumanoidMapperOptions>(R"({"restart_cosine": 2})", "h.json"),
                        doctest::Contains("restart_cosine"), ParseError);
   CHECK_THROWS_WITH_AS(parseJson<HumanoidMapperOptions>(R"({"inferred_joints": "guess"})", "h.json"),

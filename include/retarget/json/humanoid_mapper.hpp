@@ -20,7 +20,8 @@
 ///   "clamp_tolerance": 0.035,        // rad, >= 0
 ///   "clamp_cost": 0.002,             // >= 0 (units of 1 - cos)
 ///   "restarts": true, "restart_cosine": 0.98, "switch_gain": 0.05,
-///   "restart_turn": 0.1,             // rad, >= 0
+///   "restart_iterations": 4,         // >= 1
+///   "restart_turn": 0.2,             // rad, >= 0
 ///   "inferred_joints": "hold",       // or "use"
 ///   "rest": [] }                     // rad, robot q order, nq values; [] = neutral pose
 /// ```
@@ -63,6 +64,7 @@ inline nlohmann::ordered_json toJson(const HumanoidMapperOptions& options) {
   j["restarts"] = options.restarts;
   j["restart_cosine"] = options.restart_cosine;
   j["switch_gain"] = options.switch_gain;
+  j["restart_iterations"] = options.restart_iterations;
   j["restart_turn"] = options.restart_turn;
   j["inferred_joints"] = options.inferred_joints == InferredJoints::kUse ? "use" : "hold";
   j["rest"] = options.rest;
@@ -77,7 +79,8 @@ inline HumanoidMapperOptions decodeJson(const nlohmann::json& value, const std::
                            {"torso_weight", "twist_weight", "limb_weight", "ground_weight", "end_weight",
                             "continuity_weight", "max_step", "min_step", "continuity_gain", "max_iterations",
                             "first_frame_iterations", "tolerance", "clamp_tolerance", "clamp_cost", "restarts",
-                            "restart_cosine", "switch_gain", "restart_turn", "inferred_joints", "rest"});
+                            "restart_cosine", "switch_gain", "restart_iterations", "restart_turn", "inferred_joints",
+                            "rest"});
   HumanoidMapperOptions options;
   j.read("torso_weight", options.torso_weight, "a finite number >= 0");
   j.read("twist_weight", options.twist_weight, "a finite number >= 0");
@@ -100,6 +103,7 @@ inline HumanoidMapperOptions decodeJson(const nlohmann::json& value, const std::
   j.read("restarts", options.restarts);
   j.read("restart_cosine", options.restart_cosine, "a number in (-1, 1]");
   j.read("switch_gain", options.switch_gain, "a finite number >= 0");
+  j.read("restart_iterations", options.restart_iterations, 1);
   j.read("restart_turn", options.restart_turn, "a finite number >= 0 (rad)");
   if (j.has("inferred_joints")) {
     options.inferred_joints = readJsonChoice<InferredJoints>(j.at("inferred_joints"), j.pointer("inferred_joints"),

@@ -49,20 +49,28 @@
 /// parent's column); the robot frame R_Fr is held at the iterate, and the joints that carry it
 /// (the waist for the upper torso frames on a pelvis-rooted robot) are left out of the torso-frame
 /// terms, so such a term asks nothing of them; active set at the bounds (a coordinate at a bound
-/// whose gradient points out stays there); only steps that lower c are taken. Coordinates no term
-/// moves (fingers, a jaw) stay at their rest values.
+/// whose gradient points out stays there); only steps that lower c are taken, and a rejected step
+/// whose Gauss-Newton model promised a decrease below 1e-6 of max(1, c) ends the solve. The base
+/// frame B is the exception to holding frames: it turns with whatever moves the hips (a waist on
+/// a robot rooted at its trunk, Booster T1), and its derivative enters the B terms' Jacobians
+/// (see evaluate()). Coordinates no term moves (fingers, a jaw) stay at their rest values.
 ///
 /// ## Local minima and jumps
 ///
 /// A warm-started local solve can stay in the wrong basin: an arm raised sideways against its
 /// shoulder-roll limit while the pitch could take it overhead. When a limb's measured links end a
-/// frame below `restart_cosine` of the human's, the limb is solved again (limits only) from 18
-/// seeds (3 x 3 grids over its first two coordinates and over the next two); a solution whose link
-/// fit (the cost without the continuity term, which would otherwise outweigh any fit across a
-/// long joint range) is lower by more than `switch_gain` is taken at once and the frame reports
-/// kDiscontinuity. A
-/// limb whose restart found nothing better is not searched again until its human links have
-/// turned by `restart_turn` in total.
+/// frame further from the human's than their own targets allow by more than `restart_cosine`,
+/// the limb is solved again over its own coordinates (limits only; the rest of the body held)
+/// from 18 seeds (3 x 3 grids over its first two coordinates and over the next two), each for
+/// `restart_iterations`, and the best of them to convergence; a solution whose link fit (the cost
+/// without the continuity term, which would otherwise outweigh any fit across a long joint range)
+/// is lower by more than `switch_gain` is taken at once and the frame reports kDiscontinuity.
+/// "What their own targets allow": a link read in its torso frame and in B has two aims that
+/// differ where the robot's trunk cannot follow the human's (a 60 deg bow on an upright robot);
+/// no direction meets both, and the least weighted error any direction reaches is subtracted
+/// (worstExcess()), so a conflict no basin can resolve does not trigger a search. A limb whose
+/// restart found nothing better is not searched again until one of its human links has turned by
+/// `restart_turn` from where it was then.
 
 /// When the robot's link can take the human's direction, the minimum is the exact match (cos 1),
 /// which is also what the best reachable similarity (metrics/best_reachable.hpp) finds; where it
@@ -164,16 +172,20 @@ struct HumanoidMapperOptions {
   /// only turns the bend plane of a nearly straight knee or elbow costs little and is not
   /// reported.
   double clamp_cost = 0.002;
-  /// Restarts (see the file doc, "Local minima and jumps"): a limb whose measured links end a frame below
-  /// `restart_cosine` of the human's is solved again from seeds; a solution whose link fit is
-  /// lower by more than `switch_gain` (units of 1 - cos) is taken at once (a jump beyond the trust
-  /// region is reported as kDiscontinuity).
+  /// Restarts (see the file doc, "Local minima and jumps"): a limb one of whose measured links
+  /// ends a frame below `restart_cosine` of the best its own targets allow is solved again from
+  /// seeds; a solution whose link fit is lower by more than `switch_gain` (units of 1 - cos) is
+  /// taken at once (a jump beyond the trust region is reported as kDiscontinuity).
   bool restarts = true;
   double restart_cosine = 0.98;
   double switch_gain = 0.05;
-  /// After a restart that found nothing better, the next one for that limb waits until its human
-  /// links have turned by this much in total (rad, >= 0).
-  double restart_turn = 0.1;
+  /// Iterations of each seed's solve in a restart (>= 1); the seed that ends with the best fit
+  /// then runs to convergence (up to `max_iterations`).
+  int restart_iterations = 4;
+  /// After a restart that found nothing better, the next one for that limb waits until one of its
+  /// human links has turned by more than this from its direction at that restart (rad, >= 0):
+  /// the net turn, so that a held pose's tracking noise does not add up to a new search.
+  double restart_turn = 0.2;
   /// Joints the source only inferred (see InferredJoints; default kHold: not used).
   InferredJoints inferred_joints = InferredJoints::kHold;
   /// Rest configuration (size nq, rad, within limits): the output before the first usable frame
@@ -207,12 +219,6 @@ enum class HumanoidTerm : std::uint8_t {
 /// Number of terms (15).
 inline constexpr int kHumanoidTermCount = 15;
 
-/// Names of the terms ("torso", "twist", "left_upper_arm", ...).
-inline constexpr std::array<const char*, kHumanoidTermCount> kHumanoidTermNames = {
-    "torso",     "twist",      "left_upper_arm", "left_lower_arm", "left_hand",
-    "right_upper_arm", "right_lower_arm", "right_hand", "left_thigh", "left_tibia",
-    "left_foot", "right_thigh", "right_tibia", "right_foot", "head"};
-
 /// Bounded least-squares link-direction mapper for an automatically bound humanoid (see the file
 /// doc). A workspace: one per thread; keeps a reference to the model.
 template <typename ScalarType = double>
@@ -238,8 +244,6 @@ class HumanoidMapper {
   /// Forgets the previous frame: the next `map()` starts from `rest` without a trust region.
   void reset() noexcept;
 
-  /// Frames since construction in which a restart found a clearly better solution (see map()).
-  long basinSwitches() const noexcept { return switches_; }
   const RobotModel<Scalar>& model() const noexcept { return *model_; }
   const HumanoidMapperOptions& options() const noexcept { return options_; }
   const HumanoidBinding& binding() const noexcept { return binding_; }
@@ -250,10 +254,6 @@ class HumanoidMapper {
   /// Per q coordinate, last `map()`: the output, or for a clamped coordinate where the cost
   /// wanted it (its Newton step beyond the limit; rad).
   const VectorX<Scalar>& wanted() const noexcept { return wanted_; }
-  /// Which terms the binding supports (see the constructor).
-  bool hasTerm(HumanoidTerm t) const noexcept { return terms_[static_cast<std::size_t>(t)].present; }
-  /// Which terms were used in the last `map()` (their human link and frame were usable).
-  bool usedTerm(HumanoidTerm t) const noexcept { return terms_[static_cast<std::size_t>(t)].active; }
   /// Cost c(q_out) of the last `map()` (see the file doc) and the iterations it took.
   Scalar cost() const noexcept { return cost_; }
   int iterations() const noexcept { return iterations_; }
@@ -274,11 +274,16 @@ class HumanoidMapper {
     bool primary = true;       // a link WBF / LLF measure (not a hand or foot)
     int group = 0;             // torso, left arm, right arm, left leg, right leg, head
     Scalar error = Scalar(0);  // |u - R t|^2 at the last evaluation (2 - 2 cos)
+    V3 aim = V3::Zero();       // R_Fr t at the last evaluation (robot world; zero: no frame)
+    Scalar error_try = Scalar(0);  // error and aim of the last evaluate() (error, aim: accepted)
+    V3 aim_try = V3::Zero();
+    int partner = -1;          // the same link's term in the other frame (torso frame <-> B)
     std::vector<int> columns;  // q coordinates this term moves
     V3 target = V3::Zero();    // human unit link in its frame F (this frame)
     V3 target_prev = V3::Zero();
     bool has_prev = false;     // target_prev is a usable frame's target
     bool was_active = false;   // used in the previous frame
+    V3 target_searched = V3::Zero();  // target at its group's last fruitless restart (zero: none)
   };
 
   // Per robot point: index into points_ of its `from` point (-1: fixed), and the joints carrying
@@ -292,11 +297,19 @@ class HumanoidMapper {
   // Forward kinematics, points, point Jacobians and robot frames at `q`; returns the link cost
   // and leaves H_try_, g_try_ (the Gauss-Newton model without the continuity term).
   Scalar evaluate(const VectorX<Scalar>& q);
+  // The last evaluate() becomes the current point's: its derivatives (H_try_, g_try_, ...) and
+  // its terms' errors and aims.
+  void accept();
   // Projected Levenberg-Marquardt from q_ within [lo_, hi_]; leaves the solution in q_, its cost
-  // in cost_ and its derivatives in H_, g_, g_primary_, h_primary_. True when converged.
+  // in cost_ and its derivatives in H_, g_, g_primary_, h_primary_. True when converged. Only the
+  // coordinates free at the current iterate enter the linear system (see solve()).
   bool solve(int max_iterations);
-  // Largest error of the active measured terms of `group` at the last evaluation.
-  Scalar worstPrimary(int group) const;
+  // Whether one of `group`'s active human links turned by more than `restart_turn` from its
+  // direction at the group's last fruitless restart (or was not there then).
+  bool turnedSinceSearch(int group) const;
+  // Largest excess, over the measured links of `group` at the last evaluation, of a link's error
+  // over the least error its own targets allow (see the file doc, "Local minima and jumps").
+  Scalar worstExcess(int group) const;
 
   static constexpr int kGroupCount = 6;
   // The frame of `kind` among a skeleton's torso frames and base (false when not buildable).
@@ -310,6 +323,11 @@ class HumanoidMapper {
   std::array<int, kHumanJointCount> point_of_joint_{};  // canonical joint -> index in points_, -1
   std::vector<std::vector<Carrier>> carriers_;           // per point
   std::vector<Matrix3X<Scalar>> J_points_;               // per point, 3 x nq
+  std::vector<std::vector<int>> point_columns_;          // per point, its Jacobian's nonzero columns
+  std::vector<unsigned> point_groups_;  // per point, bit g: group g's terms need its Jacobian
+  std::array<int, 2> base_points_{-1, -1};  // B's left and right points (indices into points_)
+  std::vector<int> base_columns_;            // coordinates that move them (turn B)
+  Matrix3X<Scalar> dy_B_;                    // per coordinate, d(B's y axis)/dq (evaluate())
   std::vector<V3> p_points_;                             // per point, robot frame (m)
   std::vector<V3> axis_W_, origin_W_;                    // per joint (after evaluate)
   // The 15 terms of the table (indexed by HumanoidTerm), then the measured limb links once more
@@ -319,22 +337,23 @@ class HumanoidMapper {
   // The robot's frames at the last evaluation, indexed by FrameKind.
   std::array<M3, 6> robot_frames_{};
   std::array<bool, 6> robot_frame_ok_{};
-  // Per group: after a restart that found nothing better, the angle (rad) the group's human links
-  // have turned since (a restart runs again once it exceeds `restart_turn`); -1: no such restart.
-  std::array<Scalar, 6> turned_since_restart_{};
-  std::array<Scalar, 6> group_turn_{};  // this frame's largest turn of each group's links (rad)
+  // Per group: a restart found nothing better, and the group's human links have not turned by
+  // `restart_turn` from where they were then (Term::target_searched).
+  std::array<bool, 6> searched_{};
   SkeletonFrame<Scalar> robot_frame_{}, human_{};
   JointFlags driven_;          // coordinates some term moves
   JointFlags driven_primary_;  // coordinates some measured (primary) term moves
   // Per group: restart seeds, each a list of (q column, value).
   std::array<std::vector<std::vector<std::pair<int, Scalar>>>, kGroupCount> group_seeds_{};
-  VectorX<Scalar> q_local_, q_best_, step_;  // step_: per coordinate trust radius this frame (rad)
-  long switches_ = 0;
-  VectorX<Scalar> lower_, upper_, rest_, q_prev_, q_, q_try_, lo_, hi_, g_, g_try_, dq_, rhs_;
+  // Per group: the coordinates only its terms move (what its restarts solve for).
+  std::array<std::vector<int>, kGroupCount> group_columns_{};
+  int restricted_ = -1;      // evaluate() counts only this group's terms (a restart); -1: all
+  std::vector<int> free_;    // solve(): the coordinates in this iteration's linear system
+  VectorX<Scalar> q_local_, q_best_, q_seed_, step_;  // step_: per coordinate trust radius this frame (rad)
+  VectorX<Scalar> lower_, upper_, rest_, q_prev_, q_, q_try_, lo_, hi_, g_, g_try_, dq_, rhs_, b_;
   // Gradient and curvature (diagonal) of the primary terms alone: what a limit is held against.
   VectorX<Scalar> g_primary_, g_primary_try_, h_primary_, h_primary_try_;
   MatrixX<Scalar> H_, H_try_, A_;
-  Eigen::LLT<MatrixX<Scalar>> llt_;
   Matrix3X<Scalar> J_term_;
   JointFlags clamped_, held_, fixed_, used_;
   VectorX<Scalar> wanted_;
@@ -360,6 +379,18 @@ HumanoidMapper<Scalar>::HumanoidMapper(const RobotModel<Scalar>& model, Humanoid
     });
   }
   J_points_.assign(points_.size(), Matrix3X<Scalar>::Zero(3, nq));
+  // A point's Jacobian is nonzero only in its carriers' columns and its `from` point's (points
+  // are resolved parents first): evaluate() writes those alone, the rest stay zero.
+  point_columns_.resize(points_.size());
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    std::vector<int>& columns = point_columns_[i];
+    if (points_[i].from >= 0) {
+      columns = point_columns_[static_cast<std::size_t>(point_of_joint_[static_cast<std::size_t>(points_[i].from)])];
+    }
+    for (const Carrier& c : carriers_[i]) columns.push_back(c.column);
+    std::sort(columns.begin(), columns.end());
+    columns.erase(std::unique(columns.begin(), columns.end()), columns.end());
+  }
   p_points_.assign(points_.size(), V3::Zero());
   axis_W_.assign(joints.size(), V3::UnitZ());
   origin_W_.assign(joints.size(), V3::Zero());
@@ -389,6 +420,24 @@ HumanoidMapper<Scalar>::HumanoidMapper(const RobotModel<Scalar>& model, Humanoid
     double weight;
   };
   const double w_ground = options_.limb_weight * options_.ground_weight;
+  // B's points (the hips; the shoulders when the binding has no hips) and the coordinates that
+  // move them: on a robot rooted at its trunk (Booster T1) the waist carries the hips, and B
+  // turns with it.
+  std::vector<bool> base_moves(static_cast<std::size_t>(nq), false);
+  if (has(H::kHipLeft) && has(H::kHipRight)) {
+    base_points_ = {point_of_joint_[static_cast<std::size_t>(H::kHipLeft)],
+                    point_of_joint_[static_cast<std::size_t>(H::kHipRight)]};
+  } else if (has(H::kShoulderLeft) && has(H::kShoulderRight)) {
+    base_points_ = {point_of_joint_[static_cast<std::size_t>(H::kShoulderLeft)],
+                    point_of_joint_[static_cast<std::size_t>(H::kShoulderRight)]};
+  }
+  if (base_points_[0] >= 0) {
+    for (int c = 0; c < nq; ++c) {
+      const auto k = static_cast<std::size_t>(c);
+      base_moves[k] = moves[static_cast<std::size_t>(base_points_[0])][k] || moves[static_cast<std::size_t>(base_points_[1])][k];
+      if (base_moves[k]) base_columns_.push_back(c);
+    }
+  }
   const Spec specs[kHumanoidTermCount + kGroundTermCount] = {
       {HumanoidTerm::kTorso, H::kSpineBase, H::kSpineShoulder, FrameKind::kBase, options_.torso_weight},
       {HumanoidTerm::kTwist, H::kShoulderRight, H::kShoulderLeft, FrameKind::kBase, options_.twist_weight},
@@ -465,11 +514,20 @@ HumanoidMapper<Scalar>::HumanoidMapper(const RobotModel<Scalar>& model, Humanoid
     for (int c = 0; c < nq; ++c) {
       const auto k = static_cast<std::size_t>(c);
       const bool moved = t.primary ? (ma[k] || mb[k]) : (mb[k] && !ma[k]);
-      if (moved && !frame_carriers[k]) t.columns.push_back(c);
+      const bool turns_frame = s.frame == FrameKind::kBase && base_moves[k];  // see evaluate()
+      if ((moved || turns_frame) && !frame_carriers[k]) t.columns.push_back(c);
     }
     if (t.columns.empty()) continue;
     t.present = true;
     t.group = groupOf(s.term);
+    // The ground terms follow the table's terms: pair each with its link's torso-frame term.
+    if (n >= static_cast<std::size_t>(kHumanoidTermCount)) {
+      Term& f = terms_[static_cast<std::size_t>(s.term)];
+      if (f.present && f.a == t.a && f.b == t.b) {
+        f.partner = static_cast<int>(n);
+        t.partner = static_cast<int>(s.term);
+      }
+    }
     for (int c : t.columns) {
       driven_[c] = true;
       if (t.primary) driven_primary_[c] = true;
@@ -496,14 +554,41 @@ HumanoidMapper<Scalar>::HumanoidMapper(const RobotModel<Scalar>& model, Humanoid
     }
   }
   q_prev_ = rest_;
-  q_ = q_try_ = lo_ = hi_ = g_ = g_try_ = dq_ = rhs_ = wanted_ = rest_;
+  q_ = q_try_ = lo_ = hi_ = g_ = g_try_ = dq_ = rhs_ = b_ = wanted_ = rest_;
   g_primary_ = g_primary_try_ = h_primary_ = h_primary_try_ = rest_;
   H_ = H_try_ = A_ = MatrixX<Scalar>::Zero(nq, nq);
-  llt_ = Eigen::LLT<MatrixX<Scalar>>(nq);
+  free_.assign(static_cast<std::size_t>(nq), 0);
   J_term_ = Matrix3X<Scalar>::Zero(3, nq);
+  dy_B_ = Matrix3X<Scalar>::Zero(3, nq);
   clamped_ = held_ = fixed_ = used_ = JointFlags::Constant(nq, false);
-  q_local_ = q_best_ = step_ = rest_;
-  turned_since_restart_.fill(Scalar(-1));
+  q_local_ = q_best_ = q_seed_ = step_ = rest_;
+  searched_.fill(false);
+  // Which groups' terms read each point's Jacobian, directly or through a point hung from it.
+  point_groups_.assign(points_.size(), 0u);
+  for (const Term& t : terms_) {
+    if (!t.present) continue;
+    for (int j : {t.a, t.b}) point_groups_[static_cast<std::size_t>(point_of_joint_[static_cast<std::size_t>(j)])] |= 1u << t.group;
+  }
+  if (!base_columns_.empty()) {  // B's derivative (evaluate()) reads its points' Jacobians
+    for (int p : base_points_) point_groups_[static_cast<std::size_t>(p)] = ~0u;
+  }
+  for (std::size_t i = points_.size(); i-- > 0;) {
+    if (points_[i].from >= 0) {
+      point_groups_[static_cast<std::size_t>(point_of_joint_[static_cast<std::size_t>(points_[i].from)])] |= point_groups_[i];
+    }
+  }
+  // Each group's own coordinates: moved by its terms and by no other group's (an arm's ground
+  // terms also move the waist, which the torso's terms move as well).
+  for (int group = 0; group < kGroupCount; ++group) {
+    for (int c = 0; c < nq; ++c) {
+      bool own = false, shared = false;
+      for (const Term& t : terms_) {
+        if (!t.present || std::find(t.columns.begin(), t.columns.end(), c) == t.columns.end()) continue;
+        (t.group == group ? own : shared) = true;
+      }
+      if (own && !shared) group_columns_[static_cast<std::size_t>(group)].push_back(c);
+    }
+  }
   // Restart seeds of each limb (see map()): a 3 x 3 grid of cell centres over the limits of its
   // first two coordinates (from the torso or pelvis outward; [-pi, pi] for an unbounded one).
   const std::array<std::pair<HumanoidLimb, int>, 5> limbs = {{{HumanoidLimb::kLeftArm, 1},
@@ -514,8 +599,11 @@ HumanoidMapper<Scalar>::HumanoidMapper(const RobotModel<Scalar>& model, Humanoid
   for (const auto& [limb, group] : limbs) {
     const HumanoidChain& chain = binding_.limb(limb);
     std::vector<int> driven;
+    const std::vector<int>& own = group_columns_[static_cast<std::size_t>(group)];
     for (int c : chain.q) {
-      if (c >= 0 && c < nq && driven_primary_[c]) driven.push_back(c);
+      if (c >= 0 && c < nq && driven_primary_[c] && std::find(own.begin(), own.end(), c) != own.end()) {
+        driven.push_back(c);
+      }
     }
     if (!chain.found || driven.size() < 2) continue;
     auto cell = [&](int c, int k) {
@@ -548,9 +636,7 @@ void HumanoidMapper<Scalar>::reset() noexcept {
   wanted_ = rest_;
   cost_ = Scalar(0);
   iterations_ = 0;
-  switches_ = 0;
-  turned_since_restart_.fill(Scalar(-1));
-  group_turn_.fill(Scalar(0));
+  searched_.fill(false);
 }
 
 template <typename Scalar>
@@ -590,11 +676,12 @@ Scalar HumanoidMapper<Scalar>::evaluate(const VectorX<Scalar>& q) {
     }
     robot_frame_.p_W[static_cast<std::size_t>(point.joint)] = p;
     robot_frame_.state[static_cast<std::size_t>(point.joint)] = TrackingState::kTracked;
+    if (restricted_ >= 0 && (point_groups_[i] & (1u << restricted_)) == 0u) continue;  // not read
     Matrix3X<Scalar>& J = J_points_[i];
-    if (from < 0) {
-      J.setZero();
-    } else {
-      J = J_points_[static_cast<std::size_t>(from)];
+    for (int c : point_columns_[i]) J.col(c).setZero();
+    if (from >= 0) {
+      const Matrix3X<Scalar>& J_from = J_points_[static_cast<std::size_t>(from)];
+      for (int c : point_columns_[static_cast<std::size_t>(from)]) J.col(c) = J_from.col(c);
     }
     const V3 arm = from < 0 ? V3::Zero() : V3(X_WL.linear() * v_L);
     for (const Carrier& c : carriers_[i]) {
@@ -617,32 +704,52 @@ Scalar HumanoidMapper<Scalar>::evaluate(const VectorX<Scalar>& q) {
   for (std::size_t f = 0; f < robot_frames_.size(); ++f) {
     robot_frame_ok_[f] = pickFrame(robot_torso, robot_base, static_cast<FrameKind>(f), robot_frames_[f]);
   }
+  // B turns with the coordinates that move its points: y = P h / |P h| with h = p_left - p_right
+  // and P the projection on the horizontal plane, x = y x z, z the vertical; so
+  // d(R_B t)/dq_k = t_x (dy_k x z) + t_y dy_k with dy_k = (I - y y^T) P dh_k / |P h|.
+  const std::size_t kB = static_cast<std::size_t>(FrameKind::kBase);
+  if (!base_columns_.empty() && robot_frame_ok_[kB]) {
+    const auto left = static_cast<std::size_t>(base_points_[0]), right = static_cast<std::size_t>(base_points_[1]);
+    const V3 h = p_points_[left] - p_points_[right];
+    const Scalar horizontal = std::hypot(h.x(), h.y());
+    const V3 y = robot_frames_[kB].col(1);
+    M3 D = (M3::Identity() - y * y.transpose()) / horizontal;
+    D.col(2).setZero();  // P drops the vertical component of dh
+    for (int c : base_columns_) dy_B_.col(c) = D * (J_points_[left].col(c) - J_points_[right].col(c));
+  }
   for (Term& t : terms_) {
-    if (!t.active) continue;
+    if (!t.active || (restricted_ >= 0 && t.group != restricted_)) continue;
     const M3& R_F = robot_frames_[static_cast<std::size_t>(t.frame)];
     if (!robot_frame_ok_[static_cast<std::size_t>(t.frame)]) {
       // The robot's own frame degenerated (not at any sane configuration): the term counts as
       // fully wrong, with no derivative.
-      t.error = Scalar(2);
+      t.error_try = Scalar(2);
+      t.aim_try.setZero();
       cost += t.weight * t.weight * Scalar(2);
       continue;
     }
+    t.aim_try = R_F * t.target;
     const std::size_t ia = static_cast<std::size_t>(point_of_joint_[static_cast<std::size_t>(t.a)]);
     const std::size_t ib = static_cast<std::size_t>(point_of_joint_[static_cast<std::size_t>(t.b)]);
     const V3 d = p_points_[ib] - p_points_[ia];
     const Scalar length = d.norm();
     if (!(length > Scalar(1e-9))) {
-      t.error = Scalar(2);
+      t.error_try = Scalar(2);
       cost += t.weight * t.weight * Scalar(2);
       continue;
     }
     const V3 u = d / length;
-    const V3 r = u - R_F * t.target;
+    const V3 r = u - t.aim_try;
     const Scalar w2 = t.weight * t.weight;
-    t.error = r.squaredNorm();
-    cost += Scalar(0.5) * w2 * t.error;
+    t.error_try = r.squaredNorm();
+    cost += Scalar(0.5) * w2 * t.error_try;
     const M3 P = (M3::Identity() - u * u.transpose()) / length;
     for (int c : t.columns) J_term_.col(c) = P * (J_points_[ib].col(c) - J_points_[ia].col(c));
+    if (t.frame == FrameKind::kBase) {
+      for (int c : base_columns_) {
+        J_term_.col(c) -= t.target.x() * dy_B_.col(c).cross(V3::UnitZ()) + t.target.y() * dy_B_.col(c);
+      }
+    }
     for (std::size_t x = 0; x < t.columns.size(); ++x) {
       const int cx = t.columns[x];
       g_try_[cx] += w2 * J_term_.col(cx).dot(r);
@@ -662,55 +769,83 @@ Scalar HumanoidMapper<Scalar>::evaluate(const VectorX<Scalar>& q) {
 }
 
 template <typename Scalar>
+void HumanoidMapper<Scalar>::accept() {
+  H_.swap(H_try_);
+  g_.swap(g_try_);
+  g_primary_.swap(g_primary_try_);
+  h_primary_.swap(h_primary_try_);
+  for (Term& t : terms_) {
+    if (restricted_ >= 0 && t.group != restricted_) continue;  // not evaluated
+    t.error = t.error_try;
+    t.aim = t.aim_try;
+  }
+}
+
+template <typename Scalar>
 bool HumanoidMapper<Scalar>::solve(int max_iterations) {
+  // A rejected step whose model decrease was below this fraction of max(1, cost) ends the solve
+  // (see below; chosen on the tuning Kinect recordings: 14 % fewer iterations, the same costs).
+  constexpr Scalar kPromisedFloor = Scalar(1e-6);
   const int nq = model_->nq();
   const Scalar mu = static_cast<Scalar>(options_.continuity_weight);
   const Scalar half_mu = Scalar(0.5) * mu;
   q_ = q_.cwiseMax(lo_).cwiseMin(hi_);
   Scalar cost = evaluate(q_) + half_mu * (q_ - q_prev_).squaredNorm();
-  H_.swap(H_try_);
-  g_.swap(g_try_);
-  g_primary_.swap(g_primary_try_);
-  h_primary_.swap(h_primary_try_);
+  accept();
   Scalar lambda = Scalar(1e-3);
   const Scalar tolerance = static_cast<Scalar>(options_.tolerance);
   bool converged = false;
   int it = 0;
   for (; it < max_iterations && !converged; ++it) {
-    // Gradient and damped Gauss-Newton matrix with the continuity term; a coordinate at a bound
-    // whose gradient points out of the box is held there (its row and column become identity).
+    // Gradient and damped Gauss-Newton matrix with the continuity term over the free coordinates:
+    // a coordinate no term moves, pinned (lo = hi: held, or outside a restart's limb), or at a
+    // bound whose gradient points out of the box stays where it is and leaves the system.
     rhs_ = g_ + mu * (q_ - q_prev_);
-    A_ = H_;
-    A_.diagonal().array() += mu + lambda;
+    int m = 0;
     for (int i = 0; i < nq; ++i) {
       const Scalar span = Scalar(1e-9);
-      fixed_[i] = !driven_[i] || (q_[i] <= lo_[i] + span && rhs_[i] > 0) || (q_[i] >= hi_[i] - span && rhs_[i] < 0);
-      if (!fixed_[i]) continue;
-      A_.row(i).setZero();
-      A_.col(i).setZero();
-      A_(i, i) = Scalar(1);
-      rhs_[i] = Scalar(0);
+      fixed_[i] = !driven_[i] || !(lo_[i] < hi_[i]) || (q_[i] <= lo_[i] + span && rhs_[i] > 0) ||
+                  (q_[i] >= hi_[i] - span && rhs_[i] < 0);
+      if (!fixed_[i]) free_[static_cast<std::size_t>(m++)] = i;
     }
-    llt_.compute(A_);
-    if (llt_.info() != Eigen::Success) break;
-    dq_ = -rhs_;
-    llt_.solveInPlace(dq_);
+    if (m == 0) {
+      converged = true;
+      break;
+    }
+    // The system in A_'s top-left m x m corner, factorised in place (no allocation).
+    for (int c = 0; c < m; ++c) {
+      const int qc = free_[static_cast<std::size_t>(c)];
+      for (int r = 0; r < m; ++r) A_(r, c) = H_(free_[static_cast<std::size_t>(r)], qc);
+      A_(c, c) += mu + lambda;
+      b_[c] = -rhs_[qc];
+    }
+    Eigen::Ref<MatrixX<Scalar>> A_free = A_.topLeftCorner(m, m);
+    Eigen::LLT<Eigen::Ref<MatrixX<Scalar>>> llt(A_free);
+    if (llt.info() != Eigen::Success) break;
+    auto b = b_.head(m);
+    llt.solveInPlace(b);
+    dq_.setZero();
+    for (int c = 0; c < m; ++c) dq_[free_[static_cast<std::size_t>(c)]] = b_[c];
     q_try_ = (q_ + dq_).cwiseMax(lo_).cwiseMin(hi_);
     if (!q_try_.allFinite()) break;
     const Scalar moved = (q_try_ - q_).cwiseAbs().maxCoeff();
     const Scalar cost_try = evaluate(q_try_) + half_mu * (q_try_ - q_prev_).squaredNorm();
     if (cost_try <= cost) {
       q_.swap(q_try_);
-      H_.swap(H_try_);
-      g_.swap(g_try_);
-      g_primary_.swap(g_primary_try_);
-      h_primary_.swap(h_primary_try_);
+      accept();
       converged = cost - cost_try <= Scalar(1e-12) * std::max(Scalar(1), cost) || moved <= tolerance;
       cost = cost_try;
       lambda = std::max(Scalar(1e-9), lambda * Scalar(0.3));
     } else {
+      // Rejected. Nothing left to gain when the Gauss-Newton model itself promised almost no
+      // decrease for this step (-g.s - s^T (H + mu I) s / 2, s the step taken): near a minimum
+      // with a nonzero residual the model's steps fail by rounding, and raising lambda until
+      // they shrink below `tolerance` took half of all iterations on Kinect input.
+      dq_ = q_try_ - q_;
+      b_.noalias() = H_ * dq_;  // preallocated: no temporary
+      const Scalar promised = -rhs_.dot(dq_) - Scalar(0.5) * (dq_.dot(b_) + mu * dq_.squaredNorm());
       lambda *= Scalar(10);
-      converged = moved <= tolerance;
+      converged = moved <= tolerance || promised <= kPromisedFloor * std::max(Scalar(1), cost);
       if (lambda > Scalar(1e6)) break;
     }
   }
@@ -720,10 +855,36 @@ bool HumanoidMapper<Scalar>::solve(int max_iterations) {
 }
 
 template <typename Scalar>
-Scalar HumanoidMapper<Scalar>::worstPrimary(int group) const {
-  Scalar worst = Scalar(0);
+bool HumanoidMapper<Scalar>::turnedSinceSearch(int group) const {
+  const Scalar cos_turn = std::cos(static_cast<Scalar>(options_.restart_turn));
   for (const Term& t : terms_) {
-    if (t.active && t.primary && t.group == group) worst = std::max(worst, t.error);
+    if (t.active && t.group == group && !(t.target.dot(t.target_searched) >= cos_turn)) return true;
+  }
+  return false;
+}
+
+template <typename Scalar>
+Scalar HumanoidMapper<Scalar>::worstExcess(int group) const {
+  // A link read in two frames (its torso frame and B) has two aims a_1, a_2 that differ where the
+  // robot's trunk cannot follow the human's; no direction u does better on both than the least
+  // of w_1^2 |u - a_1|^2 + w_2^2 |u - a_2|^2, 2 (w_1^2 + w_2^2) - 2 |w_1^2 a_1 + w_2^2 a_2| (at u along
+  // w_1^2 a_1 + w_2^2 a_2). The excess is the link's weighted mean error above that least value.
+  Scalar worst = Scalar(0);
+  for (std::size_t n = 0; n < terms_.size(); ++n) {
+    const Term& t = terms_[n];
+    if (!t.active || !t.primary || t.group != group) continue;
+    const Term* other = t.partner >= 0 && terms_[static_cast<std::size_t>(t.partner)].active
+                            ? &terms_[static_cast<std::size_t>(t.partner)]
+                            : nullptr;
+    if (other == nullptr) {
+      worst = std::max(worst, t.error);
+      continue;
+    }
+    if (t.partner < static_cast<int>(n)) continue;  // the pair is counted once
+    const Scalar w1 = t.weight * t.weight, w2 = other->weight * other->weight, w = w1 + w2;
+    const Scalar achieved = w1 * t.error + w2 * other->error;
+    const Scalar least = Scalar(2) * w - Scalar(2) * (w1 * t.aim + w2 * other->aim).norm();
+    worst = std::max(worst, (achieved - least) / w);
   }
   return worst;
 }
@@ -776,12 +937,10 @@ Status HumanoidMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Re
   const bool trust = !first_ && std::isfinite(options_.max_step);
   const Scalar max_step = static_cast<Scalar>(options_.max_step);
   step_.setConstant(trust ? static_cast<Scalar>(options_.min_step) : std::numeric_limits<Scalar>::infinity());
-  group_turn_.fill(Scalar(0));
   for (Term& t : terms_) {
     if (!t.active) continue;
     Scalar turn = max_step;
     if (t.has_prev) turn = std::acos(std::min(Scalar(1), std::max(Scalar(-1), t.target.dot(t.target_prev))));
-    group_turn_[static_cast<std::size_t>(t.group)] = std::max(group_turn_[static_cast<std::size_t>(t.group)], turn);
     // A link back after frames without it (tracking lost) has no continuity to keep: its
     // coordinates go where it is at once (a step above max_step is reported as a discontinuity).
     const Scalar allowed = !t.was_active ? std::numeric_limits<Scalar>::infinity()
@@ -813,49 +972,65 @@ Status HumanoidMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Re
     const Scalar half_mu = Scalar(0.5) * static_cast<Scalar>(options_.continuity_weight);
     auto fitOf = [&](const VectorX<Scalar>& q) { return cost_ - half_mu * (q - q_prev_).squaredNorm(); };
     q_local_ = q_;
-    const Scalar local = fitOf(q_local_);
-    evaluate(q_local_);  // the term errors at the local solution
+    const Scalar local = fitOf(q_local_);  // the terms' errors are the local solution's (accept())
     std::array<bool, kGroupCount> poor{};
     const Scalar restart_error = Scalar(2) * (Scalar(1) - static_cast<Scalar>(options_.restart_cosine));
     for (int group = 0; group < kGroupCount; ++group) {
-      Scalar& turned = turned_since_restart_[static_cast<std::size_t>(group)];
-      if (turned >= Scalar(0)) turned += group_turn_[static_cast<std::size_t>(group)];
-      const bool may = turned < Scalar(0) || turned > static_cast<Scalar>(options_.restart_turn);
+      const bool may = !searched_[static_cast<std::size_t>(group)] || turnedSinceSearch(group);
       poor[static_cast<std::size_t>(group)] =
-          may && !group_seeds_[static_cast<std::size_t>(group)].empty() && worstPrimary(group) > restart_error;
+          may && !group_seeds_[static_cast<std::size_t>(group)].empty() && worstExcess(group) > restart_error;
     }
+    // Each poor limb is solved again over its own coordinates alone (the rest pinned; only its
+    // terms evaluated): the whole body's fit of a solution is the reference's, less the limb's
+    // terms there, plus the limb's terms at the solution.
     Scalar best = local;
     bool found = false;
     for (int group = 0; group < kGroupCount; ++group) {
       if (!poor[static_cast<std::size_t>(group)]) continue;
       const Scalar before = best;
-      for (int i = 0; i < nq; ++i) {
-        lo_[i] = held_[i] ? q_prev_[i] : lower_[i];
-        hi_[i] = held_[i] ? q_prev_[i] : upper_[i];
+      const VectorX<Scalar>& reference = found ? q_best_ : q_local_;
+      lo_ = reference;
+      hi_ = reference;
+      for (int c : group_columns_[static_cast<std::size_t>(group)]) {
+        lo_[c] = held_[c] ? q_prev_[c] : lower_[c];
+        hi_[c] = held_[c] ? q_prev_[c] : upper_[c];
       }
+      restricted_ = group;
+      const Scalar others = before - evaluate(reference);
+      // Every seed runs `restart_iterations`; the most promising then runs to convergence.
+      Scalar seed_best = std::numeric_limits<Scalar>::infinity();
       for (const auto& seed : group_seeds_[static_cast<std::size_t>(group)]) {
         q_ = found ? q_best_ : q_local_;
         for (const auto& [column, value] : seed) q_[column] = value;
-        solve(options_.max_iterations);
+        solve(options_.restart_iterations);
         const Scalar fit = fitOf(q_);
-        if (fit < best) {
-          best = fit;
-          q_best_ = q_;
-          found = true;
+        if (fit < seed_best) {
+          seed_best = fit;
+          q_seed_ = q_;
         }
       }
+      q_ = q_seed_;
+      solve(options_.max_iterations);
+      const Scalar fit = others + fitOf(q_);
+      if (fit < best) {
+        best = fit;
+        q_best_ = q_;
+        found = true;
+      }
+      restricted_ = -1;
       // Nothing clearly better for this limb: no new search until the human's links of this limb
       // turn by `restart_turn` (a pose the robot cannot take, held by the human, costs one search,
       // not one per frame).
-      turned_since_restart_[static_cast<std::size_t>(group)] =
-          best < before - static_cast<Scalar>(options_.switch_gain) ? Scalar(-1) : Scalar(0);
+      searched_[static_cast<std::size_t>(group)] = !(best < before - static_cast<Scalar>(options_.switch_gain));
+      for (Term& t : terms_) {
+        if (t.group == group) t.target_searched = t.active ? t.target : V3::Zero();
+      }
     }
     if (found && best < local - static_cast<Scalar>(options_.switch_gain)) {
       // The better solution, reached by a jump when it lies beyond the trust region.
       q_ = q_best_;
       jumped = ((q_best_ - q_prev_).cwiseAbs().array() > step_.array()).any();
       converged = true;
-      ++switches_;
     } else {
       q_ = q_local_;
     }
@@ -863,10 +1038,7 @@ Status HumanoidMapper<Scalar>::map(const SkeletonFrame<Scalar>& frame, Eigen::Re
     if (std::any_of(poor.begin(), poor.end(), [](bool p) { return p; })) {
       // The derivatives of the output, for the clamp report below.
       cost_ = evaluate(q_) + Scalar(0.5) * static_cast<Scalar>(options_.continuity_weight) * (q_ - q_prev_).squaredNorm();
-      H_.swap(H_try_);
-      g_.swap(g_try_);
-      g_primary_.swap(g_primary_try_);
-      h_primary_.swap(h_primary_try_);
+      accept();
     }
   }
   if (!q_.allFinite()) q_ = q_prev_;  // never reached with finite limits; kept as a guard
@@ -930,6 +1102,7 @@ RETARGET_DECL void HumanoidMapperOptions::validate() const {
   check(std::isfinite(clamp_cost) && clamp_cost >= 0, "clamp_cost", clamp_cost, ">= 0");
   check(restart_cosine > -1 && restart_cosine <= 1, "restart_cosine", restart_cosine, "in (-1, 1]");
   check(std::isfinite(switch_gain) && switch_gain >= 0, "switch_gain", switch_gain, ">= 0");
+  check(restart_iterations >= 1, "restart_iterations", restart_iterations, ">= 1");
   check(std::isfinite(restart_turn) && restart_turn >= 0, "restart_turn", restart_turn, ">= 0 rad");
 }
 
