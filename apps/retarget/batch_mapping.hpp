@@ -2,8 +2,9 @@
 
 // One motion file through one mapping method, without printing anything: what `retarget batch`
 // runs per file (on worker threads) and `retarget compare` per method. The methods are those of
-// `retarget map` (ga-lvvj, euler, triangle, fabrik, pic, pics), built the same way (same maps,
-// same options, same input pipeline), so a batch CSV is byte-identical to `retarget map`'s.
+// `retarget map` (batchMethods(): ga-lvvj, humanoid, euler, triangle, fabrik, pic, pics, gpdm-pf,
+// pf), built the same way (same maps, same options, same input pipeline), so a batch CSV is
+// byte-identical to `retarget map`'s.
 
 #include <functional>
 #include <memory>
@@ -29,7 +30,8 @@ namespace retarget::cli {
 /// What a method needs besides the robot and the file.
 struct MethodSetup {
   std::string method;       // one of batchMethods() (default options, seed 1)
-  std::string config_path;  // optional --config (ga-lvvj: GaLvvjOptions JSON; euler: EulerMap JSON)
+  std::string config_path;  // optional --config (ga-lvvj: GaLvvjOptions, humanoid: HumanoidMapperOptions,
+                            // whole body: WholeBodyOptions, euler: EulerMap; JSON)
   int softening = 1;        // PICs K
   std::string model_path;   // gpdm-pf: the learned .gpdm model (--model)
   std::string fallback;     // gpdm-pf: "ga-lvvj" on frames the model does not explain (--fallback), else none

@@ -1,10 +1,10 @@
 // Robot loading for the command line: built-in models by name, or URDF / MJCF files.
 #include "robot_loading.hpp"
 
-#include <cctype>
 #include <filesystem>
 #include <iostream>
 
+#include <retarget/core/internal/text.hpp>
 #include <retarget/io/robot_file.hpp>
 #include <retarget/robots/builtin.hpp>
 
@@ -18,7 +18,7 @@ bool endsWithIgnoringCase(const std::string& text, const std::string& lower_suff
   if (text.size() < lower_suffix.size()) return false;
   const std::size_t start = text.size() - lower_suffix.size();
   for (std::size_t i = 0; i < lower_suffix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(text[start + i])) != lower_suffix[i]) return false;
+    if (retarget::internal::toLowerAscii(text[start + i]) != lower_suffix[i]) return false;
   }
   return true;
 }

@@ -3,18 +3,18 @@
 #include "bindings.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 
+#include <retarget/core/internal/text.hpp>
+#include <retarget/human/schema.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/bvh_skeleton.hpp>
 #include <retarget/io/keypoints_csv.hpp>
 #include <retarget/io/kinect.hpp>
 #include <retarget/io/ntu_skeleton.hpp>
-#include <retarget/io/skeleton_csv.hpp>
 #include <retarget/io/robot_file.hpp>
-#include <retarget/human/schema.hpp>
+#include <retarget/io/skeleton_csv.hpp>
 #include <retarget/robots/builtin.hpp>
 #include <retarget/version.hpp>
 
@@ -110,7 +110,7 @@ Eigen::MatrixXd toMatrix(const py::array_t<double, py::array::c_style | py::arra
 
 RobotPtr loadRobot(const std::string& name_or_path) {
   std::string lower;
-  for (const char c : name_or_path) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char c : name_or_path) lower += retarget::internal::toLowerAscii(c);
   std::error_code error;
   const bool urdf = (lower.size() >= 5 && lower.compare(lower.size() - 5, 5, ".urdf") == 0) ||
                     std::filesystem::is_regular_file(name_or_path, error);
@@ -125,8 +125,7 @@ RobotPtr loadRobot(const std::string& name_or_path) {
 
 Motion loadMotion(const std::string& path, const std::string& schema) {
   std::string extension = std::filesystem::path(path).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(extension.begin(), extension.end(), extension.begin(), retarget::internal::toLowerAscii);
   if (extension == ".bvh") return schema.empty() ? bvhToSkeleton(readBvh(path)) : bvhToSkeleton(readBvh(path), readSchema(schema));
   if (extension == ".skeleton") return readNtuSkeleton(path);
   if (extension == ".csv" || extension == ".txt") {

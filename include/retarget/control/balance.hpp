@@ -338,8 +338,7 @@ internal::BalanceController<Lazy>::BalanceController(const RobotModel<double>& m
                           "': empty rectangle (x ", f->x_min, " ... ", f->x_max, ", y ", f->y_min, " ... ", f->y_max,
                           ")");
   }
-  RETARGET_THROW_UNLESS(model.totalMass() > 0, InvalidArgument, "BalanceController: robot '", model.name(),
-                        "' has no mass");
+  RETARGET_THROW_UNLESS(model.totalMass() > 0, InvalidArgument, "robot '", model.name(), "' has no mass");
   reset(model.neutralConfiguration());
 }
 

@@ -145,7 +145,7 @@ using BalanceQpSolver = internal::BalanceQpSolver<void>;
 
 template <typename Lazy>
 internal::BalanceQpSolver<Lazy>::BalanceQpSolver(int n, int max_inequality_rows) : n_(n), max_inequality_rows_(max_inequality_rows) {
-  RETARGET_THROW_UNLESS(n >= 1 && max_inequality_rows >= 1, InvalidArgument, "BalanceQpSolver: sizes (got n = ", n,
+  RETARGET_THROW_UNLESS(n >= 1 && max_inequality_rows >= 1, InvalidArgument, "sizes (got n = ", n,
                         ", inequality rows = ", max_inequality_rows, ", expected >= 1)");
   const int columns = max_inequality_rows + 2 * n;
   basis_.setZero(n, BalanceQp::kMaxEqualityRows);

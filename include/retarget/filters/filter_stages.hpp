@@ -51,8 +51,8 @@ inline std::vector<Status> applyFilterStages(const RobotModel<double>& model, Ei
   options.validate();
   const Eigen::Index frames = q.rows();
   RETARGET_THROW_UNLESS(q.cols() == model.nq() && static_cast<Eigen::Index>(time.size()) == frames, InvalidArgument,
-                        "applyFilterStages: q is ", q.rows(), " x ", q.cols(), " with ", time.size(),
-                        " times, expected frames x ", model.nq(), " and one time per frame");
+                        "q is ", q.rows(), " x ", q.cols(), " with ", time.size(), " times, expected frames x ",
+                        model.nq(), " and one time per frame");
   std::vector<Status> statuses(static_cast<std::size_t>(frames));
   if (options.smoothing > 0.0) {
     ExponentialSmoothing<double> smoothing(model.nq(), ExponentialSmoothingOptions{options.smoothing});

@@ -97,8 +97,8 @@ ArmPlacement<Scalar>::ArmPlacement(ArmPlacementOptions options, Scalar left_arm_
     : options_((options.validate(), options)), robot_length_{left_arm_length, right_arm_length} {
   for (std::size_t s = 0; s < 2; ++s) {
     RETARGET_THROW_UNLESS(std::isfinite(static_cast<double>(robot_length_[s])) && robot_length_[s] > Scalar(0),
-                          InvalidArgument, "ArmPlacement: robot arm length ", s == 0 ? "left" : "right", " (got ",
-                          robot_length_[s], ", expected a finite value > 0 m)");
+                          InvalidArgument, "robot arm length ", s == 0 ? "left" : "right", " (got ", robot_length_[s],
+                          ", expected a finite value > 0 m)");
   }
   reset();
 }

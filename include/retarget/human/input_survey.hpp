@@ -99,12 +99,12 @@ RETARGET_DECL InputSurvey surveyInput(const std::vector<SkeletonFrame<double>>& 
 
   std::vector<double> intervals;
   for (std::size_t i = 0; i < frames.size(); ++i) {
-    RETARGET_THROW_UNLESS(std::isfinite(frames[i].time), InvalidArgument, "surveyInput: frame ", i,
+    RETARGET_THROW_UNLESS(std::isfinite(frames[i].time), InvalidArgument, "frame ", i,
                           " has a time that is not finite");
     if (i == 0) continue;
     const double dt = frames[i].time - frames[i - 1].time;
-    RETARGET_THROW_UNLESS(dt >= 0, InvalidArgument, "surveyInput: frame ", i, " goes back in time (", frames[i].time,
-                          " s after ", frames[i - 1].time, " s)");
+    RETARGET_THROW_UNLESS(dt >= 0, InvalidArgument, "frame ", i, " goes back in time (", frames[i].time, " s after ",
+                          frames[i - 1].time, " s)");
     intervals.push_back(dt);
   }
   survey.span = frames.back().time - frames.front().time;

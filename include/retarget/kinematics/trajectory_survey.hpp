@@ -50,19 +50,18 @@ RETARGET_DECL std::vector<CoordinateSurvey> surveyTrajectory(const RobotModel<do
                                                              const std::vector<VectorX<double>>& q,
                                                              const std::vector<double>& t,
                                                              double at_limit_tolerance) {
-  RETARGET_THROW_UNLESS(!q.empty(), InvalidArgument, "surveyTrajectory: no frames");
-  RETARGET_THROW_UNLESS(q.size() == t.size(), InvalidArgument, "surveyTrajectory: ", q.size(), " frames but ", t.size(),
-                        " times");
+  RETARGET_THROW_UNLESS(!q.empty(), InvalidArgument, "no frames");
+  RETARGET_THROW_UNLESS(q.size() == t.size(), InvalidArgument, q.size(), " frames but ", t.size(), " times");
   RETARGET_THROW_UNLESS(std::isfinite(at_limit_tolerance) && at_limit_tolerance >= 0, InvalidArgument,
-                        "surveyTrajectory: at_limit_tolerance must be finite and >= 0 (got ", at_limit_tolerance, ")");
+                        "at_limit_tolerance must be finite and >= 0 (got ", at_limit_tolerance, ")");
   const int nq = model.nq();
   for (std::size_t k = 0; k < q.size(); ++k) {
-    RETARGET_THROW_UNLESS(q[k].size() == nq, InvalidArgument, "surveyTrajectory: frame ", k, " has ", q[k].size(),
+    RETARGET_THROW_UNLESS(q[k].size() == nq, InvalidArgument, "frame ", k, " has ", q[k].size(),
                           " coordinates, robot '", model.name(), "' has ", nq);
-    RETARGET_THROW_UNLESS(q[k].allFinite() && std::isfinite(t[k]), InvalidArgument, "surveyTrajectory: frame ", k,
+    RETARGET_THROW_UNLESS(q[k].allFinite() && std::isfinite(t[k]), InvalidArgument, "frame ", k,
                           " has a value or time that is not finite");
-    RETARGET_THROW_UNLESS(k == 0 || t[k] >= t[k - 1], InvalidArgument, "surveyTrajectory: frame ", k,
-                          " goes back in time (", t[k], " s after ", t[k - 1], " s)");
+    RETARGET_THROW_UNLESS(k == 0 || t[k] >= t[k - 1], InvalidArgument, "frame ", k, " goes back in time (", t[k],
+                          " s after ", t[k - 1], " s)");
   }
   const VectorX<double> neutral = model.neutralConfiguration();
   std::vector<CoordinateSurvey> out(static_cast<std::size_t>(nq));

@@ -74,8 +74,8 @@ RETARGET_LAZY_DECL GeneralisedTrajectory learnFromDemonstrations(const std::vect
 #if RETARGET_DEFINE_LEARNING
 
 RETARGET_LAZY_DEF Eigen::MatrixXd resampleFrames(const Eigen::MatrixXd& frames, int steps) {
-  RETARGET_THROW_UNLESS(frames.rows() >= 1 && steps >= 2, InvalidArgument, "resampleFrames: ", frames.rows(),
-                        " frames to ", steps, " steps (expected >= 1 frame and >= 2 steps)");
+  RETARGET_THROW_UNLESS(frames.rows() >= 1 && steps >= 2, InvalidArgument, frames.rows(), " frames to ", steps,
+                        " steps (expected >= 1 frame and >= 2 steps)");
   Eigen::MatrixXd out(steps, frames.cols());
   const double last = static_cast<double>(frames.rows() - 1);
   for (int s = 0; s < steps; ++s) {

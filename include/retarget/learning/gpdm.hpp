@@ -359,7 +359,7 @@ Eigen::VectorXd internal::GpdmModel<Lazy>::optimalScales(const Eigen::VectorXd& 
   Eigen::MatrixXd k = decoderKernel(x, x, b);
   k.diagonal().array() += 1.0 / b(2) + kJitter;  // as in negativeLogLikelihood
   const Eigen::LLT<Eigen::MatrixXd> llt(k);
-  RETARGET_THROW_UNLESS(llt.info() == Eigen::Success, Error, "optimalScales: the decoder kernel matrix is not positive definite");
+  RETARGET_THROW_UNLESS(llt.info() == Eigen::Success, Error, "the decoder kernel matrix is not positive definite");
   const Eigen::MatrixXd weights = llt.solve(y_centred_);
   Eigen::VectorXd w = Eigen::VectorXd::Ones(y_centred_.cols());
   for (Eigen::Index c = 0; c < w.size(); ++c) {

@@ -114,12 +114,12 @@ template <typename Lazy>
 internal::GpdmEncoder<Lazy>::GpdmEncoder(const retarget::GpdmModel& model, GpdmEncoderOptions options) {
   options.validate();
   const Eigen::Index n = model.frames();
-  RETARGET_THROW_UNLESS(n >= 20, InvalidArgument, "GpdmEncoder: the model has ", n, " frames, expected >= 20");
+  RETARGET_THROW_UNLESS(n >= 20, InvalidArgument, "the model has ", n, " frames, expected >= 20");
   for (Eigen::Index c = 0; c < model.observationDim(); ++c) {
     const auto column = model.observations().col(c);
     if (column.maxCoeff() - column.minCoeff() > retarget::GpdmModel::kConstantColumnRange) columns_.push_back(c);
   }
-  RETARGET_THROW_UNLESS(!columns_.empty(), InvalidArgument, "GpdmEncoder: no joint varies in the model");
+  RETARGET_THROW_UNLESS(!columns_.empty(), InvalidArgument, "no joint varies in the model");
   std::vector<Eigen::Index> train, validation, test;
   for (Eigen::Index i = 0; i < n; ++i) {
     const Eigen::Index r = i % 20;
@@ -148,7 +148,7 @@ internal::GpdmEncoder<Lazy>::GpdmEncoder(const retarget::GpdmModel& model, GpdmE
       }
     }
   }
-  RETARGET_THROW_UNLESS(std::isfinite(best), Error, "GpdmEncoder: no width and regularisation gave a solvable fit");
+  RETARGET_THROW_UNLESS(std::isfinite(best), Error, "no width and regularisation gave a solvable fit");
   width_ = best_width_;
   (void)solve(x_train, best_lambda_);
   validation_rms_ = best;

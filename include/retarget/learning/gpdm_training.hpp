@@ -163,8 +163,8 @@ GpdmModel trainGpdm(const std::vector<Eigen::MatrixXd>& sequences, const GpdmTra
   Eigen::VectorXd p = model.parameters();
   Eigen::VectorXd gradient(p.size());
   double value = objective(p, gradient);
-  RETARGET_THROW_UNLESS(std::isfinite(value), Error,
-                        "trainGpdm: the initial negative log posterior is not finite (got ", value, ")");
+  RETARGET_THROW_UNLESS(std::isfinite(value), Error, "the initial negative log posterior is not finite (got ", value,
+                        ")");
   GpdmTrainingReport summary;
   summary.initial_objective = value;
   if (progress) progress(GpdmTrainingProgress{0, value, gradient.norm()});

@@ -447,7 +447,7 @@ double gpdmFitThreshold(const RobotModel<Scalar>& model, GpdmFilterMap map,
                         const std::vector<SkeletonMotion<Scalar>>& motions, GpdmParticleFilterOptions options,
                         double quantile) {
   RETARGET_THROW_UNLESS(std::isfinite(quantile) && quantile >= 0.0 && quantile <= 1.0, InvalidArgument,
-                        "gpdmFitThreshold: quantile (got ", quantile, ", expected a value in [0, 1])");
+                        "quantile (got ", quantile, ", expected a value in [0, 1])");
   options.fallback = GpdmFallback::kNone;
   map.fit_threshold.reset();
   GpdmParticleFilter<Scalar> filter(model, std::move(map), options);
@@ -460,8 +460,8 @@ double gpdmFitThreshold(const RobotModel<Scalar>& model, GpdmFilterMap map,
       similarity.push_back(static_cast<double>(filter.estimateSimilarity()));
     }
   }
-  RETARGET_THROW_UNLESS(!similarity.empty(), InvalidArgument,
-                        "gpdmFitThreshold: no usable frame in the ", motions.size(), " training recordings");
+  RETARGET_THROW_UNLESS(!similarity.empty(), InvalidArgument, "no usable frame in the ", motions.size(),
+                        " training recordings");
   std::sort(similarity.begin(), similarity.end());
   const auto index = static_cast<std::size_t>(std::floor(quantile * static_cast<double>(similarity.size() - 1)));
   return similarity[index];

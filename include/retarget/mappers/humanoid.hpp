@@ -534,7 +534,7 @@ HumanoidMapper<Scalar>::HumanoidMapper(const RobotModel<Scalar>& model, Humanoid
     }
   }
   RETARGET_THROW_UNLESS(std::any_of(terms_.begin(), terms_.end(), [](const Term& t) { return t.present; }),
-                        InvalidArgument, "HumanoidMapper: binding of robot '", binding_.robot,
+                        InvalidArgument, "binding of robot '", binding_.robot,
                         "' (got no link the mapper can drive, expected at least one bound arm, leg, head or waist)");
 
   lower_ = model.lowerLimits();

@@ -28,8 +28,8 @@
 /// };
 /// ```
 ///
-/// - `Input` is `SkeletonFrame<Scalar>` for position-based methods (GA-LVVJ, triangle, PIC,
-///   particle filters) and `BvhChannelValues` (a size-checked vector of one BVH frame's channel
+/// - `Input` is `SkeletonFrame<Scalar>` for position-based methods (GA-LVVJ, the humanoid mapper,
+///   triangle, FABRIK / PIC / PICs, particle filters) and `BvhChannelValues` (a size-checked vector of one BVH frame's channel
 ///   values, file units and degrees) for rotation-based ones (Euler/BVH). A mapper whose input
 ///   is a raw channel vector needs that vector's layout: it takes the source hierarchy as the
 ///   argument right after the model (`EulerMapper(model, hierarchy, map, options)`).

@@ -146,9 +146,8 @@ PicArmMap picArmFromChain(const RobotModel<Scalar>& model, ArmSide side, const s
   const int i_first = position(first), i_shoulder = position(shoulder), i_elbow = position(elbow),
             i_wrist = position(wrist);
   RETARGET_THROW_UNLESS(i_first >= 0 && i_first <= i_shoulder && i_shoulder < i_elbow && i_elbow < i_wrist,
-                        InvalidArgument, "picArmFromChain: joints '", first_joint, "', '", shoulder_joint, "', '",
-                        elbow_joint, "', '", wrist_joint, "' of robot '", model.name(),
-                        "' do not lie on one chain in this order");
+                        InvalidArgument, "joints '", first_joint, "', '", shoulder_joint, "', '", elbow_joint, "', '",
+                        wrist_joint, "' of robot '", model.name(), "' do not lie on one chain in this order");
   PicArmMap arm;
   arm.side = side;
   for (int k = i_first; k <= i_wrist; ++k) {

@@ -121,8 +121,8 @@ VirtualSkeleton<Scalar>::VirtualSkeleton(const RobotModel<Scalar>& model, const 
     if (point.joint == static_cast<int>(HumanJoint::kFootLeft)) foot_link_[0] = point.link;
     if (point.joint == static_cast<int>(HumanJoint::kFootRight)) foot_link_[1] = point.link;
   }
-  RETARGET_THROW_UNLESS(foot_link_[0] >= 0 && foot_link_[1] >= 0, InvalidArgument, "VirtualSkeleton: GaLvvjMap '",
-                        map.robot, "' (got no FootLeft or FootRight point, expected both for the support-foot base)");
+  RETARGET_THROW_UNLESS(foot_link_[0] >= 0 && foot_link_[1] >= 0, InvalidArgument, "GaLvvjMap '", map.robot,
+                        "' (got no FootLeft or FootRight point, expected both for the support-foot base)");
   forwardKinematics(model, data_, model.neutralConfiguration());
   for (std::size_t f = 0; f < 2; ++f) X_BF_neutral_[f] = data_.X_WL[static_cast<std::size_t>(foot_link_[f])];
 }

@@ -143,9 +143,8 @@ RETARGET_LAZY_DEF ArmImitation evaluateArmImitation(const RobotModel<double>& mo
                                          ArmPlacementOptions placement_options) {
   map.validateFor(model);
   area.validate();
-  RETARGET_THROW_UNLESS(static_cast<std::size_t>(q.rows()) == motion.size() && q.cols() == model.nq(),
-                        InvalidArgument, "evaluateArmImitation: q is ", q.rows(), " x ", q.cols(), ", expected ",
-                        motion.size(), " x ", model.nq());
+  RETARGET_THROW_UNLESS(static_cast<std::size_t>(q.rows()) == motion.size() && q.cols() == model.nq(), InvalidArgument,
+                        "q is ", q.rows(), " x ", q.cols(), ", expected ", motion.size(), " x ", model.nq());
   RobotData<double> data(model);
   std::array<double, 2> length{0, 0};
   struct ArmIdx {

@@ -230,9 +230,8 @@ template <typename Scalar>
 MotionBestReachable<Scalar> motionBestReachable(const RobotModel<Scalar>& model, const GaLvvjMap& map,
                                                 const std::vector<SkeletonFrame<Scalar>>& human,
                                                 const MatrixX<Scalar>& q, BestReachableOptions options = {}) {
-  RETARGET_THROW_UNLESS(static_cast<std::size_t>(q.rows()) == human.size(), InvalidArgument,
-                        "motionBestReachable: configuration rows (got ", q.rows(), ", expected the motion's ",
-                        human.size(), " frames)");
+  RETARGET_THROW_UNLESS(static_cast<std::size_t>(q.rows()) == human.size(), InvalidArgument, "configuration rows (got ",
+                        q.rows(), ", expected the motion's ", human.size(), " frames)");
   BestReachableSimilarity<Scalar> search(model, map, options);
   MotionBestReachable<Scalar> out;
   out.frames.resize(human.size());
@@ -261,8 +260,7 @@ MotionBestReachable<Scalar> motionBestReachable(const RobotModel<Scalar>& model,
   for (std::size_t k = 0; k < human.size(); ++k) {
     const VectorX<Scalar> q_k = q.row(static_cast<Eigen::Index>(k)).transpose();
     const Status status = search.compute(human[k], q_k, out.frames[k]);
-    RETARGET_THROW_UNLESS(!status.has(StatusCode::kInvalidInput), InvalidArgument,
-                          "motionBestReachable: configuration of frame ", k,
+    RETARGET_THROW_UNLESS(!status.has(StatusCode::kInvalidInput), InvalidArgument, "configuration of frame ", k,
                           " (got one that is not finite or outside the limits, expected one within them)");
     const auto& f = out.frames[k];
     for (std::size_t i = 0; i < kLinks; ++i) {

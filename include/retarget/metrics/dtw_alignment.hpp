@@ -44,7 +44,7 @@ Eigen::Matrix<typename DerivedA::Scalar, Eigen::Dynamic, Eigen::Dynamic> dtwAlig
 /// InvalidArgument for an empty set, and as dtwCostMatrix.
 template <typename Matrix>
 int dtwMedoid(const std::vector<Matrix>& sequences) {
-  RETARGET_THROW_UNLESS(!sequences.empty(), InvalidArgument, "dtwMedoid: no sequences given");
+  RETARGET_THROW_UNLESS(!sequences.empty(), InvalidArgument, "no sequences given");
   const auto n = static_cast<Eigen::Index>(sequences.size());
   Eigen::MatrixXd distance = Eigen::MatrixXd::Zero(n, n);
   const DtwOptions per_cell{kNoDtwWindow, DtwNormalization::kPathLength};

@@ -42,12 +42,11 @@ RETARGET_DECL TrajectoryLag trajectoryLag(const Eigen::MatrixXd& reference, cons
 RETARGET_DECL TrajectoryLag trajectoryLag(const Eigen::MatrixXd& reference, const Eigen::MatrixXd& follower,
                                           int max_lag, double min_deviation) {
   RETARGET_THROW_UNLESS(reference.rows() == follower.rows() && reference.cols() == follower.cols(), InvalidArgument,
-                        "trajectoryLag: follower (got ", follower.rows(), " x ", follower.cols(), ", expected ",
-                        reference.rows(), " x ", reference.cols(), " like the reference)");
-  RETARGET_THROW_UNLESS(max_lag >= 0 && reference.rows() - max_lag >= 3, InvalidArgument, "trajectoryLag: max_lag (got ",
-                        max_lag, ", expected 0 ... frames - 3 = ", reference.rows() - 3, ")");
-  RETARGET_THROW_UNLESS(reference.allFinite() && follower.allFinite(), InvalidArgument,
-                        "trajectoryLag: a value is not finite");
+                        "follower (got ", follower.rows(), " x ", follower.cols(), ", expected ", reference.rows(),
+                        " x ", reference.cols(), " like the reference)");
+  RETARGET_THROW_UNLESS(max_lag >= 0 && reference.rows() - max_lag >= 3, InvalidArgument, "max_lag (got ", max_lag,
+                        ", expected 0 ... frames - 3 = ", reference.rows() - 3, ")");
+  RETARGET_THROW_UNLESS(reference.allFinite() && follower.allFinite(), InvalidArgument, "a value is not finite");
   TrajectoryLag best;
   best.correlation = -std::numeric_limits<double>::infinity();
   const Eigen::Index frames = reference.rows();
@@ -66,8 +65,7 @@ RETARGET_DECL TrajectoryLag trajectoryLag(const Eigen::MatrixXd& reference, cons
       sum += denominator > 0.0 ? (da * db).sum() / denominator : 0.0;  // a constant follower: uncorrelated
       ++used;
     }
-    RETARGET_THROW_UNLESS(used > 0, InvalidArgument, "trajectoryLag: no reference column varies by more than ",
-                          min_deviation);
+    RETARGET_THROW_UNLESS(used > 0, InvalidArgument, "no reference column varies by more than ", min_deviation);
     const double mean = sum / used;
     if (mean > best.correlation + 1e-12 || (std::abs(mean - best.correlation) <= 1e-12 && std::abs(lag) < std::abs(best.lag))) {
       best.correlation = mean;

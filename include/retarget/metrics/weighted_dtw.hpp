@@ -78,14 +78,12 @@ WeightedDtwResult<typename DerivedH::Scalar> weightedJointDtw(const Eigen::Matri
   options.validate();
   internal::checkDtwSequences("weightedJointDtw", human, robot);
   const Eigen::Index joints = human.rows();
-  RETARGET_THROW_UNLESS(weights.size() == joints, InvalidArgument,
-                        "weightedJointDtw: one weight per joint (row) needed (got ", weights.size(),
-                        " weights, expected ", joints, ")");
+  RETARGET_THROW_UNLESS(weights.size() == joints, InvalidArgument, "one weight per joint (row) needed (got ",
+                        weights.size(), " weights, expected ", joints, ")");
   RETARGET_THROW_UNLESS(weights.allFinite() && (weights.array() >= 0).all(), InvalidArgument,
-                        "weightedJointDtw: weights must be finite and >= 0 (got min ", weights.minCoeff(), ")");
+                        "weights must be finite and >= 0 (got min ", weights.minCoeff(), ")");
   const Scalar sum = static_cast<Scalar>(weights.sum());
-  RETARGET_THROW_UNLESS(sum > 0, InvalidArgument, "weightedJointDtw: weights must have a positive sum (got ", sum,
-                        ")");
+  RETARGET_THROW_UNLESS(sum > 0, InvalidArgument, "weights must have a positive sum (got ", sum, ")");
   WeightedDtwResult<Scalar> result;
   result.joint_distances.resize(joints);
   result.path_lengths.resize(joints);

@@ -5,12 +5,12 @@
 /// "g1" (Unitree G1, 29 DOF) and "h1" (Unitree H1). Each model's own header states where its
 /// numbers come from and what was estimated.
 
-#include <cctype>
 #include <string>
 #include <vector>
 
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/text.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/robots/baxter.hpp>
 #include <retarget/robots/inmoov.hpp>
@@ -33,7 +33,7 @@ RETARGET_DECL std::vector<std::string> builtinRobotNames();
 template <typename Scalar = double>
 RobotModel<Scalar> makeBuiltinRobot(const std::string& name) {
   std::string key;
-  for (const char c : name) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char c : name) key += internal::toLowerAscii(c);
   if (key == "nao") return makeNao<Scalar>();
   if (key == "pepper") return makePepper<Scalar>();
   if (key == "inmoov") return makeInMoov<Scalar>();

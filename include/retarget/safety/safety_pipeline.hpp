@@ -198,8 +198,8 @@ class SafetyPipeline {
 inline std::vector<Status> applySafetyPipeline(SafetyPipeline& pipeline, Eigen::MatrixXd& q,
                                                const std::vector<double>& time) {
   const Eigen::Index frames = q.rows();
-  RETARGET_THROW_UNLESS(static_cast<Eigen::Index>(time.size()) == frames, InvalidArgument, "applySafetyPipeline: ",
-                        time.size(), " times for ", frames, " frames");
+  RETARGET_THROW_UNLESS(static_cast<Eigen::Index>(time.size()) == frames, InvalidArgument, time.size(), " times for ",
+                        frames, " frames");
   std::vector<Status> statuses(static_cast<std::size_t>(frames));
   Eigen::VectorXd out(q.cols());
   for (Eigen::Index k = 0; k < frames; ++k) {

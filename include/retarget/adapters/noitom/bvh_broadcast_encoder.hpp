@@ -32,8 +32,8 @@ inline std::vector<double> noitomWireValues(const BvhMotion& hierarchy, const Ei
                                             const NoitomLayout& layout,
                                             const std::array<double, 6>& reference = {0, 0, 0, 0, 0, 0}) {
   const NoitomBvhBinding binding(hierarchy);
-  RETARGET_THROW_UNLESS(channels.size() == hierarchy.channel_count, InvalidArgument, "noitomWireValues: got ",
-                        channels.size(), " channel values, the hierarchy has ", hierarchy.channel_count);
+  RETARGET_THROW_UNLESS(channels.size() == hierarchy.channel_count, InvalidArgument, "got ", channels.size(),
+                        " channel values, the hierarchy has ", hierarchy.channel_count);
   std::vector<double> values;
   values.reserve(static_cast<std::size_t>(layout.valueCount(binding.jointCount())));
   bool root = true;
@@ -89,8 +89,8 @@ inline std::vector<std::uint8_t> noitomBinaryFrame(const std::vector<double>& va
                                                    std::uint32_t avatar = 0, std::uint32_t frame_index = 0,
                                                    const std::string& name = "Avatar00",
                                                    NoitomHeader header = NoitomHeader::kBvhDataHeader) {
-  RETARGET_THROW_UNLESS(values.size() <= 65535, InvalidArgument, "noitomBinaryFrame: too many values (", values.size(), ")");
-  RETARGET_THROW_UNLESS(header != NoitomHeader::kText, InvalidArgument, "noitomBinaryFrame: a binary frame needs a binary header");
+  RETARGET_THROW_UNLESS(values.size() <= 65535, InvalidArgument, "too many values (", values.size(), ")");
+  RETARGET_THROW_UNLESS(header != NoitomHeader::kText, InvalidArgument, "a binary frame needs a binary header");
   std::vector<std::uint8_t> bytes(kNoitomHeaderSize + 4 * values.size(), 0);
   auto put16 = [&](std::size_t at, std::uint32_t v) {
     bytes[at] = static_cast<std::uint8_t>(v & 0xFFu);

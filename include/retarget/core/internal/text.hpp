@@ -41,6 +41,10 @@ RETARGET_DECL std::vector<std::string_view> splitWhitespace(std::string_view tex
 /// ASCII lower case of `c` (other bytes unchanged; no locale).
 constexpr char toLowerAscii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
+/// ASCII letter tests (no locale: a name reads the same under any C locale).
+constexpr bool isUpperAscii(char c) { return c >= 'A' && c <= 'Z'; }
+constexpr bool isAlphaAscii(char c) { return isUpperAscii(c) || (c >= 'a' && c <= 'z'); }
+
 /// True when `a` and `b` are equal ignoring ASCII case.
 RETARGET_DECL bool equalsIgnoreCase(std::string_view a, std::string_view b);
 

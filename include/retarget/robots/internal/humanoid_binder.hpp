@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
@@ -66,10 +65,10 @@ inline int humanoidNameSide(const std::string& name) {
   auto word = [&](const char* w) {
     const std::string key(w);
     for (std::size_t pos = lower.find(key); pos != std::string::npos; pos = lower.find(key, pos + 1)) {
-      const bool start = pos == 0 || !std::isalpha(static_cast<unsigned char>(lower[pos - 1]));
+      const bool start = pos == 0 || !internal::isAlphaAscii(lower[pos - 1]);
       const std::size_t end = pos + key.size();
-      const bool stop = end >= lower.size() || !std::isalpha(static_cast<unsigned char>(lower[end])) ||
-                        (key.size() == 1 && std::isupper(static_cast<unsigned char>(name[end])));
+      const bool stop = end >= lower.size() || !internal::isAlphaAscii(lower[end]) ||
+                        (key.size() == 1 && internal::isUpperAscii(name[end]));
       if (start && stop) return true;
     }
     return false;
@@ -78,7 +77,7 @@ inline int humanoidNameSide(const std::string& name) {
   if (word("left") || word("l")) ++score;
   if (word("right") || word("r")) --score;
   // NAO style: "LShoulderPitch", "RThigh" (a capital L/R followed by a capital letter).
-  if (name.size() > 1 && std::isupper(static_cast<unsigned char>(name[1]))) {
+  if (name.size() > 1 && internal::isUpperAscii(name[1])) {
     if (name[0] == 'L') ++score;
     if (name[0] == 'R') --score;
   }
