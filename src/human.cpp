@@ -8,6 +8,7 @@
 #include <retarget/human/bvh_schemas.hpp>
 #include <retarget/human/bvh_templates.hpp>
 #include <retarget/human/demo_motions.hpp>
+#include <retarget/human/foot_stance.hpp>
 #include <retarget/human/frames.hpp>
 #include <retarget/human/input_survey.hpp>
 #include <retarget/human/keypoint_schemas.hpp>

@@ -11,6 +11,8 @@
 #include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
 #include <retarget/mappers/humanoid.hpp>
+#include <retarget/mappers/humanoid_floating_base.hpp>
+#include <retarget/mappers/internal/pose_likelihood.hpp>
 #include <retarget/mappers/mapper.hpp>
 #include <retarget/mappers/particle_filter.hpp>
 #include <retarget/mappers/pic.hpp>
@@ -18,4 +20,3 @@
 #include <retarget/mappers/triangle.hpp>
 #include <retarget/mappers/triangle_map.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
-#include <retarget/mappers/internal/pose_likelihood.hpp>

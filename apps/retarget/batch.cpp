@@ -43,6 +43,7 @@
 
 #include "batch_mapping.hpp"
 #include "cli.hpp"
+#include "motion_loading.hpp"
 #include "robot_loading.hpp"
 
 namespace retarget::cli {
@@ -70,6 +71,7 @@ struct BatchRequest {
   int jobs = 0;
   std::string shard;  // "K/N"
   bool retry_errors = false;
+  std::string format = "csv";  // --floating-base: csv | unitree
 };
 
 struct MergeRequest {
@@ -206,6 +208,32 @@ std::string processEntry(const BatchRequest& request, const RobotModel<double>& 
   line["path"] = entry.rel;
   ok = false;
   try {
+    if (request.setup.floating_base) {
+      const FloatingBaseFile f =
+          mapFloatingBase(request.setup, model, "", loadMotion(entry.path.string()), entry.path.string());
+      const std::string rel_out = outputRel(entry.rel);
+      const fs::path target = out_dir / rel_out;
+      fs::create_directories(target.parent_path());
+      const fs::path partial = target.string() + ".partial";
+      writeFloatingBaseCsv(f.trajectory, partial.string(),
+                           request.setup.unitree ? FloatingBaseFormat::kUnitree : FloatingBaseFormat::kCsv);
+      fs::rename(partial, target);
+      line["status"] = "ok";
+      line["robot"] = model.name();
+      line["method"] = request.setup.method;
+      line["floating_base"] = request.setup.unitree ? "unitree" : "csv";
+      line["output"] = rel_out;
+      line["frames"] = f.trajectory.size();
+      line["scale"] = f.scale;
+      line["stance_frames_left"] = f.trajectory.contacts.col(0).sum();
+      line["stance_frames_right"] = f.trajectory.contacts.col(1).sum();
+      line["rate_limited_frames"] = f.rate_limited;
+      line["not_converged_frames"] = f.not_converged;
+      line["contacts"] = groundContactJson(f.contacts, f.soles);
+      frames = static_cast<long long>(f.trajectory.size());
+      ok = true;
+      return line.dump();
+    }
     const MappedFile f = mapFile(request.setup, model, entry.path.string(), true, collision);
     const std::string rel_out = outputRel(entry.rel);
     const fs::path target = out_dir / rel_out;
@@ -412,6 +440,13 @@ const bool kBatchRegistered = registerCommand(Command{
                        "ga-lvvj: the whole-body pipeline of `retarget map --whole-body` (support modes, balance)");
       command.add_option("--softening", request->setup.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
           ->check(CLI::Range(0, 3));
+      command.add_flag("--floating-base", request->setup.floating_base,
+                       "humanoid: the root's pose, the contacts and planted soles, as `retarget map --floating-base`");
+      command
+          .add_option("--format", request->format, "--floating-base: csv (ours; default) or unitree (LAFAN1 layout)")
+          ->check(CLI::IsMember({"csv", "unitree"}));
+      command.add_option("--fps", request->setup.fps, "--floating-base: output frame rate (default: each motion's)")
+          ->check(CLI::PositiveNumber);
       command.add_option("-o,--output", request->output_dir, "output folder (CSV per input, mirroring the input tree)");
       command.add_option("-j,--jobs", request->jobs, "worker threads (default: the machine's hardware threads)")
           ->check(CLI::NonNegativeNumber);
@@ -427,6 +462,14 @@ const bool kBatchRegistered = registerCommand(Command{
       merge_command->callback([merge] { runMerge(*merge); });
       command.callback([request, merge_command] {
         if (merge_command->parsed()) return;
+        if (request->setup.floating_base && request->setup.method != "humanoid") {
+          throw UsageError("batch: --floating-base works with --method humanoid only (got '" + request->setup.method +
+                           "')");
+        }
+        if (!request->setup.floating_base && (request->format != "csv" || request->setup.fps > 0)) {
+          throw UsageError("batch: --format and --fps need --floating-base");
+        }
+        request->setup.unitree = request->format == "unitree";
         runBatch(*request);
       });
     }});

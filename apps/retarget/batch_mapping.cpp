@@ -5,7 +5,9 @@
 #include <utility>
 
 #include <retarget/control/whole_body.hpp>
+#include <retarget/human/foot_stance.hpp>
 #include <retarget/io/bvh.hpp>
+#include <retarget/io/gpdm_model.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/json/euler_map.hpp>
 #include <retarget/json/ga_lvvj.hpp>
@@ -13,10 +15,10 @@
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/humanoid.hpp>
-#include <retarget/mappers/particle_filter.hpp>
-#include <retarget/io/gpdm_model.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
+#include <retarget/mappers/humanoid.hpp>
+#include <retarget/mappers/humanoid_floating_base.hpp>
+#include <retarget/mappers/particle_filter.hpp>
 #include <retarget/mappers/pic.hpp>
 #include <retarget/mappers/triangle.hpp>
 #include <retarget/mappers/virtual_skeleton.hpp>
@@ -277,6 +279,87 @@ void addWholeBodySummary(const MappedFile& f, nlohmann::ordered_json& out) {
   for (const std::string& mode : f.modes) modes[mode] = modes.value(mode, 0) + 1;
   out["support_modes"] = modes;
   out["balance_held_frames"] = f.balance_held_frames;
+}
+
+FloatingBaseFile mapFloatingBase(const MethodSetup& setup, const RobotModel<double>& model,
+                                 const std::string& schema_path, const SkeletonMotion<double>& motion,
+                                 const std::string& path) {
+  const std::unique_ptr<HumanoidMapper<double>> fixed =
+      makeHumanoidMapper(model, schema_path, setup.config_path, "--floating-base");
+  HumanoidFloatingBaseOptions options;
+  options.mapper = fixed->options();
+  try {
+    options.stance.floor = humanFloor(motion);
+  } catch (const InvalidArgument& e) {
+    throw UsageError("--floating-base: " + path + ": " + e.what());
+  }
+  if (setup.scale > 0) options.scale = setup.scale;
+  std::unique_ptr<HumanoidFloatingBaseMapper<double>> mapper;
+  try {
+    mapper = std::make_unique<HumanoidFloatingBaseMapper<double>>(model, fixed->binding(), options);
+  } catch (const InvalidArgument& e) {
+    throw UsageError("--floating-base: robot '" + model.name() + "' has no floating base to give (" + e.what() + ")");
+  }
+  FloatingBaseFile out;
+  std::vector<Status> statuses;
+  const auto start = std::chrono::steady_clock::now();
+  out.trajectory = recordFloatingBase(*mapper, motion, &statuses);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  {
+    const FloatingBaseTrajectory& t = out.trajectory;
+    std::vector<Eigen::Isometry3d> X_WB;
+    for (std::size_t k = 0; k < t.size(); ++k) X_WB.push_back(t.rootPose(k));
+    out.contacts = groundContact(model, fixed->binding(), mapper->soles(), t.time, X_WB, t.q, t.contacts, &motion,
+                                 static_cast<double>(mapper->scale()));
+  }
+  const double fps = setup.fps > 0 ? setup.fps : motion.frame_rate;
+  if (setup.unitree || setup.fps > 0) {
+    if (!(fps > 0)) throw UsageError("--floating-base: " + path + " has no frame rate; give --fps");
+    out.trajectory = resampleFloatingBase(out.trajectory, fps);
+  }
+  for (const Status& s : statuses) {
+    out.rate_limited += s.has(StatusCode::kRateLimited) ? 1 : 0;
+    out.not_converged += s.has(StatusCode::kNotConverged) ? 1 : 0;
+  }
+  out.soles = mapper->soles();
+  out.scale = mapper->scale();
+  out.floor = options.stance.floor->foot_z;
+  return out;
+}
+
+nlohmann::ordered_json groundContactJson(const GroundContact& c, const std::array<HumanoidSole, 2>& soles) {
+  nlohmann::ordered_json out;
+  out["penetration_frames"] = c.penetration_frames;
+  out["deepest"] = c.deepest;
+  // Both feet together, then each.
+  out["stance_frames"] = c.feet[0].stance_frames + c.feet[1].stance_frames;
+  out["floating_frames"] = c.feet[0].floating_frames + c.feet[1].floating_frames;
+  out["sliding_frames"] = c.feet[0].sliding_frames + c.feet[1].sliding_frames;
+  out["tilted_frames"] = c.feet[0].tilted_frames + c.feet[1].tilted_frames;
+  const char* names[2] = {"left", "right"};
+  for (std::size_t s = 0; s < 2; ++s) {
+    const FootGroundContact& f = c.feet[s];
+    nlohmann::ordered_json foot;
+    foot["link"] = soles[s].link;
+    foot["stance_frames"] = f.stance_frames;
+    foot["stances"] = f.stances;
+    foot["floating_frames"] = f.floating_frames;
+    foot["max_float"] = f.max_float;
+    foot["sliding_frames"] = f.sliding_frames;
+    foot["max_slide_speed"] = f.max_slide_speed;
+    foot["max_slide"] = f.max_slide;
+    foot["mean_slide"] = f.mean_slide;
+    foot["tilted_frames"] = f.tilted_frames;
+    foot["max_tilt"] = f.max_tilt;
+    out[names[s]] = foot;
+  }
+  out["agreement"] = c.agreement;
+  out["root_path_rms"] =
+      c.root_path_checked ? nlohmann::ordered_json(c.root_path_rms) : nlohmann::ordered_json(nullptr);
+  out["root_path_max"] =
+      c.root_path_checked ? nlohmann::ordered_json(c.root_path_max) : nlohmann::ordered_json(nullptr);
+  out["root_jerk_rms"] = c.root_jerk_rms;
+  return out;
 }
 
 void writeMappedCsv(const RobotModel<double>& model, const MappedMotion<double>& mapped, const std::string& path) {

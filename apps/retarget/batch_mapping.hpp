@@ -6,6 +6,7 @@
 // pf), built the same way (same maps, same options, same input pipeline), so a batch CSV is
 // byte-identical to `retarget map`'s.
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,11 +18,15 @@
 
 #include <retarget/core/status.hpp>
 #include <retarget/human/bvh_motion.hpp>
+#include <retarget/human/motion.hpp>
 #include <retarget/human/skeleton.hpp>
+#include <retarget/io/floating_base_csv.hpp>
+#include <retarget/robots/humanoid_soles.hpp>
 
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/mapper.hpp>
+#include <retarget/metrics/ground_contact.hpp>
 #include <retarget/metrics/joint_smoothness.hpp>
 #include <retarget/safety/self_collision.hpp>
 
@@ -39,7 +44,37 @@ struct MethodSetup {
   bool whole_body = false;  // ga-lvvj: the whole-body pipeline (control/whole_body.hpp; --config is then
                             // a WholeBodyOptions object), NAO's feet
   bool trunk_lean = false;  // ga-lvvj: GaLvvjOptions::trunk_lean (method spec ga-lvvj:trunk-lean)
+  bool floating_base = false;  // humanoid: the root, contacts and planted soles (--floating-base)
+  bool unitree = false;        // --floating-base: Unitree's LAFAN1 layout instead of our CSV (--format unitree)
+  double fps = 0;              // --floating-base: output frame rate (0: the motion's; unitree needs one)
+  double scale = 0;            // --floating-base: robot / human length (0: measured)
 };
+
+/// A floating-base mapping of one motion (mappers/humanoid_floating_base.hpp), resampled as the
+/// setup asks, with the figures the summary lines print.
+struct FloatingBaseFile {
+  FloatingBaseTrajectory trajectory;
+  std::array<HumanoidSole, 2> soles;
+  double scale = 0;        // the robot / human length ratio used
+  double floor = 0;        // the take's floor (m, the foot points' z)
+  int rate_limited = 0;    // frames a joint speed limit held back
+  int not_converged = 0;   // frames a sole missed the contact tolerance
+  double seconds = 0;      // wall time of the mapping alone (s)
+  GroundContact contacts;  // metrics/ground_contact.hpp, at the motion's frames (before resampling)
+};
+
+/// The figures of `contacts` as the JSON keys `batch` summary lines and `eval --metrics contacts`
+/// print: penetration_frames, deepest, per foot (left, right) stance/floating/sliding/tilted
+/// frames and their maxima, agreement, root_path_rms/max (null when unchecked), root_jerk_rms.
+nlohmann::ordered_json groundContactJson(const GroundContact& contacts, const std::array<HumanoidSole, 2>& soles);
+
+/// Maps `motion` (loaded from `path`, named in errors) onto `model` with the floating-base
+/// humanoid mapper: the binding of `schema_path` (empty: automatic), the fixed-base options of
+/// `setup.config_path`, the take's floor, `setup.scale`, and resampled at `setup.fps` (needed for
+/// `setup.unitree`). Throws UsageError for a robot without legs and soles or a motion without feet.
+FloatingBaseFile mapFloatingBase(const MethodSetup& setup, const RobotModel<double>& model,
+                                 const std::string& schema_path, const SkeletonMotion<double>& motion,
+                                 const std::string& path);
 
 /// Plain GA-LVVJ's options on the command line: `config_path`'s GaLvvjOptions (defaults when
 /// empty), with the trunk lean on when `trunk_lean` (`map --trunk-lean`, method spec trunk-lean).

@@ -91,6 +91,10 @@ struct MapRequest {
   bool no_balance = false;         // --whole-body without the balance QP (for comparison)
   bool trunk_lean = false;         // ga-lvvj: lean the robot's trunk with the human's (GaLvvjOptions::trunk_lean)
   std::string events_path;         // --whole-body: JSON lines of mode transitions and walk commands
+  bool floating_base = false;      // humanoid: root pose and contacts (mappers/humanoid_floating_base.hpp)
+  std::string format = "csv";      // --floating-base: csv (ours, with a header) | unitree (Unitree's LAFAN1 layout)
+  double fps = 0;                  // --floating-base: output frame rate, 0 = the motion's
+  double scale = 0;                // --floating-base: robot / human length, 0 = measured
 };
 /// A mapping method for `retarget map --method <name>`; `robots` lists the robots it ships
 /// maps for (informational).

@@ -91,6 +91,8 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
       setup.whole_body = true;
     } else if (key == "trunk-lean" && equals == std::string::npos) {
       setup.trunk_lean = true;
+    } else if (key == "floating-base" && equals == std::string::npos) {
+      setup.floating_base = true;
     } else if (key == "config" && !value.empty()) {
       setup.config_path = value;
     } else if (key == "softening" && (value == "0" || value == "1" || value == "2" || value == "3")) {
@@ -106,11 +108,15 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
     } else {
       throw UsageError("--method '" + spec +
                        "': expected name[:config=<file>][:softening=<0..3>][:model=<file.gpdm>][:fallback=none|ga-lvvj]"
-                       "[:particles=<N>][:whole-body][:trunk-lean] "
-                       "(got option '" + option + "')");
+                       "[:particles=<N>][:whole-body][:trunk-lean][:floating-base] "
+                       "(got option '" +
+                       option + "')");
     }
   }
   if (setup.method.empty()) throw UsageError("--method: empty method name in '" + spec + "'");
+  if (setup.floating_base && setup.method != "humanoid") {
+    throw UsageError("--method '" + spec + "': floating-base works with the humanoid method only");
+  }
   // The global --config is GA-LVVJ's or Euler's file; the humanoid mapper reads its own options
   // only from humanoid:config=<file>.
   if (setup.method == "humanoid" && spec.find(":config=") == std::string::npos) setup.config_path.clear();
@@ -273,6 +279,25 @@ ComparedRow evaluateRow(const ComparedRobot& robot, const ComparedMotion& motion
 
 ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& motion, const MethodSetup& setup,
                            const CompareOptions& options, const std::string& label) {
+  if (setup.floating_base) {
+    // The floating-base mapper (humanoid:floating-base): its joint angles evaluated as any row's,
+    // and its ground contacts (metrics/ground_contact.hpp) beside them.
+    if (!motion.skeleton) throw UsageError("--method '" + label + "': needs a skeleton motion");
+    if (options.avoid_collisions) {
+      throw UsageError("--method '" + label + "': --avoid-collisions would move the planted feet");
+    }
+    const FloatingBaseFile fb = mapFloatingBase(setup, robot.model, "", *motion.skeleton, motion.path);
+    const FloatingBaseTrajectory& t = fb.trajectory;
+    nlohmann::ordered_json mapping;
+    mapping["us_per_frame"] = fb.seconds * 1e6 / static_cast<double>(std::max<std::size_t>(1, t.size()));
+    mapping["not_converged_frames"] = fb.not_converged;
+    mapping["rate_limited_frames"] = fb.rate_limited;
+    mapping["scale"] = fb.scale;
+    ComparedRow row = evaluateRow(robot, motion, t.q, t.time, setup.method, label, std::string(), options.wbf_base,
+                                  motion.path + " mapped with " + label, &mapping, nullptr);
+    row.json["contacts"] = groundContactJson(fb.contacts, fb.soles);
+    return row;
+  }
   MappedFile f = mapFile(setup, robot.model, motion.path, false, nullptr);
   MappedMotion<double>& m = f.mapped;
   const PlainMapping plain{label, m.q};  // before the avoidance stage
@@ -355,6 +380,18 @@ const std::vector<CompareColumn>& compareColumns() {
        "projected arm links, mean over every frame (the JSON's po counts only the frames with the human wrist over "
        "the region, as the paper does; human_po is the human's own)"},
       {"imitation", "/pose/mean_pose_error", "pose err", "rad", 3},
+      {"physical", "/contacts/penetration_frames", "sole pen.", "frames", 0,
+       "floating-base rows (humanoid:floating-base): frames with a sole point more than 1 cm below the ground "
+       "(metrics/ground_contact.hpp; holosoma's penetration tolerance)"},
+      {"physical", "/contacts/floating_frames", "floating", "frames", 0,
+       "floating-base rows: frames and feet where the human's foot stands and the robot's sole is more than 2 cm up"},
+      {"physical", "/contacts/sliding_frames", "sliding", "frames", 0,
+       "floating-base rows: stance frames and feet whose sole moves faster than 0.3 m/s horizontally"},
+      {"physical", "/contacts/tilted_frames", "tilted", "frames", 0,
+       "floating-base rows: stance frames and feet whose sole is more than 10 deg from flat"},
+      {"physical", "/contacts/agreement", "contacts", "", 3,
+       "floating-base rows: share of frames and feet where the robot's foot is on the ground exactly when the "
+       "human's is"},
       {"imitation", "/dtw/dtw_mean", "DTW", "rad", 2},
       {"imitation", "/dtw/weighted_dtw", "DTW A_w", "rad", 2},
       {"physical", "/physical/limit_margin_min", "margin", "rad", 3,

@@ -64,6 +64,21 @@ const bool kMapRegistered = registerCommand(Command{
                        "default with --whole-body)");
       command.add_option("--events", request->events_path,
                          "--whole-body: write every mode transition and walk command as JSON lines");
+      command.add_flag("--floating-base", request->floating_base,
+                       "humanoid: write the root's pose and the feet's contacts too, the soles planted where the "
+                       "human's feet stand (docs/datasets.md)");
+      command
+          .add_option("--format", request->format,
+                      "--floating-base: csv (ours, with a header; default) or unitree (headerless x,y,z,qx,qy,qz,qw,"
+                      "joints: Unitree's LAFAN1 layout that BeyondMimic, mjlab and ProtoMotions read)")
+          ->check(CLI::IsMember({"csv", "unitree"}));
+      command
+          .add_option("--fps", request->fps, "--floating-base: output frame rate (resampled; default: the motion's)")
+          ->check(CLI::PositiveNumber);
+      command
+          .add_option("--scale", request->scale,
+                      "--floating-base: robot length over human length (default: the legs' ratio, measured)")
+          ->check(CLI::PositiveNumber);
       command.callback([request] {
         const auto it = mapMethods().find(request->method);
         if (it == mapMethods().end()) {
@@ -79,6 +94,19 @@ const bool kMapRegistered = registerCommand(Command{
         }
         if (!request->whole_body && (request->no_balance || !request->events_path.empty())) {
           throw UsageError("map: --no-balance and --events need --whole-body");
+        }
+        if (request->floating_base && request->method != "humanoid") {
+          throw UsageError("map: --floating-base works with --method humanoid only (got '" + request->method + "')");
+        }
+        if (!request->floating_base && (request->format != "csv" || request->fps > 0 || request->scale > 0)) {
+          throw UsageError("map: --format, --fps and --scale need --floating-base");
+        }
+        if (request->floating_base && (request->smooth > 0 || request->max_joint_speed > 0 ||
+                                       request->avoid_collisions || request->max_hand_speed > 0)) {
+          throw UsageError(
+              "map: --floating-base keeps the model's own speed limits and the contacts in its solve; a filter after "
+              "it "
+              "(--smooth, --max-joint-speed, --max-hand-speed, --avoid-collisions) would move the planted feet");
         }
         it->second.run(*request);
       });

@@ -1,13 +1,17 @@
 // `retarget map --method humanoid`: any humanoid the automatic binding understands
 // (robots/humanoid_binding.hpp), mapped by the bounded least-squares link-direction mapper
 // (mappers/humanoid.hpp). `--robot-schema FILE` pins the binding.
+#include <array>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include <retarget/io/floating_base_csv.hpp>
 #include <retarget/mappers/humanoid.hpp>
 #include <retarget/mappers/mapper.hpp>
 
+#include "batch_mapping.hpp"
 #include "cli.hpp"
 #include "map_output.hpp"
 #include "motion_loading.hpp"
@@ -17,12 +21,37 @@
 namespace retarget::cli {
 namespace {
 
+// --floating-base: batch_mapping's mapFloatingBase, written in the requested format.
+void runFloatingBase(const MapRequest& request, const RobotModel<double>& model, const SkeletonMotion<double>& motion) {
+  MethodSetup setup;
+  setup.method = "humanoid";
+  setup.config_path = request.config_path;
+  setup.floating_base = true;
+  setup.unitree = request.format == "unitree";
+  setup.fps = request.fps;
+  setup.scale = request.scale;
+  const FloatingBaseFile f = mapFloatingBase(setup, model, request.robot_schema, motion, request.motion_path);
+  writeFloatingBaseCsv(f.trajectory, request.output_path,
+                       setup.unitree ? FloatingBaseFormat::kUnitree : FloatingBaseFormat::kCsv);
+  const FloatingBaseTrajectory& t = f.trajectory;
+  std::cerr << "retarget: humanoid --floating-base: " << model.name() << ", scale " << f.scale << ", human floor at z "
+            << f.floor << " m; soles: " << f.soles[0].link << " (" << f.soles[0].source << "), " << f.soles[1].link
+            << "; stance frames left " << t.contacts.col(0).sum() << ", right " << t.contacts.col(1).sum() << " of "
+            << t.size() << "; frames held by a speed limit " << f.rate_limited
+            << ", frames not solved to the contact tolerance " << f.not_converged << "; wrote " << request.output_path
+            << " (" << (setup.unitree ? "unitree layout" : "csv") << ", " << t.size() << " frames)\n";
+}
+
 void runHumanoid(const MapRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
   const std::unique_ptr<HumanoidMapper<double>> mapper =
       makeHumanoidMapper(model, request.robot_schema, request.config_path, "map --method humanoid", request.robot);
   const HumanoidBinding& binding = mapper->binding();
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
+  if (request.floating_base) {
+    runFloatingBase(request, model, motion);
+    return;
+  }
   MappedMotion<double> mapped = mapMotion(*mapper, motion);
   const int jumps = mapped.frames(StatusCode::kDiscontinuity);
   std::cerr << "retarget: humanoid: " << model.name() << " bound automatically (" << binding.points.size()

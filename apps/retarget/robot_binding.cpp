@@ -3,11 +3,13 @@
 
 #include "cli.hpp"
 
+#include <array>
 #include <cstdio>
 
 #include <retarget/json/humanoid_binding.hpp>
 #include <retarget/json/humanoid_mapper.hpp>
 #include <retarget/mappers/humanoid_skeleton_map.hpp>
+#include <retarget/robots/humanoid_soles.hpp>
 
 namespace retarget::cli {
 namespace {
@@ -67,6 +69,20 @@ void printHumanoidBinding(std::ostream& out, const RobotModel<double>& model, co
     out << "    " << kHumanoidPointNames[static_cast<std::size_t>(p.point)] << "  " << p.link;
     if (p.from) out << " from " << kHumanoidPointNames[static_cast<std::size_t>(*p.from)];
     out << "  " << vectorText(p.p_B) << "  " << p.rule << "\n";
+  }
+  // The soles the floating base plants (robots/humanoid_soles.hpp), in the foot link's frame.
+  const std::array<HumanoidSole, 2> soles = humanoidSoles(model, binding);
+  for (std::size_t side = 0; side < 2; ++side) {
+    const HumanoidSole& sole = soles[side];
+    if (!sole.found && sole.source.empty()) continue;
+    out << "  sole " << (side == 0 ? "left" : "right") << ": ";
+    if (!sole.found) {
+      out << "none (" << sole.source << ")\n";
+      continue;
+    }
+    out << sole.link << ", " << sole.points_L.size() << " points from " << sole.source << ":";
+    for (const Eigen::Vector3d& p : sole.points_L) out << " " << vectorText(p);
+    out << "\n";
   }
   for (const std::string& m : binding.missing) out << "  missing: " << m << "\n";
   for (const std::string& n : binding.notes) out << "  note: " << n << "\n";

@@ -22,6 +22,8 @@
 // Each take starts from a reset mapper (the rest configuration, no trust region), as a batch of
 // files is mapped; frames are cycled in order, so every pass repeats the same outputs.
 //   BM_Humanoid_<robot>_Map/motion:<m>     HumanoidMapper::map, whole body
+//   BM_Humanoid_<robot>_FloatingBase/motion:<m>  HumanoidFloatingBaseMapper::map: the same
+//                                          solve plus the root, legs and contacts (issue 54)
 //   BM_Humanoid_<robot>_KdlLma/motion:<m>  KDL LMA, both arms and both legs to the end-link
 //                                          frames our mapper reached (4 solves)
 // Counters: `iterations` (mean per frame; ours: LM iterations, restarts included; KDL: the 4
@@ -55,6 +57,7 @@
 #include <retarget/io/kinect.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/humanoid.hpp>
+#include <retarget/mappers/humanoid_floating_base.hpp>
 #include <retarget/robots/humanoid_binding.hpp>
 #include <retarget/robots/unitree_g1.hpp>
 #include <retarget/robots/unitree_h1.hpp>
@@ -235,6 +238,38 @@ void humanoidMap(benchmark::State& state, int robot) {
   state.SetLabel(f->robot.name() + ", " + std::to_string(f->robot.nq()) + " DOF");
 }
 
+// The floating-base mapper (mappers/humanoid_floating_base.hpp): the fixed-base solve above plus
+// the root and legs' solve with the contacts; the floor found online (the lowest foot so far), as
+// a live loop has it.
+void humanoidFloatingBase(benchmark::State& state, int robot) {
+  const Fixture* f = fixture(robot, static_cast<int>(state.range(0)));
+  if (f == nullptr) {
+    state.SkipWithError("no test data (../shared/data or RETARGET_TEST_DATA)");
+    return;
+  }
+  HumanoidFloatingBaseMapper<double> mapper(f->robot, f->binding);
+  Eigen::VectorXd q(f->robot.nq());
+  const auto one = [&](std::size_t k) {
+    if (f->take_start[k]) mapper.reset();
+    return mapper.map(f->frames[k], q);
+  };
+  std::size_t k = 0;
+  long stance = 0;
+  for (auto _ : state) {
+    const Status s = one(k);
+    benchmark::DoNotOptimize(s);
+    benchmark::DoNotOptimize(q.data());
+    stance += (mapper.contacts()[0] ? 1 : 0) + (mapper.contacts()[1] ? 1 : 0);
+    if (++k == f->frames.size()) k = 0;
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["stance_feet"] = static_cast<double>(stance) / n;
+  state.counters["frames"] = static_cast<double>(f->frames.size());
+  state.counters["p99_us"] = p99Microseconds(f->frames.size(), one);
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(f->robot.name() + ", " + std::to_string(f->robot.nq()) + " DOF + floating base");
+}
+
 void humanoidKdlLma(benchmark::State& state, int robot) {
   const Fixture* f = fixture(robot, static_cast<int>(state.range(0)));
   if (f == nullptr) {
@@ -302,6 +337,16 @@ void BM_Humanoid_G1_Map(benchmark::State& state) { humanoidMap(state, 0); }
 void BM_Humanoid_G1_KdlLma(benchmark::State& state) { humanoidKdlLma(state, 0); }
 void BM_Humanoid_H1_Map(benchmark::State& state) { humanoidMap(state, 1); }
 void BM_Humanoid_H1_KdlLma(benchmark::State& state) { humanoidKdlLma(state, 1); }
+void BM_Humanoid_G1_FloatingBase(benchmark::State& state) { humanoidFloatingBase(state, 0); }
+void BM_Humanoid_H1_FloatingBase(benchmark::State& state) { humanoidFloatingBase(state, 1); }
+BENCHMARK(BM_Humanoid_G1_FloatingBase)
+    ->ArgName("motion")
+    ->DenseRange(0, kMotionCount - 1)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Humanoid_H1_FloatingBase)
+    ->ArgName("motion")
+    ->DenseRange(0, kMotionCount - 1)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Humanoid_G1_Map)->ArgName("motion")->DenseRange(0, kMotionCount - 1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Humanoid_G1_KdlLma)->ArgName("motion")->DenseRange(0, kMotionCount - 1)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Humanoid_H1_Map)->ArgName("motion")->DenseRange(0, kMotionCount - 1)->Unit(benchmark::kMicrosecond);

@@ -2,12 +2,15 @@
 // the humanoid mapper of any bound URDF humanoid, triangle, FABRIK / PIC / PICs. Each is built as the command line builds it (same maps, same
 // option defaults), so that map_motion gives `retarget map`'s angles bit for bit.
 #include <retarget/control/whole_body.hpp>
+#include <retarget/human/foot_stance.hpp>
+#include <retarget/io/floating_base_csv.hpp>
 #include <retarget/json/ga_lvvj.hpp>
 #include <retarget/json/humanoid_binding.hpp>
 #include <retarget/json/humanoid_mapper.hpp>
 #include <retarget/json/whole_body.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/humanoid.hpp>
+#include <retarget/mappers/humanoid_floating_base.hpp>
 #include <retarget/mappers/pic.hpp>
 #include <retarget/mappers/triangle.hpp>
 
@@ -155,6 +158,62 @@ Input as GaLvvjMapper; output rad, robot order, within the limits. map_motion(mo
       .def_property_readonly("options", [](const Humanoid& b) { return toPython(toJson(b.mapper->options())); },
                              "The validated options, as the JSON object the command line reads.");
   addMapperMethods<HumanoidMapper<double>>(humanoid);
+
+  // --- the floating base (issue 54): the root, the joints and the contacts of a whole motion
+  m.def(
+      "map_floating_base",
+      [](const RobotPtr& robot, const Motion& motion, py::object fps, py::object scale, py::object schema,
+         py::object options, py::kwargs kwargs) {
+        const HumanoidBindingOptions pins =
+            structFrom<HumanoidBindingOptions>(HumanoidBindingOptions{}, schema, py::kwargs(), "schema");
+        HumanoidFloatingBaseOptions o;
+        o.mapper = structFrom<HumanoidMapperOptions>(HumanoidMapperOptions{}, options, kwargs, "map_floating_base");
+        o.stance.floor = humanFloor(motion);
+        if (!scale.is_none()) o.scale = scale.cast<double>();
+        FloatingBaseTrajectory t;
+        {
+          HumanoidFloatingBaseMapper<double> mapper(*robot, bindHumanoid(*robot, pins), o);
+          py::gil_scoped_release release;
+          t = recordFloatingBase(mapper, motion);
+        }
+        const double rate = fps.is_none() ? motion.frame_rate : fps.cast<double>();
+        if (!fps.is_none()) t = resampleFloatingBase(t, rate);
+        const auto n = static_cast<Eigen::Index>(t.size());
+        Eigen::MatrixXd position = t.root_position.transpose();
+        Eigen::MatrixXd quaternion(n, 4);
+        for (Eigen::Index i = 0; i < n; ++i) {
+          const Eigen::Quaterniond& r = t.root_orientation[static_cast<std::size_t>(i)];
+          quaternion.row(i) << r.x(), r.y(), r.z(), r.w();
+        }
+        py::array_t<bool> contacts({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(2)});
+        for (Eigen::Index i = 0; i < n; ++i) {
+          for (int s = 0; s < 2; ++s) contacts.mutable_data()[2 * i + s] = t.contacts(i, s) != 0;
+        }
+        py::dict out;
+        out["time"] = moveToNumpy(std::vector<double>(t.time));
+        out["root_position"] = moveToNumpy(std::move(position));
+        out["root_quaternion_xyzw"] = moveToNumpy(std::move(quaternion));
+        out["joint_positions"] = moveToNumpy(std::move(t.q));
+        out["joint_names"] = t.joint_names;
+        out["contacts"] = contacts;
+        out["fps"] = rate;
+        return out;
+      },
+      py::arg("robot"), py::arg("motion"), py::arg("fps") = py::none(), py::arg("scale") = py::none(),
+      py::arg("schema") = py::none(), py::arg("options") = py::none(), R"doc(
+The humanoid mapper with a floating base over a whole motion (retarget::HumanoidFloatingBaseMapper,
+docs/datasets.md): what `retarget map --method humanoid --floating-base` writes, as arrays.
+
+map_floating_base(robot, motion, fps=None, scale=None, schema=None, options=None, **options) -> dict
+  robot, schema, options, **options  as HumanoidMapper (the fixed-base solve's options).
+  fps     None: the motion's frames; else resampled at fps (linear, the orientation by slerp).
+  scale   None: the robot's leg length over the human's; else this robot / human length ratio.
+The floor is the take's (its feet's 2nd percentile). Returns a dict:
+  time (T,) s; root_position (T, 3) m, world z up, the ground at z = 0; root_quaternion_xyzw
+  (T, 4), the root link's orientation, x y z w; joint_positions (T, N) rad in joint_names order;
+  contacts (T, 2) bool, left and right foot standing; fps.
+Unitree's LAFAN1 layout is numpy.hstack([root_position, root_quaternion_xyzw, joint_positions]);
+MuJoCo's qpos takes the quaternion w x y z: root_quaternion_xyzw[:, [3, 0, 1, 2]].)doc");
 
   // --- triangle
   using Triangle = BoundMapper<TriangleMapper<double>>;

@@ -210,3 +210,51 @@ def test_humanoid_mapper_reads_options_and_a_robot_schema():
     assert len(left_leg) == 6
     assert np.ptp(q_pinned[:, left_leg], axis=0).max() == 0.0
     assert np.ptp(q[:, left_leg], axis=0).max() > 0.0
+
+
+def test_map_floating_base_gives_the_cli_file_as_arrays(data, cli, scratch):
+    # The Python arrays equal the command line's files: our CSV at the motion's frames and
+    # Unitree's layout at 30 fps (np.loadtxt with delimiter="," and columns 3:7 x y z w, as
+    # BeyondMimic reads it).
+    walk = data / "bvh" / "xia_cmu_skeleton31_strutting_walk_01_000.bvh"
+    g1 = retarget.Robot("g1")
+    motion = retarget.read_motion(str(walk))
+    out = retarget.map_floating_base(g1, motion)
+    n = len(motion)
+    assert out["root_position"].shape == (n, 3)
+    assert out["root_quaternion_xyzw"].shape == (n, 4)
+    assert out["joint_positions"].shape == (n, g1.nq)
+    assert out["contacts"].shape == (n, 2) and out["contacts"].dtype == bool
+    assert out["joint_names"] == g1.joint_names
+    assert np.allclose(np.linalg.norm(out["root_quaternion_xyzw"], axis=1), 1.0)
+    cli("map", walk, "--robot", "g1", "--method", "humanoid", "--floating-base", "-o", scratch / "fb.csv")
+    ours = np.genfromtxt(scratch / "fb.csv", delimiter=",", names=True)
+    assert np.array_equal(ours["root_x"], out["root_position"][:, 0])
+    assert np.array_equal(ours["root_qw"], out["root_quaternion_xyzw"][:, 3])
+    assert np.array_equal(ours["contact_left"].astype(bool), out["contacts"][:, 0])
+    cli("map", walk, "--robot", "g1", "--method", "humanoid", "--floating-base", "--format", "unitree",
+        "--fps", "30", "-o", scratch / "fb_unitree.csv")
+    unitree = np.loadtxt(scratch / "fb_unitree.csv", delimiter=",")
+    resampled = retarget.map_floating_base(g1, motion, fps=30)
+    assert unitree.shape == (len(resampled["time"]), 7 + g1.nq)
+    assert np.array_equal(unitree[:, 0:3], resampled["root_position"])
+    assert np.array_equal(unitree[:, 3:7], resampled["root_quaternion_xyzw"])
+    assert np.array_equal(unitree[:, 7:], resampled["joint_positions"])
+    assert resampled["fps"] == 30
+
+
+def test_datasets_doc_pickle_snippet_runs(data, scratch):
+    # docs/datasets.md's two lines, on a shared walk, read back.
+    import pickle
+    walk = str(data / "bvh" / "xia_cmu_skeleton31_strutting_walk_01_000.bvh")
+    out = retarget.map_floating_base(retarget.Robot("g1"), retarget.read_motion(walk), fps=30)
+    pickle.dump({"fps": out["fps"], "root_pos": out["root_position"], "root_rot": out["root_quaternion_xyzw"],
+                 "dof_pos": out["joint_positions"]}, open(scratch / "walk_g1.pkl", "wb"))
+    back = pickle.load(open(scratch / "walk_g1.pkl", "rb"))
+    assert back["fps"] == 30 and back["root_rot"].shape[1] == 4 and back["dof_pos"].shape[1] == 29
+    qpos = np.hstack([out["root_position"], out["root_quaternion_xyzw"][:, [3, 0, 1, 2]], out["joint_positions"]])
+    np.savez(scratch / "walk_g1.npz", qpos=qpos, fps=out["fps"])
+    saved = np.load(scratch / "walk_g1.npz")
+    # MuJoCo's order puts w first: the xyzw array's last column.
+    assert np.array_equal(saved["qpos"][:, 3], out["root_quaternion_xyzw"][:, 3])
+    assert saved["qpos"].shape == (len(out["time"]), 7 + 29)

@@ -840,3 +840,46 @@ TEST_CASE("contract: humanoid mapper on the Unitree G1 and H1 and on NAO (double
   const auto nao = makeNao<double>();
   requireContract(checkMapperContract(humanoidCase<double>(nao, nao)));
 }
+
+// The floating-base humanoid mapper (mappers/humanoid_floating_base.hpp) on the Unitree G1: the
+// same inputs as the fixed-base mapper's; the root pose must stay finite as well.
+
+#include <retarget/mappers/humanoid_floating_base.hpp>
+
+static_assert(isMapper<HumanoidFloatingBaseMapper<double>>);
+static_assert(isMapper<HumanoidFloatingBaseMapper<float>>);
+
+namespace {
+
+// The fixed-base mapper's case, with the floating-base mapper in its place.
+template <typename Scalar>
+ContractCase<HumanoidFloatingBaseMapper<Scalar>> floatingBaseCase(const RobotModel<Scalar>& model,
+                                                                  const RobotModel<double>& model_d) {
+  const auto fixed = humanoidCase<Scalar>(model, model_d);
+  ContractCase<HumanoidFloatingBaseMapper<Scalar>> c;
+  const HumanoidBinding binding = bindHumanoid(model_d);
+  c.make = [&model, binding] { return HumanoidFloatingBaseMapper<Scalar>(model, binding); };
+  c.clean = fixed.clean;
+  c.hostile = fixed.hostile;
+  c.unusable = fixed.unusable;
+  c.real = fixed.real;
+  c.paths = fixed.paths;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("contract: floating-base humanoid mapper on the Unitree G1 (double and float)") {
+  const auto g1 = makeUnitreeG1<double>();
+  const auto g1_f = makeUnitreeG1<float>();
+  const auto c = floatingBaseCase<double>(g1, g1);
+  requireContract(checkMapperContract(c));
+  requireContract(checkMapperContract(floatingBaseCase<float>(g1_f, g1)));
+  // The root pose after every hostile frame is finite.
+  HumanoidFloatingBaseMapper<double> mapper = c.make();
+  Eigen::VectorXd q(g1.nq());
+  for (const auto& frame : c.hostile) {
+    (void)mapper.map(frame, q);
+    CHECK(mapper.rootPose().matrix().allFinite());
+  }
+}

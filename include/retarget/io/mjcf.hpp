@@ -814,6 +814,8 @@ CollisionShape<Scalar> castShape(const CollisionShape<double>& shape) {
   out.capsule_L.a = shape.capsule_L.a.template cast<Scalar>();
   out.capsule_L.b = shape.capsule_L.b.template cast<Scalar>();
   out.capsule_L.radius = static_cast<Scalar>(shape.capsule_L.radius);
+  out.X_LG = shape.X_LG.template cast<Scalar>();
+  out.size_G = shape.size_G.template cast<Scalar>();
   return out;
 }
 

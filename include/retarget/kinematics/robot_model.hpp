@@ -94,6 +94,12 @@ struct CollisionShape {
   std::string name;
   Kind kind = Kind::kCapsule;
   Capsule<Scalar> capsule_L{};
+  /// The primitive as the file gave it, before conversion: its frame G in the link frame L and
+  /// its size (m): sphere (radius, 0, 0), capsule or cylinder (radius, length along G's z, 0),
+  /// box (edge lengths along G's x, y, z). A shape given as a capsule directly by its end points
+  /// keeps the identity and a zero size: `capsule_L` is then all there is.
+  Isometry3<Scalar> X_LG = Isometry3<Scalar>::Identity();
+  Vector3<Scalar> size_G = Vector3<Scalar>::Zero();
 };
 
 /// Lower-case name of a collision-shape kind.

@@ -125,6 +125,11 @@ CollisionShape<Scalar> collisionFromPrimitive(const std::string& name, UrdfPrimi
       break;
     }
   }
+  shape.X_LG = X_LG;
+  shape.size_G =
+      Vector3<Scalar>(static_cast<Scalar>(size[0]), static_cast<Scalar>(size[1]), static_cast<Scalar>(size[2]));
+  if (kind == UrdfPrimitive::kSphere) shape.size_G.tail(2).setZero();
+  if (kind == UrdfPrimitive::kCylinder || kind == UrdfPrimitive::kCapsule) shape.size_G.z() = Scalar(0);
   shape.capsule_L.a = X_LG * Vector3<Scalar>(-half_G);
   shape.capsule_L.b = X_LG * half_G;
   shape.capsule_L.radius = radius;
