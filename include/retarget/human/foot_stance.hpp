@@ -23,9 +23,10 @@
 ///    slows through `contact_speed` over several samples: the label does not flicker).
 /// A foot whose points are not usable (not tracked) keeps its last label.
 ///
-/// The thresholds were measured on two shared walks (tests/tuning_split.md, `foot_stance`): a
-/// flat standing foot stays within 2 cm of the floor and moves below 0.1 m/s; a swinging foot
-/// passes 4 cm above it at 3 m/s; a heel strike slows from 0.4 to 0.3 m/s over 30 ms.
+/// The thresholds were measured on the shared neutral walk (tests/tuning_split.md, `foot_stance`):
+/// a flat standing foot stays within 2 cm of the floor and moves below 0.1 m/s; a swinging foot
+/// is 3 cm or more above it where it moves at 3 m/s; a heel strike slows from 0.4 to 0.3 m/s
+/// over 30 ms.
 
 #include <algorithm>
 #include <array>

@@ -228,12 +228,11 @@ class HumanoidFloatingBaseMapper {
   std::array<Matrix3X<Scalar>, kPointCount> Jp_{};  // per point, 3 x nx (joint columns only)
   std::array<std::vector<Carrier>, 2> sole_carriers_{};
   std::array<std::vector<V3>, 2> sole_L_{}, anchors_{};
-  std::array<V3, 2> sole_up_L_{};
+  std::array<V3, 2> sole_up_L_{};  // each foot link's up (robot frame z) at rest, in the link frame
   // A standing foot may pivot as the human's does: its anchors turn about their centre by the
-  // human foot's turn since the landing.
+  // human foot's turn (its heading, unwrapped) since the landing.
   std::array<V3, 2> anchor_centre_{};
-  std::array<Scalar, 2> human_foot_yaw_{},
-      landing_yaw_{};              // each foot link's up (robot frame z) at rest, in the link frame
+  std::array<Scalar, 2> human_foot_yaw_{}, landing_yaw_{};
   std::array<bool, 2> planted_{};  // anchors_ hold the stance's landing
   std::array<bool, 2> landing_{};  // this frame is the landing: points to the ground only
   std::vector<int> legs_;          // q columns solved (both legs)
