@@ -293,7 +293,13 @@ FloatingBaseFile mapFloatingBase(const MethodSetup& setup, const RobotModel<doub
   } catch (const InvalidArgument& e) {
     throw UsageError("--floating-base: " + path + ": " + e.what());
   }
-  if (setup.scale > 0) options.scale = setup.scale;
+  // One scale for the whole take: given, else the legs' ratio over the take (the median).
+  const double measured = humanoidLegScale(fixed->binding(), motion);
+  if (setup.scale > 0) {
+    options.scale = setup.scale;
+  } else if (measured > 0) {
+    options.scale = measured;
+  }
   std::unique_ptr<HumanoidFloatingBaseMapper<double>> mapper;
   try {
     mapper = std::make_unique<HumanoidFloatingBaseMapper<double>>(model, fixed->binding(), options);

@@ -13,6 +13,7 @@
 #include <retarget/mappers/humanoid_floating_base.hpp>
 #include <retarget/mappers/pic.hpp>
 #include <retarget/mappers/triangle.hpp>
+#include <retarget/metrics/ground_contact.hpp>
 
 #include "mapper_binding.hpp"
 
@@ -169,10 +170,15 @@ Input as GaLvvjMapper; output rad, robot order, within the limits. map_motion(mo
         HumanoidFloatingBaseOptions o;
         o.mapper = structFrom<HumanoidMapperOptions>(HumanoidMapperOptions{}, options, kwargs, "map_floating_base");
         o.stance.floor = humanFloor(motion);
-        if (!scale.is_none()) o.scale = scale.cast<double>();
+        const HumanoidBinding binding = bindHumanoid(*robot, pins);
+        if (!scale.is_none()) {
+          o.scale = scale.cast<double>();
+        } else if (const double measured = humanoidLegScale(binding, motion); measured > 0) {
+          o.scale = measured;  // the take's, as the command line
+        }
         FloatingBaseTrajectory t;
         {
-          HumanoidFloatingBaseMapper<double> mapper(*robot, bindHumanoid(*robot, pins), o);
+          HumanoidFloatingBaseMapper<double> mapper(*robot, binding, o);
           py::gil_scoped_release release;
           t = recordFloatingBase(mapper, motion);
         }
@@ -207,7 +213,8 @@ docs/datasets.md): what `retarget map --method humanoid --floating-base` writes,
 map_floating_base(robot, motion, fps=None, scale=None, schema=None, options=None, **options) -> dict
   robot, schema, options, **options  as HumanoidMapper (the fixed-base solve's options).
   fps     None: the motion's frames; else resampled at fps (linear, the orientation by slerp).
-  scale   None: the robot's leg length over the human's; else this robot / human length ratio.
+  scale   None: the robot's leg length over the human's (the median over the take); else this
+          robot / human length ratio.
 The floor is the take's (its feet's 2nd percentile). Returns a dict:
   time (T,) s; root_position (T, 3) m, world z up, the ground at z = 0; root_quaternion_xyzw
   (T, 4), the root link's orientation, x y z w; joint_positions (T, N) rad in joint_names order;

@@ -43,7 +43,9 @@
 ///    limits at any input rate.
 ///
 /// The scale (one factor for the root's path and for the limbs, so that a planted foot and the
-/// root's path agree) is `scale` when set, else measured on the first frame with both legs.
+/// root's path agree) is `scale` when set, else measured on the first frame with both legs (the
+/// command line and Python set it to the take's median, metrics/ground_contact.hpp
+/// `humanoidLegScale`).
 /// One uniform factor is what keeps feet from skating: a stance foot stays where the human's
 /// stands only if the robot's stride is the human's scaled by the same factor as its legs.
 ///

@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <vector>
 
@@ -101,9 +102,11 @@ struct GroundContact {
   double root_jerk_rms = 0;  ///< m/s^3 (0 with fewer than 4 frames)
 };
 
-/// The robot / human length ratio the floating-base mapper uses by default: the robot's leg
-/// (hip to knee to ankle, the binding's rest points, both legs' mean) over the human's on the
-/// first frame of `motion` with both legs usable; 0 when there is none.
+/// The robot / human length ratio of a whole take: the robot's leg (hip to knee to ankle, the
+/// binding's rest points, both legs' mean) over the human's, the median over the frames of
+/// `motion` with both legs usable (a tracked skeleton's legs change length from frame to frame;
+/// a BVH skeleton's do not); 0 when there is none. The command line and Python give it to the
+/// floating-base mapper, which alone (live) can only measure its first frame.
 template <typename Scalar>
 double humanoidLegScale(const HumanoidBinding& binding, const SkeletonMotion<Scalar>& motion) {
   auto at = [&](HumanoidPoint which) -> const Eigen::Vector3d* {
@@ -121,18 +124,23 @@ double humanoidLegScale(const HumanoidBinding& binding, const SkeletonMotion<Sca
   const double robot =
       0.5 * ((*r[0] - *r[1]).norm() + (*r[1] - *r[2]).norm() + (*r[3] - *r[4]).norm() + (*r[4] - *r[5]).norm());
   using J = HumanJoint;
+  std::vector<double> human;
   for (const SkeletonFrame<Scalar>& f : motion.frames) {
     bool usable = true;
-    for (J j : {J::kHipLeft, J::kKneeLeft, J::kAnkleLeft, J::kHipRight, J::kKneeRight, J::kAnkleRight})
+    for (J j : {J::kHipLeft, J::kKneeLeft, J::kAnkleLeft, J::kHipRight, J::kKneeRight, J::kAnkleRight}) {
       usable = usable && f.usable(j);
+    }
     if (!usable) continue;
-    const double human = 0.5 * static_cast<double>((f.position(J::kHipLeft) - f.position(J::kKneeLeft)).norm() +
-                                                   (f.position(J::kKneeLeft) - f.position(J::kAnkleLeft)).norm() +
-                                                   (f.position(J::kHipRight) - f.position(J::kKneeRight)).norm() +
-                                                   (f.position(J::kKneeRight) - f.position(J::kAnkleRight)).norm());
-    return human > 1e-3 ? robot / human : 0.0;
+    const double leg = 0.5 * static_cast<double>((f.position(J::kHipLeft) - f.position(J::kKneeLeft)).norm() +
+                                                 (f.position(J::kKneeLeft) - f.position(J::kAnkleLeft)).norm() +
+                                                 (f.position(J::kHipRight) - f.position(J::kKneeRight)).norm() +
+                                                 (f.position(J::kKneeRight) - f.position(J::kAnkleRight)).norm());
+    if (leg > 1e-3 && std::isfinite(leg)) human.push_back(leg);
   }
-  return 0;
+  if (human.empty()) return 0;
+  const auto middle = human.begin() + static_cast<std::ptrdiff_t>(human.size() / 2);
+  std::nth_element(human.begin(), middle, human.end());
+  return robot / *middle;
 }
 
 /// The figures of `q` (frames x nq) at root poses `X_WB` and `time` on `model`, whose humanoid
