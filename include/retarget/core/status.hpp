@@ -50,6 +50,12 @@ class [[nodiscard]] Status {
     return *this;
   }
   constexpr friend Status operator|(Status a, Status b) noexcept { return a |= b; }
+  /// The same flags less `code`.
+  constexpr Status without(StatusCode code) const noexcept {
+    Status out = *this;
+    out.bits_ &= ~static_cast<std::uint32_t>(code);
+    return out;
+  }
   constexpr friend bool operator==(Status a, Status b) noexcept { return a.bits_ == b.bits_; }
   constexpr friend bool operator!=(Status a, Status b) noexcept { return a.bits_ != b.bits_; }
   /// Raw flag bits.

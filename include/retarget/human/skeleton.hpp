@@ -150,6 +150,20 @@ struct SkeletonFrame {
 
 using SkeletonFramed = SkeletonFrame<double>;
 
+/// The mean length of the two legs of `f`, each hip to knee plus knee to ankle (m); nullopt when
+/// a point of either leg is not usable. What a robot / human length ratio compares.
+template <typename Scalar>
+std::optional<Scalar> legLength(const SkeletonFrame<Scalar>& f) {
+  using J = HumanJoint;
+  for (J j : {J::kHipLeft, J::kKneeLeft, J::kAnkleLeft, J::kHipRight, J::kKneeRight, J::kAnkleRight}) {
+    if (!f.usable(j)) return std::nullopt;
+  }
+  return Scalar(0.5) * ((f.position(J::kHipLeft) - f.position(J::kKneeLeft)).norm() +
+                        (f.position(J::kKneeLeft) - f.position(J::kAnkleLeft)).norm() +
+                        (f.position(J::kHipRight) - f.position(J::kKneeRight)).norm() +
+                        (f.position(J::kKneeRight) - f.position(J::kAnkleRight)).norm());
+}
+
 /// What mappers and metrics do with joints the source only inferred (Kinect's
 /// `TrackingState::kInferred`: occluded, estimated). Depth cameras infer occluded legs and
 /// arms with errors of decimetres (in a close-range Kinect recording, knees and ankles are

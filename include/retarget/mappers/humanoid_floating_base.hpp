@@ -217,6 +217,19 @@ class HumanoidFloatingBaseMapper {
   // its parent point (world frame of data_, m).
   void placePoints(std::array<V3, kPointCount>& p) const;
   void placeRoot();
+  // Where sole point i of a standing foot belongs: its anchor, turned about the anchors' centre by
+  // the human foot's turn since the landing (world, m).
+  V3 turnedAnchor(std::size_t side, std::size_t i) const;
+  // The columns e_k x v (k = x, y, z): how a world vector v moves under a small turn of the whole
+  // body about the world axes.
+  static M3 turnColumns(const V3& v) {
+    M3 m;
+    m << 0, v.z(), -v.y(), -v.z(), 0, v.x(), v.y(), -v.x(), 0;
+    return m;
+  }
+  // The leg links (thigh, tibia, foot; left then right) as pairs of point indices.
+  static constexpr int kLinks[6][2] = {{kHipL, kKneeL}, {kKneeL, kAnkleL}, {kAnkleL, kFootL},
+                                       {kHipR, kKneeR}, {kKneeR, kAnkleR}, {kAnkleR, kFootR}};
 
   const RobotModel<Scalar>* model_;
   HumanoidFloatingBaseOptions options_;
@@ -404,6 +417,14 @@ void HumanoidFloatingBaseMapper<Scalar>::placeRoot() {
 }
 
 template <typename Scalar>
+Vector3<Scalar> HumanoidFloatingBaseMapper<Scalar>::turnedAnchor(std::size_t side, std::size_t i) const {
+  const Scalar turn = human_foot_yaw_[side] - landing_yaw_[side];
+  const Scalar c = std::cos(turn), sn = std::sin(turn);
+  const V3 offset = anchors_[side][i] - anchor_centre_[side];
+  return anchor_centre_[side] + V3(c * offset.x() - sn * offset.y(), sn * offset.x() + c * offset.y(), 0);
+}
+
+template <typename Scalar>
 void HumanoidFloatingBaseMapper<Scalar>::placePoints(std::array<V3, kPointCount>& p) const {
   for (int i = 0; i < kPointCount; ++i) {
     const Point& point = points_[static_cast<std::size_t>(i)];
@@ -453,15 +474,10 @@ Scalar HumanoidFloatingBaseMapper<Scalar>::evaluate(MatrixX<Scalar>& J, VectorX<
   // Root columns of a world point p: translation, then the turn about the world axes at the root.
   auto rootColumns = [&](const V3& p, Scalar w) {
     J.block(rows, 0, 3, 3) = w * M3::Identity();
-    const V3 d = p - p_root_;
-    M3 skew;
-    skew << 0, d.z(), -d.y(), -d.z(), 0, d.x(), d.y(), -d.x(), 0;  // column k: e_k x d
-    J.block(rows, 3, 3, 3) = w * skew;
+    J.block(rows, 3, 3, 3) = w * turnColumns(p - p_root_);
   };
   // Leg links.
   const Scalar w_d = static_cast<Scalar>(options_.direction_weight);
-  constexpr int kLinks[6][2] = {{kHipL, kKneeL}, {kKneeL, kAnkleL}, {kAnkleL, kFootL},
-                                {kHipR, kKneeR}, {kKneeR, kAnkleR}, {kAnkleR, kFootR}};
   for (int l = 0; l < 6; ++l) {
     const int a = kLinks[l][0], b = kLinks[l][1];
     if (w_d <= 0 || points_[static_cast<std::size_t>(b)].link < 0) continue;
@@ -476,9 +492,7 @@ Scalar HumanoidFloatingBaseMapper<Scalar>::evaluate(MatrixX<Scalar>& J, VectorX<
           Jp_[static_cast<std::size_t>(a)].rightCols(J.cols() - 6);
     J.block(rows, 6, 3, J.cols() - 6).noalias() = P * dJ_;
     // A turn of the whole body turns u: d u / d theta = -[u]x (column k: e_k x u).
-    M3 skew;
-    skew << 0, u.z(), -u.y(), -u.z(), 0, u.x(), u.y(), -u.x(), 0;
-    J.block(rows, 3, 3, 3) = w_d * skew;
+    J.block(rows, 3, 3, 3) = w_d * turnColumns(u);
     rows += 3;
   }
   // The hips on the human's scaled path.
@@ -521,9 +535,7 @@ Scalar HumanoidFloatingBaseMapper<Scalar>::evaluate(MatrixX<Scalar>& J, VectorX<
     const Scalar w_t = static_cast<Scalar>(options_.tilt_weight), w_y = static_cast<Scalar>(options_.yaw_weight);
     const V3 u = R_.col(2);
     r.template segment<3>(rows) = w_t * (u - V3::UnitZ());
-    M3 skew;
-    skew << 0, u.z(), -u.y(), -u.z(), 0, u.x(), u.y(), -u.x(), 0;
-    J.block(rows, 3, 3, 3) = w_t * skew;
+    J.block(rows, 3, 3, 3) = w_t * turnColumns(u);
     rows += 3;
     const V3 x = R_.col(0), x_human = R_yaw_.col(0);
     r[rows] = w_y * std::atan2(x_human.x() * x.y() - x_human.y() * x.x(), x_human.x() * x.x() + x_human.y() * x.y());
@@ -547,9 +559,7 @@ Scalar HumanoidFloatingBaseMapper<Scalar>::evaluate(MatrixX<Scalar>& J, VectorX<
       if (!stance_.stance()[side]) continue;
       const V3 u = data_.X_WL[static_cast<std::size_t>(soles_[side].link_index)].linear() * sole_up_L_[side];
       r.template segment<3>(rows) = w_s * (u - V3::UnitZ());
-      M3 skew;  // a turn delta turns u by delta x u
-      skew << 0, u.z(), -u.y(), -u.z(), 0, u.x(), u.y(), -u.x(), 0;
-      J.block(rows, 3, 3, 3) = w_s * skew;
+      J.block(rows, 3, 3, 3) = w_s * turnColumns(u);
       for (const Carrier& c : sole_carriers_[side]) {
         const auto k = static_cast<std::size_t>(c.joint);
         if (model_->joints()[k].type == JointType::kPrismatic) continue;
@@ -587,12 +597,7 @@ Scalar HumanoidFloatingBaseMapper<Scalar>::evaluate(MatrixX<Scalar>& J, VectorX<
         J.block(rows, x, 3, 1) += w_c * c.gain * col;
       }
       if (full) {
-        const Scalar turn = human_foot_yaw_[side] - landing_yaw_[side];
-        const V3 offset = anchors_[side][i] - anchor_centre_[side];
-        const Scalar c = std::cos(turn), sn = std::sin(turn);
-        const V3 anchor =
-            anchor_centre_[side] + V3(c * offset.x() - sn * offset.y(), sn * offset.x() + c * offset.y(), 0);
-        r.template segment<3>(rows) = w_c * (p - anchor);
+        r.template segment<3>(rows) = w_c * (p - turnedAnchor(side, i));
         rows += 3;
       } else {
         // Height only: keep the z row.
@@ -635,14 +640,9 @@ Status HumanoidFloatingBaseMapper<Scalar>::map(const SkeletonFrame<Scalar>& fram
   // 2. The fixed-base solve.
   Status status = fixed_.map(frame, q_fixed_);
   // The scale, the human's hip target and the root's yaw.
-  const bool legs = frame.usable(J::kHipLeft) && frame.usable(J::kKneeLeft) && frame.usable(J::kAnkleLeft) &&
-                    frame.usable(J::kHipRight) && frame.usable(J::kKneeRight) && frame.usable(J::kAnkleRight);
-  if (!(scale_ > 0) && legs) {
-    const Scalar human = Scalar(0.5) * ((frame.position(J::kHipLeft) - frame.position(J::kKneeLeft)).norm() +
-                                        (frame.position(J::kKneeLeft) - frame.position(J::kAnkleLeft)).norm() +
-                                        (frame.position(J::kHipRight) - frame.position(J::kKneeRight)).norm() +
-                                        (frame.position(J::kKneeRight) - frame.position(J::kAnkleRight)).norm());
-    if (human > Scalar(1e-3)) scale_ = robot_leg_ / human;
+  if (!(scale_ > 0)) {
+    const std::optional<Scalar> human = legLength(frame);
+    if (human && *human > Scalar(1e-3)) scale_ = robot_leg_ / *human;
   }
   const bool hips = frame.usable(J::kHipLeft) && frame.usable(J::kHipRight);
   hip_target_ok_ = hips && scale_ > 0;
@@ -682,8 +682,6 @@ Status HumanoidFloatingBaseMapper<Scalar>::map(const SkeletonFrame<Scalar>& fram
       R_yaw_ = Eigen::AngleAxis<Scalar>(yaw, V3::UnitZ()).toRotationMatrix();
     }
   }
-  constexpr int kLinks[6][2] = {{kHipL, kKneeL}, {kKneeL, kAnkleL}, {kAnkleL, kFootL},
-                                {kHipR, kKneeR}, {kKneeR, kAnkleR}, {kAnkleR, kFootR}};
   // The legs' links follow the human's in the world (WBF's comparison: B is the world up to the
   // yaw both share); a link the frame lacks keeps the fixed-base solve's direction.
   constexpr J kHuman[6][2] = {{J::kHipLeft, J::kKneeLeft},     {J::kKneeLeft, J::kAnkleLeft},
@@ -704,6 +702,7 @@ Status HumanoidFloatingBaseMapper<Scalar>::map(const SkeletonFrame<Scalar>& fram
   q_full_ = q_fixed_;
   held_ = fixed_.held();
   clamped_ = fixed_.clamped();
+  bool rate_limited = false;
   for (int c = 0; c < nq; ++c) {
     lo_[c] = held_[c] ? q_prev_[c] : model.lowerLimits()[c];
     hi_[c] = held_[c] ? q_prev_[c] : model.upperLimits()[c];
@@ -712,9 +711,7 @@ Status HumanoidFloatingBaseMapper<Scalar>::map(const SkeletonFrame<Scalar>& fram
       hi_[c] = std::min(hi_[c], q_prev_[c] + speed_[c] * dt);
     }
     q_full_[c] = std::min(std::max(q_full_[c], lo_[c]), hi_[c]);
-  }
-  bool rate_limited = false;
-  for (int c = 0; c < nq; ++c) {
+    // A coordinate outside the legs keeps step 2's value unless a speed limit holds it back.
     if (x_of_q_[static_cast<std::size_t>(c)] < 0 && q_full_[c] != q_fixed_[c]) rate_limited = true;
   }
   if (first_) {
@@ -725,6 +722,7 @@ Status HumanoidFloatingBaseMapper<Scalar>::map(const SkeletonFrame<Scalar>& fram
   }
   int rows = 0;
   Scalar cost = evaluate(J_, r_, rows);
+  bool data_at_solution = true;  // data_ (forward kinematics) is at the accepted iterate
   Scalar lambda = Scalar(1e-3);
   const int nx = 6 + static_cast<int>(legs_.size());
   const int iterations = first_ ? 5 * options_.max_iterations : options_.max_iterations;
@@ -782,8 +780,10 @@ Status HumanoidFloatingBaseMapper<Scalar>::map(const SkeletonFrame<Scalar>& fram
       const bool done = cost - cost_try <= Scalar(1e-12) * std::max(Scalar(1), cost) || moved <= options_.tolerance;
       cost = cost_try;
       lambda = std::max(Scalar(1e-9), lambda * Scalar(0.3));
+      data_at_solution = true;
       if (done) break;
     } else {
+      data_at_solution = false;
       R_ = R_keep;
       p_root_ = p_keep;
       q_full_.swap(q_try_);
@@ -791,8 +791,8 @@ Status HumanoidFloatingBaseMapper<Scalar>::map(const SkeletonFrame<Scalar>& fram
       if (lambda > Scalar(1e8)) break;
     }
   }
-  // The accepted point's forward kinematics (a rejected last try left the data elsewhere).
-  evaluate(J_try_, r_try_, rows);
+  // The accepted iterate's forward kinematics, when a rejected try left the data elsewhere.
+  if (!data_at_solution) evaluate(J_try_, r_try_, rows);
   if (!q_full_.allFinite() || !p_root_.allFinite() || !R_.allFinite()) {  // a guard; not reached with finite input
     q_full_ = q_prev_;
     status |= StatusCode::kNotConverged;
@@ -804,11 +804,7 @@ Status HumanoidFloatingBaseMapper<Scalar>::map(const SkeletonFrame<Scalar>& fram
     for (std::size_t i = 0; i < sole_L_[side].size(); ++i) {
       const V3 p = X * sole_L_[side][i];
       if (stance[side] && planted_[side] && !landing_[side]) {
-        const Scalar turn = human_foot_yaw_[side] - landing_yaw_[side];
-        const V3 offset = anchors_[side][i] - anchor_centre_[side];
-        const V3 anchor = anchor_centre_[side] + V3(std::cos(turn) * offset.x() - std::sin(turn) * offset.y(),
-                                                    std::sin(turn) * offset.x() + std::cos(turn) * offset.y(), 0);
-        contact_error_ = std::max(contact_error_, (p - anchor).norm());
+        contact_error_ = std::max(contact_error_, (p - turnedAnchor(side, i)).norm());
       }
       contact_error_ = std::max(contact_error_, -p.z());
       if (landing_[side]) anchors_[side][i] = V3(p.x(), p.y(), Scalar(0));
@@ -824,14 +820,7 @@ Status HumanoidFloatingBaseMapper<Scalar>::map(const SkeletonFrame<Scalar>& fram
   for (int c : legs_) {
     clamped_[c] = clamped_[c] && (q_full_[c] <= model.lowerLimits()[c] || q_full_[c] >= model.upperLimits()[c]);
   }
-  if (!clamped_.any() && status.has(StatusCode::kClamped)) {
-    Status kept;
-    for (StatusCode code : {StatusCode::kDegenerateInput, StatusCode::kNotConverged, StatusCode::kRateLimited,
-                            StatusCode::kDiscontinuity}) {
-      if (status.has(code)) kept |= code;
-    }
-    status = kept;
-  }
+  if (!clamped_.any()) status = status.without(StatusCode::kClamped);
   if (contact_error_ > static_cast<Scalar>(options_.contact_tolerance)) status |= StatusCode::kNotConverged;
   if (rate_limited) status |= StatusCode::kRateLimited;
   placeRoot();

@@ -37,6 +37,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -123,19 +124,11 @@ double humanoidLegScale(const HumanoidBinding& binding, const SkeletonMotion<Sca
   }
   const double robot =
       0.5 * ((*r[0] - *r[1]).norm() + (*r[1] - *r[2]).norm() + (*r[3] - *r[4]).norm() + (*r[4] - *r[5]).norm());
-  using J = HumanJoint;
   std::vector<double> human;
   for (const SkeletonFrame<Scalar>& f : motion.frames) {
-    bool usable = true;
-    for (J j : {J::kHipLeft, J::kKneeLeft, J::kAnkleLeft, J::kHipRight, J::kKneeRight, J::kAnkleRight}) {
-      usable = usable && f.usable(j);
-    }
-    if (!usable) continue;
-    const double leg = 0.5 * static_cast<double>((f.position(J::kHipLeft) - f.position(J::kKneeLeft)).norm() +
-                                                 (f.position(J::kKneeLeft) - f.position(J::kAnkleLeft)).norm() +
-                                                 (f.position(J::kHipRight) - f.position(J::kKneeRight)).norm() +
-                                                 (f.position(J::kKneeRight) - f.position(J::kAnkleRight)).norm());
-    if (leg > 1e-3 && std::isfinite(leg)) human.push_back(leg);
+    const std::optional<Scalar> leg = legLength(f);
+    if (leg && *leg > Scalar(1e-3) && std::isfinite(static_cast<double>(*leg)))
+      human.push_back(static_cast<double>(*leg));
   }
   if (human.empty()) return 0;
   const auto middle = human.begin() + static_cast<std::ptrdiff_t>(human.size() / 2);
