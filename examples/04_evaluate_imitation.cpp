@@ -7,9 +7,9 @@
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/mapper.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 int main() {
   using namespace retarget;
@@ -19,7 +19,7 @@ int main() {
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   const MappedMotion<double> mapped = mapMotion(mapper, human);
 
-  VirtualSkeleton<double> robot_view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> robot_view(nao, naoVirtualSkeletonMap());
   std::vector<SkeletonFrame<double>> robot(human.size());
   for (std::size_t k = 0; k < human.size(); ++k) {
     if (!robot_view.compute(mapped.q.row(static_cast<Eigen::Index>(k)).transpose(), robot[k]).ok()) return 1;

@@ -6,8 +6,8 @@
 
 #include <retarget/io/gpdm_model.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "support/fuzz_support.hpp"
 
@@ -34,7 +34,7 @@ void checkFilter(const GpdmModelFile& file) {
   GpdmParticleFilterOptions options;
   options.particles = 4;
   GpdmParticleFilter<double> filter(nao, map, options);
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   SkeletonFramed frame;
   (void)view.compute(nao.neutralConfiguration(), frame);
   Eigen::VectorXd q(nao.nq());

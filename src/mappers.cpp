@@ -19,4 +19,3 @@
 #include <retarget/mappers/pic_map.hpp>
 #include <retarget/mappers/triangle.hpp>
 #include <retarget/mappers/triangle_map.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>

@@ -87,8 +87,7 @@ struct Entry {
 };
 
 bool supportedExtension(const fs::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string ext = lowerExtension(path.string());
   return ext == ".bvh" || ext == ".skeleton" || ext == ".csv" || ext == ".txt";
 }
 

@@ -21,9 +21,10 @@
 #include <retarget/mappers/particle_filter.hpp>
 #include <retarget/mappers/pic.hpp>
 #include <retarget/mappers/triangle.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/metrics/self_penetration.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "cli.hpp"
 #include "motion_loading.hpp"
@@ -59,7 +60,8 @@ std::shared_ptr<GpdmParticleFilter<double>> gpdmFilter(const MethodSetup& setup,
   GpdmFilterMap map;
   map.motion_model = std::move(file.model);
   map.joints = std::move(file.joint_names);
-  map.skeleton = *gaLvvjMapFor(model);
+  map.skeleton = *virtualSkeletonMapFor(model);
+  map.fallback = *gaLvvjMapFor(model);
   map.frame_period = file.frame_period;
   map.fit_threshold = file.fit_threshold;
   GpdmParticleFilterOptions options;
@@ -207,7 +209,7 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
   } else if (setup.method == "pf" && gaLvvjMapFor(model)) {
     ParticleFilterOptions options;  // fixed seed
     if (setup.particles > 0) options.particles = setup.particles;
-    JointSpaceParticleFilter<double> filter(model, *gaLvvjMapFor(model), options);
+    JointSpaceParticleFilter<double> filter(model, *virtualSkeletonMapFor(model), options);
     out.mapped = timedMap(filter, motion, out.seconds);
   } else {
     checkMethodApplies(setup, model);  // throws for an unknown method
@@ -271,7 +273,8 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
   if (setup.method == "gpdm-pf") return skeletonFrameMapper(gpdmFilter(setup, model));
   ParticleFilterOptions options;
   if (setup.particles > 0) options.particles = setup.particles;
-  return skeletonFrameMapper(std::make_shared<JointSpaceParticleFilter<double>>(model, *gaLvvjMapFor(model), options));
+  return skeletonFrameMapper(
+      std::make_shared<JointSpaceParticleFilter<double>>(model, *virtualSkeletonMapFor(model), options));
 }
 
 void addWholeBodySummary(const MappedFile& f, nlohmann::ordered_json& out) {

@@ -16,7 +16,13 @@
 
 #include <retarget/fwd.hpp>
 
+namespace retarget::app {}
+
 namespace retarget::cli {
+
+// The application layer (include/retarget/app/: what the command line and Python share) is used
+// here unqualified.
+using namespace retarget::app;
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1;

@@ -16,8 +16,9 @@
 #include <retarget/mappers/pic.hpp>
 #include <retarget/metrics/trajectory_lag.hpp>
 
+#include <retarget/app/metric_families.hpp>
+#include <retarget/json/euler_map.hpp>
 #include "map_output.hpp"
-#include "metric_families.hpp"
 #include "motion_loading.hpp"
 #include "robot_loading.hpp"
 
@@ -253,7 +254,9 @@ ComparedRow evaluateRow(const ComparedRobot& robot, const ComparedMotion& motion
     row.curves.emplace_back("pose MSE (rad²)", e.mse);
   }
   if (motion.bvh) {
-    if (const auto config = dtwEulerMap(model, *motion.bvh, euler_config)) {
+    const std::optional<EulerMap> given =
+        euler_config.empty() ? std::nullopt : std::optional<EulerMap>(loadEulerMap(euler_config));
+    if (const auto config = dtwEulerMap(model, *motion.bvh, given ? &*given : nullptr)) {
       JointTrajectory angles = makeJointTrajectory(model);
       angles.positions = q;
       angles.times = time;

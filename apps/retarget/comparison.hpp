@@ -15,12 +15,12 @@
 #include <retarget/human/bvh_motion.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/kinematics/robot_model.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 #include <retarget/safety/self_collision.hpp>
 
+#include <retarget/app/metric_families.hpp>
 #include "batch_mapping.hpp"
 #include "cli.hpp"
-#include "metric_families.hpp"
 
 namespace retarget::cli {
 

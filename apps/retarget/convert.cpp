@@ -21,13 +21,6 @@ struct ConvertOptions {
   bool no_states = false;
 };
 
-std::string lowerExtension(const std::string& path) {
-  std::string extension = std::filesystem::path(path).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension;
-}
-
 const bool kConvertRegistered = registerCommand(Command{
     "convert", "Convert a human motion (BVH, Kinect CSV/TXT, NTU .skeleton, keypoint CSV, ...) to skeleton CSV or BVH",
     [](CLI::App& command) {

@@ -13,11 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/app/metric_families.hpp>
 #include "batch_mapping.hpp"
 #include "cli.hpp"
 #include "comparison.hpp"
 #include "eval_common.hpp"
-#include "metric_families.hpp"
 #include "motion_loading.hpp"
 #include "robot_loading.hpp"
 

@@ -11,8 +11,9 @@
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 
+#include <retarget/app/metric_families.hpp>
+#include <retarget/json/euler_map.hpp>
 #include "cli.hpp"
-#include "metric_families.hpp"
 #include "robot_loading.hpp"
 
 namespace retarget::cli {
@@ -21,7 +22,9 @@ namespace {
 void runDtw(const EvalRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
   const BvhMotion motion = readBvh(request.motion_path);
-  const std::optional<EulerMap> config = dtwEulerMap(model, motion, request.config_path);
+  const std::optional<EulerMap> given =
+      request.config_path.empty() ? std::nullopt : std::optional<EulerMap>(loadEulerMap(request.config_path));
+  const std::optional<EulerMap> config = dtwEulerMap(model, motion, given ? &*given : nullptr);
   if (!config) {
     throw UsageError("eval --metrics dtw: no built-in Euler configuration for robot '" + model.name() +
                      "' and this skeleton; pass --config <file.json>");

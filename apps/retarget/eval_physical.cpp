@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/app/metric_families.hpp>
 #include "batch_mapping.hpp"
 #include "cli.hpp"
 #include "eval_common.hpp"
-#include "metric_families.hpp"
 #include "motion_loading.hpp"
 #include "robot_loading.hpp"
 

@@ -18,9 +18,9 @@
 #include <retarget/mappers/pic.hpp>
 #include <retarget/metrics/arm_imitation.hpp>
 
+#include <retarget/app/metric_families.hpp>
 #include "cli.hpp"
 #include "eval_common.hpp"
-#include "metric_families.hpp"
 #include "motion_loading.hpp"
 #include "robot_loading.hpp"
 

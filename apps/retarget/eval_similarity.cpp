@@ -3,10 +3,11 @@
 // the human motion and the robot's virtual skeleton at the given angles, and per link the best
 // WBF / LLF any configuration within the robot's limits reaches (metrics/best_reachable.hpp),
 // so that the embodiment gap reads apart from the mapping error. The default metric family.
-// --wbf-base chooses where the robot stands for WBF (WbfBase, mappers/virtual_skeleton.hpp).
+// --wbf-base chooses where the robot stands for WBF (WbfBase, robots/virtual_skeleton.hpp).
 //
-// `on_limit_frames` counts frames where some joint the GA-LVVJ map binds (hands excluded: they
-// are binary and always sit on a limit) is within 1e-9 rad of a position limit. It is a
+// `on_limit_frames` counts frames where some coordinate that moves the robot's virtual skeleton
+// (hands excluded: they are binary and always sit on a limit) is within 1e-9 rad of a position
+// limit. It is a
 // property of the angles alone; whether a mapper had to clamp (and by how much) is what
 // `retarget map` reports, because only the mapper knows the value it wanted.
 #include <iomanip>
@@ -17,15 +18,15 @@
 #include <nlohmann/json.hpp>
 
 #include <retarget/io/joint_trajectory_csv.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/best_reachable.hpp>
 #include <retarget/metrics/link_similarity.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
-#include "robot_binding.hpp"
+#include <retarget/app/metric_families.hpp>
 #include "cli.hpp"
 #include "eval_common.hpp"
-#include "metric_families.hpp"
 #include "motion_loading.hpp"
+#include "robot_binding.hpp"
 #include "robot_loading.hpp"
 
 namespace retarget::cli {
@@ -69,14 +70,14 @@ void printSimilarityTable(const EvalRequest& request, const RobotModel<double>& 
       << "  within reach: frames where the human pose is within the robot's reach (there the mapper alone decides)\n"
       << "  cosine pose similarity (seed 003 Eq. 1): mean " << cell(s.cosine_mean) << ", worst frame "
       << cell(s.cosine_min) << "\n"
-      << "  frames with a mapped joint on a position limit: " << e.on_limit_frames << " of " << frames
+      << "  frames with a joint on a position limit: " << e.on_limit_frames << " of " << frames
       << " (`retarget map` reports whether it had to clamp)\n";
   std::cout << out.str();
 }
 
 void runSimilarity(const EvalRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
-  const std::optional<GaLvvjMap> map = robotSkeletonMap(model);
+  const std::optional<VirtualSkeletonMap> map = robotSkeletonMap(model);
   if (!map) {
     throw UsageError("eval --metrics similarity: no virtual skeleton is defined for robot '" + model.name() +
                      "' (built-in GA-LVVJ maps: NAO, Pepper; the automatic humanoid binding found no arms and legs)");
@@ -86,7 +87,7 @@ void runSimilarity(const EvalRequest& request) {
   const WbfBase base = request.wbf_base == "support-foot" ? WbfBase::kSupportFoot : WbfBase::kTorso;
   if (base == WbfBase::kSupportFoot) {
     int feet = 0;
-    for (const auto& point : map->virtual_skeleton) {
+    for (const auto& point : map->points) {
       feet += (point.joint == HumanJoint::kFootLeft || point.joint == HumanJoint::kFootRight) ? 1 : 0;
     }
     if (feet < 2) {

@@ -14,6 +14,7 @@
 #include <retarget/io/bvh_skeleton.hpp>
 
 #include "cli.hpp"
+#include "motion_loading.hpp"
 
 namespace retarget::cli {
 namespace {
@@ -134,10 +135,7 @@ const bool kInfoBvhRegistered = registerInfoHandler(InfoHandler{
     "BVH motion",
     [](const std::string& path) {
       if (path.rfind("robot:", 0) == 0) return false;
-      std::string extension = std::filesystem::path(path).extension().string();
-      std::transform(extension.begin(), extension.end(), extension.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      return extension == ".bvh";
+      return lowerExtension(path) == ".bvh";
     },
     describeBvh});
 

@@ -74,13 +74,6 @@ void describeMotion(const std::string& path) {
 
 constexpr const char* kHandlerKind = "motion";
 
-std::string lowerExtension(const std::string& path) {
-  std::string extension = std::filesystem::path(path).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return extension;
-}
-
 const bool kInfoMotionRegistered = registerInfoHandler(InfoHandler{
     kHandlerKind,
     [](const std::string& path) {

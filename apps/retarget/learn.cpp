@@ -36,6 +36,7 @@
 #include <retarget/learning/gpdm_training.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
 #endif
 
 #include "cli.hpp"
@@ -174,7 +175,8 @@ void learnGpdm(const LearnGpdmRequest& request) {
     GpdmFilterMap map;
     map.motion_model = gpdm;
     map.joints = names;
-    map.skeleton = *ga_lvvj_map;
+    map.skeleton = *virtualSkeletonMapFor(model);
+    map.fallback = *ga_lvvj_map;
     map.frame_period = file.frame_period;
     file.fit_threshold = gpdmFitThreshold(model, map, recordings);
     fit_note = "; fit threshold " + fixed(*file.fit_threshold, 4) + " (5th percentile of the GPDM-PF estimate's cosine " +

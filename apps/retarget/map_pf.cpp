@@ -15,6 +15,7 @@
 #include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
 #include <retarget/mappers/particle_filter.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
 
 #include "cli.hpp"
 #include "map_output.hpp"
@@ -26,8 +27,8 @@ namespace {
 
 void runParticleFilter(const MapRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
-  const std::optional<GaLvvjMap> map = gaLvvjMapFor(model);
-  if (!map) {
+  const std::optional<VirtualSkeletonMap> map = virtualSkeletonMapFor(model);
+  if (!gaLvvjMapFor(model) || !map) {
     throw UsageError("map --method pf: no virtual skeleton (GA-LVVJ map) fits robot '" + model.name() +
                      "' (built-in maps: NAO, Pepper)");
   }
@@ -52,8 +53,9 @@ void runGpdmParticleFilter(const MapRequest& request) {
     throw UsageError("map --method gpdm-pf: needs --model <file.gpdm> (train one with: retarget learn gpdm)");
   }
   const RobotModel<double> model = loadRobot(request.robot);
-  const std::optional<GaLvvjMap> skeleton = gaLvvjMapFor(model);
-  if (!skeleton) {
+  const std::optional<GaLvvjMap> ga_lvvj = gaLvvjMapFor(model);
+  const std::optional<VirtualSkeletonMap> skeleton = virtualSkeletonMapFor(model);
+  if (!ga_lvvj || !skeleton) {
     throw UsageError("map --method gpdm-pf: no virtual skeleton (GA-LVVJ map) fits robot '" + model.name() +
                      "' (built-in maps: NAO, Pepper)");
   }
@@ -62,6 +64,7 @@ void runGpdmParticleFilter(const MapRequest& request) {
   map.motion_model = std::move(file.model);
   map.joints = std::move(file.joint_names);
   map.skeleton = *skeleton;
+  map.fallback = *ga_lvvj;
   map.frame_period = file.frame_period;
   map.fit_threshold = file.fit_threshold;
   GpdmParticleFilterOptions options;

@@ -8,8 +8,8 @@
 
 #include <retarget/json/humanoid_binding.hpp>
 #include <retarget/json/humanoid_mapper.hpp>
-#include <retarget/mappers/humanoid_skeleton_map.hpp>
 #include <retarget/robots/humanoid_soles.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
 
 namespace retarget::cli {
 namespace {
@@ -28,17 +28,10 @@ HumanoidBinding bindRobot(const RobotModel<double>& model, const std::string& sc
   return bindHumanoid(model, options);
 }
 
-std::optional<GaLvvjMap> robotSkeletonMap(const RobotModel<double>& model, const std::string& schema_path) {
-  if (schema_path.empty()) {
-    if (auto map = gaLvvjMapFor(model)) return map;
-  }
-  // A whole humanoid: both arms and a leg. The arm-only robots of the papers (Tangy, Baxter,
-  // YuMi, InMoov) keep the metrics they had (no link-vector similarity without a hand-written map).
-  const HumanoidBinding binding = bindRobot(model, schema_path);
-  const bool arms = binding.limb(HumanoidLimb::kLeftArm).found && binding.limb(HumanoidLimb::kRightArm).found;
-  const bool leg = binding.limb(HumanoidLimb::kLeftLeg).found || binding.limb(HumanoidLimb::kRightLeg).found;
-  if (arms && leg) return humanoidVirtualSkeletonMap(binding);
-  return std::nullopt;
+std::optional<VirtualSkeletonMap> robotSkeletonMap(const RobotModel<double>& model, const std::string& schema_path) {
+  if (schema_path.empty()) return virtualSkeletonMapFor(model);
+  const HumanoidBindingOptions pins = loadJson<HumanoidBindingOptions>(schema_path);
+  return virtualSkeletonMapFor(model, &pins);
 }
 
 void printHumanoidBinding(std::ostream& out, const RobotModel<double>& model, const HumanoidBinding& binding) {

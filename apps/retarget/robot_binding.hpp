@@ -8,9 +8,9 @@
 #include <string>
 
 #include <retarget/kinematics/robot_model.hpp>
-#include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/humanoid.hpp>
 #include <retarget/robots/humanoid_binding.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
 
 namespace retarget::cli {
 
@@ -29,10 +29,10 @@ std::unique_ptr<HumanoidMapper<double>> makeHumanoidMapper(const RobotModel<doub
                                                            const std::string& config_path, const std::string& what,
                                                            const std::string& robot = "");
 
-/// The virtual skeleton the metrics read on `model`: its built-in GA-LVVJ map (NAO, Pepper), else
-/// the automatic binding's (with the pins of `schema_path` when given) when it found both arms and
-/// a leg (G1, H1, any URDF humanoid); nullopt otherwise (the arm-only robots of the papers).
-std::optional<GaLvvjMap> robotSkeletonMap(const RobotModel<double>& model, const std::string& schema_path = "");
+/// The virtual skeleton the metrics read on `model` (robots/robot_skeleton.hpp
+/// virtualSkeletonMapFor), with the pins of the robot schema `schema_path` when given.
+std::optional<VirtualSkeletonMap> robotSkeletonMap(const RobotModel<double>& model,
+                                                   const std::string& schema_path = "");
 
 /// The binding as text: axes, torso and pelvis, one line per limb (its joints), the points, what
 /// is missing and the notes.

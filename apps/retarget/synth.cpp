@@ -7,7 +7,7 @@
 
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/io/skeleton_csv.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "robot_binding.hpp"
 #include "cli.hpp"
@@ -24,7 +24,7 @@ struct SynthRequest {
 
 void runSynth(const SynthRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
-  const std::optional<GaLvvjMap> map = robotSkeletonMap(model);
+  const std::optional<VirtualSkeletonMap> map = robotSkeletonMap(model);
   if (!map) {
     throw UsageError("synth: no virtual skeleton is defined for robot '" + model.name() +
                      "' (built-in GA-LVVJ maps: NAO, Pepper)");

@@ -26,9 +26,9 @@
 #include <kdl/chainiksolverpos_lma.hpp>
 
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 namespace {
 
@@ -43,7 +43,7 @@ struct Fixture {
   std::vector<std::array<Eigen::Vector3d, 4>> targets;
 
   Fixture() {
-    VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+    VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
     RobotData<double> data(nao);
     std::mt19937 rng(1);
     const int nq = nao.nq();
@@ -175,7 +175,7 @@ BENCHMARK(BM_GaLvvj_Similarity);
 
 void BM_GaLvvj_VirtualSkeletonAndSimilarity(benchmark::State& state) {
   const Fixture& f = fixture();
-  VirtualSkeleton<double> skeleton(f.nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(f.nao, naoVirtualSkeletonMap());
   SkeletonFramed robot;
   FrameSimilarity<double> s;
   std::size_t k = 0;

@@ -21,8 +21,8 @@
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
 #include <retarget/mappers/particle_filter.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "pf/map_frames.hpp"
 
@@ -44,14 +44,14 @@ struct WaveFixture {
     model = trainGpdm({mapMotion(mapper, demoMotion("wave", DemoMotionOptions{10.0, 6.0, 1.75})).q}, training);
     mapper.reset();
     q = mapMotion(mapper, demoMotion("wave", DemoMotionOptions{30.0, 6.0, 1.70})).q;
-    VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+    VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
     for (Eigen::Index t = 0; t < q.rows(); ++t) {
       SkeletonFramed frame;
       (void)skeleton.compute(q.row(t).transpose(), frame);
       frame.time = static_cast<double>(t) / 30.0;
       frames.push_back(frame);
     }
-    observed = JointSpaceParticleFilter<double>(nao, naoGaLvvjMap()).estimated();
+    observed = JointSpaceParticleFilter<double>(nao, naoVirtualSkeletonMap()).estimated();
   }
 };
 
@@ -88,7 +88,7 @@ void run(benchmark::State& state, Mapper& mapper) {
 void BM_Wave_JointPf(benchmark::State& state) {
   ParticleFilterOptions options;
   options.particles = static_cast<int>(state.range(0));
-  JointSpaceParticleFilter<double> filter(wave().nao, naoGaLvvjMap(), options);
+  JointSpaceParticleFilter<double> filter(wave().nao, naoVirtualSkeletonMap(), options);
   run(state, filter);
 }
 BENCHMARK(BM_Wave_JointPf)->ArgName("particles")->Arg(50)->Arg(200)->Arg(800)->Unit(benchmark::kMicrosecond);

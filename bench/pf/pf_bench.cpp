@@ -16,8 +16,8 @@
 
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/particle_filter.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "pf/map_frames.hpp"
 
@@ -30,7 +30,7 @@ struct Fixture {
   std::vector<SkeletonFramed> frames;
 
   Fixture() {
-    VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+    VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
     const Eigen::VectorXd rest = nao.neutralConfiguration();
     for (int k = 0; k < 300; ++k) {
       const double t = k / 30.0;
@@ -62,7 +62,7 @@ void mapFrames(benchmark::State& state, Mapper& mapper) {
 void BM_Pf_MapFrame(benchmark::State& state) {
   ParticleFilterOptions options;
   options.particles = static_cast<int>(state.range(0));
-  JointSpaceParticleFilter<double> filter(fixture().nao, naoGaLvvjMap(), options);
+  JointSpaceParticleFilter<double> filter(fixture().nao, naoVirtualSkeletonMap(), options);
   mapFrames(state, filter);
 }
 BENCHMARK(BM_Pf_MapFrame)->ArgName("particles")->Arg(50)->Arg(200)->Arg(800)->Unit(benchmark::kMicrosecond);
@@ -71,7 +71,7 @@ void BM_Pf_MapFrameArms(benchmark::State& state) {
   ParticleFilterOptions options;
   options.particles = static_cast<int>(state.range(0));
   options.joints = naoArmJoints();
-  JointSpaceParticleFilter<double> filter(fixture().nao, naoGaLvvjMap(), options);
+  JointSpaceParticleFilter<double> filter(fixture().nao, naoVirtualSkeletonMap(), options);
   mapFrames(state, filter);
 }
 BENCHMARK(BM_Pf_MapFrameArms)->ArgName("particles")->Arg(50)->Arg(200)->Arg(400)->Arg(800)->Unit(benchmark::kMicrosecond);

@@ -53,14 +53,18 @@
 #include <retarget/human/torso_frames.hpp>
 
 // robots
+#include <retarget/robots/arm_chains.hpp>
 #include <retarget/robots/baxter.hpp>
 #include <retarget/robots/builtin.hpp>
 #include <retarget/robots/inmoov.hpp>
 #include <retarget/robots/nao.hpp>
 #include <retarget/robots/pepper.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
 #include <retarget/robots/tangy.hpp>
 #include <retarget/robots/unitree_g1.hpp>
 #include <retarget/robots/unitree_h1.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton_map.hpp>
 #include <retarget/robots/yumi.hpp>
 
 // io (Eigen-only formats)
@@ -77,21 +81,19 @@
 
 // mappers
 #include <retarget/mappers/euler_inmoov_maps.hpp>
-#include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/euler_map.hpp>
+#include <retarget/mappers/euler_mapper.hpp>
+#include <retarget/mappers/fabrik.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
-#include <retarget/mappers/triangle.hpp>
-#include <retarget/mappers/triangle_map.hpp>
-#include <retarget/mappers/mapper.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
-#include <retarget/mappers/fabrik.hpp>
-#include <retarget/mappers/pic.hpp>
-#include <retarget/mappers/pic_map.hpp>
-#include <retarget/mappers/particle_filter.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
 #include <retarget/mappers/humanoid.hpp>
-#include <retarget/mappers/humanoid_skeleton_map.hpp>
+#include <retarget/mappers/mapper.hpp>
+#include <retarget/mappers/particle_filter.hpp>
+#include <retarget/mappers/pic.hpp>
+#include <retarget/mappers/pic_map.hpp>
+#include <retarget/mappers/triangle.hpp>
+#include <retarget/mappers/triangle_map.hpp>
 
 // metrics
 #include <retarget/metrics/dtw.hpp>

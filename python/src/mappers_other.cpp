@@ -7,6 +7,7 @@
 #include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
 #include <retarget/mappers/particle_filter.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
 
 #include "mapper_binding.hpp"
 
@@ -14,13 +15,15 @@ namespace retarget::python {
 
 namespace {
 
-GaLvvjMap skeletonMapOrThrow(const Robot& robot, const char* what) {
-  const std::optional<GaLvvjMap> map = gaLvvjMapFor(robot);
-  if (!map) {
-    throw InvalidArgument(std::string("[retarget] ") + what + ": no virtual skeleton (GA-LVVJ map) fits robot '" +
-                          robot.name() + "' (built-in maps: NAO, Pepper)");
+// The particle filters run where GA-LVVJ runs (as `retarget map --method pf`): NAO and Pepper.
+// Returns the robot's virtual skeleton, through which particles are weighed.
+VirtualSkeletonMap particleFilterSkeletonOrThrow(const Robot& robot, const char* what) {
+  const std::optional<VirtualSkeletonMap> skeleton = virtualSkeletonMapFor(robot);
+  if (!gaLvvjMapFor(robot) || !skeleton) {
+    throw InvalidArgument(std::string("[retarget] ") + what + ": robot '" + robot.name() +
+                          "' is not one the particle filters run on (NAO, Pepper)");
   }
-  return *map;
+  return *skeleton;
 }
 
 }  // namespace
@@ -51,8 +54,9 @@ Input as GaLvvjMapper; output rad.)doc");
                         {"inferred_joints", setField(inferred)}},
                        "JointSpaceParticleFilter");
            o.inferred_joints = inferredFrom(inferred);
-           return std::make_unique<Pf>(robot, std::make_unique<JointSpaceParticleFilter<double>>(
-                                                   *robot, skeletonMapOrThrow(*robot, "JointSpaceParticleFilter"), o));
+           return std::make_unique<Pf>(
+               robot, std::make_unique<JointSpaceParticleFilter<double>>(
+                          *robot, particleFilterSkeletonOrThrow(*robot, "JointSpaceParticleFilter"), o));
          }),
          py::arg("robot"), py::arg("particles") = 200, py::arg("noise") = 0.05, py::arg("seed") = 1);
   addMapperMethods<JointSpaceParticleFilter<double>>(pf);
@@ -96,12 +100,13 @@ Input as GaLvvjMapper; output rad.)doc");
              }
              if (fallback == "ga-lvvj") o.fallback = GpdmFallback::kGaLvvj;
              o.inferred_joints = inferredFrom(inferred);
-             const GaLvvjMap skeleton = skeletonMapOrThrow(*robot, "GpdmParticleFilter");
+             const VirtualSkeletonMap skeleton = particleFilterSkeletonOrThrow(*robot, "GpdmParticleFilter");
              GpdmModelFile file = loadGpdmModel(model_path);
              GpdmFilterMap map;
              map.motion_model = std::move(file.model);
              map.joints = std::move(file.joint_names);
              map.skeleton = skeleton;
+             map.fallback = *gaLvvjMapFor(*robot);
              map.frame_period = file.frame_period;
              map.fit_threshold = file.fit_threshold;
              return std::make_unique<Gpdm>(robot,

@@ -2,20 +2,10 @@
 // and the module definition that calls every other unit's bind* function.
 #include "bindings.hpp"
 
-#include <algorithm>
-#include <filesystem>
-#include <fstream>
-
+#include <retarget/app/motion_file.hpp>
+#include <retarget/app/robot_source.hpp>
 #include <retarget/core/internal/text.hpp>
-#include <retarget/human/schema.hpp>
-#include <retarget/io/bvh.hpp>
-#include <retarget/io/bvh_skeleton.hpp>
-#include <retarget/io/keypoints_csv.hpp>
-#include <retarget/io/kinect.hpp>
-#include <retarget/io/ntu_skeleton.hpp>
 #include <retarget/io/robot_file.hpp>
-#include <retarget/io/skeleton_csv.hpp>
-#include <retarget/robots/builtin.hpp>
 #include <retarget/version.hpp>
 
 namespace retarget::python {
@@ -109,13 +99,7 @@ Eigen::MatrixXd toMatrix(const py::array_t<double, py::array::c_style | py::arra
 }
 
 RobotPtr loadRobot(const std::string& name_or_path) {
-  std::string lower;
-  for (const char c : name_or_path) lower += retarget::internal::toLowerAscii(c);
-  std::error_code error;
-  const bool urdf = (lower.size() >= 5 && lower.compare(lower.size() - 5, 5, ".urdf") == 0) ||
-                    std::filesystem::is_regular_file(name_or_path, error);
-  if (!urdf) return std::make_shared<const Robot>(makeBuiltinRobot<double>(name_or_path));
-  RobotFile<double> result = loadRobotFile<double>(name_or_path);  // URDF or MJCF, by root element
+  RobotFile<double> result = app::loadRobotSource(name_or_path);  // built-in, URDF or MJCF
   if (!result.warnings.empty()) {
     const py::object warn = py::module_::import("warnings").attr("warn");
     for (const std::string& w : result.warnings) warn(name_or_path + ": " + w, py::module_::import("builtins").attr("UserWarning"), 2);
@@ -123,38 +107,7 @@ RobotPtr loadRobot(const std::string& name_or_path) {
   return std::make_shared<const Robot>(std::move(result.model));
 }
 
-Motion loadMotion(const std::string& path, const std::string& schema) {
-  std::string extension = std::filesystem::path(path).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(), retarget::internal::toLowerAscii);
-  if (extension == ".bvh") return schema.empty() ? bvhToSkeleton(readBvh(path)) : bvhToSkeleton(readBvh(path), readSchema(schema));
-  if (extension == ".skeleton") return readNtuSkeleton(path);
-  if (extension == ".csv" || extension == ".txt") {
-    std::ifstream in = internal::openForReading(path);
-    internal::LineReader reader(in, path);
-    if (reader.nextNonEmpty()) {
-      std::vector<std::string_view> fields;
-      internal::splitFields(reader.line(), ',', fields);
-      if (fields.size() == 1) {
-        internal::splitWhitespace(reader.line(), fields);
-        if (fields.size() == kKinectKeraalValueCount) return readKinectKeraalTxt(path);
-      } else if (fields[0] == "time") {
-        if (detectKeypointSchema(reader.line()) != nullptr) return readKeypointCsv(path);
-        const bool positions = std::any_of(fields.begin() + 1, fields.end(), [](std::string_view f) {
-          return f.size() > 2 && f.substr(f.size() - 2) == ".x";
-        });
-        if (!positions) {
-          throw ParseError(path, 1, "expected a human motion, got a joint-trajectory CSV (robot joint angles)");
-        }
-        return readSkeletonCsv(path);
-      } else {
-        unsigned long long tick = 0;
-        if (internal::parseUnsigned(fields[0], tick)) return readKinectLabanCsv(path);
-      }
-    }
-  }
-  throw ParseError(path, 0,
-                   "unrecognised motion file (expected .bvh, .skeleton, skeleton/keypoint/Kinect .csv or Keraal .txt)");
-}
+Motion loadMotion(const std::string& path, const std::string& schema) { return app::loadMotion(path, schema); }
 
 void bindCore(py::module_& m) {
   m.attr("__version__") = std::to_string(RETARGET_VERSION_MAJOR) + "." + std::to_string(RETARGET_VERSION_MINOR) + "." +

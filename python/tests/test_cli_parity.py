@@ -165,6 +165,11 @@ METRIC_CASES = [
     ("similarity", "ga-lvvj-nao-laban_ges01", "nao", WAVE, None),
     ("similarity", "pf-nao", "nao", WAVE, None),
     ("similarity", "ga-lvvj-pepper", "pepper", WAVE, None),
+    # The humanoids the automatic binding gives a virtual skeleton (one code path since issue 58:
+    # Python refused them before while the command line measured them).
+    ("similarity", "humanoid-g1", "g1", COME, None),
+    ("similarity", "humanoid-h1-walk", "h1", WALK, None),
+    ("physical", "humanoid-g1", "g1", COME, None),
     ("pose", "pic-baxter", "baxter", DRAW, None),
     ("pose", "fabrik-baxter", "baxter", WAVE, None),
     ("pose", "pics-yumi-always", "yumi", DRAW, None),

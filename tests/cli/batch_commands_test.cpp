@@ -22,11 +22,11 @@
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/io/kinect.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/joint_smoothness.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/metrics/self_penetration.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 #include <retarget/safety/self_collision.hpp>
 
 #include "cli/cli_runner.hpp"
@@ -185,7 +185,7 @@ TEST_CASE("cli batch: every good file converted like `retarget map`, every broke
   const double penetration = retarget::selfPenetration(*collision, angles.positions).max_depth;
   const auto motion = retarget::readKinect((tree.input / "kinect" / "laban_ges03_drawlines_kinect2.csv").string());
   REQUIRE(angles.positions.rows() == static_cast<Eigen::Index>(motion.size()));
-  retarget::VirtualSkeleton<double> view(nao, retarget::naoGaLvvjMap());
+  retarget::VirtualSkeleton<double> view(nao, retarget::naoVirtualSkeletonMap());
   std::vector<retarget::SkeletonFramed> robot(motion.size());
   for (std::size_t k = 0; k < motion.size(); ++k) {
     (void)view.compute(angles.positions.row(static_cast<Eigen::Index>(k)).transpose(), robot[k]);

@@ -16,9 +16,9 @@
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/io/skeleton_csv.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/position_error.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "cli/cli_runner.hpp"
 #include "cli/json_output.hpp"
@@ -176,7 +176,7 @@ TEST_CASE("cli report: two identical trajectories have W 1; NAO's MPJPE on the w
   // Recomputed with the library: the robot scaled uniformly to the human's size.
   const auto human = readSkeletonCsv(motion.string());
   const JointTrajectory angles = toRobotOrder(readJointTrajectoryCsv(csv.string()), nao);
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   const MotionPositionError expected =
       motionPositionError(view, human, angles.positions, PositionErrorScaling::kUniform);
   REQUIRE(expected.mpjpe > 0.01);

@@ -42,8 +42,8 @@ TEST_CASE("cli eval prints per link achieved and best reachable similarity; --wb
     // The same numbers through the library.
     BestReachableOptions best_options;
     best_options.wbf_base = base;
-    const MotionBestReachable<double> b = motionBestReachable(nao, naoGaLvvjMap(), motion.frames, angles.positions,
-                                                              best_options);
+    const MotionBestReachable<double> b =
+        motionBestReachable(nao, naoVirtualSkeletonMap(), motion.frames, angles.positions, best_options);
     for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
       CAPTURE(kSimilarityLinkNames[i]);
       const auto& link = report["links"][kSimilarityLinkNames[i]];

@@ -16,11 +16,11 @@
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/metrics/weighted_dtw.hpp>
 #include <retarget/robots/inmoov.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "cli/cli_runner.hpp"
 #include "support/test_support.hpp"
@@ -123,7 +123,7 @@ TEST_CASE("cli eval --json reports the library's WBF, LLF and cosine; synth clos
   // Same numbers through the library: human skeleton vs the robot's virtual skeleton.
   const auto motion = readSkeletonCsv(motion_path.string());
   const JointTrajectory angles = toRobotOrder(readJointTrajectoryCsv(angles_path.string()), nao);
-  VirtualSkeleton<double> robot_view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> robot_view(nao, naoVirtualSkeletonMap());
   std::vector<SkeletonFramed> robot_frames(motion.size());
   for (std::size_t k = 0; k < motion.size(); ++k) {
     CHECK(robot_view.compute(angles.positions.row(static_cast<Eigen::Index>(k)).transpose(), robot_frames[k]).ok());

@@ -40,7 +40,7 @@ TEST_CASE("cli map --method pf: shape, limits, the library's output, the same fi
   REQUIRE(written.positions.cols() == nao.nq());
   ParticleFilterOptions options;
   options.particles = 60;
-  JointSpaceParticleFilter<double> filter(nao, naoGaLvvjMap(), options);
+  JointSpaceParticleFilter<double> filter(nao, naoVirtualSkeletonMap(), options);
   const MappedMotion<double> expected = mapMotion(filter, motion);
   for (Eigen::Index k = 0; k < expected.q.rows(); ++k) {
     const Eigen::VectorXd q = written.positions.row(k).transpose();

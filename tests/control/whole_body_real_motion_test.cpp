@@ -31,10 +31,10 @@
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/bvh_skeleton.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/best_reachable.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "robots/kdl_reference.hpp"
 #include "support/hull_distance.hpp"
@@ -149,7 +149,7 @@ SupportMeasure measureSupport(UrdfNao& urdf, const RobotModel<double>& nao, cons
 Figures run(UrdfNao& urdf, const SkeletonMotiond& motion, std::size_t stride) {
   static const RobotModel<double> nao = makeNao();
   WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap(), WbfBase::kSupportFoot);  // the robot on its feet
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap(), WbfBase::kSupportFoot);  // the robot on its feet
   std::vector<SkeletonFramed> robot(motion.size());
   Eigen::VectorXd q(nao.nq()), q_before = Eigen::VectorXd::Zero(nao.nq()), q_measured = q_before;
   SupportMode declared_measured = SupportMode::kDouble;
@@ -226,7 +226,7 @@ std::array<LinkCounts, kSimilarityLinkCount> checkImitation(const std::string& l
   for (std::size_t k = 0; k < f.standing_q.size(); ++k) q.row(static_cast<Eigen::Index>(k)) = f.standing_q[k].transpose();
   BestReachableOptions options;
   options.wbf_base = WbfBase::kSupportFoot;
-  const MotionBestReachable<double> b = motionBestReachable(nao, naoGaLvvjMap(), f.standing_human, q, options);
+  const MotionBestReachable<double> b = motionBestReachable(nao, naoVirtualSkeletonMap(), f.standing_human, q, options);
   std::array<LinkCounts, kSimilarityLinkCount> counts{};
   std::string line;
   for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {

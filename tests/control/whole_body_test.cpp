@@ -18,9 +18,9 @@
 #include <retarget/control/whole_body.hpp>
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/io/kinect.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "support/allocation.hpp"
 #include "support/hull_distance.hpp"
@@ -73,7 +73,7 @@ Checked runAndCheck(const std::string& label, const SkeletonMotiond& motion, boo
   off.balance_enabled = false;
   WholeBodyPipeline unbalanced(nao, naoWholeBodyMap(), off);
   RobotData<double> data(nao);
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   const int left = nao.linkIndex(feet.left.link), right = nao.linkIndex(feet.right.link);
   Checked out;
   std::vector<SkeletonFramed> robot(motion.size()), robot_off(motion.size());
@@ -273,7 +273,7 @@ TEST_CASE("whole body: Eq. 34 as written (velocity tracking) against the default
       if (qi >= 0) leg[static_cast<std::size_t>(qi)] = true;
     }
   }
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   // Sums over the motions of the per-motion means, per form (0 position, 1 velocity).
   double upper_sum[2] = {0, 0}, legs_sum[2] = {0, 0}, legs_change_sum[2] = {0, 0}, wbf_sum[2] = {0, 0};
   for (const auto& [label, motion] : motions) {

@@ -8,8 +8,8 @@
 #include <retarget/core/status.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 using namespace retarget;
 
@@ -89,7 +89,7 @@ TEST_CASE("RobotModel::qJoints and velocityLimits follow the joints, mimic and f
 
 TEST_CASE("VirtualSkeleton::setBasePose moves every point rigidly; identity by default") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   SkeletonFramed at_origin, moved, back;
   REQUIRE(skeleton.compute(nao.neutralConfiguration(), at_origin).ok());
   Isometry3<double> X_WB = Isometry3<double>::Identity();

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <retarget/control/support_mode.hpp>
 #include <retarget/filters/cartesian_speed_limiter.hpp>
 #include <retarget/filters/exponential_smoothing.hpp>
 #include <retarget/filters/one_euro_filter.hpp>
@@ -35,11 +36,9 @@
 #include <retarget/mappers/pic_map.hpp>
 #include <retarget/mappers/triangle.hpp>
 #include <retarget/mappers/triangle_map.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/best_reachable.hpp>
 #include <retarget/metrics/dtw.hpp>
 #include <retarget/metrics/dtw_alignment.hpp>
-#include <retarget/control/support_mode.hpp>
 #include <retarget/metrics/foot_contact.hpp>
 #include <retarget/metrics/joint_similarity.hpp>
 #include <retarget/metrics/joint_smoothness.hpp>
@@ -50,6 +49,7 @@
 #include <retarget/metrics/self_penetration.hpp>
 #include <retarget/metrics/weighted_dtw.hpp>
 #include <retarget/robots/builtin.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 #include <retarget/safety/self_collision.hpp>
 
 // ---------------------------------------------------------------------------------------------
@@ -308,7 +308,7 @@ TEST_CASE_TEMPLATE("float and double: every metric of a short motion is finite",
   const auto n = static_cast<std::size_t>(Q.rows());
 
   // The robot's own virtual skeleton along the mapped motion.
-  VirtualSkeleton<Scalar> view(nao, map);
+  VirtualSkeleton<Scalar> view(nao, naoVirtualSkeletonMap());
   std::vector<SkeletonFrame<Scalar>> robot(n);
   for (std::size_t k = 0; k < n; ++k) {
     const VectorX<Scalar> q_k = Q.row(static_cast<Eigen::Index>(k)).transpose();
@@ -320,7 +320,7 @@ TEST_CASE_TEMPLATE("float and double: every metric of a short motion is finite",
   FramePositionError<Scalar> frame_error;
   CHECK(framePositionError(motion.frames[0], robot[0], frame_error).ok());
   CHECK(std::isfinite(motionPositionError(view, motion, Q).mpjpe));
-  const MotionBestReachable<Scalar> best = motionBestReachable(nao, map, motion.frames, Q);
+  const MotionBestReachable<Scalar> best = motionBestReachable(nao, naoVirtualSkeletonMap(), motion.frames, Q);
   CHECK(finite(best.wbf_best_mean[0]));
 
   CHECK(finite(jointSimilarity(nao, Q.row(0), Q.row(1))));

@@ -73,7 +73,7 @@ void checkMotion(const std::string& label, const SkeletonMotiond& motion) {
   static const RobotModel<double> nao = makeNao<double>();
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   const MappedMotion<double> mapped = mapMotion(mapper, motion);
-  const MotionBestReachable<double> b = motionBestReachable(nao, naoGaLvvjMap(), motion.frames, mapped.q);
+  const MotionBestReachable<double> b = motionBestReachable(nao, naoVirtualSkeletonMap(), motion.frames, mapped.q);
   std::string table = label + " (" + std::to_string(motion.size()) +
                       " frames; all-frame means WBF achieved/best, LLF achieved/best; then the same over the frames"
                       " within reach, and their counts)\n";

@@ -9,10 +9,10 @@
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/metrics/self_penetration.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 using namespace retarget;
 
@@ -23,7 +23,7 @@ constexpr double kBound = 0.05;  // rad: the largest joint step allowed without 
 
 // The NAO's own rest skeleton, head angles removed (a Kinect gives none).
 SkeletonFramed restSkeleton(const RobotModel<double>& nao) {
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   SkeletonFramed frame;
   REQUIRE(view.compute(nao.neutralConfiguration(), frame).ok());
   frame.head.reset();
@@ -207,8 +207,8 @@ TEST_CASE("ga-lvvj statuses: inferred joints are held (default) or used, and the
 
 TEST_CASE("ga-lvvj demo motions: NAO follows them (every link >= 0.95, no self-collision), the wave without a clamp or a hold") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> upright(nao, naoGaLvvjMap());
-  VirtualSkeleton<double> standing(nao, naoGaLvvjMap(), WbfBase::kSupportFoot);
+  VirtualSkeleton<double> upright(nao, naoVirtualSkeletonMap());
+  VirtualSkeleton<double> standing(nao, naoVirtualSkeletonMap(), WbfBase::kSupportFoot);
   SelfCollisionOptions collision_options;
   collision_options.excluded_pairs = alwaysCollidingPairs(nao, collision_options, 1000);
   const SelfCollisionModel<double> collision(nao, collision_options);

@@ -12,8 +12,8 @@
 
 #include <retarget/human/torso_frames.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "ga_lvvj/ga_lvvj_test_support.hpp"
 #include "support/test_support.hpp"
@@ -67,7 +67,7 @@ Eigen::VectorXd seatedNao(const RobotModel<double>& nao) {
 // analytic legs).
 struct FitAndAnalytic {
   RobotModel<double> nao = makeNao<double>();
-  mutable VirtualSkeleton<double> skeleton{nao, naoGaLvvjMap()};
+  mutable VirtualSkeleton<double> skeleton{nao, naoVirtualSkeletonMap()};
   mutable GaLvvjMapper<double> fitted{nao, naoGaLvvjMap()};
   mutable GaLvvjMapper<double> analytic{nao, naoGaLvvjMap(), [] {
                                           GaLvvjOptions o;
@@ -173,7 +173,7 @@ TEST_CASE("ga-lvvj leg fit: one glitched ankle does not drag the other leg links
 TEST_CASE("ga-lvvj leg fit: continuous as the ankle moves out of the knee plane and the knee bends (0.1 mm steps)") {
   const auto nao = makeNao<double>();
   const GaLvvjMap map = naoGaLvvjMap();
-  VirtualSkeleton<double> skeleton(nao, map);
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(nao, map);
   const std::vector<int> legs = {nao.qIndex("LHipYawPitch"), nao.qIndex("LHipRoll"),  nao.qIndex("LHipPitch"),
                                  nao.qIndex("LKneePitch"),   nao.qIndex("RHipRoll"),  nao.qIndex("RHipPitch"),
@@ -233,7 +233,7 @@ TEST_CASE("ga-lvvj leg fit: continuous as the ankle moves out of the knee plane 
 TEST_CASE("ga-lvvj leg fit: HipYawPitch is exactly the paper's value while standing, and not free with kFixed") {
   const auto nao = makeNao<double>();
   const GaLvvjMap map = naoGaLvvjMap();
-  VirtualSkeleton<double> skeleton(nao, map);
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   const int hyp = nao.qIndex("LHipYawPitch");
   std::mt19937 rng(7);
   SkeletonFramed frame;

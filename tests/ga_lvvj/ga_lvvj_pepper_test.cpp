@@ -5,11 +5,11 @@
 #include <random>
 
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/inmoov.hpp>
 #include <retarget/robots/nao.hpp>
 #include <retarget/robots/pepper.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "ga_lvvj/ga_lvvj_test_support.hpp"
 #include "support/test_support.hpp"
@@ -25,7 +25,7 @@ TEST_CASE("ga-lvvj maps: gaLvvjMapFor picks NAO, Pepper or nothing") {
 TEST_CASE("ga-lvvj maps: Pepper arms and head round-trip through its virtual skeleton") {
   const auto pepper = makePepper<double>();
   const GaLvvjMap map = pepperGaLvvjMap();
-  VirtualSkeleton<double> skeleton(pepper, map);
+  VirtualSkeleton<double> skeleton(pepper, pepperVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(pepper, map);
   const std::vector<int> mapped = test::mappedCoordinates(pepper, map);
   REQUIRE(mapped.size() == 12);  // 2 head + 2 x (4 arm joints + hand)
@@ -70,7 +70,7 @@ TEST_CASE("ga-lvvj maps: the elbow-frame rotation matters, and must be a rotatio
   const auto pepper = makePepper<double>();
   GaLvvjMap wrong = pepperGaLvvjMap();
   wrong.R_UE_left.setIdentity();  // ignore Pepper's 9 deg elbow pitch on the left
-  VirtualSkeleton<double> skeleton(pepper, pepperGaLvvjMap());
+  VirtualSkeleton<double> skeleton(pepper, pepperVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(pepper, wrong);
   Eigen::VectorXd q = pepper.neutralConfiguration(), q_back(pepper.nq());
   q[pepper.qIndex("LElbowRoll")] = -1.0;

@@ -13,9 +13,9 @@
 #include <retarget/io/bvh_skeleton.hpp>
 #include <retarget/io/kinect.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "support/floors.hpp"
 #include "support/test_support.hpp"
@@ -88,7 +88,7 @@ void mapAndReport(const std::string& file, const SkeletonMotiond& motion, bool h
       hip_from_knees ? GaLvvjOptions::HipYawPitchMode::kFromKnees : GaLvvjOptions::HipYawPitchMode::kFixed;
   const std::string label = file + (hip_from_knees ? " [HipYawPitch from knees]" : " [HipYawPitch 0]");
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap(), options);
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   const MappedMotion<double> mapped = mapMotion(mapper, motion);
   std::vector<SkeletonFramed> robot(motion.size());
   int bad_frames = 0;

@@ -8,9 +8,9 @@
 
 #include <retarget/filters/exponential_smoothing.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "ga_lvvj/ga_lvvj_test_support.hpp"
 #include "support/allocation.hpp"
@@ -22,7 +22,7 @@ using namespace retarget::test;
 TEST_CASE("ga-lvvj: NAO round trip over random configurations recovers every mapped joint") {
   const auto nao = makeNao<double>();
   const GaLvvjMap map = naoGaLvvjMap();
-  VirtualSkeleton<double> skeleton(nao, map);
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(nao, map);
   const std::vector<int> mapped = mappedCoordinates(nao, map);
   REQUIRE(mapped.size() == 19);  // all virtual joints (RHipYawPitch is a mimic of LHipYawPitch)
@@ -55,7 +55,7 @@ TEST_CASE("ga-lvvj: NAO round trip over random configurations recovers every map
 TEST_CASE("ga-lvvj: HipYawPitch read from the knee planes round-trips with any hip yaw-pitch") {
   const auto nao = makeNao<double>();
   const GaLvvjMap map = naoGaLvvjMap();
-  VirtualSkeleton<double> skeleton(nao, map);
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjOptions options;
   options.hip_yaw_pitch_mode = GaLvvjOptions::HipYawPitchMode::kFromKnees;
   GaLvvjMapper<double> mapper(nao, map, options);
@@ -85,7 +85,7 @@ TEST_CASE("ga-lvvj: HipYawPitch read from the knee planes round-trips with any h
 TEST_CASE("ga-lvvj: HipYawPitch from the knees is the fixed value while standing and continuous as a knee bends") {
   const auto nao = makeNao<double>();
   const GaLvvjMap map = naoGaLvvjMap();
-  VirtualSkeleton<double> skeleton(nao, map);
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjOptions options;  // kFromKnees is the default
   REQUIRE(options.hip_yaw_pitch_mode == GaLvvjOptions::HipYawPitchMode::kFromKnees);
   options.hip_yaw_pitch = -0.1;
@@ -123,7 +123,7 @@ TEST_CASE("ga-lvvj: HipYawPitch from the knees is the fixed value while standing
 
 TEST_CASE("ga-lvvj: head pitch from the Neck->Head vector when no face tracker is given") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   std::mt19937 rng(7);
   SkeletonFramed frame;
@@ -146,7 +146,7 @@ TEST_CASE("ga-lvvj: head pitch from the Neck->Head vector when no face tracker i
 TEST_CASE("ga-lvvj: a mirrored skeleton gives the mirrored angles (NAO sign conventions)") {
   const auto nao = makeNao<double>();
   const GaLvvjMap map = naoGaLvvjMap();
-  VirtualSkeleton<double> skeleton(nao, map);
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(nao, map);
   std::mt19937 rng(99);
   SkeletonFramed frame;
@@ -183,7 +183,7 @@ TEST_CASE("ga-lvvj: a mirrored skeleton gives the mirrored angles (NAO sign conv
 
 TEST_CASE("ga-lvvj: rigid motions of the whole skeleton leave the angles unchanged") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
@@ -239,7 +239,7 @@ TEST_CASE("ga-lvvj: every output is finite and within limits, and clamping is re
 
 TEST_CASE("ga-lvvj: degenerate frames hold the last good value of the affected joints only") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   std::mt19937 rng(3);
   SkeletonFramed good, next;
@@ -291,7 +291,7 @@ TEST_CASE("ga-lvvj: degenerate frames hold the last good value of the affected j
 TEST_CASE("ga-lvvj: singular configurations give finite, continuous output") {
   const auto nao = makeNao<double>();
   const GaLvvjMap map = naoGaLvvjMap();
-  VirtualSkeleton<double> skeleton(nao, map);
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(nao, map);
   SkeletonFramed frame;
   Eigen::VectorXd q0 = nao.neutralConfiguration(), q(nao.nq());
@@ -386,7 +386,7 @@ TEST_CASE("ga-lvvj: singular configurations give finite, continuous output") {
 
 TEST_CASE("ga-lvvj: hands follow open/closed and hold on unknown (Section 3.4)") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   SkeletonFramed frame;
   REQUIRE(skeleton.compute(nao.neutralConfiguration(), frame).ok());
@@ -409,7 +409,7 @@ TEST_CASE("ga-lvvj: hands follow open/closed and hold on unknown (Section 3.4)")
 
 TEST_CASE("ga-lvvj: hip yaw-pitch option and rest values; smoothing composes after the mapper") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(17);
   SkeletonFramed a, b;
   REQUIRE(skeleton.compute(randomRegularNao(nao, rng), a).ok());
@@ -457,14 +457,17 @@ TEST_CASE("ga-lvvj: options and maps are validated with messages naming the fiel
   map = naoGaLvvjMap();
   map.binding(GaLvvjJoint::kLElbowYaw).sign = 2.0;
   CHECK_THROWS_WITH_AS(GaLvvjMapper<double>(nao, map), doctest::Contains("expected +1 or -1"), InvalidArgument);
-  map = naoGaLvvjMap();
-  map.virtual_skeleton[4].link = "Skull";
-  CHECK_THROWS_WITH_AS(VirtualSkeleton<double>(nao, map), doctest::Contains("got link 'Skull'"), InvalidArgument);
+  VirtualSkeletonMap skeleton = naoVirtualSkeletonMap();
+  skeleton.points[4].link = "Skull";
+  CHECK_THROWS_WITH_AS(VirtualSkeleton<double>(nao, skeleton), doctest::Contains("got link 'Skull'"), InvalidArgument);
+  skeleton = naoVirtualSkeletonMap();
+  skeleton.hand_left.sign = 0.5;
+  CHECK_THROWS_WITH_AS(VirtualSkeleton<double>(nao, skeleton), doctest::Contains("hand_left.sign"), InvalidArgument);
 }
 
 TEST_CASE("ga-lvvj: map() and the per-frame metrics allocate nothing") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   std::mt19937 rng(1);
   SkeletonFramed frame, robot;
@@ -483,7 +486,7 @@ TEST_CASE("ga-lvvj: map() and the per-frame metrics allocate nothing") {
 
 TEST_CASE_TEMPLATE("ga-lvvj: float compiles and agrees with double", Scalar, float, double) {
   const auto nao = makeNao<Scalar>();
-  VirtualSkeleton<Scalar> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<Scalar> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<Scalar> mapper(nao, naoGaLvvjMap());
   const auto nao_d = makeNao<double>();
   std::mt19937 rng(2);
@@ -504,7 +507,7 @@ TEST_CASE("ga-lvvj: limit-aware shoulder trades an infeasible ElbowYaw into Shou
   // A wave: right upper arm out sideways and slightly down (near the shoulder singularity),
   // forearm straight up. The exact decomposition needs ElbowYaw = pi, beyond NAO's 2.0857.
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   SkeletonFramed frame;
   REQUIRE(skeleton.compute(nao.neutralConfiguration(), frame).ok());
   const Eigen::Vector3d shoulder = frame.position(HumanJoint::kShoulderRight);
@@ -596,7 +599,7 @@ TEST_CASE("ga-lvvj: the arm-direction error and its analytic derivatives match t
 
 TEST_CASE("ga-lvvj: each documented singular case keeps its joint and flags it as singular (informational)") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   // The paper's fixed HipYawPitch: read from the knee planes, a tibia along the knee axis is a
   // bent knee in a turned hip, not a singular knee.
   GaLvvjOptions fixed_hip;

@@ -23,10 +23,10 @@
 #include <retarget/io/kinect.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/best_reachable.hpp>
 #include <retarget/robots/nao.hpp>
 #include <retarget/robots/pepper.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "ga_lvvj/ga_lvvj_test_support.hpp"
 #include "support/test_support.hpp"
@@ -48,7 +48,7 @@ GaLvvjOptions leaning() {
 TEST_CASE("ga-lvvj trunk lean: round trip through NAO standing on its support foot") {
   const auto nao = makeNao<double>();
   const GaLvvjMap map = naoGaLvvjMap();
-  VirtualSkeleton<double> standing(nao, map, WbfBase::kSupportFoot);
+  VirtualSkeleton<double> standing(nao, naoVirtualSkeletonMap(), WbfBase::kSupportFoot);
   GaLvvjMapper<double> mapper(nao, map, leaning());
   const std::vector<int> mapped = mappedCoordinates(nao, map);
   const std::array<std::array<int, 2>, 2> ankles = {
@@ -128,7 +128,8 @@ std::string checkLeaningMotion(const std::string& label, const SkeletonMotiond& 
   const MappedMotion<double> mapped = mapMotion(mapper, motion);
   BestReachableOptions options;
   options.wbf_base = WbfBase::kSupportFoot;
-  const MotionBestReachable<double> b = motionBestReachable(nao, naoGaLvvjMap(), motion.frames, mapped.q, options);
+  const MotionBestReachable<double> b =
+      motionBestReachable(nao, naoVirtualSkeletonMap(), motion.frames, mapped.q, options);
   std::string line = label + ":";
   for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
     CAPTURE(label);

@@ -27,9 +27,9 @@
 #include <retarget/io/floating_base_csv.hpp>
 #include <retarget/io/urdf.hpp>
 #include <retarget/mappers/humanoid_floating_base.hpp>
-#include <retarget/mappers/humanoid_skeleton_map.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "robots/kdl_reference.hpp"
 #include "support/test_support.hpp"

@@ -44,6 +44,7 @@
 #include <retarget/robots/inmoov.hpp>
 #include <retarget/robots/nao.hpp>
 #include <retarget/robots/pepper.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
 #include <retarget/robots/unitree_g1.hpp>
 #include <retarget/robots/unitree_h1.hpp>
 
@@ -532,7 +533,7 @@ TEST_CASE("humanoid mapper: NAO and Pepper through the automatic binding agree w
       HumanoidMapper<double> humanoid(model, binding);
       const MappedMotion<double> a = mapMotion(ga_lvvj, motion), b = mapMotion(humanoid, motion);
       // Both measured on the hand-written virtual skeleton (the one every earlier figure used).
-      VirtualSkeleton<double> view(model, map);
+      VirtualSkeleton<double> view(model, *virtualSkeletonMapFor(model));
       std::vector<SkeletonFrame<double>> ra(motion.size()), rb(motion.size());
       for (std::size_t k = 0; k < motion.size(); ++k) {
         REQUIRE(view.compute(a.q.row(static_cast<Eigen::Index>(k)).transpose(), ra[k]).ok());

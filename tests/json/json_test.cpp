@@ -39,6 +39,30 @@ void checkEqual(const GaLvvjOptions& a, const GaLvvjOptions& b) {
   CHECK(a.leg_fit == b.leg_fit);
 }
 
+void checkEqual(const JointCoupling& a, const JointCoupling& b) {
+  CHECK(a.joint == b.joint);
+  CHECK(a.sign == b.sign);
+  CHECK(a.offset == b.offset);
+}
+
+void checkEqual(const VirtualSkeletonMap& a, const VirtualSkeletonMap& b) {
+  CHECK(a.robot == b.robot);
+  REQUIRE(a.points.size() == b.points.size());
+  for (std::size_t i = 0; i < a.points.size(); ++i) {
+    CAPTURE(i);
+    const VirtualPointSpec& p = a.points[i];
+    const VirtualPointSpec& q = b.points[i];
+    CHECK((p.joint == q.joint));
+    CHECK((p.from == q.from));
+    CHECK(p.link == q.link);
+    CHECK(p.v_L == q.v_L);
+  }
+  checkEqual(a.head_yaw, b.head_yaw);
+  checkEqual(a.head_pitch, b.head_pitch);
+  checkEqual(a.hand_left, b.hand_left);
+  checkEqual(a.hand_right, b.hand_right);
+}
+
 void checkEqual(const GaLvvjMap& a, const GaLvvjMap& b) {
   CHECK(a.robot == b.robot);
   for (std::size_t i = 0; i < a.joints.size(); ++i) {
@@ -46,16 +70,6 @@ void checkEqual(const GaLvvjMap& a, const GaLvvjMap& b) {
     CHECK(a.joints[i].joint == b.joints[i].joint);
     CHECK(a.joints[i].sign == b.joints[i].sign);
     CHECK(a.joints[i].offset == b.joints[i].offset);
-  }
-  REQUIRE(a.virtual_skeleton.size() == b.virtual_skeleton.size());
-  for (std::size_t i = 0; i < a.virtual_skeleton.size(); ++i) {
-    CAPTURE(i);
-    const VirtualPointSpec& p = a.virtual_skeleton[i];
-    const VirtualPointSpec& q = b.virtual_skeleton[i];
-    CHECK((p.joint == q.joint));
-    CHECK((p.from == q.from));
-    CHECK(p.link == q.link);
-    CHECK(p.v_L == q.v_L);
   }
   CHECK(a.R_UE_left == b.R_UE_left);
   CHECK(a.R_UE_right == b.R_UE_right);
@@ -208,12 +222,23 @@ GaLvvjMap randomGaLvvjMap(std::mt19937& rng) {
     b.sign = uniformInt(rng, 0, 1) ? 1.0 : -1.0;
     b.offset = wideNumber(rng);
   }
-  for (auto& p : map.virtual_skeleton) {
+  map.R_UE_left = Eigen::AngleAxisd(uniform(rng, -3, 3), randomVector(rng).normalized()).toRotationMatrix();
+  map.R_UE_right = Eigen::AngleAxisd(uniform(rng, -3, 3), randomVector(rng).normalized()).toRotationMatrix();
+  return map;
+}
+
+VirtualSkeletonMap randomVirtualSkeletonMap(std::mt19937& rng) {
+  VirtualSkeletonMap map = uniformInt(rng, 0, 1) ? naoVirtualSkeletonMap() : pepperVirtualSkeletonMap();
+  map.robot = randomName(rng);
+  for (auto& p : map.points) {
     p.link = randomName(rng);
     p.v_L = randomVector(rng);
   }
-  map.R_UE_left = Eigen::AngleAxisd(uniform(rng, -3, 3), randomVector(rng).normalized()).toRotationMatrix();
-  map.R_UE_right = Eigen::AngleAxisd(uniform(rng, -3, 3), randomVector(rng).normalized()).toRotationMatrix();
+  for (JointCoupling* c : {&map.head_yaw, &map.head_pitch, &map.hand_left, &map.hand_right}) {
+    c->joint = uniformInt(rng, 0, 4) == 0 ? std::string() : randomName(rng);
+    c->sign = uniformInt(rng, 0, 1) ? 1.0 : -1.0;
+    c->offset = wideNumber(rng);
+  }
   return map;
 }
 
@@ -250,6 +275,9 @@ TEST_CASE("json round trip: defaults and built-in values of every struct") {
   checkRoundTrip(GaLvvjMap{});
   checkRoundTrip(naoGaLvvjMap());
   checkRoundTrip(pepperGaLvvjMap());
+  checkRoundTrip(VirtualSkeletonMap{});
+  checkRoundTrip(naoVirtualSkeletonMap());
+  checkRoundTrip(pepperVirtualSkeletonMap());
   checkRoundTrip(ExponentialSmoothingOptions{});
   checkRoundTrip(RateLimiterOptions{});
   checkRoundTrip(OneEuroFilterOptions{});
@@ -293,6 +321,7 @@ TEST_CASE("json round trip: random non-default values of every struct (text, val
     checkRoundTrip(randomEulerMap(rng));
     checkRoundTrip(randomGaLvvjOptions(rng));
     checkRoundTrip(randomGaLvvjMap(rng));
+    checkRoundTrip(randomVirtualSkeletonMap(rng));
     ExponentialSmoothingOptions smoothing;
     smoothing.alpha = uniform(rng, 1e-6, 1.0);
     checkRoundTrip(smoothing);
@@ -314,6 +343,7 @@ TEST_CASE("json round trip: random non-default values of every struct (text, val
   checkFileRoundTrip(EulerOptions{}, "euler_options");
   checkFileRoundTrip(randomGaLvvjOptions(rng), "ga_lvvj_options");
   checkFileRoundTrip(randomGaLvvjMap(rng), "ga_lvvj_map");
+  checkFileRoundTrip(randomVirtualSkeletonMap(rng), "virtual_skeleton_map");
   checkFileRoundTrip(OneEuroFilterOptions{2.0, 0.5, 3.0}, "one_euro");
   // The aliases kept for the Euler map.
   const EulerMap map = randomEulerMap(rng);
@@ -433,13 +463,16 @@ TEST_CASE("json errors: wrong types, unknown keys, integers out of range, non-ob
                         {"at /joints/Knee: unknown virtual joint \"Knee\"", "HeadYaw"});
   checkParse<GaLvvjMap>(R"({"joints": {"LHand": {"joint": "h", "sign": 2}}})", 1, {"at /joints/LHand/sign: got 2, expected 1 or -1"});
   checkParse<GaLvvjMap>(R"({"joints": {"LHand": {"joint": "h", "gain": 2}}})", 1, {"at /joints/LHand/gain: unknown key"});
-  checkParse<GaLvvjMap>(R"({"virtual_skeleton": [{"joint": "Elbow", "link": "x"}]})", 1,
-                        {"at /virtual_skeleton/0/joint: got 'Elbow', expected a canonical skeleton joint name"});
-  checkParse<GaLvvjMap>(R"({"virtual_skeleton": [{"joint": "Head", "from": "Neck", "link": "x"}]})", 1,
-                        {"at /virtual_skeleton/0/from: got 'Neck', expected a point defined earlier"});
-  checkParse<GaLvvjMap>(R"({"virtual_skeleton": [{"joint": "Head", "link": "x"}, {"joint": "Head", "link": "y"}]})", 1,
-                        {"at /virtual_skeleton/1/joint: got 'Head', expected a joint not defined earlier"});
-  checkParse<GaLvvjMap>(R"({"virtual_skeleton": [{"joint": "Head"}]})", 1, {"at /virtual_skeleton/0: missing key \"link\""});
+  checkParse<GaLvvjMap>(R"({"virtual_skeleton": []})", 1, {"at /virtual_skeleton", "VirtualSkeletonMap"});
+  checkParse<VirtualSkeletonMap>(R"({"points": [{"joint": "Elbow", "link": "x"}]})", 1,
+                                 {"at /points/0/joint: got 'Elbow', expected a canonical skeleton joint name"});
+  checkParse<VirtualSkeletonMap>(R"({"points": [{"joint": "Head", "from": "Neck", "link": "x"}]})", 1,
+                                 {"at /points/0/from: got 'Neck', expected a point defined earlier"});
+  checkParse<VirtualSkeletonMap>(R"({"points": [{"joint": "Head", "link": "x"}, {"joint": "Head", "link": "y"}]})", 1,
+                                 {"at /points/1/joint: got 'Head', expected a joint not defined earlier"});
+  checkParse<VirtualSkeletonMap>(R"({"points": [{"joint": "Head"}]})", 1, {"at /points/0: missing key \"link\""});
+  checkParse<VirtualSkeletonMap>(R"({"hand_left": {"joint": "h", "sign": 0.5}})", 1,
+                                 {"at /hand_left/sign: got 0.5, expected 1 or -1"});
   checkParse<GaLvvjMap>(R"({"R_UE_left": [[1, 0, 0], [0, 1, 0], [0, 0, 2]]})", 1, {"at /R_UE_left: got", "a rotation matrix"});
   checkParse<GaLvvjMap>(R"({"R_UE_right": [[1, 0, 0], [0, 1, 0]]})", 1, {"at /R_UE_right: got"});
   checkParse<GaLvvjMap>(R"({"R_UE_right": [[1, 0, 0], [0, 1, 0], [0, 0, "1"]]})", 1, {"at /R_UE_right/2/2: got \"1\""});

@@ -12,17 +12,18 @@
 #include <random>
 #include <vector>
 
+#include <retarget/control/whole_body.hpp>
+#include <retarget/human/torso_frames.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/kinect.hpp>
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
-#include <retarget/control/whole_body.hpp>
-#include <retarget/human/torso_frames.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/robots/inmoov.hpp>
 #include <retarget/robots/nao.hpp>
 #include <retarget/robots/pepper.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "euler/euler_test_support.hpp"
 #include "mappers/mapper_contract.hpp"
@@ -96,8 +97,8 @@ VectorX<double> randomWithinLimits(const RobotModel<double>& model, std::mt19937
 
 // Random configurations within limits, seen through the robot's own virtual skeleton.
 template <typename Scalar>
-std::vector<SkeletonFrame<Scalar>> robotSkeletons(const RobotModel<Scalar>& model, const GaLvvjMap& map, int count,
-                                                  unsigned seed) {
+std::vector<SkeletonFrame<Scalar>> robotSkeletons(const RobotModel<Scalar>& model, const VirtualSkeletonMap& map,
+                                                  int count, unsigned seed) {
   VirtualSkeleton<Scalar> view(model, map);
   std::mt19937 rng(seed);
   std::vector<SkeletonFrame<Scalar>> out;
@@ -265,7 +266,9 @@ ContractCase<GaLvvjMapper<Scalar>> gaLvvjCase(const RobotModel<Scalar>& model, c
                                               const GaLvvjMap& map, GaLvvjOptions options = {}) {
   ContractCase<GaLvvjMapper<Scalar>> c;
   c.make = [&model, map, options] { return GaLvvjMapper<Scalar>(model, map, options); };
-  for (const auto& f : robotSkeletons(model_d, map, sweepCount(60), 5)) c.clean.push_back(toScalar<Scalar>(f));
+  for (const auto& f : robotSkeletons(model_d, *virtualSkeletonMapFor(model_d), sweepCount(60), 5)) {
+    c.clean.push_back(toScalar<Scalar>(f));
+  }
   c.hostile = hostileSkeletons(c.clean.front());
   c.unusable = unusableSkeletons<Scalar>();
   for (const char* file : {"laban_ges01_wavehand_kinect2.csv", "laban_kinectreader_joints_closerange_kinect2.csv"}) {
@@ -690,7 +693,7 @@ ContractCase<JointSpaceParticleFilter<Scalar>> particleFilterCase(const RobotMod
                                                                   const RobotModel<double>& model_d,
                                                                   ParticleFilterOptions options) {
   ContractCase<JointSpaceParticleFilter<Scalar>> c;
-  const GaLvvjMap map = naoGaLvvjMap();
+  const VirtualSkeletonMap map = naoVirtualSkeletonMap();
   c.make = [&model, map, options] { return JointSpaceParticleFilter<Scalar>(model, map, options); };
   for (const auto& f : robotSkeletons(model_d, map, sweepCount(20), 31)) c.clean.push_back(toScalar<Scalar>(f));
   c.hostile = hostileSkeletons(c.clean.front());
@@ -747,7 +750,8 @@ ContractCase<GpdmParticleFilter<Scalar>> gpdmFilterCase(const RobotModel<Scalar>
   GpdmFilterMap map;
   map.motion_model = gpdm;
   c.make = [&model, map, options] { return GpdmParticleFilter<Scalar>(model, map, options); };
-  for (const auto& f : robotSkeletons(model_d, naoGaLvvjMap(), sweepCount(20), 37)) c.clean.push_back(toScalar<Scalar>(f));
+  for (const auto& f : robotSkeletons(model_d, naoVirtualSkeletonMap(), sweepCount(20), 37))
+    c.clean.push_back(toScalar<Scalar>(f));
   c.hostile = hostileSkeletons(c.clean.front());
   c.unusable = unusableSkeletons<Scalar>();
   for (const auto& f : kinectFrames<Scalar>("laban_ges01_wavehand_kinect2.csv", 7)) c.real.push_back(f);
@@ -777,7 +781,7 @@ TEST_CASE("contract: the whole-body pipeline on NAO (GA-LVVJ, support modes, bal
   c.make = [&nao] { return WholeBodyPipeline(nao, naoWholeBodyMap()); };
   // The robot's own skeletons at random configurations, in time (the pipeline integrates).
   int k = 0;
-  for (auto f : robotSkeletons(nao, naoGaLvvjMap(), sweepCount(60), 5)) {
+  for (auto f : robotSkeletons(nao, naoVirtualSkeletonMap(), sweepCount(60), 5)) {
     f.time = k++ / 30.0;
     c.clean.push_back(f);
   }

@@ -12,10 +12,10 @@
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/human/torso_frames.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/best_reachable.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "support/test_support.hpp"
 
@@ -61,7 +61,7 @@ std::pair<double, double> gridBest(VirtualSkeleton<double>& skeleton, const Robo
 
 TEST_CASE("best reachable: free joints of NAO's links are the limb chains") {
   const auto nao = makeNao<double>();
-  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  BestReachableSimilarity<double> best(nao, naoVirtualSkeletonMap());
   auto names = [&](SimilarityLink link) {
     std::string out;
     for (const int q : best.freeJoints(link)) out += std::string(out.empty() ? "" : " ") + nao.qName(q);
@@ -75,13 +75,13 @@ TEST_CASE("best reachable: free joints of NAO's links are the limb chains") {
   CHECK(names(SimilarityLink::kTorso).empty());
   BestReachableOptions bad;
   bad.grid_points = 1;
-  CHECK_THROWS_AS(BestReachableSimilarity<double>(nao, naoGaLvvjMap(), bad), InvalidArgument);
+  CHECK_THROWS_AS(BestReachableSimilarity<double>(nao, naoVirtualSkeletonMap(), bad), InvalidArgument);
 }
 
 TEST_CASE("best reachable: the robot's own poses reach 1 and best >= achieved (property)") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
+  BestReachableSimilarity<double> best(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(7);
   for (int trial = 0; trial < 20; ++trial) {
     Eigen::VectorXd q(nao.nq());
@@ -123,8 +123,8 @@ TEST_CASE("best reachable: the robot's own poses reach 1 and best >= achieved (p
 
 TEST_CASE("best reachable: a leaning human trunk puts WBF out of reach, not LLF") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
+  BestReachableSimilarity<double> best(nao, naoVirtualSkeletonMap());
   Eigen::VectorXd q = nao.neutralConfiguration();
   q[nao.qIndex("LShoulderRoll")] = 0.6;
   q[nao.qIndex("LElbowRoll")] = -0.8;
@@ -171,8 +171,8 @@ TEST_CASE("best reachable: a link whose parent link the trunk turns away is out 
   // side's lower torso frame) and checks the chain: a tibia is within reach for WBF only if its
   // thigh passes the trunk test too, and then the thigh is within reach as well.
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
+  BestReachableSimilarity<double> best(nao, naoVirtualSkeletonMap());
   using H = HumanJoint;
   using L = SimilarityLink;
   auto base = [](const SkeletonFramed& f) {
@@ -252,8 +252,8 @@ TEST_CASE("best reachable: limbs the joint fit calls out of reach are out of rea
   // brings both links to 0.98 either. (In LLF the lower arm is measured in the upper arm's
   // frame, so an ElbowYaw beyond its limits already caps the lower arm's own best.)
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
-  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
+  BestReachableSimilarity<double> best(nao, naoVirtualSkeletonMap());
   // A right arm reaching forward (away from the shoulder singularity, where ShoulderPitch would
   // twist the upper arm), its forearm then turned about the upper arm beyond what ElbowYaw allows.
   using H = HumanJoint;
@@ -305,9 +305,9 @@ TEST_CASE("best reachable: limbs the joint fit calls out of reach are out of rea
 
 TEST_CASE("best reachable: at least as good as a dense grid search over each limb (cross-check)") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
-  BestReachableSimilarity<double> best(nao, naoGaLvvjMap());
+  BestReachableSimilarity<double> best(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(11);
   // Demo frames (one per motion, mid-motion) and the same frames with 4 cm of random jitter
   // (poses the robot cannot take exactly), achieved by the GA-LVVJ mapper.
@@ -354,13 +354,13 @@ TEST_CASE("best reachable: the motion helper agrees with frameSimilarity's achie
   const SkeletonMotiond motion = demoMotion("wave", DemoMotionOptions{10.0, 2.0, 1.75});
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   const MappedMotion<double> mapped = mapMotion(mapper, motion);
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   std::vector<SkeletonFramed> robot(motion.size());
   for (std::size_t k = 0; k < motion.size(); ++k) {
     REQUIRE(skeleton.compute(mapped.q.row(static_cast<Eigen::Index>(k)).transpose(), robot[k]).ok());
   }
   const MotionSimilarity<double> s = motionSimilarity(motion.frames, robot);
-  const MotionBestReachable<double> b = motionBestReachable(nao, naoGaLvvjMap(), motion.frames, mapped.q);
+  const MotionBestReachable<double> b = motionBestReachable(nao, naoVirtualSkeletonMap(), motion.frames, mapped.q);
   for (std::size_t i = 0; i < static_cast<std::size_t>(kSimilarityLinkCount); ++i) {
     CAPTURE(kSimilarityLinkNames[i]);
     CHECK(b.wbf_achieved_mean[i] == doctest::Approx(s.wbf_link_mean[i]).epsilon(1e-12));
@@ -368,6 +368,7 @@ TEST_CASE("best reachable: the motion helper agrees with frameSimilarity's achie
     CHECK(b.wbf_best_mean[i] >= b.wbf_achieved_mean[i]);
     CHECK(b.llf_best_mean[i] >= b.llf_achieved_mean[i]);
   }
-  CHECK_THROWS_AS(motionBestReachable(nao, naoGaLvvjMap(), motion.frames, Eigen::MatrixXd(mapped.q.topRows(2))),
-                  InvalidArgument);
+  CHECK_THROWS_AS(
+      motionBestReachable(nao, naoVirtualSkeletonMap(), motion.frames, Eigen::MatrixXd(mapped.q.topRows(2))),
+      InvalidArgument);
 }

@@ -9,9 +9,9 @@
 #include <cmath>
 #include <random>
 
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "support/allocation.hpp"
 #include "support/test_support.hpp"
@@ -61,7 +61,7 @@ NaoLinks naoLinks(const RobotModel<double>& nao, const Eigen::VectorXd& q) {
 
 TEST_CASE("similarity: per-link WBF and LLF equal closed forms from NAO's joint angles") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(42);
   SkeletonFramed a, b;
   FrameSimilarity<double> s;
@@ -87,7 +87,7 @@ TEST_CASE("similarity: per-link WBF and LLF equal closed forms from NAO's joint 
 
 TEST_CASE("similarity: identical skeletons score 1, values stay in [-1, 1]") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(9);
   std::uniform_real_distribution<double> jitter(-0.05, 0.05);
   SkeletonFramed a, b;
@@ -111,7 +111,7 @@ TEST_CASE("similarity: identical skeletons score 1, values stay in [-1, 1]") {
 
 TEST_CASE("similarity: invariances (WBF/cosine: yaw and translation; LLF: any rigid motion but the torso link)") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(13);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   SkeletonFramed a, b;
@@ -145,7 +145,7 @@ TEST_CASE("similarity: invariances (WBF/cosine: yaw and translation; LLF: any ri
 
 TEST_CASE("similarity: missing joints invalidate only their links") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   SkeletonFramed a;
   REQUIRE(skeleton.compute(nao.neutralConfiguration(), a).ok());
   SkeletonFramed b = a;
@@ -165,7 +165,7 @@ TEST_CASE("similarity: missing joints invalidate only their links") {
 
 TEST_CASE("similarity: whole-motion summary (mean, min, per-link) and length check") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(21);
   std::vector<SkeletonFramed> human(20), robot(20);
   for (std::size_t k = 0; k < human.size(); ++k) {
@@ -222,7 +222,7 @@ TEST_CASE("similarity: whole-motion summary (mean, min, per-link) and length che
 
 TEST_CASE("similarity: frameSimilarity allocates nothing") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(4);
   SkeletonFramed a, b;
   REQUIRE(skeleton.compute(randomNao(nao, rng), a).ok());

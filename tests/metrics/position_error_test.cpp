@@ -8,9 +8,9 @@
 #include <random>
 
 #include <retarget/human/motion.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/position_error.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "metrics/random_nao.hpp"
 
@@ -38,7 +38,7 @@ int linkIndex(const char* name) {
 
 TEST_CASE("position error: zero for the robot's own skeleton and for a scaled, turned, moved copy") {
   const auto nao = makeNao();
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(11);
   for (int trial = 0; trial < 50; ++trial) {
     SkeletonFramed robot;
@@ -54,7 +54,7 @@ TEST_CASE("position error: zero for the robot's own skeleton and for a scaled, t
 
 TEST_CASE("position error: a link turned by theta adds 2 L sin(theta/2) at its end, on its chain only") {
   const auto nao = makeNao();
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(5);
   for (int trial = 0; trial < 20; ++trial) {
     SkeletonFramed robot;
@@ -91,7 +91,7 @@ TEST_CASE("position error: a link turned by theta adds 2 L sin(theta/2) at its e
 
 TEST_CASE("position error: untracked joints invalidate their link and the chain beyond; motion summary") {
   const auto nao = makeNao();
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   SkeletonFramed robot;
   REQUIRE(view.compute(Eigen::VectorXd::Zero(nao.nq()), robot).ok());
   SkeletonFramed human = transformed(robot, 5.0, 0.0, Eigen::Vector3d::Zero());
@@ -126,7 +126,7 @@ TEST_CASE("position error: untracked joints invalidate their link and the chain 
 
 TEST_CASE("position error, uniform scaling: zero for a scaled, turned, moved copy; the size ratio is the scale") {
   const auto nao = makeNao();
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(23);
   for (int trial = 0; trial < 30; ++trial) {
     SkeletonFramed robot;
@@ -143,7 +143,7 @@ TEST_CASE("position error, uniform scaling: zero for a scaled, turned, moved cop
 
 TEST_CASE("position error, uniform scaling: other proportions count, per-link scaling ignores them") {
   const auto nao = makeNao();
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   std::mt19937 rng(31);
   for (int trial = 0; trial < 20; ++trial) {
     SkeletonFramed robot;
@@ -184,7 +184,7 @@ TEST_CASE("position error, uniform scaling: other proportions count, per-link sc
 
 TEST_CASE("position error over a motion: the scaling is applied to every frame and the size ratio averaged") {
   const auto nao = makeNao();
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   SkeletonFramed robot;
   REQUIRE(view.compute(Eigen::VectorXd::Zero(nao.nq()), robot).ok());
   SkeletonMotion<double> motion;

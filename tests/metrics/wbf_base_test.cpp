@@ -7,9 +7,9 @@
 #include <string>
 #include <random>
 
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 using namespace retarget;
 
@@ -24,8 +24,8 @@ double torsoTilt(const SkeletonFramed& f) {
 
 TEST_CASE("wbf base: one leg lifted, the support leg spread: the support-foot base tilts the torso") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> torso(nao, naoGaLvvjMap());
-  VirtualSkeleton<double> foot(nao, naoGaLvvjMap(), WbfBase::kSupportFoot);
+  VirtualSkeleton<double> torso(nao, naoVirtualSkeletonMap());
+  VirtualSkeleton<double> foot(nao, naoVirtualSkeletonMap(), WbfBase::kSupportFoot);
   CHECK(torso.base() == WbfBase::kTorso);
   CHECK(std::string(wbfBaseName(WbfBase::kSupportFoot)) == "support-foot");
   Eigen::VectorXd q = nao.neutralConfiguration();
@@ -61,8 +61,8 @@ TEST_CASE("wbf base: one leg lifted, the support leg spread: the support-foot ba
 
 TEST_CASE("wbf base: on standing poses (feet flat under an upright torso) both bases agree (property)") {
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> torso(nao, naoGaLvvjMap());
-  VirtualSkeleton<double> foot(nao, naoGaLvvjMap(), WbfBase::kSupportFoot);
+  VirtualSkeleton<double> torso(nao, naoVirtualSkeletonMap());
+  VirtualSkeleton<double> foot(nao, naoVirtualSkeletonMap(), WbfBase::kSupportFoot);
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   for (int trial = 0; trial < 50; ++trial) {
@@ -99,10 +99,10 @@ TEST_CASE("wbf base: on standing poses (feet flat under an upright torso) both b
 
 TEST_CASE("wbf base: the support-foot base needs the map's feet") {
   const auto nao = makeNao<double>();
-  GaLvvjMap map = naoGaLvvjMap();
-  map.virtual_skeleton.erase(std::remove_if(map.virtual_skeleton.begin(), map.virtual_skeleton.end(),
-                                            [](const VirtualPointSpec& p) { return p.joint == HumanJoint::kFootLeft; }),
-                             map.virtual_skeleton.end());
+  VirtualSkeletonMap map = naoVirtualSkeletonMap();
+  map.points.erase(std::remove_if(map.points.begin(), map.points.end(),
+                                  [](const VirtualPointSpec& p) { return p.joint == HumanJoint::kFootLeft; }),
+                   map.points.end());
   CHECK_THROWS_AS(VirtualSkeleton<double>(nao, map, WbfBase::kSupportFoot), InvalidArgument);
   CHECK_NOTHROW(VirtualSkeleton<double>(nao, map, WbfBase::kTorso));
 }

@@ -27,9 +27,9 @@
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
 #include <retarget/mappers/particle_filter.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "support/floors.hpp"
 #include "support/test_support.hpp"
@@ -72,7 +72,7 @@ GpdmFilterMap learn(const RobotModel<double>& nao, const std::vector<SkeletonMot
 
 // Per-frame cosine similarity (seed 003 Eq. 1) of the written angles to the human.
 std::vector<double> cosines(const RobotModel<double>& nao, const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q) {
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   std::vector<SkeletonFramed> robot(motion.size());
   for (std::size_t k = 0; k < motion.size(); ++k) (void)view.compute(q.row(static_cast<Eigen::Index>(k)).transpose(), robot[k]);
   std::vector<double> out;
@@ -124,7 +124,7 @@ TEST_CASE("gpdm-pf held out: other motions are flagged where it falls behind GA-
     const SkeletonMotion<double> motion = path.rfind("bvh/", 0) == 0 ? bvh(data, file + 4) : kinect(data, file + 7);
     GaLvvjMapper<double> ga_lvvj(nao, naoGaLvvjMap());
     const std::vector<double> ga = cosines(nao, motion, mapMotion(ga_lvvj, motion).q);
-    JointSpaceParticleFilter<double> joint(nao, naoGaLvvjMap(), ParticleFilterOptions{});
+    JointSpaceParticleFilter<double> joint(nao, naoVirtualSkeletonMap(), ParticleFilterOptions{});
     const std::vector<double> pf = cosines(nao, motion, mapMotion(joint, motion).q);
     GpdmParticleFilter<double> plain(nao, map, options());
     const MappedMotion<double> plain_out = mapMotion(plain, motion);

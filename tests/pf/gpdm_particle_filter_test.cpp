@@ -22,8 +22,8 @@
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>
 #include <retarget/mappers/particle_filter.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "support/allocation.hpp"
 #include "support/test_support.hpp"
@@ -44,7 +44,7 @@ KnownMotion knownMotion(const RobotModel<double>& nao, const std::string& name, 
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
   KnownMotion out;
   out.q = mapMotion(mapper, demoMotion(name, options)).q;
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   for (Eigen::Index t = 0; t < out.q.rows(); ++t) {
     SkeletonFramed frame;
     REQUIRE(skeleton.compute(out.q.row(t).transpose(), frame).ok());
@@ -128,7 +128,7 @@ TEST_CASE("gpdm-pf: tracks the learned wave resampled at 30 Hz with far fewer pa
   const int burn_in = 15;
   // Errors over the 17 coordinates the joint-space filter estimates (the others it keeps at
   // rest; the GPDM decodes all 25).
-  const std::vector<int> observed = JointSpaceParticleFilter<double>(nao, naoGaLvvjMap()).estimated();
+  const std::vector<int> observed = JointSpaceParticleFilter<double>(nao, naoVirtualSkeletonMap()).estimated();
   REQUIRE(observed.size() == 17);
   // Joint-space filter (25-D), two seeds per count.
   std::vector<double> joint_rms;
@@ -138,7 +138,7 @@ TEST_CASE("gpdm-pf: tracks the learned wave resampled at 30 Hz with far fewer pa
       ParticleFilterOptions options;
       options.particles = particles;
       options.seed = seed;
-      JointSpaceParticleFilter<double> filter(nao, naoGaLvvjMap(), options);
+      JointSpaceParticleFilter<double> filter(nao, naoVirtualSkeletonMap(), options);
       rms += track(filter, wave, burn_in, observed).rms / 2;
     }
     MESSAGE("joint-space pf, ", particles, " particles: RMS joint error ", rms, " rad");
@@ -176,10 +176,10 @@ TEST_CASE("gpdm-pf: the same wave seen with Kinect-like noise (1.5 cm per joint 
   for (SkeletonFramed& frame : noisy.frames) {
     for (auto& p : frame.p_W) p += Eigen::Vector3d(jitter(rng), jitter(rng), jitter(rng));
   }
-  const std::vector<int> observed = JointSpaceParticleFilter<double>(nao, naoGaLvvjMap()).estimated();
+  const std::vector<int> observed = JointSpaceParticleFilter<double>(nao, naoVirtualSkeletonMap()).estimated();
   ParticleFilterOptions joint_options;
   joint_options.particles = 800;
-  JointSpaceParticleFilter<double> joint(nao, naoGaLvvjMap(), joint_options);
+  JointSpaceParticleFilter<double> joint(nao, naoVirtualSkeletonMap(), joint_options);
   const double joint_rms = track(joint, noisy, 15, observed).rms;
   GpdmParticleFilter<double> gpdm(nao, waveMap(), gpdmOptions(20));
   const Tracking t = track(gpdm, noisy, 15, observed);
@@ -448,7 +448,7 @@ TEST_CASE("gpdm-pf: float compiles and tracks like double") {
 TEST_CASE("gpdm-pf: real Kinect recordings, model fitted to the recording (seed 003's protocol): similarity and lag beside GA-LVVJ and the joint-space filter") {
   RETARGET_REQUIRE_TEST_DATA(data);
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> view(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> view(nao, naoVirtualSkeletonMap());
   // The GPDM-PF's mean cosine similarity per recording, averaged over seeds 1-3 (GCC 12, test
   // preset, GA-LVVJ before issue 30's solver change); a run must reach relativeFloor(measured)
   // (support/floors.hpp).
@@ -472,10 +472,10 @@ TEST_CASE("gpdm-pf: real Kinect recordings, model fitted to the recording (seed 
     map.motion_model = trainGpdm({every_second}, training);
 
     ParticleFilterOptions joint_options;
-    JointSpaceParticleFilter<double> joint(nao, naoGaLvvjMap(), joint_options);
+    JointSpaceParticleFilter<double> joint(nao, naoVirtualSkeletonMap(), joint_options);
     joint_options.particles = 400;
     joint_options.joints = naoArmJoints();
-    JointSpaceParticleFilter<double> arms(nao, naoGaLvvjMap(), joint_options);
+    JointSpaceParticleFilter<double> arms(nao, naoVirtualSkeletonMap(), joint_options);
     const MappedMotion<double> joint_out = mapMotion(joint, motion);
     const MappedMotion<double> arms_out = mapMotion(arms, motion);
     // The filter's figure is a mean over three seeds: one run of 30 particles on a model trained

@@ -15,9 +15,9 @@
 #include <retarget/io/kinect.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/particle_filter.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "support/allocation.hpp"
 #include "support/floors.hpp"
@@ -38,7 +38,7 @@ struct Trajectory {
 };
 
 Trajectory smoothTrajectory(const RobotModel<double>& nao, int frame_count) {
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   const Eigen::VectorXd rest = nao.neutralConfiguration();
   Trajectory out;
   for (int f = 0; f < frame_count; ++f) {
@@ -71,8 +71,8 @@ struct TrackingResult {
 
 TrackingResult track(const RobotModel<double>& nao, const Trajectory& trajectory, ParticleFilterOptions options,
                      int burn_in) {
-  JointSpaceParticleFilter<double> filter(nao, naoGaLvvjMap(), options);
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  JointSpaceParticleFilter<double> filter(nao, naoVirtualSkeletonMap(), options);
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   Eigen::VectorXd q(nao.nq());
   SkeletonFramed robot;
   FrameSimilarity<double> similarity;
@@ -118,7 +118,7 @@ ParticleFilterOptions withParticles(int particles, std::uint64_t seed = 1) {
 
 TEST_CASE("pf: NAO's unobservable coordinates are found and kept at rest") {
   const auto nao = makeNao<double>();
-  JointSpaceParticleFilter<double> filter(nao, naoGaLvvjMap());
+  JointSpaceParticleFilter<double> filter(nao, naoVirtualSkeletonMap());
   std::string names;
   for (int i : filter.estimated()) names += nao.qName(i) + " ";
   MESSAGE("estimated (", filter.estimated().size(), " of ", nao.nq(), "): ", names);
@@ -142,7 +142,7 @@ TEST_CASE("pf: NAO's unobservable coordinates are found and kept at rest") {
   // The paper's literal filter walks every coordinate.
   ParticleFilterOptions literal;
   literal.unobserved_at_rest = false;
-  CHECK(JointSpaceParticleFilter<double>(nao, naoGaLvvjMap(), literal).estimated().size() ==
+  CHECK(JointSpaceParticleFilter<double>(nao, naoVirtualSkeletonMap(), literal).estimated().size() ==
         static_cast<std::size_t>(nao.nq()));
 }
 
@@ -183,7 +183,7 @@ TEST_CASE("pf: the 12-D arms-only variant tracks the arms and leaves every other
   const Trajectory trajectory = smoothTrajectory(nao, 100);
   ParticleFilterOptions options = withParticles(400);  // the paper's Q for this variant
   options.joints = naoArmJoints();
-  JointSpaceParticleFilter<double> filter(nao, naoGaLvvjMap(), options);
+  JointSpaceParticleFilter<double> filter(nao, naoVirtualSkeletonMap(), options);
   CHECK(filter.estimated().size() == 8);  // wrists and hands: unobserved, at rest
   const Eigen::VectorXd rest = nao.neutralConfiguration();
   std::vector<int> arm;
@@ -212,7 +212,7 @@ TEST_CASE("pf: the 12-D arms-only variant tracks the arms and leaves every other
 TEST_CASE("pf: real Kinect recordings: similarity beside GA-LVVJ's, low confidence only where it is") {
   RETARGET_REQUIRE_TEST_DATA(data);
   const auto nao = makeNao<double>();
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   // Mean cosine similarity of the filter (100 particles, fixed seed) measured per recording (GCC 12,
   // test preset); a run must reach relativeFloor(measured) (support/floors.hpp).
   const std::pair<const char*, double> kMeasuredCosine[] = {{"laban_ges01_wavehand_kinect2.csv", 0.950784},
@@ -222,7 +222,7 @@ TEST_CASE("pf: real Kinect recordings: similarity beside GA-LVVJ's, low confiden
     const double measured_cosine = entry.second;
     CAPTURE(file);
     const SkeletonMotion<double> motion = readKinect((data / "kinect" / file).string());
-    JointSpaceParticleFilter<double> filter(nao, naoGaLvvjMap(), withParticles(100));
+    JointSpaceParticleFilter<double> filter(nao, naoVirtualSkeletonMap(), withParticles(100));
     GaLvvjMapper<double> ga_lvvj(nao, naoGaLvvjMap());
     const MappedMotion<double> pf = mapMotion(filter, motion);
     const MappedMotion<double> analytic = mapMotion(ga_lvvj, motion);
@@ -258,9 +258,9 @@ TEST_CASE("pf: same seed same output, another seed another output, reset() repro
     }
     return out;
   };
-  JointSpaceParticleFilter<double> a(nao, naoGaLvvjMap(), withParticles(60, 7));
-  JointSpaceParticleFilter<double> b(nao, naoGaLvvjMap(), withParticles(60, 7));
-  JointSpaceParticleFilter<double> c(nao, naoGaLvvjMap(), withParticles(60, 8));
+  JointSpaceParticleFilter<double> a(nao, naoVirtualSkeletonMap(), withParticles(60, 7));
+  JointSpaceParticleFilter<double> b(nao, naoVirtualSkeletonMap(), withParticles(60, 7));
+  JointSpaceParticleFilter<double> c(nao, naoVirtualSkeletonMap(), withParticles(60, 8));
   const auto first = run(a);
   CHECK(first == run(b));  // bit for bit
   CHECK(first != run(c));
@@ -274,7 +274,7 @@ TEST_CASE("pf: same seed same output, another seed another output, reset() repro
 TEST_CASE("pf: broken observations hold what they cannot see; the output stays finite and within limits") {
   const auto nao = makeNao<double>();
   const Trajectory trajectory = smoothTrajectory(nao, 40);
-  JointSpaceParticleFilter<double> filter(nao, naoGaLvvjMap(), withParticles(100));
+  JointSpaceParticleFilter<double> filter(nao, naoVirtualSkeletonMap(), withParticles(100));
   Eigen::VectorXd q(nao.nq()), previous(nao.nq());
   for (std::size_t f = 0; f < 30; ++f) (void)filter.map(trajectory.frames[f], q);
   previous = q;
@@ -345,7 +345,7 @@ TEST_CASE("pf: broken observations hold what they cannot see; the output stays f
 TEST_CASE("pf: map() and reset() allocate nothing") {
   const auto nao = makeNao<double>();
   const Trajectory trajectory = smoothTrajectory(nao, 12);
-  JointSpaceParticleFilter<double> filter(nao, naoGaLvvjMap(), withParticles(64));
+  JointSpaceParticleFilter<double> filter(nao, naoVirtualSkeletonMap(), withParticles(64));
   Eigen::VectorXd q(nao.nq());
   SkeletonFramed broken = trajectory.frames[5];
   broken.position(HumanJoint::kElbowLeft).x() = std::numeric_limits<double>::quiet_NaN();
@@ -365,8 +365,8 @@ TEST_CASE("pf: options are validated with messages naming the field") {
   const auto nao = makeNao<double>();
   const auto fails = [&](ParticleFilterOptions options, const char* field) {
     CAPTURE(field);
-    CHECK_THROWS_WITH_AS(JointSpaceParticleFilter<double>(nao, naoGaLvvjMap(), options), doctest::Contains(field),
-                         InvalidArgument);
+    CHECK_THROWS_WITH_AS(JointSpaceParticleFilter<double>(nao, naoVirtualSkeletonMap(), options),
+                         doctest::Contains(field), InvalidArgument);
   };
   ParticleFilterOptions o;
   o.particles = 0;
@@ -400,7 +400,7 @@ TEST_CASE_TEMPLATE("pf: float compiles and tracks like double", Scalar, float, d
   const auto nao_d = makeNao<double>();
   const auto nao = makeNao<Scalar>();
   const Trajectory trajectory = smoothTrajectory(nao_d, 60);
-  JointSpaceParticleFilter<Scalar> filter(nao, naoGaLvvjMap(), withParticles(200));
+  JointSpaceParticleFilter<Scalar> filter(nao, naoVirtualSkeletonMap(), withParticles(200));
   VectorX<Scalar> q(nao.nq());
   double squared = 0;
   int samples = 0;

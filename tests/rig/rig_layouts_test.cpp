@@ -23,9 +23,9 @@
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/bvh_skeleton.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "support/test_support.hpp"
 
@@ -411,7 +411,7 @@ BvhMotion layoutMotion(const LayoutSpec& spec, const LayoutSource& src, unsigned
 MotionSimilarity<double> layoutOnNao(const SkeletonMotiond& motion) {
   static const RobotModel<double> nao = makeNao<double>();
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   const MappedMotion<double> mapped = mapMotion(mapper, motion);
   std::vector<SkeletonFramed> robot(motion.size());
   for (std::size_t k = 0; k < motion.size(); ++k) {

@@ -16,10 +16,10 @@
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/inmoov.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "rig/rig_corpus.hpp"
 #include "support/floors.hpp"
@@ -57,7 +57,7 @@ Eigen::MatrixXd mapEuler(const RobotModel<double>& model, const BvhMotion& motio
 MotionSimilarity<double> gaLvvjOnNao(const SkeletonMotiond& motion, int& bad_frames, Eigen::MatrixXd* q_out = nullptr) {
   static const RobotModel<double> nao = makeNao<double>();
   GaLvvjMapper<double> mapper(nao, naoGaLvvjMap());
-  VirtualSkeleton<double> skeleton(nao, naoGaLvvjMap());
+  VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   const MappedMotion<double> mapped = mapMotion(mapper, motion);
   std::vector<SkeletonFramed> robot(motion.size());
   bad_frames = 0;

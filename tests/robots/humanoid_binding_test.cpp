@@ -17,10 +17,10 @@
 #include <retarget/io/urdf.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
-#include <retarget/mappers/humanoid_skeleton_map.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/robots/humanoid_binding.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 #include "support/test_support.hpp"
 
@@ -31,13 +31,14 @@ RobotModel<double> loadSharedRobot(const std::filesystem::path& data_dir, const 
   return loadUrdf<double>(data_dir / "urdf" / file).model;
 }
 
-/// Rest-pose position (root frame) of every point of a GaLvvjMap's virtual skeleton, by name.
-std::map<std::string, Eigen::Vector3d> restPoints(const RobotModel<double>& model, const GaLvvjMap& map) {
+/// Rest-pose position (root frame) of every point of a virtual skeleton, by name.
+std::map<std::string, Eigen::Vector3d> restPoints(const RobotModel<double>& model, const VirtualSkeletonMap& map) {
   VirtualSkeleton<double> skeleton(model, map);
   SkeletonFrame<double> frame;
   REQUIRE(skeleton.compute(model.neutralConfiguration(), frame).ok());
   std::map<std::string, Eigen::Vector3d> out;
-  for (const auto& spec : map.virtual_skeleton) out[std::string(name(spec.joint))] = frame.p_W[static_cast<std::size_t>(spec.joint)];
+  for (const auto& spec : map.points)
+    out[std::string(name(spec.joint))] = frame.p_W[static_cast<std::size_t>(spec.joint)];
   return out;
 }
 
@@ -223,30 +224,35 @@ TEST_CASE("humanoid binding: NAO and Pepper agree with their hand-written GA-LVV
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   struct Case {
     const char* file;
-    GaLvvjMap map;
+    VirtualSkeletonMap map;
     // Points whose rule differs from the hand-written estimate (see docs/robots.md), with the
     // largest distance allowed (m); every other point within 1 mm.
     std::map<std::string, double> explained;
   };
   const std::vector<Case> cases = {
       {"nao_h25_v50.urdf",
-       naoGaLvvjMap(),
-       {{"SpineMid", 0.008}, {"Head", 0.018}, {"HandLeft", 0.022}, {"HandRight", 0.022}, {"FootLeft", 0.018}, {"FootRight", 0.018}}},
-      {"pepper_1.0.urdf", pepperGaLvvjMap(), {{"Head", 0.012}}},
+       naoVirtualSkeletonMap(),
+       {{"SpineMid", 0.008},
+        {"Head", 0.018},
+        {"HandLeft", 0.022},
+        {"HandRight", 0.022},
+        {"FootLeft", 0.018},
+        {"FootRight", 0.018}}},
+      {"pepper_1.0.urdf", pepperVirtualSkeletonMap(), {{"Head", 0.012}}},
   };
   for (const Case& c : cases) {
     CAPTURE(c.file);
     const RobotModel<double> model = loadSharedRobot(data_dir, c.file);
     const HumanoidBinding binding = bindHumanoid(model);
-    const GaLvvjMap automatic = humanoidVirtualSkeletonMap(binding);
+    const VirtualSkeletonMap automatic = humanoidVirtualSkeletonMap(binding);
     const auto expected = restPoints(model, c.map);
     const auto found = restPoints(model, automatic);
-    for (const auto& spec : c.map.virtual_skeleton) {
+    for (const auto& spec : c.map.points) {
       const std::string point(name(spec.joint));
       CAPTURE(point);
-      const auto it = std::find_if(automatic.virtual_skeleton.begin(), automatic.virtual_skeleton.end(),
+      const auto it = std::find_if(automatic.points.begin(), automatic.points.end(),
                                    [&](const VirtualPointSpec& s) { return s.joint == spec.joint; });
-      REQUIRE(it != automatic.virtual_skeleton.end());
+      REQUIRE(it != automatic.points.end());
       CHECK(it->link == spec.link);
       CHECK(it->from.has_value() == spec.from.has_value());
       const double distance = (found.at(point) - expected.at(point)).norm();
@@ -313,7 +319,7 @@ TEST_CASE("humanoid binding: the virtual skeleton works with VirtualSkeleton and
     CAPTURE(file);
     const RobotModel<double> model = loadSharedRobot(data_dir, file);
     const HumanoidBinding binding = bindHumanoid(model);
-    const GaLvvjMap map = humanoidVirtualSkeletonMap(binding);
+    const VirtualSkeletonMap map = humanoidVirtualSkeletonMap(binding);
     // At rest the virtual skeleton is where the binding says.
     const auto rest = restPoints(model, map);
     for (const auto& p : binding.points) CHECK((rest.at(std::string(kHumanoidPointNames[static_cast<std::size_t>(p.point)])) - p.p_B).norm() < 1e-9);

@@ -29,22 +29,18 @@
 /// ```
 /// { "robot": "NAO H25",
 ///   "joints": { "HeadYaw": { "joint": "HeadYaw", "sign": 1, "offset": 0 }, ... },
-///   "virtual_skeleton": [
-///     { "joint": "ShoulderLeft", "link": "torso", "v_L": [0, 0.098, 0.1] },
-///     { "joint": "ElbowLeft", "from": "ShoulderLeft", "link": "LBicep", "v_L": [0.105, 0, 0] } ],
 ///   "R_UE_left": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
 ///   "R_UE_right": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
 ///   "foot_left": { "ankle_pitch": "LAnklePitch", "ankle_roll": "LAnkleRoll", "sole": "l_sole" },
 ///   "foot_right": { "ankle_pitch": "RAnklePitch", "ankle_roll": "RAnkleRoll", "sole": "r_sole" } }
 /// ```
 /// "joints" is keyed by the virtual joint names of kGaLvvjJointNames; a virtual joint that is
-/// absent, or whose "joint" is "", is not bound. "virtual_skeleton" joints ("joint", "from")
-/// are the canonical skeleton's names (kHumanJointNames); "from" absent = a point fixed on the
-/// link. R_UE matrices are written as arrays of rows. `toJson` writes every field, all 19
-/// virtual joints included. Checks made without a robot model: a bound joint's sign is +-1,
-/// offsets and vectors are finite, a virtual point is defined once and after its "from"
-/// point, R_UE matrices are rotations (tolerance 1e-6). Names are checked against the robot
-/// when the mapper is built.
+/// absent, or whose "joint" is "", is not bound. R_UE matrices are written as arrays of rows.
+/// `toJson` writes every field, all 19 virtual joints included. Checks made without a robot
+/// model: a bound joint's sign is +-1, offsets are finite, R_UE matrices are rotations
+/// (tolerance 1e-6). Names are checked against the robot when the mapper is built. A
+/// "virtual_skeleton" key is an error: the robot's virtual skeleton is robot data, a
+/// `VirtualSkeletonMap` (json/virtual_skeleton_map.hpp).
 
 #include <array>
 #include <optional>
@@ -59,6 +55,7 @@
 #include <retarget/human/skeleton.hpp>
 #include <retarget/json/conversion.hpp>
 #include <retarget/json/internal/reader.hpp>
+#include <retarget/json/virtual_skeleton_map.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
 
@@ -84,25 +81,6 @@ inline nlohmann::ordered_json toJson(const GaLvvjOptions& options) {
   return j;
 }
 
-/// JSON form of one virtual joint binding.
-inline nlohmann::ordered_json toJson(const GaLvvjJointBinding& binding) {
-  nlohmann::ordered_json j;
-  j["joint"] = binding.joint;
-  j["sign"] = binding.sign;
-  j["offset"] = binding.offset;
-  return j;
-}
-
-/// JSON form of one virtual skeleton point ("from" only when set).
-inline nlohmann::ordered_json toJson(const VirtualPointSpec& point) {
-  nlohmann::ordered_json j;
-  j["joint"] = std::string(name(point.joint));
-  if (point.from) j["from"] = std::string(name(*point.from));
-  j["link"] = point.link;
-  j["v_L"] = internal::vector3ToJson(point.v_L);
-  return j;
-}
-
 /// JSON form of a GA-LVVJ map (every field, all 19 virtual joints).
 inline nlohmann::ordered_json toJson(const GaLvvjMap& map) {
   nlohmann::ordered_json j;
@@ -110,9 +88,6 @@ inline nlohmann::ordered_json toJson(const GaLvvjMap& map) {
   nlohmann::ordered_json joints = nlohmann::ordered_json::object();
   for (std::size_t i = 0; i < map.joints.size(); ++i) joints[kGaLvvjJointNames[i]] = toJson(map.joints[i]);
   j["joints"] = std::move(joints);
-  nlohmann::ordered_json points = nlohmann::ordered_json::array();
-  for (const VirtualPointSpec& p : map.virtual_skeleton) points.push_back(toJson(p));
-  j["virtual_skeleton"] = std::move(points);
   j["R_UE_left"] = internal::matrix3ToJson(map.R_UE_left);
   j["R_UE_right"] = internal::matrix3ToJson(map.R_UE_right);
   for (const auto& [key, foot] : {std::pair{"foot_left", &map.foot_left}, std::pair{"foot_right", &map.foot_right}}) {
@@ -130,6 +105,10 @@ namespace internal {
 inline constexpr const char* kGaLvvjSmoothingMoved =
     "smoothing moved to a filter (use --smooth ALPHA on the command line, or an ExponentialSmoothing "
     "(filters/exponential_smoothing.hpp) after the mapper)";
+
+inline constexpr const char* kGaLvvjVirtualSkeletonMoved =
+    "the virtual skeleton moved out of the GA-LVVJ map: it is robot data, a VirtualSkeletonMap "
+    "(robots/virtual_skeleton_map.hpp, JSON: json/virtual_skeleton_map.hpp)";
 
 /// GA-LVVJ options read over `defaults` (a key that is absent keeps its default: the whole-body
 /// pipeline's GA-LVVJ defaults differ from the mapper's in `trunk_lean`).
@@ -174,41 +153,10 @@ inline GaLvvjOptions decodeJson(const nlohmann::json& value, const std::string& 
   return decodeGaLvvjOptions(value, pointer, GaLvvjOptions{});
 }
 
-inline HumanJoint decodeHumanJoint(const nlohmann::json& value, const std::string& pointer) {
-  const std::string expected = "a canonical skeleton joint name (SpineBase, SpineMid, Neck, Head, ShoulderLeft, ...)";
-  const std::string text = readJsonString(value, pointer, expected);
-  const std::optional<HumanJoint> joint = humanJointFromName(text);
-  if (!joint) jsonFail(pointer, "got '" + text + "', expected " + expected);
-  return *joint;
-}
-
-inline GaLvvjJointBinding decodeJson(const nlohmann::json& value, const std::string& pointer,
-                                     JsonTag<GaLvvjJointBinding>) {
-  const JsonObjectReader j(value, pointer, "a GA-LVVJ joint binding", {"joint", "sign", "offset"});
-  GaLvvjJointBinding b;
-  j.read("joint", b.joint);
-  j.read("sign", b.sign, "1 or -1");
-  j.read("offset", b.offset, "a finite number (rad)");
-  if (!b.joint.empty()) jsonExpect(b.sign == 1.0 || b.sign == -1.0, j.at("sign"), j.pointer("sign"), "1 or -1");
-  return b;
-}
-
-inline VirtualPointSpec decodeJson(const nlohmann::json& value, const std::string& pointer,
-                                   JsonTag<VirtualPointSpec>) {
-  const JsonObjectReader j(value, pointer, "a virtual skeleton point", {"joint", "from", "link", "v_L"});
-  j.require("joint");
-  j.require("link");
-  VirtualPointSpec p;
-  p.joint = decodeHumanJoint(j.at("joint"), j.pointer("joint"));
-  if (j.has("from")) p.from = decodeHumanJoint(j.at("from"), j.pointer("from"));
-  j.read("link", p.link);
-  j.read("v_L", p.v_L);
-  return p;
-}
-
 inline GaLvvjMap decodeJson(const nlohmann::json& value, const std::string& pointer, JsonTag<GaLvvjMap>) {
   const JsonObjectReader j(value, pointer, "a GA-LVVJ map",
-                           {"robot", "joints", "virtual_skeleton", "R_UE_left", "R_UE_right", "foot_left", "foot_right"});
+                           {"robot", "joints", "R_UE_left", "R_UE_right", "foot_left", "foot_right"},
+                           {{"virtual_skeleton", kGaLvvjVirtualSkeletonMoved}});
   GaLvvjMap map;
   j.read("robot", map.robot);
   if (j.has("joints")) {
@@ -227,26 +175,6 @@ inline GaLvvjMap decodeJson(const nlohmann::json& value, const std::string& poin
         jsonFail(at, "unknown virtual joint \"" + it.key() + "\" (expected one of " + list + ")");
       }
       map.joints[index] = decodeJson(*it, at, JsonTag<GaLvvjJointBinding>{});
-    }
-  }
-  if (j.has("virtual_skeleton")) {
-    const nlohmann::json& points = j.at("virtual_skeleton");
-    jsonExpect(points.is_array(), points, j.pointer("virtual_skeleton"), "an array of virtual skeleton points");
-    std::array<bool, kHumanJointCount> defined{};
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      const std::string at = jsonPointer(j.pointer("virtual_skeleton"), i);
-      VirtualPointSpec p = decodeJson(points[i], at, JsonTag<VirtualPointSpec>{});
-      auto& is_defined = defined[static_cast<std::size_t>(index(p.joint))];
-      if (is_defined) {
-        jsonFail(jsonPointer(at, "joint"), "got '" + std::string(name(p.joint)) +
-                                               "', expected a joint not defined earlier in the list");
-      }
-      if (p.from && !defined[static_cast<std::size_t>(index(*p.from))]) {
-        jsonFail(jsonPointer(at, "from"), "got '" + std::string(name(*p.from)) +
-                                              "', expected a point defined earlier in the list");
-      }
-      is_defined = true;
-      map.virtual_skeleton.push_back(std::move(p));
     }
   }
   for (const char* key : {"R_UE_left", "R_UE_right"}) {

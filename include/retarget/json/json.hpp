@@ -7,9 +7,9 @@
 /// `saveJson(x, path)`, with errors as `ParseError` naming the file, line and JSON pointer.
 ///
 /// Types with a JSON form: EulerMap, EulerJointMapping, EulerCase, EulerOrder, EulerOptions
-/// (euler_map.hpp); GaLvvjOptions, GaLvvjMap, GaLvvjJointBinding, VirtualPointSpec
-/// (ga_lvvj.hpp); ExponentialSmoothingOptions, RateLimiterOptions, OneEuroFilterOptions,
-/// ConsecutiveFramesOptions (filters.hpp); LocomotionOptions, SupportModeOptions, BalanceOptions,
+/// (euler_map.hpp); GaLvvjOptions, GaLvvjMap (ga_lvvj.hpp); VirtualSkeletonMap, VirtualPointSpec,
+/// JointCoupling = GaLvvjJointBinding (virtual_skeleton_map.hpp); ExponentialSmoothingOptions, RateLimiterOptions,
+/// OneEuroFilterOptions, ConsecutiveFramesOptions (filters.hpp); LocomotionOptions, SupportModeOptions, BalanceOptions,
 /// WholeBodyOptions (whole_body.hpp).
 
 #include <retarget/json/conversion.hpp>
@@ -18,4 +18,5 @@
 #include <retarget/json/ga_lvvj.hpp>
 #include <retarget/json/humanoid_binding.hpp>
 #include <retarget/json/humanoid_mapper.hpp>
+#include <retarget/json/virtual_skeleton_map.hpp>
 #include <retarget/json/whole_body.hpp>

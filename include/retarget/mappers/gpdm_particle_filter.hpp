@@ -82,8 +82,8 @@
 #include <retarget/core/internal/portable_random.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
-#include <retarget/human/skeleton.hpp>
 #include <retarget/human/motion.hpp>
+#include <retarget/human/skeleton.hpp>
 #include <retarget/human/skeleton_links.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/learning/gpdm.hpp>
@@ -91,7 +91,8 @@
 #include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/internal/pose_likelihood.hpp>
 #include <retarget/mappers/mapper.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton_map.hpp>
 
 namespace retarget {
 
@@ -101,9 +102,10 @@ struct GpdmFilterMap {
   GpdmModel motion_model{};
   /// Robot coordinate of each of the model's D observation columns; empty: D = nq in q order.
   std::vector<std::string> joints{};
-  /// The robot's virtual skeleton, through which particles are weighed (as the joint-space
-  /// filter; its joint bindings are used only by the GA-LVVJ fallback).
-  GaLvvjMap skeleton = naoGaLvvjMap();
+  /// The robot's virtual skeleton, through which particles are weighed (as the joint-space filter).
+  VirtualSkeletonMap skeleton = naoVirtualSkeletonMap();
+  /// GA-LVVJ's joint bindings for the robot, used only by the fallback (`GpdmFallback::kGaLvvj`).
+  GaLvvjMap fallback = naoGaLvvjMap();
   /// Seconds between two training frames of `motion_model` (0: one dynamics step per frame).
   double frame_period = 0.0;
   /// Cosine below which a frame is not explained by the model (see kNotConverged in the file
@@ -482,7 +484,7 @@ GpdmParticleFilter<ScalarType>::GpdmParticleFilter(const RobotModel<Scalar>& mod
   if (options_.fallback == GpdmFallback::kGaLvvj) {
     GaLvvjOptions fallback_options;
     fallback_options.inferred_joints = options_.inferred_joints;
-    fallback_.emplace(model, map.skeleton, fallback_options);
+    fallback_.emplace(model, map.fallback, fallback_options);
   }
   const int nq = model.nq();
   const Eigen::Index dim_y = gpdm_.observationDim(), dim_x = gpdm_.latentDim();

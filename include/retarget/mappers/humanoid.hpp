@@ -3,7 +3,7 @@
 /// @file
 /// A mapper for any humanoid the automatic binding understands (robots/humanoid_binding.hpp):
 /// per frame, a small bounded least-squares problem that turns the robot's virtual-skeleton
-/// links (mappers/humanoid_skeleton_map.hpp) towards the human's. No hand-written map: the
+/// links (robots/robot_skeleton.hpp) towards the human's. No hand-written map: the
 /// binding is the map.
 ///
 /// ## The problem solved per frame
@@ -20,9 +20,10 @@
 /// | hand          | Wrist -> Hand                   | upper torso frame of its side            | `end_weight`    |
 /// | thigh         | Hip -> Knee                     | lower torso frame of its side            | `limb_weight`   |
 /// | tibia         | Knee -> Ankle                   | lower torso frame of its side            | `limb_weight`   |
-/// | foot          | Ankle -> Foot                   | lower torso frame of its side            | `limb_weight` x `end_weight` |
-/// | head          | Neck -> Head                    | central upper torso frame                | `limb_weight`   |
-/// | ground terms  | the arm, leg and head links     | base B                                   | `limb_weight` x `ground_weight` |
+/// | foot          | Ankle -> Foot                   | lower torso frame of its side            | `limb_weight` x
+/// `end_weight` | | head          | Neck -> Head                    | central upper torso frame                |
+/// `limb_weight`   | | ground terms  | the arm, leg and head links     | base B                                   |
+/// `limb_weight` x `ground_weight` |
 ///
 /// The torso-frame terms are LLF's frames, the ground terms WBF's; the two agree when the robot's
 /// trunk follows the human's and share the difference where it cannot (a robot without a waist).
@@ -124,8 +125,8 @@
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
-#include <retarget/mappers/humanoid_skeleton_map.hpp>
 #include <retarget/robots/humanoid_binding.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
 
 namespace retarget {
 

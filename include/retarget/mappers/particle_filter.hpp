@@ -17,7 +17,7 @@
 ///  - Likelihood (Eqs. 1-2): the cosine pose similarity sim over the 11 links of
 ///    human/skeleton_links.hpp (`CosineLink`, each link expressed in its skeleton's base
 ///    frame; Eq. 1), between the observation and the particle's virtual skeleton
-///    (mappers/virtual_skeleton.hpp, `WbfBase::kTorso`), and the weight
+///    (robots/virtual_skeleton.hpp, `WbfBase::kTorso`), and the weight
 ///    w = exp(-(1 - sim)^2 / (2 sigma_L^2)) with sigma_L = `likelihood_sigma` (Eq. 2; the minus
 ///    sign is lost in the paper's text but a weight that grows as the poses differ would not be
 ///    a likelihood). The similarity code is the metric's own (human/skeleton_links.hpp, internal::similarity).
@@ -76,10 +76,10 @@
 #include <retarget/human/skeleton.hpp>
 #include <retarget/human/skeleton_links.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
-#include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/internal/pose_likelihood.hpp>
 #include <retarget/mappers/mapper.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton_map.hpp>
 
 namespace retarget {
 
@@ -128,8 +128,9 @@ struct ParticleFilterOptions {
 /// observability and statuses).
 ///
 /// A mapper of the shape of mappers/mapper.hpp. Input: a canonical `SkeletonFrame` (m, x
-/// forward, y left, z up; only link directions matter). Map: a `GaLvvjMap`, used for the
-/// robot's virtual skeleton as `VirtualSkeleton` uses it (its joint bindings are not used).
+/// forward, y left, z up; only link directions matter). Map: the robot's `VirtualSkeletonMap`
+/// (robots/virtual_skeleton_map.hpp; `virtualSkeletonMapFor` finds it), through which particles are
+/// weighed.
 /// Output: q (size nq, rad, robot q order), finite and within the limits. Every buffer
 /// (particles, weights, the virtual-skeleton workspace) is allocated in the constructor;
 /// `map()` allocates nothing and throws nothing. Cost per frame: Q forward kinematics of the
@@ -139,7 +140,7 @@ class JointSpaceParticleFilter {
  public:
   using Scalar = ScalarType;
   using Input = SkeletonFrame<Scalar>;
-  using Map = GaLvvjMap;
+  using Map = VirtualSkeletonMap;
   using Options = ParticleFilterOptions;
 
   /// Validates `options` (see ParticleFilterOptions::validate), resolves `map`'s virtual
@@ -147,10 +148,10 @@ class JointSpaceParticleFilter {
   /// InvalidArgument when a name in `joints` is not a coordinate of the model or is repeated,
   /// when `rest` does not have nq values within the limits, or when no chosen coordinate is
   /// observed by the similarity links.
-  JointSpaceParticleFilter(const RobotModel<Scalar>& model, GaLvvjMap map, ParticleFilterOptions options = {});
+  JointSpaceParticleFilter(const RobotModel<Scalar>& model, VirtualSkeletonMap map, ParticleFilterOptions options = {});
 
   /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
-  JointSpaceParticleFilter(const RobotModel<Scalar>&&, GaLvvjMap, ParticleFilterOptions = {}) = delete;
+  JointSpaceParticleFilter(const RobotModel<Scalar>&&, VirtualSkeletonMap, ParticleFilterOptions = {}) = delete;
 
   /// One step of Algorithm 1 for the observed skeleton `frame` (canonical frame, m): predict
   /// (Eq. 3), weigh (Eqs. 1-2), estimate (Eq. 4) into `q_out` (size nq, rad), resample. See the
@@ -292,7 +293,7 @@ Status JointSpaceParticleFilter<Scalar>::map(const SkeletonFrame<Scalar>& frame,
 }
 
 template <typename ScalarType>
-JointSpaceParticleFilter<ScalarType>::JointSpaceParticleFilter(const RobotModel<Scalar>& model, GaLvvjMap map,
+JointSpaceParticleFilter<ScalarType>::JointSpaceParticleFilter(const RobotModel<Scalar>& model, VirtualSkeletonMap map,
                                                                ParticleFilterOptions options)
     : model_(&model), options_(std::move(options)), skeleton_(model, map) {
   options_.validate();

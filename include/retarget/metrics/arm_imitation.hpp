@@ -1,7 +1,8 @@
 #pragma once
 
 /// @file
-/// The metrics of seed 004 over a whole motion for a robot with a `PicMap`: pose accuracy
+/// The metrics of seed 004 over a whole motion for a robot with arm chains (robots/arm_chains.hpp,
+/// PIC's `PicMap`): pose accuracy
 /// Pacc (Eq. 4, metrics/pose_accuracy.hpp), the percentage of occlusion / obstruction PO of a
 /// region of interest as an area (Eq. 5, metrics/occluded_area.hpp) for the robot and for the
 /// human, and the largest joint step between consecutive frames (the continuity problem the
@@ -31,10 +32,10 @@
 #include <retarget/human/motion.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
-#include <retarget/mappers/pic_map.hpp>
 #include <retarget/metrics/occluded_area.hpp>
 #include <retarget/metrics/occlusion.hpp>
 #include <retarget/metrics/pose_accuracy.hpp>
+#include <retarget/robots/arm_chains.hpp>
 
 namespace retarget {
 
@@ -43,7 +44,7 @@ namespace retarget {
 /// collaborator's eye across the table (YuMi; the paper's assembly setting). Others: a box 0.25 m
 /// in front of and 0.25 m below the shoulders' mid point is not known without a map, so the
 /// generic default of `WorkArea` is used.
-RETARGET_LAZY_DECL WorkArea defaultWorkArea(const PicMap& map);
+RETARGET_LAZY_DECL WorkArea defaultWorkArea(const ArmChainMap& map);
 
 /// Per-frame and whole-motion results of `evaluateArmImitation`.
 struct ArmImitation {
@@ -106,14 +107,14 @@ double largestJointStep(const Eigen::MatrixBase<Derived>& q) {
 /// Evaluates joint angles `q` (frames x nq, robot q order) of `model` against the human
 /// `motion` (same number of frames) with the arms of `map`. Throws InvalidArgument when the
 /// sizes disagree or the map does not fit the model.
-RETARGET_LAZY_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model, const PicMap& map,
-                                         const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
-                                         const WorkArea& area, PoseAccuracyOptions pacc_options = {},
-                                         ArmPlacementOptions placement_options = {});
+RETARGET_LAZY_DECL ArmImitation evaluateArmImitation(const RobotModel<double>& model, const ArmChainMap& map,
+                                                     const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
+                                                     const WorkArea& area, PoseAccuracyOptions pacc_options = {},
+                                                     ArmPlacementOptions placement_options = {});
 
 #if RETARGET_DEFINE_METRICS
 
-RETARGET_LAZY_DEF WorkArea defaultWorkArea(const PicMap& map) {
+RETARGET_LAZY_DEF WorkArea defaultWorkArea(const ArmChainMap& map) {
   WorkArea area;
   if (map.robot == "baxter") {
     area.center = Eigen::Vector3d(0.75, 0.0, -0.15);
@@ -137,10 +138,10 @@ RETARGET_LAZY_DEF double poseAccuracyAt(const std::vector<double>& mse, double t
   return counted > 0 ? static_cast<double>(accurate) / counted : 0.0;
 }
 
-RETARGET_LAZY_DEF ArmImitation evaluateArmImitation(const RobotModel<double>& model, const PicMap& map,
-                                         const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
-                                         const WorkArea& area, PoseAccuracyOptions pacc_options,
-                                         ArmPlacementOptions placement_options) {
+RETARGET_LAZY_DEF ArmImitation evaluateArmImitation(const RobotModel<double>& model, const ArmChainMap& map,
+                                                    const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
+                                                    const WorkArea& area, PoseAccuracyOptions pacc_options,
+                                                    ArmPlacementOptions placement_options) {
   map.validateFor(model);
   area.validate();
   RETARGET_THROW_UNLESS(static_cast<std::size_t>(q.rows()) == motion.size() && q.cols() == model.nq(), InvalidArgument,

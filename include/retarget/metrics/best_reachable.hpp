@@ -7,15 +7,15 @@
 /// robot cannot take the human's pose) from the mapping error (it could, the mapper did not).
 /// Off the real-time path: a small bounded search per link (allocates, not for control loops).
 ///
-/// Definition. Link i of the robot's virtual skeleton (mappers/virtual_skeleton.hpp) moves with
+/// Definition. Link i of the robot's virtual skeleton (robots/virtual_skeleton.hpp) moves with
 /// the "free joints" of i: the q coordinates (mimic joints count as their driver) of the joints
 /// on the kinematic chains of the links that carry the points of the link and of its LLF mother
 /// link (NAO lower arm: LShoulderPitch, LShoulderRoll, LElbowYaw, LElbowRoll; tibia:
 /// LHipYawPitch, LHipRoll, LHipPitch, LKneePitch; torso: none; head: HeadPitch only, as its
 /// yaw is the face tracker's, seed 000 Section 3.3: left free, it would match a sideways head
-/// tilt, which NAO cannot make, by turning the face away and nodding). The best reachable value of i is the maximum of the link's cosine (WBF or LLF, computed by the
-/// code of link_similarity.hpp) over the free joints within their limits, every other
-/// coordinate at its achieved value. With WbfBase::kTorso (default) nothing but the free joints
+/// tilt, which NAO cannot make, by turning the face away and nodding). The best reachable value of i is the maximum of
+/// the link's cosine (WBF or LLF, computed by the code of link_similarity.hpp) over the free joints within their
+/// limits, every other coordinate at its achieved value. With WbfBase::kTorso (default) nothing but the free joints
 /// moves link i or its frames, so this is the maximum over every configuration within limits
 /// (each link on its own: the best upper arm and the best lower arm may need different
 /// shoulders). With WbfBase::kSupportFoot the base pose is recomputed for each candidate, so on
@@ -69,9 +69,9 @@
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
 #include <retarget/kinematics/robot_model.hpp>
-#include <retarget/mappers/ga_lvvj_map.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
 #include <retarget/metrics/link_similarity.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton_map.hpp>
 
 namespace retarget {
 
@@ -112,17 +112,18 @@ struct FrameBestReachable {
   std::array<VectorX<Scalar>, kSimilarityLinkCount> wbf_q{}, llf_q{};
 };
 
-/// Best reachable similarity of a robot (model + GA-LVVJ map, whose virtual skeleton defines the
-/// robot's links). A workspace: not thread-safe; keeps a reference to `model`.
+/// Best reachable similarity of a robot (model + its virtual skeleton, which defines the robot's
+/// links). A workspace: not thread-safe; keeps a reference to `model`.
 template <typename Scalar = double>
 class BestReachableSimilarity {
  public:
   /// Resolves `map` against `model` as VirtualSkeleton does (throws InvalidArgument naming the
   /// field; also for an invalid option, see BestReachableOptions::validate).
-  BestReachableSimilarity(const RobotModel<Scalar>& model, const GaLvvjMap& map, BestReachableOptions options = {});
+  BestReachableSimilarity(const RobotModel<Scalar>& model, const VirtualSkeletonMap& map,
+                          BestReachableOptions options = {});
 
   /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
-  BestReachableSimilarity(const RobotModel<Scalar>&&, const GaLvvjMap&, BestReachableOptions = {}) = delete;
+  BestReachableSimilarity(const RobotModel<Scalar>&&, const VirtualSkeletonMap&, BestReachableOptions = {}) = delete;
 
   /// The free joints (q indices, ascending) of `link` (see the file doc).
   const std::vector<int>& freeJoints(SimilarityLink link) const { return free_[static_cast<std::size_t>(link)]; }
@@ -227,7 +228,7 @@ struct MotionBestReachable {
 /// (frames x nq, rad). Throws InvalidArgument when the frame counts differ or a row of q is
 /// not finite or outside the limits (got ..., expected ...).
 template <typename Scalar>
-MotionBestReachable<Scalar> motionBestReachable(const RobotModel<Scalar>& model, const GaLvvjMap& map,
+MotionBestReachable<Scalar> motionBestReachable(const RobotModel<Scalar>& model, const VirtualSkeletonMap& map,
                                                 const std::vector<SkeletonFrame<Scalar>>& human,
                                                 const MatrixX<Scalar>& q, BestReachableOptions options = {}) {
   RETARGET_THROW_UNLESS(static_cast<std::size_t>(q.rows()) == human.size(), InvalidArgument, "configuration rows (got ",
@@ -278,7 +279,8 @@ MotionBestReachable<Scalar> motionBestReachable(const RobotModel<Scalar>& model,
 }
 
 template <typename Scalar>
-BestReachableSimilarity<Scalar>::BestReachableSimilarity(const RobotModel<Scalar>& model, const GaLvvjMap& map, BestReachableOptions options)
+BestReachableSimilarity<Scalar>::BestReachableSimilarity(const RobotModel<Scalar>& model, const VirtualSkeletonMap& map,
+                                                         BestReachableOptions options)
     : model_(&model), options_((options.validate(), options)), skeleton_(model, map, options.wbf_base) {
   const auto points = resolveVirtualSkeleton(map, model);
   auto point_of = [&](HumanJoint j) -> const internal::ResolvedVirtualPoint* {
@@ -319,7 +321,7 @@ BestReachableSimilarity<Scalar>::BestReachableSimilarity(const RobotModel<Scalar
   // The head's yaw is not the Neck->Head vector's to decide (the face tracker's, seed 000
   // Section 3.3): left free, it would match a sideways head tilt, which NAO cannot make, by
   // turning the face away and nodding. So the head's best is over the other head joints.
-  const std::string& head_yaw = map.binding(GaLvvjJoint::kHeadYaw).joint;
+  const std::string& head_yaw = map.head_yaw.joint;
   if (!head_yaw.empty()) {
     auto& head = free_[static_cast<std::size_t>(L::kHead)];
     head.erase(std::remove(head.begin(), head.end(), model.findQ(head_yaw)), head.end());
@@ -719,11 +721,11 @@ RETARGET_DECL void BestReachableOptions::validate() const {
 RETARGET_TEMPLATE_METRICS class BestReachableSimilarity<double>;
 RETARGET_TEMPLATE_METRICS class BestReachableSimilarity<float>;
 RETARGET_TEMPLATE_METRICS MotionBestReachable<double> motionBestReachable<double>(
-    const RobotModel<double>&, const GaLvvjMap&, const std::vector<SkeletonFrame<double>>&, const MatrixX<double>&,
-    BestReachableOptions);
+    const RobotModel<double>&, const VirtualSkeletonMap&, const std::vector<SkeletonFrame<double>>&,
+    const MatrixX<double>&, BestReachableOptions);
 RETARGET_TEMPLATE_METRICS MotionBestReachable<float> motionBestReachable<float>(
-    const RobotModel<float>&, const GaLvvjMap&, const std::vector<SkeletonFrame<float>>&, const MatrixX<float>&,
-    BestReachableOptions);
+    const RobotModel<float>&, const VirtualSkeletonMap&, const std::vector<SkeletonFrame<float>>&,
+    const MatrixX<float>&, BestReachableOptions);
 #endif
 
 }  // namespace retarget

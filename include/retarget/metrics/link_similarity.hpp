@@ -2,7 +2,7 @@
 
 /// @file
 /// Link-vector similarity between a human skeleton and a robot's virtual skeleton (see
-/// mappers/virtual_skeleton.hpp): the whole-body-focused (WBF, seed 000 Eq. 44) and
+/// robots/virtual_skeleton.hpp): the whole-body-focused (WBF, seed 000 Eq. 44) and
 /// local-link-focused (LLF, seed 000 Eq. 46) correlation indices, and the cosine pose
 /// similarity of seed 003 (Eq. 1). Per frame (no allocation, no throw) and over a motion.
 ///
@@ -23,7 +23,7 @@
 ///    forward. So WBF is invariant to a rotation of either skeleton about the vertical and to
 ///    translations, not to tilts (the ground is the reference). For the robot, "the ground" is
 ///    the world frame of its virtual skeleton, which `WbfBase` chooses
-///    (mappers/virtual_skeleton.hpp): kTorso (default) keeps the robot torso upright, so WBF
+///    (robots/virtual_skeleton.hpp): kTorso (default) keeps the robot torso upright, so WBF
 ///    compares the commanded joint angles only; kSupportFoot stands the robot on its support
 ///    foot (seed 000 Section 6.1), so a torso tilt the legs command counts. The best value any
 ///    configuration within the robot's limits reaches, per link, is in best_reachable.hpp.
@@ -31,9 +31,9 @@
 ///    torso frame of its side, lower arm in the upper-arm frame (x along the upper arm, z along
 ///    upper arm x shoulder line, the shoulder-roll axis), thigh in the lower torso frame of its
 ///    side, tibia in the thigh frame (z along -thigh, y along the hip-pitch axis: the lower
-///    torso's x x thigh plus, for a bent knee, the knee-plane normal, as GA-LVVJ's HipRoll), head in the central upper torso frame, torso in B. The torso frames are
-///    those of GA-LVVJ (human/torso_frames.hpp). LLF is invariant to any rigid motion except for
-///    the torso link, which inherits B's ground reference.
+///    torso's x x thigh plus, for a bent knee, the knee-plane normal, as GA-LVVJ's HipRoll), head in the central upper
+///    torso frame, torso in B. The torso frames are those of GA-LVVJ (human/torso_frames.hpp). LLF is invariant to any
+///    rigid motion except for the torso link, which inherits B's ground reference.
 ///
 /// A link whose joints are not tracked or whose vector (or mother frame) is degenerate is
 /// marked invalid, gets value 0 and is left out of the means; a frame with no valid link has

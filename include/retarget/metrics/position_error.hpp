@@ -47,7 +47,7 @@
 #include <retarget/geometry/link_vectors.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/human/skeleton.hpp>
-#include <retarget/mappers/virtual_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
 
 namespace retarget {
 

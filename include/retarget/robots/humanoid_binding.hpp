@@ -5,8 +5,8 @@
 /// from URDF) are its torso, pelvis, head, arms and legs, which joints are its shoulders, elbows,
 /// wrists, hips, knees and ankles, and where its forward / left / up axes point. The robot-side
 /// twin of the BVH rig binding (human/rig_binding.hpp). The result lists the canonical skeleton
-/// points a virtual skeleton needs (`HumanoidBinding::points`, turned into a `GaLvvjMap` by
-/// mappers/humanoid_skeleton_map.hpp) and, for a mapper, every limb as a joint index list from
+/// points a virtual skeleton needs (`HumanoidBinding::points`, turned into a `VirtualSkeletonMap`
+/// by robots/robot_skeleton.hpp) and, for a mapper, every limb as a joint index list from
 /// the torso (or pelvis) to its end link.
 ///
 /// How it works (topology first, geometry of the rest pose second, names only to break ties):
@@ -90,7 +90,7 @@ namespace retarget {
 
 /// The canonical skeleton points a humanoid binding looks for: the first 21 joints of the
 /// canonical human skeleton, with the same values and names as `HumanJoint` (human/skeleton.hpp),
-/// repeated here so that this layer needs the core only (mappers/humanoid_skeleton_map.hpp checks
+/// repeated here so that the binding needs the core only (robots/robot_skeleton.hpp checks
 /// that the two agree).
 enum class HumanoidPoint : std::uint8_t {
   kSpineBase = 0,

@@ -17,7 +17,7 @@
 #include "retarget/human/skeleton.hpp"
 #include "retarget/human/skeleton_links.hpp"
 #include "retarget/kinematics/forward_kinematics.hpp"
-#include "retarget/mappers/virtual_skeleton.hpp"
+#include "retarget/robots/virtual_skeleton.hpp"
 
 namespace retarget::internal {
 

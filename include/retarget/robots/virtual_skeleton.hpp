@@ -1,10 +1,11 @@
 #pragma once
 
 /// @file
-/// The inverse view of GA-LVVJ: a robot configuration -> the robot's own virtual skeleton as a
-/// canonical `SkeletonFrame`, by forward kinematics and the virtual-skeleton points of a
-/// `GaLvvjMap`. Used for round trips (robot angles -> skeleton -> GA-LVVJ -> same angles), for
-/// the similarity metrics (the robot's link vectors) and by `retarget synth`.
+/// A robot configuration -> the robot's own virtual skeleton as a canonical `SkeletonFrame`, by
+/// forward kinematics and the points of its `VirtualSkeletonMap` (robots/virtual_skeleton_map.hpp).
+/// The inverse view of GA-LVVJ: used for round trips (robot angles -> skeleton -> GA-LVVJ -> same
+/// angles), by the similarity metrics (the robot's link vectors), the particle filters'
+/// likelihood and `retarget synth`.
 ///
 /// Where the robot stands (`WbfBase`, the base frame of the WBF similarity, seed 000
 /// Section 6.1): with kTorso the root link (NAO: torso) is placed at `setBasePose`, so the robot's
@@ -24,7 +25,7 @@
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
-#include <retarget/mappers/ga_lvvj_map.hpp>
+#include <retarget/robots/virtual_skeleton_map.hpp>
 
 namespace retarget {
 
@@ -52,22 +53,22 @@ inline const char* wbfBaseName(WbfBase base) noexcept { return base == WbfBase::
 /// model root frame placed at `setBasePose` (identity by default: for NAO, W is the torso frame,
 /// x forward, y left, z up, the canonical frame). With WbfBase::kSupportFoot the support foot
 /// stands flat in the frame given by `setBasePose` (see WbfBase), at the place it has relative
-/// to the root in the neutral configuration, so at the neutral configuration both bases agree. Points the map defines are `kTracked`; the others `kNotTracked`. Hand
-/// states are read from the bound hand joints (open when at or above the midpoint of the
-/// binding's canonical 0..1 range). `head` is filled with the robot's HeadYaw / HeadPitch
-/// (canonical values) when both are bound, so a round trip through GA-LVVJ uses them as a face
-/// tracker's output would be used. Not thread-safe (one workspace); copy it per thread.
+/// to the root in the neutral configuration, so at the neutral configuration both bases agree.
+/// Points the map defines are `kTracked`; the others `kNotTracked`. Hand states are read from the
+/// coupled hand joints (open when at or above the midpoint of the canonical 0..1 range). `head` is
+/// filled with the coupled head yaw and pitch (canonical values, rad) when both are coupled, so a
+/// round trip through GA-LVVJ uses them as a face tracker's output would be used. Not thread-safe (one workspace); copy it per thread.
 template <typename Scalar = double>
 class VirtualSkeleton {
  public:
   /// Resolves `map` against `model` (throws InvalidArgument as `resolveVirtualSkeleton` and
-  /// `resolveGaLvvjBindings` do). Keeps a reference to `model`: it must outlive this object.
+  /// `resolveJointCoupling` do). Keeps a reference to `model`: it must outlive this object.
   /// With WbfBase::kSupportFoot also throws InvalidArgument when the map has no FootLeft or
   /// FootRight point (the feet are the links those points sit on).
-  VirtualSkeleton(const RobotModel<Scalar>& model, const GaLvvjMap& map, WbfBase base = WbfBase::kTorso);
+  VirtualSkeleton(const RobotModel<Scalar>& model, const VirtualSkeletonMap& map, WbfBase base = WbfBase::kTorso);
 
   /// A temporary model would dangle: not allowed (see mappers/mapper.hpp, "Lifetime rule").
-  VirtualSkeleton(const RobotModel<Scalar>&&, const GaLvvjMap&, WbfBase = WbfBase::kTorso) = delete;
+  VirtualSkeleton(const RobotModel<Scalar>&&, const VirtualSkeletonMap&, WbfBase = WbfBase::kTorso) = delete;
 
   /// kTorso: pose of the model's root link in W; kSupportFoot: pose of the ground frame (where
   /// the support foot stands) in W (m, rad). The default is the identity.
@@ -89,9 +90,8 @@ class VirtualSkeleton {
   const RobotData<Scalar>& data() const { return data_; }
 
  private:
-  const internal::ResolvedBinding& binding(GaLvvjJoint j) const { return bindings_[static_cast<std::size_t>(j)]; }
-  static Scalar canonical(const Eigen::Ref<const VectorX<Scalar>>& q, const internal::ResolvedBinding& b);
-  HandState handState(const Eigen::Ref<const VectorX<Scalar>>& q, GaLvvjJoint j) const;
+  static Scalar canonical(const Eigen::Ref<const VectorX<Scalar>>& q, const internal::ResolvedCoupling& c);
+  static HandState handState(const Eigen::Ref<const VectorX<Scalar>>& q, const internal::ResolvedCoupling& c);
 
   // Support-foot base: forward kinematics with the root at the identity gives each foot's pose
   // X_BF in the root frame B; with foot f flat where it stands at the neutral configuration,
@@ -100,7 +100,7 @@ class VirtualSkeleton {
 
   const RobotModel<Scalar>* model_;
   RobotData<Scalar> data_;
-  std::array<internal::ResolvedBinding, kGaLvvjJointCount> bindings_;
+  internal::ResolvedCoupling head_yaw_, head_pitch_, hand_left_, hand_right_;
   std::vector<internal::ResolvedVirtualPoint> points_;
   WbfBase base_ = WbfBase::kTorso;
   Isometry3<Scalar> X_WG_ = Isometry3<Scalar>::Identity();  // setBasePose
@@ -110,10 +110,13 @@ class VirtualSkeleton {
 };
 
 template <typename Scalar>
-VirtualSkeleton<Scalar>::VirtualSkeleton(const RobotModel<Scalar>& model, const GaLvvjMap& map, WbfBase base)
+VirtualSkeleton<Scalar>::VirtualSkeleton(const RobotModel<Scalar>& model, const VirtualSkeletonMap& map, WbfBase base)
     : model_(&model),
       data_(model),
-      bindings_(resolveGaLvvjBindings(map, model)),
+      head_yaw_(resolveJointCoupling(map.head_yaw, model, "VirtualSkeletonMap '" + map.robot + "'", "head_yaw")),
+      head_pitch_(resolveJointCoupling(map.head_pitch, model, "VirtualSkeletonMap '" + map.robot + "'", "head_pitch")),
+      hand_left_(resolveJointCoupling(map.hand_left, model, "VirtualSkeletonMap '" + map.robot + "'", "hand_left")),
+      hand_right_(resolveJointCoupling(map.hand_right, model, "VirtualSkeletonMap '" + map.robot + "'", "hand_right")),
       points_(resolveVirtualSkeleton(map, model)),
       base_(base) {
   if (base_ != WbfBase::kSupportFoot) return;
@@ -121,7 +124,7 @@ VirtualSkeleton<Scalar>::VirtualSkeleton(const RobotModel<Scalar>& model, const 
     if (point.joint == static_cast<int>(HumanJoint::kFootLeft)) foot_link_[0] = point.link;
     if (point.joint == static_cast<int>(HumanJoint::kFootRight)) foot_link_[1] = point.link;
   }
-  RETARGET_THROW_UNLESS(foot_link_[0] >= 0 && foot_link_[1] >= 0, InvalidArgument, "GaLvvjMap '", map.robot,
+  RETARGET_THROW_UNLESS(foot_link_[0] >= 0 && foot_link_[1] >= 0, InvalidArgument, "VirtualSkeletonMap '", map.robot,
                         "' (got no FootLeft or FootRight point, expected both for the support-foot base)");
   forwardKinematics(model, data_, model.neutralConfiguration());
   for (std::size_t f = 0; f < 2; ++f) X_BF_neutral_[f] = data_.X_WL[static_cast<std::size_t>(foot_link_[f])];
@@ -147,12 +150,10 @@ Status VirtualSkeleton<Scalar>::compute(const Eigen::Ref<const VectorX<Scalar>>&
     out.p_W[static_cast<std::size_t>(point.joint)] = p_W;
     out.state[static_cast<std::size_t>(point.joint)] = TrackingState::kTracked;
   }
-  out.left_hand = handState(q, GaLvvjJoint::kLHand);
-  out.right_hand = handState(q, GaLvvjJoint::kRHand);
-  const auto& yaw = binding(GaLvvjJoint::kHeadYaw);
-  const auto& pitch = binding(GaLvvjJoint::kHeadPitch);
-  if (yaw.q >= 0 && pitch.q >= 0) {
-    out.head = HeadAngles<Scalar>{canonical(q, yaw), canonical(q, pitch)};
+  out.left_hand = handState(q, hand_left_);
+  out.right_hand = handState(q, hand_right_);
+  if (head_yaw_.q >= 0 && head_pitch_.q >= 0) {
+    out.head = HeadAngles<Scalar>{canonical(q, head_yaw_), canonical(q, head_pitch_)};
   } else {
     out.head.reset();
   }
@@ -161,15 +162,15 @@ Status VirtualSkeleton<Scalar>::compute(const Eigen::Ref<const VectorX<Scalar>>&
 
 template <typename Scalar>
 Scalar VirtualSkeleton<Scalar>::canonical(const Eigen::Ref<const VectorX<Scalar>>& q,
-                                          const internal::ResolvedBinding& b) {
-  return (q[b.q] - static_cast<Scalar>(b.offset)) / static_cast<Scalar>(b.sign);
+                                          const internal::ResolvedCoupling& c) {
+  return (q[c.q] - static_cast<Scalar>(c.offset)) / static_cast<Scalar>(c.sign);
 }
 
 template <typename Scalar>
-HandState VirtualSkeleton<Scalar>::handState(const Eigen::Ref<const VectorX<Scalar>>& q, GaLvvjJoint j) const {
-  const auto& b = binding(j);
-  if (b.q < 0) return HandState::kUnknown;
-  return canonical(q, b) >= Scalar(0.5) ? HandState::kOpen : HandState::kClosed;
+HandState VirtualSkeleton<Scalar>::handState(const Eigen::Ref<const VectorX<Scalar>>& q,
+                                             const internal::ResolvedCoupling& c) {
+  if (c.q < 0) return HandState::kUnknown;
+  return canonical(q, c) >= Scalar(0.5) ? HandState::kOpen : HandState::kClosed;
 }
 
 template <typename Scalar>
@@ -189,8 +190,8 @@ void VirtualSkeleton<Scalar>::placeOnSupportFoot(const Eigen::Ref<const VectorX<
 }
 
 #if !RETARGET_HEADER_ONLY
-RETARGET_TEMPLATE_MAPPERS class VirtualSkeleton<double>;
-RETARGET_TEMPLATE_MAPPERS class VirtualSkeleton<float>;
+RETARGET_TEMPLATE_ROBOTS class VirtualSkeleton<double>;
+RETARGET_TEMPLATE_ROBOTS class VirtualSkeleton<float>;
 #endif
 
 }  // namespace retarget

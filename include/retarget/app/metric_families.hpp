@@ -1,32 +1,193 @@
-#include "metric_families.hpp"
-#include "robot_binding.hpp"
+#pragma once
 
+/// @file
+/// The metric families, computed once for every front end: `retarget eval` (on an angles CSV),
+/// `retarget compare` and `report` (on each method's mapping) and the Python module's
+/// `evaluate_*` functions all call these, so their numbers agree by construction. Each family is
+/// an `evaluate*` function returning a plain result and a `*Json` function giving the keys
+/// `retarget eval --metrics <family> --json` prints after its common head (and Python returns as
+/// a dict). Part of the application layer (include/retarget/app/: what the command line and
+/// Python share), beside json/ and outside retarget/retarget.hpp; needs nlohmann-json
+/// (CMake target retarget::json).
+///
+/// Where each family applies (docs/metrics.md, "Which metric applies where"):
+///  - similarity: robots with a virtual skeleton (robots/robot_skeleton.hpp: NAO, Pepper, and any
+///                humanoid the automatic binding understands), skeleton motions;
+///  - collision:  robots with collision shapes, skeleton motions; its W needs the plain mapping of
+///                the method that produced the angles;
+///  - pose:       robots with arm chains (robots/arm_chains.hpp: Baxter, YuMi, NAO, Pepper),
+///                skeleton motions;
+///  - dtw:        BVH motions with an Euler map (the built-in InMoov ones or a given one);
+///  - physical:   every robot; its MPJPE part needs a virtual skeleton, penetration collision
+///                shapes, foot sliding / floating feet (footLinks).
+///
+/// Batch evaluation (allocates; not the per-frame path). Errors: InvalidArgument or ParseError
+/// naming the angles' `source` and row.
+
+#include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include <retarget/core/error.hpp>
+#include <retarget/human/bvh_motion.hpp>
+#include <retarget/human/motion.hpp>
+#include <retarget/io/joint_trajectory_csv.hpp>
+#include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/euler_inmoov_maps.hpp>
-#include <retarget/json/euler_map.hpp>
+#include <retarget/mappers/euler_map.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
+#include <retarget/metrics/arm_imitation.hpp>
+#include <retarget/metrics/best_reachable.hpp>
+#include <retarget/metrics/foot_contact.hpp>
+#include <retarget/metrics/joint_similarity.hpp>
+#include <retarget/metrics/joint_smoothness.hpp>
+#include <retarget/metrics/link_similarity.hpp>
+#include <retarget/metrics/position_error.hpp>
+#include <retarget/metrics/self_penetration.hpp>
+#include <retarget/metrics/weighted_dtw.hpp>
+#include <retarget/robots/robot_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton.hpp>
+#include <retarget/robots/virtual_skeleton_map.hpp>
+#include <retarget/safety/self_collision.hpp>
 
-#include "cli.hpp"
+namespace retarget::app {
 
-namespace retarget::cli {
 
-nlohmann::ordered_json finiteOrNull(double value) {
+/// A JSON number, or null when `value` is not finite (an unknown limit, +inf margin).
+inline nlohmann::ordered_json finiteOrNull(double value);
+
+// --- similarity: WBF (seed 000 Eq. 44), LLF (Eq. 46), cosine (seed 003 Eq. 1), best reachable.
+
+struct SimilarityEvaluation {
+  MotionSimilarity<double> similarity;
+  MotionBestReachable<double> best;
+  WbfBase base = WbfBase::kTorso;
+  /// Frames where a coordinate that moves the virtual skeleton (hands excluded: binary, always on
+  /// a limit) is within 1e-9 rad of a position limit.
+  int on_limit_frames = 0;
+};
+
+/// Similarity of the robot at `q` (frames x nq, rad; one row per motion frame) to `motion`.
+/// `source` names the angles in errors: ParseError(source, row + 2) for a non-finite row.
+inline SimilarityEvaluation evaluateSimilarity(const RobotModel<double>& model, const VirtualSkeletonMap& map,
+                                        const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
+                                        WbfBase base, const std::string& source);
+/// {"on_limit_frames", "degenerate_frames", "wbf", "llf", "cosine", "wbf_base", "links"}.
+inline nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e);
+/// Means of the per-link best reachable WBF / LLF, weighted by the frames where each link is
+/// valid (the best reachable counterpart of the motion's WBF / LLF means).
+inline double bestReachableWbfMean(const MotionBestReachable<double>& best);
+inline double bestReachableLlfMean(const MotionBestReachable<double>& best);
+
+// --- collision: W (seed 001 Eq. 11) against the plain mapping, clearance, frames in collision.
+
+/// What W compares the evaluated angles with: the plain mapping of the motion (no smoothing,
+/// speed limit or collision avoidance) by the method that produced them (seed 001's q_mimic).
+struct PlainMapping {
+  std::string method;  ///< e.g. "ga-lvvj", "pics:softening=2"
+  Eigen::MatrixXd q;   ///< frames x nq, rad
+};
+
+struct CollisionEvaluation {
+  std::size_t pairs = 0;
+  double margin = 0;
+  std::optional<std::string> reference;       ///< The method of the plain mapping W compares with.
+  std::optional<JointSimilaritySummary> w;    ///< W per frame and summaries, against it.
+  TrajectoryClearance clearance;              ///< Of the evaluated angles.
+  std::optional<TrajectoryClearance> before;  ///< Of the plain mapping.
+};
+
+/// Clearance of `q` (frames x nq, rad) and, when `plain` is given (same size as q), W of q
+/// against it and the plain mapping's clearance. Without it W is not computed (null): comparing
+/// with another method's mapping would measure the difference between two methods (e.g. the
+/// hands GA-LVVJ opens and the triangle mapping leaves at rest), not what post-processing did.
+inline CollisionEvaluation evaluateCollision(const RobotModel<double>& model, const SelfCollisionModel<double>& collision,
+                                      const Eigen::MatrixXd& q, const PlainMapping* plain);
+/// {"pairs", "margin", "reference", "w", "min_clearance", "collision_frames", "margin_frames",
+/// "reference_collision_frames"}.
+inline nlohmann::ordered_json collisionJson(const CollisionEvaluation& e);
+
+// --- pose: seed 004 Pacc (Eq. 4), PO (Eq. 5), largest joint step (metrics/arm_imitation.hpp).
+
+/// {"counted_frames", "pacc", "po", "mean_pose_error", "largest_joint_step"}.
+inline nlohmann::ordered_json poseJson(const ArmImitation& e);
+
+// --- dtw: per-joint DTW and the weighted system value A_w (paper 002 Eqs. 11-13).
+
+struct DtwEvaluation {
+  std::string config;                 ///< Name of the Euler map giving the human's joint angles.
+  std::vector<std::string> joints;    ///< The mapped joints, in the order of `result`.
+  WeightedDtwResult<double> result;
+  int frames_human = 0;
+  std::size_t frames_robot = 0;
+};
+
+/// The Euler map the dtw family reads the human's joint angles with: `given` when not null (a
+/// file the user named, say), else the built-in InMoov map of the detected skeleton; nullopt when
+/// neither applies.
+inline std::optional<EulerMap> dtwEulerMap(const RobotModel<double>& model, const BvhMotion& motion,
+                                    const EulerMap* given);
+/// DTW of the human's joint angles (the Euler mapping of `motion` before limits) against the
+/// robot's in `angles` (columns found by name; ParseError naming `source` when one is missing).
+inline DtwEvaluation evaluateDtw(const RobotModel<double>& model, const BvhMotion& motion, const EulerMap& config,
+                          const JointTrajectory& angles, const std::string& source);
+/// {"config", "frames_human", "frames_robot", "joints": {name: {"dtw", "weight", "path_length"}},
+/// "dtw_mean", "weighted_dtw"}.
+inline nlohmann::ordered_json dtwJson(const DtwEvaluation& e);
+
+// --- physical: MPJPE, joint smoothness and limits, self-penetration, foot sliding / floating.
+
+struct FootEvaluation {
+  std::string link;
+  FootContact contact;
+};
+
+struct PhysicalEvaluation {
+  JointSmoothness smoothness;
+  std::optional<MotionPositionError> position_error;  ///< Robots with a virtual skeleton rooted at SpineBase.
+  std::optional<SelfPenetration> penetration;          ///< Robots with collision shapes.
+  std::vector<FootEvaluation> feet;                    ///< Robots with feet: left, right.
+};
+
+/// Physical metrics of `q` (frames x nq, rad) at `time` (s). `motion` (may be null: a motion that
+/// is not a skeleton) gives MPJPE and the feet's reference; `collision` (may be null) the
+/// penetration depth.
+inline PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const SkeletonMotion<double>* motion,
+                                    const Eigen::MatrixXd& q, const std::vector<double>& time,
+                                    const SelfCollisionModel<double>* collision);
+/// MPJPE is computed with the robot scaled uniformly to the human's size
+/// (PositionErrorScaling::kUniform, metrics/position_error.hpp).
+/// {"mpjpe"?, "limit_margin_min", "velocity_peak", "velocity_rms", "acceleration_peak",
+/// "acceleration_rms", "jerk_peak", "jerk_rms", "velocity_violation_intervals",
+/// "penetration"?, "feet"?}; optional parts are absent where they do not apply.
+inline nlohmann::ordered_json physicalJson(const PhysicalEvaluation& e);
+
+// ---------------------------------------------------------------------------------------------
+
+
+inline nlohmann::ordered_json finiteOrNull(double value) {
   return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
 }
 
 // --- similarity
 
-SimilarityEvaluation evaluateSimilarity(const RobotModel<double>& model, const GaLvvjMap& map,
+inline SimilarityEvaluation evaluateSimilarity(const RobotModel<double>& model, const VirtualSkeletonMap& map,
                                         const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
                                         WbfBase base, const std::string& source) {
+  // The coordinates that move the virtual skeleton, hands aside (binary, always on a limit).
   std::vector<int> limited;
-  for (int i = 0; i < kGaLvvjJointCount; ++i) {
-    const auto& b = map.joints[static_cast<std::size_t>(i)];
-    const auto j = static_cast<GaLvvjJoint>(i);
-    if (!b.joint.empty() && j != GaLvvjJoint::kLHand && j != GaLvvjJoint::kRHand) limited.push_back(model.qIndex(b.joint));
+  for (const VirtualPointSpec& point : map.points) {
+    for (const int j : model.links()[static_cast<std::size_t>(model.linkIndex(point.link))].support) {
+      const int i = model.joints()[static_cast<std::size_t>(j)].q_index;
+      const bool hand = (!map.hand_left.joint.empty() && i == model.findQ(map.hand_left.joint)) ||
+                        (!map.hand_right.joint.empty() && i == model.findQ(map.hand_right.joint));
+      if (i >= 0 && !hand && std::find(limited.begin(), limited.end(), i) == limited.end()) limited.push_back(i);
+    }
   }
   SimilarityEvaluation out;
   out.base = base;
@@ -56,7 +217,7 @@ SimilarityEvaluation evaluateSimilarity(const RobotModel<double>& model, const G
   return out;
 }
 
-nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e) {
+inline nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e) {
   const MotionSimilarity<double>& s = e.similarity;
   nlohmann::ordered_json out;
   out["on_limit_frames"] = e.on_limit_frames;
@@ -95,16 +256,16 @@ nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e) {
   return out;
 }
 
-double bestReachableWbfMean(const MotionBestReachable<double>& best) {
+inline double bestReachableWbfMean(const MotionBestReachable<double>& best) {
   return best.wbfBestMean();
 }
-double bestReachableLlfMean(const MotionBestReachable<double>& best) {
+inline double bestReachableLlfMean(const MotionBestReachable<double>& best) {
   return best.llfBestMean();
 }
 
 // --- collision
 
-CollisionEvaluation evaluateCollision(const RobotModel<double>& model, const SelfCollisionModel<double>& collision,
+inline CollisionEvaluation evaluateCollision(const RobotModel<double>& model, const SelfCollisionModel<double>& collision,
                                       const Eigen::MatrixXd& q, const PlainMapping* plain) {
   CollisionEvaluation out;
   out.pairs = collision.pairs().size();
@@ -118,7 +279,7 @@ CollisionEvaluation evaluateCollision(const RobotModel<double>& model, const Sel
   return out;
 }
 
-nlohmann::ordered_json collisionJson(const CollisionEvaluation& e) {
+inline nlohmann::ordered_json collisionJson(const CollisionEvaluation& e) {
   nlohmann::ordered_json out;
   out["pairs"] = e.pairs;
   out["margin"] = e.margin;
@@ -133,7 +294,7 @@ nlohmann::ordered_json collisionJson(const CollisionEvaluation& e) {
 
 // --- pose
 
-nlohmann::ordered_json poseJson(const ArmImitation& e) {
+inline nlohmann::ordered_json poseJson(const ArmImitation& e) {
   nlohmann::ordered_json out;
   out["counted_frames"] = e.counted_frames;
   out["pacc"] = e.pacc;
@@ -153,15 +314,15 @@ nlohmann::ordered_json poseJson(const ArmImitation& e) {
 
 // --- dtw
 
-std::optional<EulerMap> dtwEulerMap(const RobotModel<double>& model, const BvhMotion& motion,
-                                    const std::string& config_path) {
-  if (!config_path.empty()) return loadEulerMap(config_path);
+inline std::optional<EulerMap> dtwEulerMap(const RobotModel<double>& model, const BvhMotion& motion,
+                                    const EulerMap* given) {
+  if (given != nullptr) return *given;
   const std::string skeleton = detectEulerSkeleton(motion);
   if (model.name() != "inmoov" || skeleton.empty()) return std::nullopt;
   return inmoovEulerMap(skeleton);
 }
 
-DtwEvaluation evaluateDtw(const RobotModel<double>& model, const BvhMotion& motion, const EulerMap& config,
+inline DtwEvaluation evaluateDtw(const RobotModel<double>& model, const BvhMotion& motion, const EulerMap& config,
                           const JointTrajectory& angles, const std::string& source) {
   if (angles.empty()) throw ParseError(source, 0, "expected at least one frame, got 0");
   EulerMapper<double> mapper(model, motion, config);
@@ -189,7 +350,7 @@ DtwEvaluation evaluateDtw(const RobotModel<double>& model, const BvhMotion& moti
   return out;
 }
 
-nlohmann::ordered_json dtwJson(const DtwEvaluation& e) {
+inline nlohmann::ordered_json dtwJson(const DtwEvaluation& e) {
   nlohmann::ordered_json out;
   out["config"] = e.config;
   out["frames_human"] = e.frames_human;
@@ -209,14 +370,14 @@ nlohmann::ordered_json dtwJson(const DtwEvaluation& e) {
 
 // --- physical
 
-PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const SkeletonMotion<double>* motion,
+inline PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const SkeletonMotion<double>* motion,
                                     const Eigen::MatrixXd& q, const std::vector<double>& time,
                                     const SelfCollisionModel<double>* collision) {
   PhysicalEvaluation out;
   out.smoothness = jointSmoothness(model, time, q);
   if (collision != nullptr) out.penetration = selfPenetration(*collision, q);
   if (motion != nullptr) {
-    if (const auto map = robotSkeletonMap(model)) {
+    if (const auto map = virtualSkeletonMapFor(model)) {
       VirtualSkeleton<double> view(model, *map);
       MotionPositionError error = motionPositionError(view, *motion, q, PositionErrorScaling::kUniform);
       // A robot whose virtual skeleton has no root (SpineBase: Pepper has no legs) has no valid
@@ -240,7 +401,7 @@ PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const Skele
   return out;
 }
 
-nlohmann::ordered_json physicalJson(const PhysicalEvaluation& e) {
+inline nlohmann::ordered_json physicalJson(const PhysicalEvaluation& e) {
   const JointSmoothness& s = e.smoothness;
   nlohmann::ordered_json out;
   if (e.position_error) {
@@ -283,4 +444,4 @@ nlohmann::ordered_json physicalJson(const PhysicalEvaluation& e) {
   return out;
 }
 
-}  // namespace retarget::cli
+}  // namespace retarget::app

@@ -1,0 +1,3 @@
+#pragma once
+// A robot header on the human side's vocabulary: allowed.
+#include <retarget/human/skeleton.hpp>
