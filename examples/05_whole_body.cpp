@@ -1,18 +1,22 @@
 // NAO standing on one foot as the human does: the whole-body pipeline (seed 000) decides the
 // support mode, maps the pose with GA-LVVJ and keeps the centre of mass over the feet with its
-// balance QP every 20 ms. Mode changes arrive as events; while the human walks, walk commands
-// arrive for the robot's own walking controller.
+// balance QP every 20 ms. The pipeline takes its mapper as a template parameter: the same
+// composition after HumanoidMapper, standing on humanoidBalanceFeet(model, binding), balances G1. Mode changes arrive
+// as events; while the human walks, walk commands arrive for the robot's own walking controller.
 #include <iostream>
 
 #include <retarget/control/whole_body.hpp>
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/robots/nao.hpp>
 
 int main() {
   using namespace retarget;
   const RobotModel<double> nao = makeNao();
-  WholeBodyPipeline pipeline(nao, naoWholeBodyMap());  // allocates here, never per frame
+  // GA-LVVJ leaning the trunk with the human's, on NAO's force-sensor feet; allocates here, never per frame.
+  WholeBody<GaLvvjMapper<double>> pipeline(nao, GaLvvjMapper<double>(nao, naoGaLvvjMap(), wholeBodyGaLvvjOptions()),
+                                           naoBalanceFeet());
 
   const SkeletonMotion<double> take = demoMotion("one-leg-stand", DemoMotionOptions{30.0, 6.0, 1.75});
   Eigen::VectorXd q(nao.nq());

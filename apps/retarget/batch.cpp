@@ -434,9 +434,11 @@ const bool kBatchRegistered = registerCommand(Command{
                          "gpdm-pf: ga-lvvj on frames the model does not explain (default: none)")
           ->check(CLI::IsMember({"none", "ga-lvvj"}));
       command.add_option("--config", request->setup.config_path,
-                         "method configuration file (ga-lvvj, euler, humanoid; with --whole-body a WholeBodyOptions object)");
-      command.add_flag("--whole-body", request->setup.whole_body,
-                       "ga-lvvj: the whole-body pipeline of `retarget map --whole-body` (support modes, balance)");
+                         "method configuration file (ga-lvvj, euler, humanoid; with --whole-body the method's "
+                         "whole-body configuration)");
+      command.add_flag(
+          "--whole-body", request->setup.whole_body,
+          "ga-lvvj, humanoid: the whole-body pipeline of `retarget map --whole-body` (support modes, balance)");
       command.add_option("--softening", request->setup.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
           ->check(CLI::Range(0, 3));
       command.add_flag("--floating-base", request->setup.floating_base,

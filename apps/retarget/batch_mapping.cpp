@@ -4,14 +4,14 @@
 #include <memory>
 #include <utility>
 
-#include <retarget/control/whole_body.hpp>
+#include <retarget/app/whole_body.hpp>
+#include <retarget/app/whole_body_json.hpp>
 #include <retarget/human/foot_stance.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/gpdm_model.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/json/euler_map.hpp>
 #include <retarget/json/ga_lvvj.hpp>
-#include <retarget/json/whole_body.hpp>
 #include <retarget/mappers/euler_inmoov_maps.hpp>
 #include <retarget/mappers/euler_mapper.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
@@ -52,6 +52,29 @@ namespace {
 // error when it does not bind).
 std::shared_ptr<HumanoidMapper<double>> humanoidMapper(const RobotModel<double>& model, const std::string& config_path) {
   return makeHumanoidMapper(model, "", config_path, "--method humanoid");
+}
+
+// The whole body after GA-LVVJ as `retarget map --whole-body` builds it: the robot's GA-LVVJ map,
+// NAO's feet, the GaLvvjWholeBodyOptions of --config.
+std::shared_ptr<app::GaLvvjWholeBody> gaLvvjWholeBody(const MethodSetup& setup, const RobotModel<double>& model) {
+  const app::GaLvvjWholeBodyOptions options = setup.config_path.empty()
+                                                  ? app::GaLvvjWholeBodyOptions{}
+                                                  : loadJson<app::GaLvvjWholeBodyOptions>(setup.config_path);
+  return app::makeGaLvvjWholeBody(model, options);
+}
+
+// The whole body after the humanoid mapper: the automatic binding, the robot's soles, the
+// HumanoidWholeBodyOptions of --config (a usage error for a robot without legs or soles).
+std::shared_ptr<app::HumanoidWholeBody> humanoidWholeBody(const MethodSetup& setup, const RobotModel<double>& model) {
+  const app::HumanoidWholeBodyOptions options = setup.config_path.empty()
+                                                    ? app::HumanoidWholeBodyOptions{}
+                                                    : loadJson<app::HumanoidWholeBodyOptions>(setup.config_path);
+  const HumanoidBinding binding = bindRobot(model);
+  try {
+    return app::makeHumanoidWholeBody(model, binding, options);
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("--method humanoid:whole-body: ") + e.what());
+  }
 }
 
 // The GPDM particle filter of `setup` (its .gpdm model, 30 particles, seed 1) on `model`.
@@ -104,12 +127,16 @@ void requireTrunkLeanFeet(const GaLvvjMap& map, const RobotModel<double>& model,
 
 void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& model) {
   const std::string& m = setup.method;
-  if (setup.whole_body && m != "ga-lvvj") {
-    throw UsageError("--method " + m + ": the whole-body pipeline (whole-body) goes with ga-lvvj only");
+  if (setup.whole_body && m != "ga-lvvj" && m != "humanoid") {
+    throw UsageError("--method " + m + ": the whole-body pipeline (whole-body) goes with ga-lvvj and humanoid only");
   }
-  if (setup.whole_body && (model.findLink("l_sole") < 0 || model.findLink("r_sole") < 0)) {
+  if (setup.whole_body && setup.floating_base) {
+    throw UsageError("--method " + m + ": whole-body and floating-base are two ways to give the legs; pick one");
+  }
+  if (setup.whole_body && m == "ga-lvvj" && (model.findLink("l_sole") < 0 || model.findLink("r_sole") < 0)) {
     throw UsageError("--method ga-lvvj:whole-body: robot '" + model.name() +
-                     "' has no sole frames l_sole / r_sole (the whole-body pipeline knows NAO's feet)");
+                     "' has no sole frames l_sole / r_sole (GA-LVVJ's whole body stands on NAO's feet; "
+                     "humanoid:whole-body stands any bound humanoid on its soles)");
   }
   if (setup.trunk_lean && m != "ga-lvvj") throw UsageError("--method " + m + ": trunk-lean goes with ga-lvvj only");
   if (m == "ga-lvvj") {
@@ -117,6 +144,8 @@ void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& mode
       throw UsageError("--method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() + "' (NAO, Pepper)");
     }
     if (setup.trunk_lean) requireTrunkLeanFeet(*gaLvvjMapFor(model), model, "--method ga-lvvj:trunk-lean");
+  } else if (m == "humanoid" && setup.whole_body) {
+    (void)humanoidWholeBody(setup, model);  // throws a usage error for a robot that does not bind or has no soles
   } else if (m == "humanoid") {
     (void)humanoidMapper(model, setup.config_path);  // throws a usage error for a robot that does not bind
   } else if (m == "triangle") {
@@ -156,12 +185,15 @@ std::optional<SelfCollisionModel<double>> cliCollisionModel(const RobotModel<dou
 
 namespace {
 
-// The whole-body pipeline of `retarget map --whole-body`: the robot's GA-LVVJ map, NAO's feet,
-// the WholeBodyOptions of --config.
-std::shared_ptr<WholeBodyPipeline> wholeBodyPipeline(const MethodSetup& setup, const RobotModel<double>& model) {
-  const WholeBodyOptions options =
-      setup.config_path.empty() ? WholeBodyOptions{} : loadJson<WholeBodyOptions>(setup.config_path);
-  return std::make_shared<WholeBodyPipeline>(model, WholeBodyMap{*gaLvvjMapFor(model), naoBalanceFeet()}, options);
+// The whole-body pipeline after `mapFile`'s mapper: each frame's support mode and whether the
+// balance held, beside the angles.
+template <typename Pipeline>
+void mapWholeBody(Pipeline& pipeline, const SkeletonMotion<double>& motion, MappedFile& out) {
+  out.modes.reserve(motion.size());
+  out.mapped = timedMap(pipeline, motion, out.seconds, [&](std::size_t, const Pipeline& p) {
+    out.modes.emplace_back(supportModeName(p.report().mode));
+    out.balance_held_frames += p.report().balance_held ? 1 : 0;
+  });
 }
 
 void physicalMetrics(MappedFile& out, const RobotModel<double>& model, const SelfCollisionModel<double>* collision) {
@@ -184,14 +216,13 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
     return out;
   }
   const SkeletonMotion<double> motion = loadMotion(path);
-  if (setup.method == "ga-lvvj" && setup.whole_body) {
+  if (setup.whole_body) {
     checkMethodApplies(setup, model);
-    auto pipeline = wholeBodyPipeline(setup, model);
-    out.modes.reserve(motion.size());
-    out.mapped = timedMap(*pipeline, motion, out.seconds, [&](std::size_t, const WholeBodyPipeline& p) {
-      out.modes.emplace_back(supportModeName(p.report().mode));
-      out.balance_held_frames += p.report().balance_held ? 1 : 0;
-    });
+    if (setup.method == "ga-lvvj") {
+      mapWholeBody(*gaLvvjWholeBody(setup, model), motion, out);
+    } else {
+      mapWholeBody(*humanoidWholeBody(setup, model), motion, out);
+    }
   } else if (setup.method == "ga-lvvj") {
     GaLvvjMapper<double> mapper(model, *gaLvvjMapFor(model), gaLvvjCliOptions(setup.config_path, setup.trunk_lean));
     out.mapped = timedMap(mapper, motion, out.seconds);
@@ -257,7 +288,8 @@ FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& 
     out.owner = std::move(mapper);
     return out;
   }
-  if (setup.method == "ga-lvvj" && setup.whole_body) return skeletonFrameMapper(wholeBodyPipeline(setup, model));
+  if (setup.method == "ga-lvvj" && setup.whole_body) return skeletonFrameMapper(gaLvvjWholeBody(setup, model));
+  if (setup.method == "humanoid" && setup.whole_body) return skeletonFrameMapper(humanoidWholeBody(setup, model));
   if (setup.method == "ga-lvvj") {
     return skeletonFrameMapper(std::make_shared<GaLvvjMapper<double>>(
         model, *gaLvvjMapFor(model), gaLvvjCliOptions(setup.config_path, setup.trunk_lean)));

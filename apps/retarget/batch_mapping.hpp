@@ -36,13 +36,13 @@ namespace retarget::cli {
 struct MethodSetup {
   std::string method;       // one of batchMethods() (default options, seed 1)
   std::string config_path;  // optional --config (ga-lvvj: GaLvvjOptions, humanoid: HumanoidMapperOptions,
-                            // whole body: WholeBodyOptions, euler: EulerMap; JSON)
+                            // whole body: GaLvvjWholeBodyOptions / HumanoidWholeBodyOptions, euler: EulerMap; JSON)
   int softening = 1;        // PICs K
   std::string model_path;   // gpdm-pf: the learned .gpdm model (--model)
   std::string fallback;     // gpdm-pf: "ga-lvvj" on frames the model does not explain (--fallback), else none
   int particles = 0;        // pf, gpdm-pf: particle count (0: the method's default, 200 and 30)
-  bool whole_body = false;  // ga-lvvj: the whole-body pipeline (control/whole_body.hpp; --config is then
-                            // a WholeBodyOptions object), NAO's feet
+  bool whole_body = false;  // ga-lvvj, humanoid: the whole-body pipeline after the mapper (retarget/app/
+                            // whole_body.hpp; --config is then the method's whole-body configuration)
   bool trunk_lean = false;  // ga-lvvj: GaLvvjOptions::trunk_lean (method spec ga-lvvj:trunk-lean)
   bool floating_base = false;  // humanoid: the root, contacts and planted soles (--floating-base)
   bool unitree = false;        // --floating-base: Unitree's LAFAN1 layout instead of our CSV (--format unitree)

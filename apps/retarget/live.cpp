@@ -416,9 +416,11 @@ const bool kLiveRegistered = registerCommand(Command{
       command.add_option("--method", request->method.method, methodNames(" | "))
           ->required();
       command.add_option("--config", request->method.config_path,
-                         "method configuration file (ga-lvvj, euler, humanoid; with --whole-body a WholeBodyOptions object)");
-      command.add_flag("--whole-body", request->method.whole_body,
-                       "ga-lvvj: the whole-body pipeline (support modes, balance QP); send the legs with --nao-legs");
+                         "method configuration file (ga-lvvj, euler, humanoid; with --whole-body the method's "
+                         "whole-body configuration)");
+      command.add_flag(
+          "--whole-body", request->method.whole_body,
+          "ga-lvvj, humanoid: the whole-body pipeline (support modes, balance QP); send the legs with --nao-legs");
       command.add_option("--softening", request->method.softening, "PICs softening factor K (seed 004 Eq. 3), 0..3")
           ->check(CLI::Range(0, 3));
       command.add_option("--model", request->method.model_path, "gpdm-pf: the learned .gpdm model (retarget learn gpdm)");

@@ -57,7 +57,8 @@ const bool kMapRegistered = registerCommand(Command{
       command.add_option("--pf-noise", request->pf_noise, "pf: random-walk step per joint, rad per frame (default 0.05)")
           ->check(CLI::PositiveNumber);
       command.add_flag("--whole-body", request->whole_body,
-                       "ga-lvvj on NAO: support modes, walk commands and the balance QP (seed 000 Sections 3.5, 4, 5)");
+                       "ga-lvvj on NAO, humanoid on any bound humanoid: support modes, walk commands and the "
+                       "balance QP after the mapper (seed 000 Sections 3.5, 4, 5)");
       command.add_flag("--no-balance", request->no_balance, "--whole-body without the balance QP (for comparison)");
       command.add_flag("--trunk-lean", request->trunk_lean,
                        "ga-lvvj: lean the robot's trunk with the human's, the ankles keeping the soles level (on by "
@@ -86,8 +87,14 @@ const bool kMapRegistered = registerCommand(Command{
           for (const auto& [name, method] : mapMethods()) known += (known.empty() ? "" : ", ") + name;
           throw UsageError("map: unknown method '" + request->method + "' (known: " + known + ")");
         }
-        if (request->whole_body && request->method != "ga-lvvj") {
-          throw UsageError("map: --whole-body works with --method ga-lvvj only (got '" + request->method + "')");
+        if (request->whole_body && request->method != "ga-lvvj" && request->method != "humanoid") {
+          throw UsageError("map: --whole-body works with --method ga-lvvj or humanoid only (got '" + request->method +
+                           "')");
+        }
+        if (request->whole_body && request->floating_base) {
+          throw UsageError(
+              "map: --whole-body and --floating-base are two ways to give the legs (a balanced fixed-base stance, "
+              "or the root and contacts); pick one");
         }
         if (request->trunk_lean && request->method != "ga-lvvj") {
           throw UsageError("map: --trunk-lean works with --method ga-lvvj only (got '" + request->method + "')");

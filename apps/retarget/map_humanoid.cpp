@@ -1,12 +1,16 @@
 // `retarget map --method humanoid`: any humanoid the automatic binding understands
 // (robots/humanoid_binding.hpp), mapped by the bounded least-squares link-direction mapper
-// (mappers/humanoid.hpp). `--robot-schema FILE` pins the binding.
+// (mappers/humanoid.hpp). `--robot-schema FILE` pins the binding. `--whole-body`: the whole-body
+// pipeline after it, the robot standing on its soles (map_whole_body.hpp); --config is then a
+// HumanoidWholeBodyOptions object (retarget/app/whole_body_json.hpp).
 #include <array>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <retarget/app/whole_body.hpp>
+#include <retarget/app/whole_body_json.hpp>
 #include <retarget/io/floating_base_csv.hpp>
 #include <retarget/mappers/humanoid.hpp>
 #include <retarget/mappers/mapper.hpp>
@@ -14,6 +18,7 @@
 #include "batch_mapping.hpp"
 #include "cli.hpp"
 #include "map_output.hpp"
+#include "map_whole_body.hpp"
 #include "motion_loading.hpp"
 #include "robot_binding.hpp"
 #include "robot_loading.hpp"
@@ -42,8 +47,30 @@ void runFloatingBase(const MapRequest& request, const RobotModel<double>& model,
             << " (" << (setup.unitree ? "unitree layout" : "csv") << ", " << t.size() << " frames)\n";
 }
 
+// --whole-body: the whole-body pipeline after the humanoid mapper, on the robot's soles.
+void runHumanoidWholeBody(const MapRequest& request, const RobotModel<double>& model) {
+  refuseStagesAfterWholeBody(request);
+  const HumanoidBinding binding = bindRobot(model, request.robot_schema);
+  app::HumanoidWholeBodyOptions options = request.config_path.empty()
+                                              ? app::HumanoidWholeBodyOptions{}
+                                              : loadJson<app::HumanoidWholeBodyOptions>(request.config_path);
+  if (request.no_balance) options.whole_body.balance_enabled = false;
+  std::unique_ptr<app::HumanoidWholeBody> pipeline;
+  try {
+    pipeline = app::makeHumanoidWholeBody(model, binding, options);
+  } catch (const InvalidArgument& e) {
+    throw UsageError(std::string("map --method humanoid --whole-body: ") + e.what() + " (see `retarget info --robot " +
+                     request.robot + "`)");
+  }
+  runWholeBody(request, model, *pipeline, "humanoid whole body (" + model.name() + ", automatic binding)");
+}
+
 void runHumanoid(const MapRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
+  if (request.whole_body) {
+    runHumanoidWholeBody(request, model);
+    return;
+  }
   const std::unique_ptr<HumanoidMapper<double>> mapper =
       makeHumanoidMapper(model, request.robot_schema, request.config_path, "map --method humanoid", request.robot);
   const HumanoidBinding& binding = mapper->binding();

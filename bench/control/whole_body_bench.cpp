@@ -6,8 +6,11 @@
 //                          or its objective exceeds the library's by more than 1e-9
 //   BM_BalanceStep         one control period of BalanceController (kinematics, Jacobians,
 //                          QP, non-linear check)
-//   BM_WholeBody_Frame     one frame of WholeBodyPipeline (modes, GA-LVVJ, balance: 1-2
-//                          control periods at 30 Hz)
+//   BM_WholeBody_Frame     one frame of the whole body after GA-LVVJ (modes, GA-LVVJ,
+//                          balance: 1-2 control periods at 30 Hz)
+//   BM_HumanoidWholeBody_Frame  one frame of the whole body after the humanoid mapper on the
+//                          automatically bound Unitree G1 (29 DOF, standing on its soles), the
+//                          same take
 //   BM_GaLvvj_Frame        one frame of GA-LVVJ alone (the loop's mapper), for the overhead
 // The QPs and targets are those of the demo one-leg-stand (12 s, 30 Hz: double support, the
 // shift onto the right foot, single support, the landing), captured once. Counters worst_us:
@@ -20,9 +23,11 @@
 #include <chrono>
 #include <vector>
 
-#include <retarget/control/whole_body.hpp>
+#include <retarget/app/whole_body.hpp>
 #include <retarget/human/demo_motions.hpp>
+#include <retarget/robots/humanoid_binding.hpp>
 #include <retarget/robots/nao.hpp>
+#include <retarget/robots/unitree_g1.hpp>
 
 namespace {
 
@@ -36,8 +41,8 @@ struct Fixture {
   std::vector<SupportMode> modes;
 
   Fixture() {
-    WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
-    (void)mapMotion(pipeline, motion, [&](std::size_t, const WholeBodyPipeline& p) {
+    const auto pipeline = app::makeGaLvvjWholeBody(nao);
+    (void)mapMotion(*pipeline, motion, [&](std::size_t, const app::GaLvvjWholeBody& p) {
       if (p.report().control_periods > 0) programs.push_back(p.balance().lastProgram());
       targets.push_back(p.target());
       modes.push_back(p.report().modes.mode);
@@ -180,22 +185,36 @@ void BM_BalanceStep(benchmark::State& state) {
 }
 BENCHMARK(BM_BalanceStep);
 
-void BM_WholeBody_Frame(benchmark::State& state) {
-  const Fixture& f = fixture();
-  WholeBodyPipeline pipeline(f.nao, naoWholeBodyMap());
-  Eigen::VectorXd q(f.nao.nq());
+// The frames of `motion` through `pipeline` in turn (restarting the take at its first frame).
+template <typename Pipeline>
+void wholeBodyFrames(benchmark::State& state, Pipeline& pipeline, const SkeletonMotiond& motion, int nq) {
+  Eigen::VectorXd q(nq);
   std::size_t k = 0;
   const auto one = [&](std::size_t i) {
     if (i == 0) pipeline.reset();
-    return pipeline.map(f.motion.frames[i], q);
+    return pipeline.map(motion.frames[i], q);
   };
   for (auto _ : state) {
     benchmark::DoNotOptimize(one(k));
-    k = (k + 1) % f.motion.frames.size();
+    k = (k + 1) % motion.frames.size();
   }
-  state.counters["worst_us"] = worstMicroseconds(f.motion.frames.size(), one);
+  state.counters["worst_us"] = worstMicroseconds(motion.frames.size(), one);
+}
+
+void BM_WholeBody_Frame(benchmark::State& state) {
+  const Fixture& f = fixture();
+  const auto pipeline = app::makeGaLvvjWholeBody(f.nao);
+  wholeBodyFrames(state, *pipeline, f.motion, f.nao.nq());
 }
 BENCHMARK(BM_WholeBody_Frame);
+
+void BM_HumanoidWholeBody_Frame(benchmark::State& state) {
+  const Fixture& f = fixture();
+  static const RobotModel<double> g1 = makeUnitreeG1<double>();
+  const auto pipeline = app::makeHumanoidWholeBody(g1, bindHumanoid(g1));
+  wholeBodyFrames(state, *pipeline, f.motion, g1.nq());
+}
+BENCHMARK(BM_HumanoidWholeBody_Frame);
 
 void BM_GaLvvj_Frame(benchmark::State& state) {
   const Fixture& f = fixture();

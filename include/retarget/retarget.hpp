@@ -122,10 +122,11 @@
 #include <retarget/io/gpdm_model.hpp>
 
 // whole-body control (Eigen-only)
+#include <retarget/control/balance.hpp>
+#include <retarget/control/balance_qp.hpp>
+#include <retarget/control/humanoid_feet.hpp>
 #include <retarget/control/locomotion.hpp>
 #include <retarget/control/support_mode.hpp>
-#include <retarget/control/balance_qp.hpp>
-#include <retarget/control/balance.hpp>
 #include <retarget/control/whole_body.hpp>
 
 // safety (Eigen-only; the NLopt-based avoidance and the safety pipeline,

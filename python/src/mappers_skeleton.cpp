@@ -1,13 +1,14 @@
-// The analytic and geometric skeleton mappers in Python: GA-LVVJ, the whole-body pipeline,
-// the humanoid mapper of any bound URDF humanoid, triangle, FABRIK / PIC / PICs. Each is built as the command line builds it (same maps, same
-// option defaults), so that map_motion gives `retarget map`'s angles bit for bit.
-#include <retarget/control/whole_body.hpp>
+// The analytic and geometric skeleton mappers in Python: GA-LVVJ, the whole-body pipelines (after
+// GA-LVVJ and after the humanoid mapper), the humanoid mapper of any bound URDF humanoid, triangle, FABRIK / PIC /
+// PICs. Each is built as the command line builds it (same maps, same option defaults), so that map_motion gives
+// `retarget map`'s angles bit for bit.
+#include <retarget/app/whole_body.hpp>
+#include <retarget/app/whole_body_json.hpp>
 #include <retarget/human/foot_stance.hpp>
 #include <retarget/io/floating_base_csv.hpp>
 #include <retarget/json/ga_lvvj.hpp>
 #include <retarget/json/humanoid_binding.hpp>
 #include <retarget/json/humanoid_mapper.hpp>
-#include <retarget/json/whole_body.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 #include <retarget/mappers/humanoid.hpp>
 #include <retarget/mappers/humanoid_floating_base.hpp>
@@ -35,6 +36,30 @@ PicAlgorithm picAlgorithm(const std::string& name) {
   if (name == "pic") return PicAlgorithm::kPic;
   if (name == "pics") return PicAlgorithm::kPics;
   throw InvalidArgument("[retarget] PicMapper: algorithm: expected 'fabrik', 'pic' or 'pics', got '" + name + "'");
+}
+
+// The `report` property of a whole-body pipeline class.
+template <typename Class>
+void addWholeBodyReport(Class& c) {
+  c.def_property_readonly(
+      "report",
+      [](const typename Class::type& b) {
+        const WholeBodyReport& r = b.mapper->report();
+        py::dict out;
+        out["mode"] = supportModeName(r.mode);
+        out["mode_changed"] = r.changed;
+        out["human_mode"] = supportModeName(r.modes.mode);
+        out["has_walk_command"] = r.modes.has_walk_command;
+        out["com_limited"] = r.com_limited;
+        out["balance_held"] = r.balance_held;
+        out["rate_limited"] = r.rate_limited;
+        out["step_refused"] = r.modes.refused ? py::object(py::str(stepRefusalReasonName(r.modes.refusal.reason)))
+                                              : py::object(py::none());
+        return out;
+      },
+      "The last frame's support mode ('double', 'single-left', ...), whether it changed, whether a walk "
+      "command was issued, the balance stage's flags (rate_limited: behind for the joint speeds), and "
+      "step_refused: None, or 'too-short' / 'too-fast' in the frame a lift the robot did not follow ended.");
 }
 
 int checkedArm(const PicMapper<double>& mapper, int arm) {
@@ -81,50 +106,67 @@ within the limits. map_motion(motion) gives what `retarget map --method ga-lvvj`
                              "The validated options, as the JSON object the command line reads.");
   addMapperMethods<GaLvvjMapper<double>>(ga);
 
-  // --- whole body
-  using WholeBody = BoundMapper<WholeBodyPipeline>;
+  // --- whole body after GA-LVVJ (the paper's) and after the humanoid mapper (any bound humanoid)
+  using WholeBody = BoundMapper<app::GaLvvjWholeBody>;
   py::class_<WholeBody> wb(m, "WholeBodyPipeline", R"doc(
-The whole-body pipeline of seed 000 (Sections 3.5, 4, 5) around GA-LVVJ: support modes, walk
-commands and the balance QP (retarget::WholeBodyPipeline), on a biped with sole frames (NAO).
+The whole-body pipeline of seed 000 (Sections 3.5, 4, 5) after GA-LVVJ: support modes, walk
+commands and the balance QP (retarget::WholeBody<GaLvvjMapper>), on a biped with NAO's sole
+frames l_sole / r_sole. HumanoidWholeBody is the same after the humanoid mapper, on any humanoid.
 
 WholeBodyPipeline(robot, options=None, **options)
-  options  None, a dict or the path of a WholeBodyOptions JSON file (`retarget map --whole-body
-           --config`); keyword arguments override fields (e.g. balance_enabled=False is
-           `--no-balance`; ga_lvvj={...} the GA-LVVJ options).
+  options  None, a dict or the path of the JSON file `retarget map --method ga-lvvj --whole-body
+           --config` takes; keyword arguments override fields (e.g. balance_enabled=False is
+           `--no-balance`; ga_lvvj={...} the GA-LVVJ options, trunk_lean on by default here).
 map_motion(motion) gives what `retarget map --method ga-lvvj --whole-body` writes. `report`
 after map() is the last frame's support mode as a dict.)doc");
   wb.def(py::init([](const RobotPtr& robot, py::object options, py::kwargs kwargs) {
-           if (robot->findLink("l_sole") < 0 || robot->findLink("r_sole") < 0) {
-             throw InvalidArgument("[retarget] WholeBodyPipeline: robot '" + robot->name() +
-                                   "' has no sole frames l_sole / r_sole (the pipeline knows NAO's feet)");
-           }
-           const GaLvvjMap map = gaLvvjMapOrThrow(*robot, "WholeBodyPipeline");
-           const WholeBodyOptions o = structFrom<WholeBodyOptions>(WholeBodyOptions{}, options, kwargs, "WholeBodyPipeline");
-           return std::make_unique<WholeBody>(
-               robot, std::make_unique<WholeBodyPipeline>(*robot, WholeBodyMap{map, naoBalanceFeet()}, o));
+           const auto o = structFrom<app::GaLvvjWholeBodyOptions>(app::GaLvvjWholeBodyOptions{}, options, kwargs,
+                                                                  "WholeBodyPipeline");
+           return std::make_unique<WholeBody>(robot, app::makeGaLvvjWholeBody(*robot, o));
          }),
          py::arg("robot"), py::arg("options") = py::none())
-      .def_property_readonly("options", [](const WholeBody& b) { return toPython(toJson(b.mapper->options())); })
       .def_property_readonly(
-          "report",
+          "options",
           [](const WholeBody& b) {
-            const WholeBodyReport& r = b.mapper->report();
-            py::dict out;
-            out["mode"] = supportModeName(r.mode);
-            out["mode_changed"] = r.changed;
-            out["human_mode"] = supportModeName(r.modes.mode);
-            out["has_walk_command"] = r.modes.has_walk_command;
-            out["com_limited"] = r.com_limited;
-            out["balance_held"] = r.balance_held;
-            out["rate_limited"] = r.rate_limited;
-            out["step_refused"] = r.modes.refused ? py::object(py::str(stepRefusalReasonName(r.modes.refusal.reason)))
-                                                  : py::object(py::none());
-            return out;
+            return toPython(
+                app::toJson(app::GaLvvjWholeBodyOptions{b.mapper->mapper().options(), b.mapper->options()}));
           },
-          "The last frame's support mode ('double', 'single-left', ...), whether it changed, whether a walk "
-          "command was issued, the balance stage's flags (rate_limited: behind for the joint speeds), and "
-          "step_refused: None, or 'too-short' / 'too-fast' in the frame a lift the robot did not follow ended.");
-  addMapperMethods<WholeBodyPipeline>(wb);
+          "The validated options, as the JSON object the command line reads.");
+  addWholeBodyReport(wb);
+  addMapperMethods<app::GaLvvjWholeBody>(wb);
+
+  using HumanoidBody = BoundMapper<app::HumanoidWholeBody>;
+  py::class_<HumanoidBody> hwb(m, "HumanoidWholeBody", R"doc(
+The whole-body pipeline of seed 000 (support modes, walk commands, balance QP) after the humanoid
+mapper (retarget::WholeBody<HumanoidMapper>), the robot standing on the soles its binding finds:
+G1, H1, T1 or any humanoid the automatic binding understands.
+
+HumanoidWholeBody(robot, schema=None, options=None, **options)
+  schema   as HumanoidMapper.
+  options  None, a dict or the path of the JSON file `retarget map --method humanoid --whole-body
+           --config` takes; keyword arguments override fields (balance_enabled=False is
+           `--no-balance`; humanoid={...} the humanoid mapper's options). A robot without legs
+           or soles raises retarget.InvalidArgument naming the foot.
+map_motion(motion) gives what `retarget map --method humanoid --whole-body` writes; `report` as
+WholeBodyPipeline's.)doc");
+  hwb.def(py::init([](const RobotPtr& robot, py::object schema, py::object options, py::kwargs kwargs) {
+            const HumanoidBindingOptions pins =
+                structFrom<HumanoidBindingOptions>(HumanoidBindingOptions{}, schema, py::kwargs(), "schema");
+            const auto o = structFrom<app::HumanoidWholeBodyOptions>(app::HumanoidWholeBodyOptions{}, options, kwargs,
+                                                                     "HumanoidWholeBody");
+            return std::make_unique<HumanoidBody>(robot,
+                                                  app::makeHumanoidWholeBody(*robot, bindHumanoid(*robot, pins), o));
+          }),
+          py::arg("robot"), py::arg("schema") = py::none(), py::arg("options") = py::none())
+      .def_property_readonly(
+          "options",
+          [](const HumanoidBody& b) {
+            return toPython(
+                app::toJson(app::HumanoidWholeBodyOptions{b.mapper->mapper().options(), b.mapper->options()}));
+          },
+          "The validated options, as the JSON object the command line reads.");
+  addWholeBodyReport(hwb);
+  addMapperMethods<app::HumanoidWholeBody>(hwb);
 
   // --- humanoid (any bound URDF humanoid)
   using Humanoid = BoundMapper<HumanoidMapper<double>>;

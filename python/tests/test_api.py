@@ -34,7 +34,7 @@ def test_help_of_a_mapper_is_useful():
     assert "read-only view" in retarget.GaLvvjMapper.map.__doc__
     assert "GIL" in retarget.GaLvvjMapper.map_motion.__doc__
     for cls in (retarget.TriangleMapper, retarget.PicMapper, retarget.JointSpaceParticleFilter,
-                retarget.GpdmParticleFilter, retarget.EulerMapper, retarget.WholeBodyPipeline, retarget.Robot,
+                retarget.GpdmParticleFilter, retarget.EulerMapper, retarget.WholeBodyPipeline, retarget.HumanoidWholeBody, retarget.Robot,
                 retarget.Motion):
         assert len(inspect.getdoc(cls)) > 200, cls
 
@@ -105,6 +105,19 @@ def test_whole_body_report_flags():
         wb.map(m[k])
         r = wb.report
         assert r["rate_limited"] is False and r["step_refused"] is None and r["mode"] == "double"
+
+
+def test_humanoid_whole_body_options_and_refusal():
+    g1 = retarget.Robot("g1")
+    wb = retarget.HumanoidWholeBody(g1, balance_enabled=False, humanoid={"max_step": 0.05})
+    assert wb.options["balance_enabled"] is False and wb.options["humanoid"]["max_step"] == 0.05
+    m = retarget.demo_motion("arms-raise", duration=0.5)
+    Q, _ = wb.map_motion(m)
+    assert Q.shape == (len(m), g1.nq) and np.isfinite(Q).all()
+    with pytest.raises(retarget.Error, match="baxter"):
+        retarget.HumanoidWholeBody(retarget.Robot("baxter"))
+    with pytest.raises(retarget.Error, match="no GA-LVVJ map"):
+        retarget.WholeBodyPipeline(g1)
 
 
 def test_bvh_round_trip(data, tmp_path):

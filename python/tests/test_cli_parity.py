@@ -39,6 +39,8 @@ CASES += [
     ("whole-body-walk", "nao", WALK, ["--method", "ga-lvvj", "--whole-body"], retarget.WholeBodyPipeline, None),
     ("whole-body-no-balance", "nao", COME, ["--method", "ga-lvvj", "--whole-body", "--no-balance"],
      lambda r: retarget.WholeBodyPipeline(r, balance_enabled=False), None),
+    ("humanoid-whole-body-g1-walk", "g1", WALK, ["--method", "humanoid", "--whole-body"],
+     retarget.HumanoidWholeBody, None),
     ("humanoid-g1", "g1", COME, ["--method", "humanoid"], retarget.HumanoidMapper, None),
     ("humanoid-h1-walk", "h1", WALK, ["--method", "humanoid"], retarget.HumanoidMapper, None),
     ("triangle-tangy", "tangy", WAVE, ["--method", "triangle"], retarget.TriangleMapper, None),

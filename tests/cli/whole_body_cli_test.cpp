@@ -22,6 +22,7 @@
 #include <retarget/robots/nao.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "support/nao_whole_body.hpp"
 #include "support/step_takes.hpp"
 
 using namespace retarget;
@@ -39,13 +40,13 @@ TEST_CASE("cli map --whole-body: the library's angles, the modes in the summary,
     REQUIRE_MESSAGE(r.code == 0, r.err);
     CAPTURE(name);
     // The library, on the motion as written (the CSV round trip is what the command reads).
-    WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
+    auto pipeline = test::naoWholeBody(nao);
     std::vector<SupportModeEvent> transitions;
     std::vector<WalkCommand> walks;
     std::vector<StepRefusal> refusals;
     std::map<SupportMode, int> frames_in;
     const MappedMotion<double> expected =
-        mapMotion(pipeline, readSkeletonCsv(motion.string()), [&](std::size_t, const WholeBodyPipeline& p) {
+        mapMotion(pipeline, readSkeletonCsv(motion.string()), [&](std::size_t, const app::GaLvvjWholeBody& p) {
           ++frames_in[p.report().mode];
           if (p.report().changed) transitions.push_back(p.report().event);
           if (p.report().modes.has_walk_command) walks.push_back(p.report().modes.command);
@@ -105,7 +106,7 @@ TEST_CASE("cli map --whole-body: what does not go with it") {
   CHECK(contains(pepper.err, "no sole frames"));
   const Run pic = run(base + "--robot nao --method pic --whole-body");
   CHECK(pic.code == 2);
-  CHECK(contains(pic.err, "--whole-body works with --method ga-lvvj only"));
+  CHECK(contains(pic.err, "--whole-body works with --method ga-lvvj or humanoid only"));
   const Run events = run(base + "--robot nao --method ga-lvvj --events " + quoted(tempDir() / "e.jsonl"));
   CHECK(events.code == 2);
   CHECK(contains(events.err, "need --whole-body"));
@@ -140,10 +141,10 @@ TEST_CASE("cli --whole-body in compare, report, batch and live: the same angles 
   REQUIRE_MESSAGE(r.code == 0, r.err);
   // The robot's modes as the library reports them, per frame.
   const auto nao = makeNao();
-  WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
+  auto pipeline = test::naoWholeBody(nao);
   std::map<std::string, int> frames_in;
   (void)mapMotion(pipeline, readSkeletonCsv(motion.string()),
-                  [&](std::size_t, const WholeBodyPipeline& p) { ++frames_in[supportModeName(p.report().mode)]; });
+                  [&](std::size_t, const app::GaLvvjWholeBody& p) { ++frames_in[supportModeName(p.report().mode)]; });
   REQUIRE(frames_in.size() == 2);  // double and single-right
 
   // compare: plain GA-LVVJ beside the whole-body row.
@@ -163,7 +164,7 @@ TEST_CASE("cli --whole-body in compare, report, batch and live: the same angles 
   CHECK(nlohmann::json::parse(r.out)["rows"][0]["mapping"]["support_modes"] == modes);
   r = run("compare " + quoted(motion) + " --robot nao --method triangle:whole-body");
   CHECK(r.code == 2);
-  CHECK(contains(r.err, "whole-body pipeline (whole-body) goes with ga-lvvj only"));
+  CHECK(contains(r.err, "whole-body pipeline (whole-body) goes with ga-lvvj and humanoid only"));
   r = run("compare " + quoted(motion) + " --robot pepper --method ga-lvvj:whole-body");
   CHECK(r.code == 2);
   CHECK(contains(r.err, "no sole frames"));

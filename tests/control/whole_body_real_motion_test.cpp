@@ -38,6 +38,7 @@
 
 #include "robots/kdl_reference.hpp"
 #include "support/hull_distance.hpp"
+#include "support/nao_whole_body.hpp"
 #include "support/resample.hpp"
 #include "support/step_takes.hpp"
 #include "support/test_support.hpp"
@@ -148,7 +149,7 @@ SupportMeasure measureSupport(UrdfNao& urdf, const RobotModel<double>& nao, cons
 // `stride`: every how many frames the imitation check samples.
 Figures run(UrdfNao& urdf, const SkeletonMotiond& motion, std::size_t stride) {
   static const RobotModel<double> nao = makeNao();
-  WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
+  auto pipeline = test::naoWholeBody(nao);
   VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap(), WbfBase::kSupportFoot);  // the robot on its feet
   std::vector<SkeletonFramed> robot(motion.size());
   Eigen::VectorXd q(nao.nq()), q_before = Eigen::VectorXd::Zero(nao.nq()), q_measured = q_before;
@@ -372,9 +373,9 @@ TEST_CASE("whole body, checked with KDL and the URDF: every shared BVH take, eve
     const SkeletonMotiond take = test::stepTake(name, 120.0);
     checkTake(urdf, "generated " + name, take, false);
     static const RobotModel<double> nao = makeNao();
-    WholeBodyPipeline pipeline(nao, naoWholeBodyMap());
+    auto pipeline = test::naoWholeBody(nao);
     int refused = 0, not_double = 0;
-    (void)mapMotion(pipeline, take, [&](std::size_t, const WholeBodyPipeline& p) {
+    (void)mapMotion(pipeline, take, [&](std::size_t, const app::GaLvvjWholeBody& p) {
       refused += p.report().modes.refused ? 1 : 0;
       not_double += p.report().mode != SupportMode::kDouble ? 1 : 0;
     });

@@ -24,6 +24,7 @@
 
 #include "support/allocation.hpp"
 #include "support/hull_distance.hpp"
+#include "support/nao_whole_body.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -68,10 +69,10 @@ Checked runAndCheck(const std::string& label, const SkeletonMotiond& motion, boo
   const auto nao = makeNao();
   const BalanceFeet feet = naoBalanceFeet();
   WholeBodyOptions options;
-  WholeBodyPipeline pipeline(nao, naoWholeBodyMap(), options);
+  auto pipeline = test::naoWholeBody(nao, options);
   WholeBodyOptions off = options;
   off.balance_enabled = false;
-  WholeBodyPipeline unbalanced(nao, naoWholeBodyMap(), off);
+  auto unbalanced = test::naoWholeBody(nao, off);
   RobotData<double> data(nao);
   VirtualSkeleton<double> skeleton(nao, naoVirtualSkeletonMap());
   const int left = nao.linkIndex(feet.left.link), right = nao.linkIndex(feet.right.link);
@@ -192,7 +193,7 @@ TEST_CASE("whole body: demo motions keep the CoM inside the shrunk support polyg
   }
 }
 
-static_assert(isMapper<WholeBodyPipeline>, "the whole-body pipeline has the mapper shape");
+static_assert(isMapper<app::GaLvvjWholeBody>, "the whole-body pipeline has the mapper shape");
 
 TEST_CASE("whole body: the shared Kinect recordings") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
@@ -217,7 +218,7 @@ TEST_CASE("whole body: a landing foot turns parallel to the ground before it des
   const auto nao = makeNao();
   const BalanceFeet feet = naoBalanceFeet();
   WholeBodyOptions options;
-  WholeBodyPipeline pipeline(nao, naoWholeBodyMap(), options);
+  auto pipeline = test::naoWholeBody(nao, options);
   RobotData<double> data(nao);
   const int left = nao.linkIndex(feet.left.link), right = nao.linkIndex(feet.right.link);
   Eigen::VectorXd q(nao.nq());
@@ -281,7 +282,7 @@ TEST_CASE("whole body: Eq. 34 as written (velocity tracking) against the default
     for (const int tracking : {0, 1}) {
       WholeBodyOptions options;
       options.balance.tracking = tracking == 0 ? BalanceOptions::Tracking::kPosition : BalanceOptions::Tracking::kVelocity;
-      WholeBodyPipeline pipeline(nao, naoWholeBodyMap(), options);
+      auto pipeline = test::naoWholeBody(nao, options);
       Eigen::VectorXd q(nao.nq()), q_0(nao.nq()), q_T0(nao.nq());
       std::vector<SkeletonFramed> robot(motion.size());
       double upper_total = 0, legs_total = 0, change_total = 0;

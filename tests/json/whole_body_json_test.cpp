@@ -1,11 +1,13 @@
-// JSON form of the whole-body options (json/whole_body.hpp): random values round-trip exactly
-// (text and value), missing keys take the defaults, and bad values are ParseErrors naming the
-// file, line and pointer.
+// JSON form of the whole-body options (json/whole_body.hpp) and of the front ends' whole-body
+// configurations (app/whole_body_json.hpp: the stage's keys beside the mapper's options): random
+// values round-trip exactly (text and value), missing keys take the defaults, and bad values are
+// ParseErrors naming the file, line and pointer.
 #include <doctest/doctest.h>
 
 #include <random>
 #include <string>
 
+#include <retarget/app/whole_body_json.hpp>
 #include <retarget/json/whole_body.hpp>
 
 using namespace retarget;
@@ -16,7 +18,6 @@ double uniform(std::mt19937& rng, double lo, double hi) { return std::uniform_re
 
 WholeBodyOptions randomOptions(std::mt19937& rng) {
   WholeBodyOptions o;
-  o.ga_lvvj.leg_fit = uniform(rng, 0, 1) < 0.5;
   o.modes.lift_height = uniform(rng, 0.01, 0.2);
   o.modes.lift_confirm_time = uniform(rng, 0.01, 2);
   o.modes.landing_confirm_time = uniform(rng, 0.01, 2);
@@ -36,6 +37,23 @@ WholeBodyOptions randomOptions(std::mt19937& rng) {
   o.balance.tracking = uniform(rng, 0, 1) < 0.5 ? BalanceOptions::Tracking::kVelocity : BalanceOptions::Tracking::kPosition;
   o.balance_enabled = uniform(rng, 0, 1) < 0.5;
   o.max_periods_per_frame = static_cast<int>(uniform(rng, 1, 50));
+  return o;
+}
+
+app::GaLvvjWholeBodyOptions randomGaLvvjConfig(std::mt19937& rng) {
+  app::GaLvvjWholeBodyOptions o;
+  o.whole_body = randomOptions(rng);
+  o.ga_lvvj.leg_fit = uniform(rng, 0, 1) < 0.5;
+  o.ga_lvvj.trunk_lean = uniform(rng, 0, 1) < 0.5;
+  o.ga_lvvj.continuity_weight = uniform(rng, 0, 1);
+  return o;
+}
+
+app::HumanoidWholeBodyOptions randomHumanoidConfig(std::mt19937& rng) {
+  app::HumanoidWholeBodyOptions o;
+  o.whole_body = randomOptions(rng);
+  o.humanoid.max_step = uniform(rng, 0.01, 0.5);
+  o.humanoid.torso_weight = uniform(rng, 0.1, 5);
   return o;
 }
 
@@ -82,4 +100,29 @@ TEST_CASE("json whole body: bad values name the file, line and pointer") {
                                     "/modes/locomotion/turn_threshold");
   checkParseError<WholeBodyOptions>("{\"balanse\": {}}", 1, "unknown key \"balanse\"");
   checkParseError<WholeBodyOptions>("{\"max_periods_per_frame\": 0}", 1, "/max_periods_per_frame");
+}
+
+TEST_CASE("json whole body: the front ends' configurations carry the mapper's options beside the stage's") {
+  std::mt19937 rng(78);
+  for (int trial = 0; trial < 20; ++trial) {
+    const app::GaLvvjWholeBodyOptions ga = randomGaLvvjConfig(rng);
+    const std::string ga_text = app::toJson(ga).dump(2);
+    CAPTURE(ga_text);
+    CHECK(app::toJson(parseJson<app::GaLvvjWholeBodyOptions>(ga_text, "wb.json")).dump() == app::toJson(ga).dump());
+
+    const app::HumanoidWholeBodyOptions hu = randomHumanoidConfig(rng);
+    const std::string hu_text = app::toJson(hu).dump(2);
+    CAPTURE(hu_text);
+    CHECK(app::toJson(parseJson<app::HumanoidWholeBodyOptions>(hu_text, "wb.json")).dump() == app::toJson(hu).dump());
+  }
+  // GA-LVVJ leans the trunk in the whole body unless the file says otherwise; an empty object is
+  // the defaults of both parts.
+  CHECK(parseJson<app::GaLvvjWholeBodyOptions>("{}").ga_lvvj.trunk_lean);
+  CHECK_FALSE(parseJson<app::GaLvvjWholeBodyOptions>(R"({"ga_lvvj": {"trunk_lean": false}})").ga_lvvj.trunk_lean);
+  CHECK(parseJson<app::GaLvvjWholeBodyOptions>(R"({"ga_lvvj": {"leg_fit": false}})").ga_lvvj.trunk_lean);
+  CHECK(app::toJson(parseJson<app::HumanoidWholeBodyOptions>("{}")).dump() ==
+        app::toJson(app::HumanoidWholeBodyOptions{}).dump());
+  checkParseError<app::HumanoidWholeBodyOptions>("{\n \"humanoid\": {\"max_step\": -1}\n}", 2, "/humanoid/max_step");
+  checkParseError<app::HumanoidWholeBodyOptions>("{\"ga_lvvj\": {}}", 1, "unknown key \"ga_lvvj\"");
+  checkParseError<app::GaLvvjWholeBodyOptions>("{\"balance\":\n {\"safety_margin\": -1}}", 2, "/balance/safety_margin");
 }

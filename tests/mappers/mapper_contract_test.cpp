@@ -27,6 +27,7 @@
 
 #include "euler/euler_test_support.hpp"
 #include "mappers/mapper_contract.hpp"
+#include "support/nao_whole_body.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
@@ -777,8 +778,8 @@ TEST_CASE("contract: GPDM particle filter on NAO (latent and joint-space estimat
 
 TEST_CASE("contract: the whole-body pipeline on NAO (GA-LVVJ, support modes, balance QP)") {
   const auto nao = makeNao<double>();
-  ContractCase<WholeBodyPipeline> c;
-  c.make = [&nao] { return WholeBodyPipeline(nao, naoWholeBodyMap()); };
+  ContractCase<app::GaLvvjWholeBody> c;
+  c.make = [&nao] { return test::naoWholeBody(nao); };
   // The robot's own skeletons at random configurations, in time (the pipeline integrates).
   int k = 0;
   for (auto f : robotSkeletons(nao, naoVirtualSkeletonMap(), sweepCount(60), 5)) {

@@ -67,14 +67,19 @@
 
 namespace retarget {
 
-/// The support area of one foot: its sole frame (a link of the model: origin on the sole plane,
-/// z up) and a rectangle in that frame (m) the CoM may project into.
+/// The support area of one foot: its sole frame S (origin on the sole plane, z up out of the
+/// sole, x forward), fixed on a link of the model, and a rectangle in that frame (m) the CoM may
+/// project into.
 struct FootSupport {
   std::string link;
   double x_min = 0.0;
   double x_max = 0.0;
   double y_min = 0.0;
   double y_max = 0.0;
+  /// The sole frame S in the link's frame L (m): the identity when the link is a sole frame
+  /// itself (NAO's l_sole / r_sole); a foot link's offset to its sole otherwise
+  /// (control/humanoid_feet.hpp finds it for any bound humanoid).
+  Isometry3<double> X_LS = Isometry3<double>::Identity();
 };
 
 /// Both feet of a biped.
@@ -220,6 +225,10 @@ class BalanceController {
 
  private:
   int sole(int side) const noexcept { return sole_[static_cast<std::size_t>(side)]; }
+  // The sole frame S of `side` in the world of `data` (X_WL X_LS).
+  Isometry3<double> soleFrame(const RobotData<double>& data, int side) const noexcept {
+    return data.X_WL[static_cast<std::size_t>(sole(side))] * X_LS_[static_cast<std::size_t>(side)];
+  }
 
   // The support side: 0 left, 1 right (double support uses the left sole as S).
   int supportSide() const noexcept;
@@ -262,6 +271,7 @@ class BalanceController {
   BalanceQp qp_;
   BalanceQpSolver<Lazy> solver_;
   std::array<int, 2> sole_{};
+  std::array<Isometry3<double>, 2> X_LS_{Isometry3<double>::Identity(), Isometry3<double>::Identity()};
   BalancePhase phase_ = BalancePhase::kDouble;
   Isometry3<double> planted_ = Isometry3<double>::Identity();  // right sole in the left sole frame
   Eigen::Matrix3Xd J_com_, Jv_support_, Jw_support_, Jv_other_, Jw_other_;
@@ -333,10 +343,16 @@ internal::BalanceController<Lazy>::BalanceController(const RobotModel<double>& m
   }
   sole_[0] = model.linkIndex(feet_.left.link);
   sole_[1] = model.linkIndex(feet_.right.link);
+  X_LS_ = {feet_.left.X_LS, feet_.right.X_LS};
   for (const FootSupport* f : {&feet_.left, &feet_.right}) {
     RETARGET_THROW_UNLESS(f->x_min < f->x_max && f->y_min < f->y_max, InvalidArgument, "FootSupport '", f->link,
                           "': empty rectangle (x ", f->x_min, " ... ", f->x_max, ", y ", f->y_min, " ... ", f->y_max,
                           ")");
+    const Eigen::Matrix3d& R = f->X_LS.linear();
+    RETARGET_THROW_UNLESS(f->X_LS.matrix().allFinite() &&
+                              (R.transpose() * R - Eigen::Matrix3d::Identity()).norm() < 1e-9 && R.determinant() > 0,
+                          InvalidArgument, "FootSupport '", f->link,
+                          "'::X_LS (got a transform whose rotation is not proper, expected a rigid transform)");
   }
   RETARGET_THROW_UNLESS(model.totalMass() > 0, InvalidArgument, "robot '", model.name(), "' has no mass");
   reset(model.neutralConfiguration());
@@ -353,9 +369,7 @@ template <typename Lazy>
 void internal::BalanceController<Lazy>::replant(const Eigen::Ref<const Eigen::VectorXd>& q) noexcept {
   phase_ = BalancePhase::kDouble;
   forwardKinematics(*model_, data_, q);
-  const Isometry3<double> X_SO = rigidInverse(data_.X_WL[static_cast<std::size_t>(sole_[0])]) *
-                                 data_.X_WL[static_cast<std::size_t>(sole_[1])];
-  planted_ = X_SO;
+  planted_ = rigidInverse(soleFrame(data_, 0)) * soleFrame(data_, 1);
 }
 
 template <typename Lazy>
@@ -550,11 +564,13 @@ void internal::BalanceController<Lazy>::linearise(const Eigen::Ref<const Eigen::
   forwardKinematics(*model_, data_, q);
   const Eigen::Vector3d c = centerOfMass(*model_, data_);
   J_com_ = centerOfMassJacobian(*model_, data_);
-  const Isometry3<double>& X_S = data_.X_WL[static_cast<std::size_t>(sole(support))];
-  const Isometry3<double>& X_O = data_.X_WL[static_cast<std::size_t>(sole(other))];
-  pointJacobian(*model_, data_, sole(support), Eigen::Vector3d::Zero().eval(), Jv_support_);
+  const Isometry3<double> X_S = soleFrame(data_, support);
+  const Isometry3<double> X_O = soleFrame(data_, other);
+  pointJacobian(*model_, data_, sole(support), Eigen::Vector3d(X_LS_[static_cast<std::size_t>(support)].translation()),
+                Jv_support_);
   angularJacobian(*model_, data_, sole(support), Jw_support_);
-  pointJacobian(*model_, data_, sole(other), Eigen::Vector3d::Zero().eval(), Jv_other_);
+  pointJacobian(*model_, data_, sole(other), Eigen::Vector3d(X_LS_[static_cast<std::size_t>(other)].translation()),
+                Jv_other_);
   angularJacobian(*model_, data_, sole(other), Jw_other_);
   const Eigen::Matrix3d R_T = X_S.linear().transpose();
   // d(R_S^T v) = R_S^T (dv + [v]x w_S dt), v a vector from the support sole origin.
@@ -649,8 +665,8 @@ template <typename Lazy>
 double internal::BalanceController<Lazy>::checkedMargin(const Eigen::VectorXd& q, int support, int other, int edges, double margin_before) noexcept {
   forwardKinematics(*model_, probe_, q);
   const Eigen::Vector3d c = centerOfMass(*model_, probe_);
-  const Isometry3<double>& X_S = probe_.X_WL[static_cast<std::size_t>(sole(support))];
-  const Isometry3<double>& X_O = probe_.X_WL[static_cast<std::size_t>(sole(other))];
+  const Isometry3<double> X_S = soleFrame(probe_, support);
+  const Isometry3<double> X_O = soleFrame(probe_, other);
   const Eigen::Matrix3d R_T = X_S.linear().transpose();
   const Eigen::Vector2d c_s = (R_T * (c - X_S.translation())).head<2>();
   const double margin = comMargin(c_s, edges);
@@ -680,8 +696,8 @@ void internal::BalanceController<Lazy>::finishPhase(const Eigen::Ref<const Eigen
       phase_ = phase_ == BalancePhase::kShiftLeft ? BalancePhase::kSingleLeft : BalancePhase::kSingleRight;
     }
   } else if (landing()) {
-    const Isometry3<double>& X_S = probe_.X_WL[static_cast<std::size_t>(sole(support))];
-    const Isometry3<double>& X_O = probe_.X_WL[static_cast<std::size_t>(sole(other))];
+    const Isometry3<double> X_S = soleFrame(probe_, support);
+    const Isometry3<double> X_O = soleFrame(probe_, other);
     const Eigen::Matrix3d R_T = X_S.linear().transpose();
     const double height = (R_T * (X_O.translation() - X_S.translation())).z();
     const double tilt = tiltError(R_T * X_O.linear()).norm();

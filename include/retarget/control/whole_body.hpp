@@ -1,19 +1,29 @@
 #pragma once
 
 /// @file
-/// The whole-body imitation loop of seed 000 (Sections 3–5) as one pipeline object: a skeleton
-/// frame in; joint angles, support mode, walk command and statuses out, with the real-time rules
-/// of a mapper (mappers/mapper.hpp: no allocation, no exception, finite output within limits).
+/// The whole-body imitation loop of seed 000 (Sections 3–5) as one pipeline object after any
+/// mapper that gives the robot's legs: a skeleton frame in; joint angles, support mode, walk
+/// command and statuses out, with the real-time rules of a mapper (mappers/mapper.hpp: no
+/// allocation, no exception, finite output within limits). The paper's: GA-LVVJ on NAO
+/// (`WholeBody<GaLvvjMapper<double>>` with `naoBalanceFeet()`); beyond it, the humanoid mapper on
+/// any bound humanoid with the feet of its soles (`WholeBody<HumanoidMapper<double>>`,
+/// control/humanoid_feet.hpp). This header names no mapper: the mapper is a template parameter.
+///
+/// What the mapper must have: the mapper shape (mappers/mapper.hpp) with `Input` =
+/// `SkeletonFrame<double>` and double output, `wanted()`, and `options().inferred_joints` (the
+/// support modes read the human's feet with the mapper's policy for inferred joints). Optional
+/// trait, the torso tilt: a mapper with `mapWithTorsoTilt(frame, q_out, up_T)` and
+/// `options().trunk_lean` set (GA-LVVJ) is read for the robot's torso as it stands (step 2).
 ///
 /// Per frame:
 /// 1. support mode and locomotion (control/support_mode.hpp): double, single left/right or
 ///    walking, the transitions as events, a walk command at each locomotion loop while walking;
-/// 2. GA-LVVJ (mappers/ga_lvvj.hpp) gives the target angles q_T, by default with the trunk lean
-///    (GaLvvjOptions::trunk_lean): the robot's torso tilts as the human's trunk and the ankles
-///    keep the soles parallel to the ground, so a target with both feet flat is one the planted
-///    feet can take (without it the balance would have to find the ankles, and a bow or a squat
-///    would leave NAO's trunk upright or tipped back); in a double-support frame
-///    where the support modes suspend lower-limb imitation (a lift not yet confirmed: the
+/// 2. the mapper gives the target angles q_T. GA-LVVJ in the pipeline leans by default
+///    (GaLvvjOptions::trunk_lean, `wholeBodyGaLvvjOptions()`): the robot's torso tilts as the
+///    human's trunk and the ankles keep the soles parallel to the ground, so a target with both
+///    feet flat is one the planted feet can take (without it the balance would have to find the
+///    ankles, and a bow or a squat would leave NAO's trunk upright or tipped back); in a
+///    double-support frame where the support modes suspend lower-limb imitation (a lift not yet confirmed: the
 ///    wobble filter of Section 4.2, reversed as control/support_mode.hpp explains; a foot moved
 ///    d0: Section 4.3) the legs keep their angles;
 /// 3. balance (control/balance.hpp), in real time: the frame's time step (its `time` minus the
@@ -47,44 +57,26 @@
 /// balance moved is not held), plus kNotConverged in a frame where a balance step was not taken
 /// (infeasible constraints, or a step that failed the non-linear check at every halving), and
 /// kRateLimited in a frame that ends with the robot behind its target because a joint's target
-/// was beyond its speed bound in the last control period (the human moved faster than NAO's
-/// joints may: `BalanceOptions::max_joint_speed`, the model's velocity limits).
+/// was beyond its speed bound in the last control period (the human moved faster than the
+/// robot's joints may: `BalanceOptions::max_joint_speed`, the model's velocity limits).
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include <retarget/control/balance.hpp>
 #include <retarget/control/support_mode.hpp>
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/status.hpp>
-#include <retarget/mappers/ga_lvvj.hpp>
+#include <retarget/human/skeleton.hpp>
 
 namespace retarget {
 
-/// Robot data of `WholeBodyPipeline`: the GA-LVVJ map and the feet.
-struct WholeBodyMap {
-  GaLvvjMap ga_lvvj;
-  BalanceFeet feet;
-};
-
-/// NAO's whole-body map: naoGaLvvjMap() and naoBalanceFeet().
-RETARGET_DECL WholeBodyMap naoWholeBodyMap();
-
-/// GA-LVVJ's options in the whole-body pipeline by default: the mapper's, with `trunk_lean` on.
-inline GaLvvjOptions wholeBodyGaLvvjOptions() {
-  GaLvvjOptions options;
-  options.trunk_lean = true;
-  return options;
-}
-
-/// Options of `WholeBodyPipeline` (a validated aggregate).
+/// Options of `WholeBody` (a validated aggregate). The mapper's own options are the mapper's.
 struct WholeBodyOptions {
-  /// The mapper's options (its `inferred_joints` policy also applies to the support modes).
-  /// Unlike the mapper alone, the pipeline leans the robot's trunk with the human's by default
-  /// (`GaLvvjOptions::trunk_lean`; see the file doc).
-  GaLvvjOptions ga_lvvj = wholeBodyGaLvvjOptions();
   SupportModeOptions modes{};
   BalanceOptions balance{};
   /// Off: the balance QP is skipped and the target angles go out as they are (for comparison).
@@ -126,40 +118,55 @@ struct WholeBodyReport {
 
 namespace internal {
 
-/// `retarget::WholeBodyPipeline` (below) is this template for `void`: a template only so that its member
-/// functions are compiled where a program uses them, not in every translation unit that
-/// includes this header (header-only mode).
-template <typename Lazy>
-class WholeBodyPipeline {
+/// The torso-tilt trait (see the file doc): true when `Mapper` has `mapWithTorsoTilt`.
+template <typename Mapper, typename = void>
+struct HasTorsoTilt : std::false_type {};
+template <typename Mapper>
+struct HasTorsoTilt<Mapper, std::void_t<decltype(std::declval<Mapper&>().mapWithTorsoTilt(
+                                std::declval<const SkeletonFrame<double>&>(),
+                                std::declval<Eigen::Ref<Eigen::VectorXd>>(), std::declval<const Eigen::Vector3d&>()))>>
+    : std::true_type {};
+
+}  // namespace internal
+
+/// Skeleton frames to whole-body robot joint angles through `Mapper` (see the file doc). It has
+/// the mapper shape of mappers/mapper.hpp, so `mapMotion` and the contract suite take it. One per
+/// stream. Keeps a reference to the model, which must outlive it (and the mapper's own).
+template <typename Mapper>
+class WholeBody {
  public:
   using Scalar = double;
   using Input = SkeletonFrame<double>;
-  using Map = WholeBodyMap;
+  /// The robot data the stage takes besides the mapper: the feet it stands on.
+  using Map = BalanceFeet;
   using Options = WholeBodyOptions;
 
-  /// Throws InvalidArgument for invalid options or a map / feet the model does not have.
-  WholeBodyPipeline(const RobotModel<double>& model, WholeBodyMap map, WholeBodyOptions options = {});
-  WholeBodyPipeline(const RobotModel<double>&&, WholeBodyMap, WholeBodyOptions = {}) = delete;
+  /// Takes `mapper` (built on `model`) and the feet to stand on. Throws InvalidArgument for
+  /// invalid options or feet the model does not have.
+  WholeBody(const RobotModel<double>& model, Mapper mapper, BalanceFeet feet, WholeBodyOptions options = {});
+  WholeBody(const RobotModel<double>&&, Mapper, BalanceFeet, WholeBodyOptions = {}) = delete;
 
   const RobotModel<double>& model() const noexcept { return *model_; }
   const WholeBodyOptions& options() const noexcept { return options_; }
+  /// The mapper that gives the target angles.
+  const Mapper& mapper() const noexcept { return mapper_; }
   /// The report of the last `map` call.
   const WholeBodyReport& report() const noexcept { return report_; }
-  /// Per coordinate, last frame: clamped = GA-LVVJ clamped it and the output is on that limit;
-  /// held = GA-LVVJ held it and it kept its value (the balance does not move held coordinates of
+  /// Per coordinate, last frame: clamped = the mapper clamped it and the output is on that limit;
+  /// held = the mapper held it and it kept its value (the balance does not move held coordinates of
   /// the arms and head; a held leg coordinate keeps its held value as target, but the balance
   /// moves it where the planted feet or the CoM need it, and then it is not held: with held legs
   /// frozen, a depth camera that loses the legs left no step that keeps the feet planted, and
   /// the robot froze whole).
   const JointFlags& clamped() const noexcept { return clamped_; }
   const JointFlags& held() const noexcept { return held_; }
-  /// GA-LVVJ's wanted values of the last frame (before its limits; see mappers/mapper.hpp).
+  /// The mapper's wanted values of the last frame (before its limits; see mappers/mapper.hpp).
   const Eigen::VectorXd& wanted() const noexcept { return mapper_.wanted(); }
   /// The balance stage (its phase and last QP).
-  const BalanceController<Lazy>& balance() const noexcept { return balance_; }
+  const BalanceController& balance() const noexcept { return balance_; }
   /// The coordinates that belong to the legs.
   const JointFlags& legs() const noexcept { return legs_; }
-  /// The angles GA-LVVJ asked for in the last frame (rad, q order), before balance.
+  /// The angles the mapper asked for in the last frame (rad, q order), before balance.
   const Eigen::VectorXd& target() const noexcept { return target_; }
 
   /// Forgets the stream: the next frame starts standing again.
@@ -169,11 +176,20 @@ class WholeBodyPipeline {
   [[nodiscard]] Status map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept;
 
  private:
+  // The mapper's target, read for the robot's torso as it stands where the mapper can (the
+  // torso-tilt trait) and its options ask for it.
+  Status mapTarget(const SkeletonFrame<double>& frame) noexcept {
+    if constexpr (internal::HasTorsoTilt<Mapper>::value) {
+      if (started_ && mapper_.options().trunk_lean) return mapper_.mapWithTorsoTilt(frame, target_, robotUp());
+    }
+    return mapper_.map(frame, target_);
+  }
+
   const RobotModel<double>* model_;
   WholeBodyOptions options_;
-  GaLvvjMapper<double> mapper_;
+  Mapper mapper_;
   SupportModeSwitch<double> modes_;
-  BalanceController<Lazy> balance_;
+  BalanceController balance_;
   Eigen::VectorXd neutral_;
   Eigen::VectorXd q_;
   Eigen::VectorXd target_;
@@ -181,8 +197,8 @@ class WholeBodyPipeline {
   Eigen::VectorXd period_target_;  // the target at a control period's end
   BalanceReport last_balance_{};
   JointFlags legs_;
-  JointFlags frozen_;  // this frame: held by GA-LVVJ and not a leg
-  JointFlags held_;    // held by GA-LVVJ and unchanged
+  JointFlags frozen_;           // this frame: held by the mapper and not a leg
+  JointFlags held_;             // held by the mapper and unchanged
   Eigen::VectorXd q_previous_;  // the output of the previous frame
   JointFlags clamped_;
   RobotData<double> fk_;  // the robot's own stance (robotUp)
@@ -193,33 +209,25 @@ class WholeBodyPipeline {
   std::int64_t frame_index_ = 0;
   SupportMode mode_ = SupportMode::kDouble;  // the robot's, last frame
 
-  // The ground's normal in the torso frame as the robot stands now (q_): the z of the sole it
+  // The ground's normal in the root frame as the robot stands now (q_): the z of the sole it
   // stands on (both soles are level in double support), by forward kinematics.
   Eigen::Vector3d robotUp() noexcept {
     forwardKinematics(*model_, fk_, q_);
-    const int sole = sole_index_[balance_.supportMode() == SupportMode::kSingleRight ? 1 : 0];
-    return fk_.X_WL[static_cast<std::size_t>(sole)].linear().col(2);
+    const int side = balance_.supportMode() == SupportMode::kSingleRight ? 1 : 0;
+    const FootSupport& foot = side == 0 ? balance_.feet().left : balance_.feet().right;
+    const int sole = sole_index_[static_cast<std::size_t>(side)];
+    return fk_.X_WL[static_cast<std::size_t>(sole)].linear() * foot.X_LS.linear().col(2);
   }
   std::array<int, 2> sole_index_{};
 };
 
-}  // namespace internal
-
-/// Skeleton frames to whole-body robot joint angles (see the file doc). It has the mapper
-/// shape of mappers/mapper.hpp, so `mapMotion` and the contract suite take it. One per stream.
-using WholeBodyPipeline = internal::WholeBodyPipeline<void>;
-
-#if RETARGET_DEFINE_CONTROL
-
-RETARGET_DECL WholeBodyMap naoWholeBodyMap() { return WholeBodyMap{naoGaLvvjMap(), naoBalanceFeet()}; }
-
-template <typename Lazy>
-internal::WholeBodyPipeline<Lazy>::WholeBodyPipeline(const RobotModel<double>& model, WholeBodyMap map, WholeBodyOptions options)
+template <typename Mapper>
+WholeBody<Mapper>::WholeBody(const RobotModel<double>& model, Mapper mapper, BalanceFeet feet, WholeBodyOptions options)
     : model_(&model),
       options_((options.validate(), options)),
-      mapper_(model, std::move(map.ga_lvvj), options_.ga_lvvj),
+      mapper_(std::move(mapper)),
       modes_(options_.modes),
-      balance_(model, std::move(map.feet), options_.balance),
+      balance_(model, std::move(feet), options_.balance),
       neutral_(model.neutralConfiguration()),
       q_(model.neutralConfiguration()),
       target_(model.nq()),
@@ -241,8 +249,8 @@ internal::WholeBodyPipeline<Lazy>::WholeBodyPipeline(const RobotModel<double>& m
   }
 }
 
-template <typename Lazy>
-void internal::WholeBodyPipeline<Lazy>::reset() noexcept {
+template <typename Mapper>
+void WholeBody<Mapper>::reset() noexcept {
   mapper_.reset();
   modes_.reset();
   started_ = false;
@@ -255,15 +263,15 @@ void internal::WholeBodyPipeline<Lazy>::reset() noexcept {
   held_.setConstant(false);
 }
 
-template <typename Lazy>
-Status internal::WholeBodyPipeline<Lazy>::map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
+template <typename Mapper>
+Status WholeBody<Mapper>::map(const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q_out) noexcept {
   report_ = WholeBodyReport{};
   report_.balance = last_balance_;
   if (q_out.size() != model_->nq()) return Status(StatusCode::kInvalidInput);
   q_previous_ = q_;  // same size: no allocation
   clamped_.setConstant(false);
   SkeletonFrame<double> seen = frame;  // fixed size: no allocation
-  applyInferredPolicy(seen, options_.ga_lvvj.inferred_joints);
+  applyInferredPolicy(seen, mapper_.options().inferred_joints);
   report_.modes = modes_.update(seen);
   const SupportMode asked = report_.modes.mode;
   // A robot still on one foot lands it before the walk starts (the walk needs both feet down).
@@ -272,8 +280,7 @@ Status internal::WholeBodyPipeline<Lazy>::map(const SkeletonFrame<double>& frame
   // With the trunk lean the legs lean the torso as the human's trunk, but the balance takes them
   // there at its own pace (or holds them), so the arms and head are read for the torso's tilt
   // as the robot stands now.
-  Status status = started_ && options_.ga_lvvj.trunk_lean ? mapper_.mapWithTorsoTilt(frame, target_, robotUp())
-                                                          : mapper_.map(frame, target_);
+  Status status = mapTarget(frame);
   const double t = static_cast<double>(frame.time);
   if (!started_) {
     // Standing: the first target with straight legs, both feet planted.
@@ -357,7 +364,7 @@ Status internal::WholeBodyPipeline<Lazy>::map(const SkeletonFrame<double>& frame
     held_[i] = mapper_.held()[i] && (!legs_[i] || q_[i] == q_previous_[i]);
     any_held |= held_[i];
   }
-  // A clamp is reported where the output sits on the limit GA-LVVJ clamped to.
+  // A clamp is reported where the output sits on the limit the mapper clamped to.
   bool any_clamped = false;
   for (int i = 0; i < model_->nq(); ++i) {
     clamped_[i] = mapper_.clamped()[i] && (q_[i] == model_->lowerLimits()[i] || q_[i] == model_->upperLimits()[i]);
@@ -372,9 +379,9 @@ Status internal::WholeBodyPipeline<Lazy>::map(const SkeletonFrame<double>& frame
   return out;
 }
 
+#if RETARGET_DEFINE_CONTROL
 
 RETARGET_DECL void WholeBodyOptions::validate() const {
-  ga_lvvj.validate();
   modes.validate();
   balance.validate();
   RETARGET_THROW_UNLESS(max_periods_per_frame >= 1, InvalidArgument,
@@ -382,9 +389,5 @@ RETARGET_DECL void WholeBodyOptions::validate() const {
 }
 
 #endif  // RETARGET_DEFINE_CONTROL
-
-#if !RETARGET_HEADER_ONLY
-RETARGET_TEMPLATE_CONTROL class internal::WholeBodyPipeline<void>;
-#endif
 
 }  // namespace retarget

@@ -15,9 +15,10 @@
 ///                      "recovery_step": 0.002, "max_joint_speed": 3.0, "landing_speed": 0.05,
 ///                      "landing_turn_speed": 1.0, "landing_height": 0.001, "landing_tilt": 0.01,
 ///                      "max_halvings": 6, "tracking": "position" (or "velocity", Eq. 34 as written) }
-/// WholeBodyOptions   { "ga_lvvj": { GaLvvjOptions, "trunk_lean" true by default here }, "modes": { ... }, "balance": { ... },
-///                      "balance_enabled": true, "max_periods_per_frame": 10 }
+/// WholeBodyOptions   { "modes": { ... }, "balance": { ... }, "balance_enabled": true, "max_periods_per_frame": 10 }
 /// ```
+/// The whole-body configurations of the command line and Python, which add the mapper's options
+/// ("ga_lvvj" or "humanoid") to these keys, are app/whole_body_json.hpp.
 
 #include <string>
 
@@ -25,7 +26,6 @@
 
 #include <retarget/control/whole_body.hpp>
 #include <retarget/json/conversion.hpp>
-#include <retarget/json/ga_lvvj.hpp>
 #include <retarget/json/internal/reader.hpp>
 
 namespace retarget {
@@ -70,7 +70,6 @@ inline nlohmann::ordered_json toJson(const BalanceOptions& options) {
 /// JSON form of WholeBodyOptions.
 inline nlohmann::ordered_json toJson(const WholeBodyOptions& options) {
   nlohmann::ordered_json j;
-  j["ga_lvvj"] = toJson(options.ga_lvvj);
   j["modes"] = toJson(options.modes);
   j["balance"] = toJson(options.balance);
   j["balance_enabled"] = options.balance_enabled;
@@ -135,15 +134,24 @@ inline BalanceOptions decodeJson(const nlohmann::json& value, const std::string&
 inline WholeBodyOptions decodeJson(const nlohmann::json& value, const std::string& pointer,
                                    JsonTag<WholeBodyOptions>) {
   const JsonObjectReader j(value, pointer, "whole-body options",
-                           {"ga_lvvj", "modes", "balance", "balance_enabled", "max_periods_per_frame"});
+                           {"modes", "balance", "balance_enabled", "max_periods_per_frame"});
   WholeBodyOptions options;
-  if (j.has("ga_lvvj")) options.ga_lvvj = decodeGaLvvjOptions(j.at("ga_lvvj"), j.pointer("ga_lvvj"), options.ga_lvvj);
   if (j.has("modes")) options.modes = decodeJson(j.at("modes"), j.pointer("modes"), JsonTag<SupportModeOptions>{});
   if (j.has("balance")) options.balance = decodeJson(j.at("balance"), j.pointer("balance"), JsonTag<BalanceOptions>{});
   j.read("balance_enabled", options.balance_enabled);
   j.read("max_periods_per_frame", options.max_periods_per_frame, 1);
   validateJsonDecoded([&] { options.validate(); }, value, pointer);
   return options;
+}
+
+/// The whole-body options of an object that also holds a mapper's options under `mapper_key`
+/// (the front ends' configurations, app/whole_body_json.hpp): its keys but that one.
+inline WholeBodyOptions decodeWholeBodyOptionsBeside(const nlohmann::json& value, const std::string& pointer,
+                                                     const char* mapper_key) {
+  jsonExpect(value.is_object(), value, pointer, "a JSON object of whole-body options");
+  nlohmann::json stage = value;
+  stage.erase(mapper_key);
+  return decodeJson(stage, pointer, JsonTag<WholeBodyOptions>{});
 }
 
 }  // namespace internal

@@ -226,6 +226,14 @@ struct GaLvvjOptions {
   RETARGET_DECL void validate() const;
 };
 
+/// GA-LVVJ's options in the whole-body pipeline (control/whole_body.hpp) by default: the mapper's,
+/// with `trunk_lean` on (the robot's torso leans with the human's trunk, the soles stay level).
+inline GaLvvjOptions wholeBodyGaLvvjOptions() {
+  GaLvvjOptions options;
+  options.trunk_lean = true;
+  return options;
+}
+
 namespace internal {
 
 /// sqrt(a^2 + b^2): the length of a vector's projection on a coordinate plane. std::hypot's
