@@ -4,23 +4,12 @@
 #include <memory>
 #include <utility>
 
-#include <retarget/app/whole_body.hpp>
-#include <retarget/app/whole_body_json.hpp>
+#include <retarget/app/methods.hpp>
 #include <retarget/human/foot_stance.hpp>
 #include <retarget/io/bvh.hpp>
-#include <retarget/io/gpdm_model.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
-#include <retarget/json/euler_map.hpp>
-#include <retarget/json/ga_lvvj.hpp>
-#include <retarget/mappers/euler_inmoov_maps.hpp>
-#include <retarget/mappers/euler_mapper.hpp>
-#include <retarget/mappers/ga_lvvj.hpp>
-#include <retarget/mappers/gpdm_particle_filter.hpp>
 #include <retarget/mappers/humanoid.hpp>
 #include <retarget/mappers/humanoid_floating_base.hpp>
-#include <retarget/mappers/particle_filter.hpp>
-#include <retarget/mappers/pic.hpp>
-#include <retarget/mappers/triangle.hpp>
 #include <retarget/metrics/link_similarity.hpp>
 #include <retarget/metrics/self_penetration.hpp>
 #include <retarget/robots/robot_skeleton.hpp>
@@ -32,74 +21,18 @@
 
 namespace retarget::cli {
 
-PicOptions picCliOptions(PicAlgorithm algorithm, int softening, bool soften_always, bool force_octants);  // map_pic.cpp
-
 const std::vector<std::string>& batchMethods() {
-  // gpdm-pf before pf: a file name "wave_gpdm-pf.csv" names gpdm-pf, not pf.
-  static const std::vector<std::string> methods = {"ga-lvvj", "humanoid", "euler", "triangle", "fabrik", "pic", "pics", "gpdm-pf", "pf"};
-  return methods;
-}
-
-std::string methodNames(const std::string& separator) {
-  std::string names;
-  for (const std::string& method : batchMethods()) names += (names.empty() ? "" : separator) + method;
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const app::Method& m : app::methods()) out.push_back(m.name);
+    return out;
+  }();
   return names;
 }
 
+std::string methodNames(const std::string& separator) { return app::methodNames(separator); }
+
 namespace {
-
-// The humanoid mapper on `model`'s automatic binding with the options of `--config` (a usage
-// error when it does not bind).
-std::shared_ptr<HumanoidMapper<double>> humanoidMapper(const RobotModel<double>& model, const std::string& config_path) {
-  return makeHumanoidMapper(model, "", config_path, "--method humanoid");
-}
-
-// The whole body after GA-LVVJ as `retarget map --whole-body` builds it: the robot's GA-LVVJ map,
-// NAO's feet, the GaLvvjWholeBodyOptions of --config.
-std::shared_ptr<app::GaLvvjWholeBody> gaLvvjWholeBody(const MethodSetup& setup, const RobotModel<double>& model) {
-  const app::GaLvvjWholeBodyOptions options = setup.config_path.empty()
-                                                  ? app::GaLvvjWholeBodyOptions{}
-                                                  : loadJson<app::GaLvvjWholeBodyOptions>(setup.config_path);
-  return app::makeGaLvvjWholeBody(model, options);
-}
-
-// The whole body after the humanoid mapper: the automatic binding, the robot's soles, the
-// HumanoidWholeBodyOptions of --config (a usage error for a robot without legs or soles).
-std::shared_ptr<app::HumanoidWholeBody> humanoidWholeBody(const MethodSetup& setup, const RobotModel<double>& model) {
-  const app::HumanoidWholeBodyOptions options = setup.config_path.empty()
-                                                    ? app::HumanoidWholeBodyOptions{}
-                                                    : loadJson<app::HumanoidWholeBodyOptions>(setup.config_path);
-  const HumanoidBinding binding = bindRobot(model);
-  try {
-    return app::makeHumanoidWholeBody(model, binding, options);
-  } catch (const InvalidArgument& e) {
-    throw UsageError(std::string("--method humanoid:whole-body: ") + e.what());
-  }
-}
-
-// The GPDM particle filter of `setup` (its .gpdm model, 30 particles, seed 1) on `model`.
-std::shared_ptr<GpdmParticleFilter<double>> gpdmFilter(const MethodSetup& setup, const RobotModel<double>& model) {
-  GpdmModelFile file = loadGpdmModel(setup.model_path);
-  GpdmFilterMap map;
-  map.motion_model = std::move(file.model);
-  map.joints = std::move(file.joint_names);
-  map.skeleton = *virtualSkeletonMapFor(model);
-  map.fallback = *gaLvvjMapFor(model);
-  map.frame_period = file.frame_period;
-  map.fit_threshold = file.fit_threshold;
-  GpdmParticleFilterOptions options;
-  if (setup.fallback == "ga-lvvj") options.fallback = GpdmFallback::kGaLvvj;
-  if (setup.particles > 0) options.particles = setup.particles;
-  return std::make_shared<GpdmParticleFilter<double>>(model, std::move(map), options);
-}
-
-PicAlgorithm picAlgorithm(const std::string& method) {
-  if (method == "fabrik") return PicAlgorithm::kFabrik;
-  if (method == "pic") return PicAlgorithm::kPic;
-  return PicAlgorithm::kPics;
-}
-
-bool isPic(const std::string& method) { return method == "fabrik" || method == "pic" || method == "pics"; }
 
 // mapMotion (with its per-frame callback, when given) and its wall time in `seconds`.
 template <typename Mapper, typename Motion, typename... OnFrame>
@@ -110,140 +43,58 @@ MappedMotion<double> timedMap(Mapper& mapper, const Motion& motion, double& seco
   return mapped;
 }
 
+void physicalMetrics(MappedFile& out, const RobotModel<double>& model, const SelfCollisionModel<double>* collision) {
+  out.smoothness = jointSmoothness(model, out.mapped.time, out.mapped.q);
+  if (collision != nullptr) out.penetration_max = selfPenetration(*collision, out.mapped.q).max_depth;
+}
+
+// The table's entry of a checked setup (checkMethodApplies first).
+const app::Method& methodOf(const MethodSetup& setup) { return *app::findMethod(setup.method); }
+
 }  // namespace
 
-GaLvvjOptions gaLvvjCliOptions(const std::string& config_path, bool trunk_lean) {
-  GaLvvjOptions options = config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(config_path);
-  if (trunk_lean) options.trunk_lean = true;
-  return options;
-}
-
-void requireTrunkLeanFeet(const GaLvvjMap& map, const RobotModel<double>& model, const std::string& what) {
-  if (map.foot_left.empty() || map.foot_right.empty()) {
-    throw UsageError(what + ": the GA-LVVJ map of robot '" + model.name() +
-                     "' has no feet to lean on (NAO has; Pepper stands on a wheeled base)");
-  }
-}
-
 void checkMethodApplies(const MethodSetup& setup, const RobotModel<double>& model) {
-  const std::string& m = setup.method;
-  if (setup.whole_body && m != "ga-lvvj" && m != "humanoid") {
-    throw UsageError("--method " + m + ": the whole-body pipeline (whole-body) goes with ga-lvvj and humanoid only");
-  }
   if (setup.whole_body && setup.floating_base) {
-    throw UsageError("--method " + m + ": whole-body and floating-base are two ways to give the legs; pick one");
+    throw UsageError("--method " + setup.method +
+                     ": whole-body and floating-base are two ways to give the legs; pick one");
   }
-  if (setup.whole_body && m == "ga-lvvj" && (model.findLink("l_sole") < 0 || model.findLink("r_sole") < 0)) {
-    throw UsageError("--method ga-lvvj:whole-body: robot '" + model.name() +
-                     "' has no sole frames l_sole / r_sole (GA-LVVJ's whole body stands on NAO's feet; "
-                     "humanoid:whole-body stands any bound humanoid on its soles)");
-  }
-  if (setup.trunk_lean && m != "ga-lvvj") throw UsageError("--method " + m + ": trunk-lean goes with ga-lvvj only");
-  if (m == "ga-lvvj") {
-    if (!gaLvvjMapFor(model)) {
-      throw UsageError("--method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() + "' (NAO, Pepper)");
-    }
-    if (setup.trunk_lean) requireTrunkLeanFeet(*gaLvvjMapFor(model), model, "--method ga-lvvj:trunk-lean");
-  } else if (m == "humanoid" && setup.whole_body) {
-    (void)humanoidWholeBody(setup, model);  // throws a usage error for a robot that does not bind or has no soles
-  } else if (m == "humanoid") {
-    (void)humanoidMapper(model, setup.config_path);  // throws a usage error for a robot that does not bind
-  } else if (m == "triangle") {
-    if (!triangleMapFor(model)) {
-      throw UsageError("--method triangle: no triangle map fits robot '" + model.name() + "' (Tangy, NAO, Pepper)");
-    }
-  } else if (isPic(m)) {
-    if (!picMapFor(model)) {
-      throw UsageError("--method " + m + ": no PIC map fits robot '" + model.name() + "' (baxter, yumi, nao, pepper)");
-    }
-  } else if (m == "pf") {
-    if (!gaLvvjMapFor(model)) {
-      throw UsageError("--method pf: no virtual skeleton (GA-LVVJ map) fits robot '" + model.name() + "' (NAO, Pepper)");
-    }
-  } else if (m == "gpdm-pf") {
-    if (!gaLvvjMapFor(model)) {
-      throw UsageError("--method gpdm-pf: no virtual skeleton (GA-LVVJ map) fits robot '" + model.name() + "' (NAO, Pepper)");
-    }
-    if (setup.model_path.empty()) {
-      throw UsageError("--method gpdm-pf: needs --model <file.gpdm> (or gpdm-pf:model=<file>; train one with: retarget learn gpdm)");
-    }
-  } else if (m == "euler") {
-    if (setup.config_path.empty() && model.name() != "inmoov") {
-      throw UsageError("--method euler: built-in configurations exist for the InMoov only (got robot '" + model.name() +
-                       "'); pass --config <file.json>");
-    }
-  } else {
-    std::string known;
-    for (const auto& name : batchMethods()) known += (known.empty() ? "" : ", ") + name;
-    throw UsageError("unknown method '" + m + "' (known: " + known + ")");
-  }
+  const std::string refusal = app::methodRefusal(setup.method, model, setup);
+  if (refusal.empty()) return;
+  if (app::findMethod(setup.method) == nullptr) throw UsageError(refusal);  // unknown, listing the known
+  throw UsageError("--method " + setup.method + ": " + refusal);
 }
 
 std::optional<SelfCollisionModel<double>> cliCollisionModel(const RobotModel<double>& model) {
   return defaultSelfCollisionModel(model);
 }
 
-namespace {
-
-// The whole-body pipeline after `mapFile`'s mapper: each frame's support mode and whether the
-// balance held, beside the angles.
-template <typename Pipeline>
-void mapWholeBody(Pipeline& pipeline, const SkeletonMotion<double>& motion, MappedFile& out) {
-  out.modes.reserve(motion.size());
-  out.mapped = timedMap(pipeline, motion, out.seconds, [&](std::size_t, const Pipeline& p) {
-    out.modes.emplace_back(supportModeName(p.report().mode));
-    out.balance_held_frames += p.report().balance_held ? 1 : 0;
-  });
-}
-
-void physicalMetrics(MappedFile& out, const RobotModel<double>& model, const SelfCollisionModel<double>* collision) {
-  out.smoothness = jointSmoothness(model, out.mapped.time, out.mapped.q);
-  if (collision != nullptr) out.penetration_max = selfPenetration(*collision, out.mapped.q).max_depth;
-}
-
-}  // namespace
-
 MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, const std::string& path,
                    bool similarity, const SelfCollisionModel<double>* collision) {
   MappedFile out;
   out.format = describe(detectMotionFile(path));
-  if (setup.method == "euler") {
+  checkMethodApplies(setup, model);
+  const app::Method& method = methodOf(setup);
+  if (method.reads_channels) {
     const BvhMotion motion = readBvh(path);
-    const EulerMap map = setup.config_path.empty() ? inmoovEulerMap(motion) : loadEulerMap(setup.config_path);
-    EulerMapper<double> mapper(model, motion, map);
-    out.mapped = timedMap(mapper, motion, out.seconds);
+    const std::unique_ptr<app::MethodMapper> mapper = method.make(model, setup, &motion);
+    const auto start = std::chrono::steady_clock::now();
+    out.mapped = mapper->mapBvh(motion);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     physicalMetrics(out, model, collision);
     return out;
   }
   const SkeletonMotion<double> motion = loadMotion(path);
+  const std::unique_ptr<app::MethodMapper> mapper = method.make(model, setup, nullptr);
   if (setup.whole_body) {
-    checkMethodApplies(setup, model);
-    if (setup.method == "ga-lvvj") {
-      mapWholeBody(*gaLvvjWholeBody(setup, model), motion, out);
-    } else {
-      mapWholeBody(*humanoidWholeBody(setup, model), motion, out);
-    }
-  } else if (setup.method == "ga-lvvj") {
-    GaLvvjMapper<double> mapper(model, *gaLvvjMapFor(model), gaLvvjCliOptions(setup.config_path, setup.trunk_lean));
-    out.mapped = timedMap(mapper, motion, out.seconds);
-  } else if (setup.method == "humanoid") {
-    out.mapped = timedMap(*humanoidMapper(model, setup.config_path), motion, out.seconds);
-  } else if (setup.method == "triangle") {
-    TriangleMapper<double> mapper(model, *triangleMapFor(model));
-    out.mapped = timedMap(mapper, motion, out.seconds);
-  } else if (isPic(setup.method)) {
-    PicMapper<double> mapper(model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening, false, false));
-    out.mapped = timedMap(mapper, motion, out.seconds);
-  } else if (setup.method == "gpdm-pf" && gaLvvjMapFor(model) && !setup.model_path.empty()) {
-    const auto filter = gpdmFilter(setup, model);
-    out.mapped = timedMap(*filter, motion, out.seconds);
-  } else if (setup.method == "pf" && gaLvvjMapFor(model)) {
-    ParticleFilterOptions options;  // fixed seed
-    if (setup.particles > 0) options.particles = setup.particles;
-    JointSpaceParticleFilter<double> filter(model, *virtualSkeletonMapFor(model), options);
-    out.mapped = timedMap(filter, motion, out.seconds);
+    // The robot's support mode in each frame and whether the balance held, beside the angles.
+    out.modes.reserve(motion.size());
+    out.mapped = timedMap(*mapper, motion, out.seconds, [&](std::size_t, const app::MethodMapper& m) {
+      const WholeBodyReport& r = *m.wholeBodyReport();
+      out.modes.emplace_back(supportModeName(r.mode));
+      out.balance_held_frames += r.balance_held ? 1 : 0;
+    });
   } else {
-    checkMethodApplies(setup, model);  // throws for an unknown method
+    out.mapped = timedMap(*mapper, motion, out.seconds);
   }
   physicalMetrics(out, model, collision);
   if (similarity) {
@@ -261,52 +112,25 @@ MappedFile mapFile(const MethodSetup& setup, const RobotModel<double>& model, co
   return out;
 }
 
-namespace {
-
-template <typename Mapper>
-FrameMapper skeletonFrameMapper(std::shared_ptr<Mapper> mapper) {
-  FrameMapper out;
-  out.map_skeleton = [m = mapper.get()](const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q) {
-    return m->map(frame, q);
-  };
-  out.owner = std::move(mapper);
-  return out;
-}
-
-}  // namespace
-
 FrameMapper makeFrameMapper(const MethodSetup& setup, const RobotModel<double>& model, const BvhMotion* hierarchy) {
   checkMethodApplies(setup, model);
-  if (setup.method == "euler") {
-    if (hierarchy == nullptr) throw UsageError("--method euler needs a BVH source");
-    const EulerMap map = setup.config_path.empty() ? inmoovEulerMap(*hierarchy) : loadEulerMap(setup.config_path);
-    auto mapper = std::make_shared<EulerMapper<double>>(model, *hierarchy, map);
-    FrameMapper out;
+  const app::Method& method = methodOf(setup);
+  if (method.reads_channels && hierarchy == nullptr) {
+    throw UsageError("--method " + setup.method + " needs a BVH source");
+  }
+  std::shared_ptr<app::MethodMapper> mapper = method.make(model, setup, hierarchy);
+  FrameMapper out;
+  if (method.reads_channels) {
     out.map_channels = [m = mapper.get()](const Eigen::VectorXd& values, Eigen::Ref<Eigen::VectorXd> q) {
-      return m->map(values, q);
+      return m->mapChannels(values, q);
     };
-    out.owner = std::move(mapper);
-    return out;
+  } else {
+    out.map_skeleton = [m = mapper.get()](const SkeletonFrame<double>& frame, Eigen::Ref<Eigen::VectorXd> q) {
+      return m->map(frame, q);
+    };
   }
-  if (setup.method == "ga-lvvj" && setup.whole_body) return skeletonFrameMapper(gaLvvjWholeBody(setup, model));
-  if (setup.method == "humanoid" && setup.whole_body) return skeletonFrameMapper(humanoidWholeBody(setup, model));
-  if (setup.method == "ga-lvvj") {
-    return skeletonFrameMapper(std::make_shared<GaLvvjMapper<double>>(
-        model, *gaLvvjMapFor(model), gaLvvjCliOptions(setup.config_path, setup.trunk_lean)));
-  }
-  if (setup.method == "humanoid") return skeletonFrameMapper(humanoidMapper(model, setup.config_path));
-  if (setup.method == "triangle") {
-    return skeletonFrameMapper(std::make_shared<TriangleMapper<double>>(model, *triangleMapFor(model)));
-  }
-  if (isPic(setup.method)) {
-    return skeletonFrameMapper(std::make_shared<PicMapper<double>>(
-        model, *picMapFor(model), picCliOptions(picAlgorithm(setup.method), setup.softening, false, false)));
-  }
-  if (setup.method == "gpdm-pf") return skeletonFrameMapper(gpdmFilter(setup, model));
-  ParticleFilterOptions options;
-  if (setup.particles > 0) options.particles = setup.particles;
-  return skeletonFrameMapper(
-      std::make_shared<JointSpaceParticleFilter<double>>(model, *virtualSkeletonMapFor(model), options));
+  out.owner = std::move(mapper);
+  return out;
 }
 
 void addWholeBodySummary(const MappedFile& f, nlohmann::ordered_json& out) {

@@ -1,10 +1,9 @@
 #pragma once
 
 // One motion file through one mapping method, without printing anything: what `retarget batch`
-// runs per file (on worker threads) and `retarget compare` per method. The methods are those of
-// `retarget map` (batchMethods(): ga-lvvj, humanoid, euler, triangle, fabrik, pic, pics, gpdm-pf,
-// pf), built the same way (same maps, same options, same input pipeline), so a batch CSV is
-// byte-identical to `retarget map`'s.
+// runs per file (on worker threads) and `retarget compare` per method. The methods are the
+// table's (retarget/app/methods.hpp), the same `retarget map` and Python build, so a batch CSV
+// is byte-identical to `retarget map`'s.
 
 #include <array>
 #include <functional>
@@ -16,6 +15,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
+#include <retarget/app/methods.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/human/bvh_motion.hpp>
 #include <retarget/human/motion.hpp>
@@ -32,18 +32,11 @@
 
 namespace retarget::cli {
 
-/// What a method needs besides the robot and the file.
-struct MethodSetup {
-  std::string method;       // one of batchMethods() (default options, seed 1)
-  std::string config_path;  // optional --config (ga-lvvj: GaLvvjOptions, humanoid: HumanoidMapperOptions,
-                            // whole body: GaLvvjWholeBodyOptions / HumanoidWholeBodyOptions, euler: EulerMap; JSON)
-  int softening = 1;        // PICs K
-  std::string model_path;   // gpdm-pf: the learned .gpdm model (--model)
-  std::string fallback;     // gpdm-pf: "ga-lvvj" on frames the model does not explain (--fallback), else none
-  int particles = 0;        // pf, gpdm-pf: particle count (0: the method's default, 200 and 30)
-  bool whole_body = false;  // ga-lvvj, humanoid: the whole-body pipeline after the mapper (retarget/app/
-                            // whole_body.hpp; --config is then the method's whole-body configuration)
-  bool trunk_lean = false;  // ga-lvvj: GaLvvjOptions::trunk_lean (method spec ga-lvvj:trunk-lean)
+/// What a method needs besides the robot and the file: the table's settings (retarget/app/
+/// methods.hpp; config_path is GaLvvjOptions for ga-lvvj, HumanoidMapperOptions for humanoid,
+/// the whole-body configuration with whole_body, an EulerMap for euler) and the floating base's.
+struct MethodSetup : app::MethodSettings {
+  std::string method;          // one of batchMethods() (default options, seed 1)
   bool floating_base = false;  // humanoid: the root, contacts and planted soles (--floating-base)
   bool unitree = false;        // --floating-base: Unitree's LAFAN1 layout instead of our CSV (--format unitree)
   double fps = 0;              // --floating-base: output frame rate (0: the motion's; unitree needs one)
@@ -75,14 +68,6 @@ nlohmann::ordered_json groundContactJson(const GroundContact& contacts, const st
 FloatingBaseFile mapFloatingBase(const MethodSetup& setup, const RobotModel<double>& model,
                                  const std::string& schema_path, const SkeletonMotion<double>& motion,
                                  const std::string& path);
-
-/// Plain GA-LVVJ's options on the command line: `config_path`'s GaLvvjOptions (defaults when
-/// empty), with the trunk lean on when `trunk_lean` (`map --trunk-lean`, method spec trunk-lean).
-GaLvvjOptions gaLvvjCliOptions(const std::string& config_path, bool trunk_lean);
-
-/// Throws UsageError, naming `what` (the flag or method spec) and the robot, when `map` has no
-/// feet for the trunk lean to stand on (Pepper).
-void requireTrunkLeanFeet(const GaLvvjMap& map, const RobotModel<double>& model, const std::string& what);
 
 /// The methods batch and compare know, in a fixed order.
 const std::vector<std::string>& batchMethods();

@@ -102,11 +102,11 @@ struct MapRequest {
   double fps = 0;                  // --floating-base: output frame rate, 0 = the motion's
   double scale = 0;                // --floating-base: robot / human length, 0 = measured
 };
-/// A mapping method for `retarget map --method <name>`; `robots` lists the robots it ships
-/// maps for (informational).
+/// A method's own runner for `retarget map --method <name>`, for a method that prints more than
+/// the generic summary. The methods themselves are the table's (retarget/app/methods.hpp): a
+/// method without a runner is mapped by the generic one (map.cpp).
 struct MapMethod {
   std::string name;
-  std::string description;
   std::function<void(const MapRequest& request)> run;
 };
 bool registerMapMethod(MapMethod method);

@@ -4,6 +4,7 @@
 
 #include "batch_mapping.hpp"
 #include "cli.hpp"
+#include "map_output.hpp"
 
 namespace retarget::cli {
 namespace {
@@ -81,11 +82,8 @@ const bool kMapRegistered = registerCommand(Command{
                       "--floating-base: robot length over human length (default: the legs' ratio, measured)")
           ->check(CLI::PositiveNumber);
       command.callback([request] {
-        const auto it = mapMethods().find(request->method);
-        if (it == mapMethods().end()) {
-          std::string known;
-          for (const auto& [name, method] : mapMethods()) known += (known.empty() ? "" : ", ") + name;
-          throw UsageError("map: unknown method '" + request->method + "' (known: " + known + ")");
+        if (app::findMethod(request->method) == nullptr) {
+          throw UsageError("map: unknown method '" + request->method + "' (known: " + app::methodNames(", ") + ")");
         }
         if (request->whole_body && request->method != "ga-lvvj" && request->method != "humanoid") {
           throw UsageError("map: --whole-body works with --method ga-lvvj or humanoid only (got '" + request->method +
@@ -115,7 +113,13 @@ const bool kMapRegistered = registerCommand(Command{
               "it "
               "(--smooth, --max-joint-speed, --max-hand-speed, --avoid-collisions) would move the planted feet");
         }
-        it->second.run(*request);
+        // A method's own runner (it prints what only it reports), else the table's generic one.
+        const auto it = mapMethods().find(request->method);
+        if (it != mapMethods().end()) {
+          it->second.run(*request);
+        } else {
+          runTableMethod(*request);
+        }
       });
     }});
 

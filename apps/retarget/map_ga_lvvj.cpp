@@ -16,7 +16,6 @@
 #include <retarget/json/ga_lvvj.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
 
-#include "batch_mapping.hpp"
 #include "cli.hpp"
 #include "map_output.hpp"
 #include "map_whole_body.hpp"
@@ -28,39 +27,25 @@ namespace {
 
 void runGaLvvj(const MapRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
-  const std::optional<GaLvvjMap> map = gaLvvjMapFor(model);
-  if (!map) {
-    throw UsageError("map --method ga-lvvj: no GA-LVVJ map fits robot '" + model.name() +
-                     "' (built-in maps: NAO whole body, Pepper arms and head)");
-  }
-  if (request.trunk_lean) requireTrunkLeanFeet(*map, model, "map --trunk-lean");
+  refuseUnlessApplies(request, model);
+  const app::MethodSettings settings = mapSettings(request);
+  const GaLvvjMap map = *gaLvvjMapFor(model);
   if (request.whole_body) {
     refuseStagesAfterWholeBody(request);
-    if (model.findLink("l_sole") < 0 || model.findLink("r_sole") < 0) {
-      throw UsageError("map --whole-body: robot '" + model.name() +
-                       "' has no sole frames l_sole / r_sole (GA-LVVJ's whole body stands on NAO's feet; "
-                       "--method humanoid --whole-body stands any bound humanoid on its soles)");
-    }
-    app::GaLvvjWholeBodyOptions options = request.config_path.empty()
-                                              ? app::GaLvvjWholeBodyOptions{}
-                                              : loadJson<app::GaLvvjWholeBodyOptions>(request.config_path);
+    app::GaLvvjWholeBodyOptions options = app::wholeBodyConfigFrom<app::GaLvvjWholeBodyOptions>(settings);
     if (request.no_balance) options.whole_body.balance_enabled = false;
     if (request.trunk_lean) options.ga_lvvj.trunk_lean = true;
     const auto pipeline = app::makeGaLvvjWholeBody(model, options);
-    runWholeBody(request, model, *pipeline, "ga-lvvj whole body (" + map->robot + ")");
+    runWholeBody(request, model, *pipeline, "ga-lvvj whole body (" + map.robot + ")");
     return;
   }
-  const GaLvvjOptions options = gaLvvjCliOptions(request.config_path, request.trunk_lean);
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
-  GaLvvjMapper<double> mapper(model, *map, options);
+  GaLvvjMapper<double> mapper(model, map, app::gaLvvjOptionsFrom(settings));
   MappedMotion<double> mapped = mapMotion(mapper, motion);
-  finishMap(request, model, mapped, "ga-lvvj (" + map->robot + ")");
+  finishMap(request, model, mapped, "ga-lvvj (" + map.robot + ")");
 }
 
-const bool kMapGaLvvjRegistered = registerMapMethod(MapMethod{
-    "ga-lvvj",
-    "GA-LVVJ analytic whole-body mapping (seed 000; any motion; NAO whole body, Pepper arms and head)",
-    runGaLvvj});
+const bool kMapGaLvvjRegistered = registerMapMethod(MapMethod{"ga-lvvj", runGaLvvj});
 
 }  // namespace
 }  // namespace retarget::cli

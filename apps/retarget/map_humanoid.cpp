@@ -88,10 +88,7 @@ void runHumanoid(const MapRequest& request) {
   finishMap(request, model, mapped, "humanoid (" + model.name() + ", automatic binding)");
 }
 
-const bool kMapHumanoidRegistered = registerMapMethod(MapMethod{
-    "humanoid",
-    "link directions by bounded least squares on any URDF humanoid, bound automatically (G1, H1, NAO, Pepper, ...)",
-    runHumanoid});
+const bool kMapHumanoidRegistered = registerMapMethod(MapMethod{"humanoid", runHumanoid});
 
 }  // namespace
 }  // namespace retarget::cli

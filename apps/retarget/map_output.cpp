@@ -1,12 +1,60 @@
 #include "map_output.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/io/bvh.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 
+#include "motion_loading.hpp"
+#include "robot_loading.hpp"
+
 namespace retarget::cli {
+
+app::MethodSettings mapSettings(const MapRequest& request) {
+  app::MethodSettings settings;
+  settings.config_path = request.config_path;
+  settings.schema_path = request.robot_schema;
+  settings.whole_body = request.whole_body;
+  settings.trunk_lean = request.trunk_lean;
+  settings.softening = request.softening;
+  settings.soften_always = request.soften_always;
+  settings.force_octants = request.force_octants;
+  settings.particles = request.particles;
+  settings.seed = request.seed;
+  settings.pf_noise = request.pf_noise;
+  settings.model_path = request.model_path;
+  settings.fallback = request.fallback;
+  return settings;
+}
+
+void refuseUnlessApplies(const MapRequest& request, const RobotModel<double>& model) {
+  const app::Method* method = app::findMethod(request.method);
+  const std::string refusal = app::methodRefusal(request.method, model, mapSettings(request));
+  if (!refusal.empty()) throw UsageError("map --method " + request.method + ": " + refusal);
+  const auto& takes = method->takes;
+  if (!request.config_path.empty() && std::find(takes.begin(), takes.end(), "config") == takes.end()) {
+    throw UsageError("map --method " + request.method + ": takes no --config file");
+  }
+}
+
+void runTableMethod(const MapRequest& request) {
+  const RobotModel<double> model = loadRobot(request.robot);
+  refuseUnlessApplies(request, model);
+  const app::Method& method = *app::findMethod(request.method);
+  MappedMotion<double> mapped;
+  if (method.reads_channels) {
+    const BvhMotion motion = readBvh(request.motion_path);
+    mapped = method.make(model, mapSettings(request), &motion)->mapBvh(motion);
+  } else {
+    const SkeletonMotion<double> motion = loadMotion(request.motion_path);
+    const std::unique_ptr<app::MethodMapper> mapper = method.make(model, mapSettings(request), nullptr);
+    mapped = mapMotion(*mapper, motion);
+  }
+  finishMap(request, model, mapped, request.method + " (" + model.name() + ")");
+}
 
 void finishMap(const MapRequest& request, const RobotModel<double>& model, MappedMotion<double>& mapped,
                const std::string& label, const std::string& method_json) {

@@ -5,12 +5,24 @@
 
 #include <string>
 
+#include <retarget/app/methods.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/mapper.hpp>
 
 #include "cli.hpp"
 
 namespace retarget::cli {
+
+/// The table's settings (retarget/app/methods.hpp) of a `map` request.
+app::MethodSettings mapSettings(const MapRequest& request);
+
+/// Throws UsageError "map --method <name>: <why>" when the request's method does not apply to
+/// `model` (app::methodRefusal), and for a --config given to a method that takes none.
+void refuseUnlessApplies(const MapRequest& request, const RobotModel<double>& model);
+
+/// `retarget map` for a method without a runner of its own: the table builds it, the generic
+/// summary follows ("<method> (<robot>)").
+void runTableMethod(const MapRequest& request);
 
 /// Applies the request's filters to `mapped.q` (in place, frame by frame, as a live pipeline
 /// would), writes the CSV named by the request and prints "retarget: <label>: ..." to stderr.

@@ -27,15 +27,9 @@ namespace {
 
 void runParticleFilter(const MapRequest& request) {
   const RobotModel<double> model = loadRobot(request.robot);
+  refuseUnlessApplies(request, model);
   const std::optional<VirtualSkeletonMap> map = virtualSkeletonMapFor(model);
-  if (!gaLvvjMapFor(model) || !map) {
-    throw UsageError("map --method pf: no virtual skeleton (GA-LVVJ map) fits robot '" + model.name() +
-                     "' (built-in maps: NAO, Pepper)");
-  }
-  ParticleFilterOptions options;
-  if (request.particles > 0) options.particles = request.particles;
-  if (request.pf_noise > 0) options.noise = request.pf_noise;
-  options.seed = request.seed;
+  const ParticleFilterOptions options = app::particleFilterOptionsFrom(mapSettings(request));
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
   JointSpaceParticleFilter<double> filter(model, *map, options);
   const auto start = std::chrono::steady_clock::now();
@@ -49,30 +43,14 @@ void runParticleFilter(const MapRequest& request) {
 }
 
 void runGpdmParticleFilter(const MapRequest& request) {
-  if (request.model_path.empty()) {
-    throw UsageError("map --method gpdm-pf: needs --model <file.gpdm> (train one with: retarget learn gpdm)");
-  }
   const RobotModel<double> model = loadRobot(request.robot);
-  const std::optional<GaLvvjMap> ga_lvvj = gaLvvjMapFor(model);
-  const std::optional<VirtualSkeletonMap> skeleton = virtualSkeletonMapFor(model);
-  if (!ga_lvvj || !skeleton) {
-    throw UsageError("map --method gpdm-pf: no virtual skeleton (GA-LVVJ map) fits robot '" + model.name() +
-                     "' (built-in maps: NAO, Pepper)");
-  }
-  GpdmModelFile file = loadGpdmModel(request.model_path);
-  GpdmFilterMap map;
-  map.motion_model = std::move(file.model);
-  map.joints = std::move(file.joint_names);
-  map.skeleton = *skeleton;
-  map.fallback = *ga_lvvj;
-  map.frame_period = file.frame_period;
-  map.fit_threshold = file.fit_threshold;
-  GpdmParticleFilterOptions options;
-  if (request.particles > 0) options.particles = request.particles;
-  options.seed = request.seed;
-  if (request.fallback == "ga-lvvj") options.fallback = GpdmFallback::kGaLvvj;
+  refuseUnlessApplies(request, model);
+  app::GpdmFileFacts file;
+  const std::unique_ptr<GpdmParticleFilter<double>> built = app::makeGpdmFilter(model, mapSettings(request), &file);
+  GpdmParticleFilter<double>& filter = *built;
+  const GpdmParticleFilterOptions& options = filter.options();
+  const std::string robot = virtualSkeletonMapFor(model)->robot;
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
-  GpdmParticleFilter<double> filter(model, std::move(map), options);
   int fallback_frames = 0;
   double similarity_sum = 0.0;
   const auto start = std::chrono::steady_clock::now();
@@ -83,8 +61,9 @@ void runGpdmParticleFilter(const MapRequest& request) {
   const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
                     static_cast<double>(std::max<std::size_t>(1, motion.size()));
   const int unexplained = mapped.frames(StatusCode::kNotConverged);
-  const std::string threshold_source = file.fit_threshold ? "the model's training fit" : "uncalibrated model: min_similarity";
-  std::string label = "gpdm-pf (" + skeleton->robot + ", " + std::to_string(options.particles) + " particles, seed " +
+  const std::string threshold_source =
+      file.threshold_from_training ? "the model's training fit" : "uncalibrated model: min_similarity";
+  std::string label = "gpdm-pf (" + robot + ", " + std::to_string(options.particles) + " particles, seed " +
                       std::to_string(options.seed) + ", " + fixed(us, 1) + " us/frame, not explained by the model in " +
                       std::to_string(unexplained) + " frames (cosine below " + fixed(filter.fitThreshold(), 4) + ", " +
                       threshold_source + ")";
@@ -92,7 +71,7 @@ void runGpdmParticleFilter(const MapRequest& request) {
   label += ")";
   nlohmann::ordered_json details;
   details["fit_threshold"] = filter.fitThreshold();
-  details["fit_threshold_from_training"] = file.fit_threshold.has_value();
+  details["fit_threshold_from_training"] = file.threshold_from_training;
   details["unexplained_frames"] = unexplained;
   details["estimate_similarity_mean"] = similarity_sum / static_cast<double>(std::max<std::size_t>(1, motion.size()));
   details["fallback"] = request.fallback.empty() ? "none" : request.fallback;
@@ -101,15 +80,9 @@ void runGpdmParticleFilter(const MapRequest& request) {
   finishMap(request, model, mapped, label, details.dump());
 }
 
-const bool kGpdmRegistered = registerMapMethod(MapMethod{
-    "gpdm-pf",
-    "GPDM particle filter (seed 003 Sections 6-7; --model FILE.gpdm from `retarget learn gpdm`, --particles N "
-    "--seed S; NAO, Pepper)",
-    runGpdmParticleFilter});
+const bool kGpdmRegistered = registerMapMethod(MapMethod{"gpdm-pf", runGpdmParticleFilter});
 
-const bool kMapPfRegistered = registerMapMethod(MapMethod{
-    "pf", "joint-space particle filter (seed 003 Section 3; --particles N --seed S --pf-noise RAD; NAO, Pepper)",
-    runParticleFilter});
+const bool kMapPfRegistered = registerMapMethod(MapMethod{"pf", runParticleFilter});
 
 }  // namespace
 }  // namespace retarget::cli

@@ -19,28 +19,14 @@
 
 namespace retarget::cli {
 
-/// The options `retarget map` and `retarget compare` use for seed 004's algorithms.
-PicOptions picCliOptions(PicAlgorithm algorithm, int softening, bool soften_always, bool force_octants) {
-  PicOptions options;
-  options.algorithm = algorithm;
-  options.softening = softening;
-  options.soften_always = soften_always;
-  options.fabrik.final_octant_pass = force_octants;
-  options.smoothing_alpha = 0.5;
-  return options;
-}
-
 namespace {
 
 void runPic(const MapRequest& request, PicAlgorithm algorithm) {
   const RobotModel<double> model = loadRobot(request.robot);
+  refuseUnlessApplies(request, model);
   const std::optional<PicMap> map = picMapFor(model);
-  if (!map) {
-    throw UsageError(std::string("map --method ") + toString(algorithm) + ": no PIC map fits robot '" + model.name() +
-                     "' (built-in maps: baxter, yumi, nao, pepper)");
-  }
   const SkeletonMotion<double> motion = loadMotion(request.motion_path);
-  const PicOptions options = picCliOptions(algorithm, request.softening, request.soften_always, request.force_octants);
+  const PicOptions options = app::picOptionsFrom(mapSettings(request), algorithm);
   PicMapper<double> mapper(model, *map, options);
   // The fit's residual (how far the written angles are from the solved chain) and the softening.
   int fit_failed = 0, softened = 0;
@@ -83,15 +69,10 @@ void runPic(const MapRequest& request, PicAlgorithm algorithm) {
   finishMap(request, model, mapped, label, details.dump());
 }
 
-const bool kFabrik = registerMapMethod(MapMethod{
-    "fabrik", "FABRIK on the robot's arm chain towards the placed human wrist (seed 004 baseline; PIC maps)",
-    [](const MapRequest& r) { runPic(r, PicAlgorithm::kFabrik); }});
-const bool kPic = registerMapMethod(MapMethod{
-    "pic", "PIC: FABRIK with the human's octant pose constraints (seed 004; baxter, yumi, nao, pepper)",
-    [](const MapRequest& r) { runPic(r, PicAlgorithm::kPic); }});
-const bool kPics = registerMapMethod(MapMethod{
-    "pics", "PICs: PIC with constraint softening --softening K (seed 004 Eq. 3; baxter, yumi, nao, pepper)",
-    [](const MapRequest& r) { runPic(r, PicAlgorithm::kPics); }});
+const bool kFabrik =
+    registerMapMethod(MapMethod{"fabrik", [](const MapRequest& r) { runPic(r, PicAlgorithm::kFabrik); }});
+const bool kPic = registerMapMethod(MapMethod{"pic", [](const MapRequest& r) { runPic(r, PicAlgorithm::kPic); }});
+const bool kPics = registerMapMethod(MapMethod{"pics", [](const MapRequest& r) { runPic(r, PicAlgorithm::kPics); }});
 
 }  // namespace
 }  // namespace retarget::cli

@@ -2,6 +2,7 @@
 // GA-LVVJ and after the humanoid mapper), the humanoid mapper of any bound URDF humanoid, triangle, FABRIK / PIC /
 // PICs. Each is built as the command line builds it (same maps, same option defaults), so that map_motion gives
 // `retarget map`'s angles bit for bit.
+#include <retarget/app/methods.hpp>
 #include <retarget/app/whole_body.hpp>
 #include <retarget/app/whole_body_json.hpp>
 #include <retarget/human/foot_stance.hpp>
@@ -342,6 +343,68 @@ solved chain (m); softened(arm), fit_failed(arm), arm_count.)doc");
       .def("softened", [](const Pic& b, int arm) { return b.mapper->softened(checkedArm(*b.mapper, arm)); }, py::arg("arm"))
       .def("fit_failed", [](const Pic& b, int arm) { return b.mapper->fitFailed(checkedArm(*b.mapper, arm)); }, py::arg("arm"));
   addMapperMethods<PicMapper<double>>(pic);
+
+  // --- any method of the table (retarget/app/methods.hpp), by name
+  using Any = BoundMapper<app::MethodMapper>;
+  py::class_<Any> any(m, "Mapper", R"doc(
+Any mapping method by its name, as the command line's `--method` takes it, built from the table
+every front end reads (retarget/app/methods.hpp; retarget.methods() lists it): ga-lvvj,
+humanoid, triangle, fabrik, pic, pics, gpdm-pf, pf (euler reads BVH channels: EulerMapper).
+A method added to the table is here without a class of its own.
+
+Mapper(robot, method, **settings)
+  settings  what the method takes, as `retarget map` does: config (path of its options file:
+            ga-lvvj, humanoid, or the whole-body configuration), schema (robot schema, humanoid),
+            whole_body, trunk_lean, softening, soften_always, force_octants, particles, seed,
+            pf_noise, model (.gpdm file, gpdm-pf), fallback ('none' or 'ga-lvvj').
+A method that does not apply to the robot raises retarget.InvalidArgument saying why.
+map_motion(motion) gives what `retarget map --method <method>` writes (before its filters).)doc");
+  any.def(py::init([](const RobotPtr& robot, const std::string& method, py::kwargs kwargs) {
+            app::MethodSettings settings;
+            const auto path = [](std::string& field) {
+              return [&field](py::handle value) { field = py::str(py::module_::import("os").attr("fspath")(value)); };
+            };
+            applyKwargs(kwargs,
+                        {{"config", path(settings.config_path)},
+                         {"schema", path(settings.schema_path)},
+                         {"whole_body", setField(settings.whole_body)},
+                         {"trunk_lean", setField(settings.trunk_lean)},
+                         {"softening", setField(settings.softening)},
+                         {"soften_always", setField(settings.soften_always)},
+                         {"force_octants", setField(settings.force_octants)},
+                         {"particles", setField(settings.particles)},
+                         {"seed", setField(settings.seed)},
+                         {"pf_noise", setField(settings.pf_noise)},
+                         {"model", path(settings.model_path)},
+                         {"fallback", setField(settings.fallback)}},
+                        "Mapper");
+            const app::Method* entry = app::findMethod(method);
+            if (entry != nullptr && entry->reads_channels) {
+              throw InvalidArgument("[retarget] Mapper: method '" + method +
+                                    "' reads BVH channels: use EulerMapper(robot, bvh)");
+            }
+            return std::make_unique<Any>(robot, app::makeMethodMapper(method, *robot, settings));
+          }),
+          py::arg("robot"), py::arg("method"))
+      .def_property_readonly(
+          "method", [](const Any& b) { return b.mapper->method(); }, "The method's name.");
+  addMapperMethods<app::MethodMapper>(any);
+  m.def(
+      "methods",
+      [] {
+        py::list out;
+        for (const app::Method& method : app::methods()) {
+          py::dict entry;
+          entry["name"] = method.name;
+          entry["description"] = method.description;
+          entry["robots"] = method.robots;
+          entry["reads_channels"] = method.reads_channels;
+          out.append(entry);
+        }
+        return out;
+      },
+      "The mapping methods of the table, in order: dicts of name, description, robots and reads_channels "
+      "(True: BVH channel input, EulerMapper).");
 }
 
 }  // namespace retarget::python

@@ -120,6 +120,41 @@ def test_humanoid_whole_body_options_and_refusal():
         retarget.WholeBodyPipeline(g1)
 
 
+def test_mapper_by_name_is_the_table_and_equals_each_class():
+    # The table (retarget/app/methods.hpp) in its order; Mapper(robot, name) builds what each
+    # method's own class builds, bit for bit.
+    assert [e["name"] for e in retarget.methods()] == [
+        "ga-lvvj", "humanoid", "euler", "triangle", "fabrik", "pic", "pics", "gpdm-pf", "pf"]
+    assert [e["name"] for e in retarget.methods() if e["reads_channels"]] == ["euler"]
+    m = retarget.demo_motion("wave", duration=1.0)
+    cases = [("ga-lvvj", "nao", {}, retarget.GaLvvjMapper),
+             ("ga-lvvj", "nao", {"whole_body": True}, retarget.WholeBodyPipeline),
+             ("humanoid", "g1", {}, retarget.HumanoidMapper),
+             ("humanoid", "g1", {"whole_body": True}, retarget.HumanoidWholeBody),
+             ("triangle", "tangy", {}, retarget.TriangleMapper),
+             ("fabrik", "baxter", {}, lambda r: retarget.PicMapper(r, "fabrik")),
+             ("pics", "yumi", {"softening": 2}, lambda r: retarget.PicMapper(r, "pics", softening=2)),
+             ("pf", "nao", {"particles": 50, "seed": 3}, lambda r: retarget.JointSpaceParticleFilter(r, particles=50, seed=3))]
+    for method, robot_name, settings, make in cases:
+        robot = retarget.Robot(robot_name)
+        by_name = retarget.Mapper(robot, method, **settings)
+        assert by_name.method == method
+        Q, statuses = by_name.map_motion(m)
+        Q_class, statuses_class = make(robot).map_motion(m)
+        assert np.array_equal(Q, Q_class), (method, settings)
+        assert np.array_equal(statuses, statuses_class), (method, settings)
+    with pytest.raises(retarget.InvalidArgument, match="no triangle map fits robot 'baxter'"):
+        retarget.Mapper(retarget.Robot("baxter"), "triangle")
+    with pytest.raises(retarget.InvalidArgument, match="unknown method 'warp'"):
+        retarget.Mapper(retarget.Robot("nao"), "warp")
+    with pytest.raises(retarget.InvalidArgument, match="goes with ga-lvvj and humanoid only"):
+        retarget.Mapper(retarget.Robot("nao"), "pf", whole_body=True)
+    with pytest.raises(retarget.InvalidArgument, match="EulerMapper"):
+        retarget.Mapper(retarget.Robot("inmoov"), "euler")
+    with pytest.raises(retarget.InvalidArgument, match="unknown option 'particle'"):
+        retarget.Mapper(retarget.Robot("nao"), "pf", particle=3)
+
+
 def test_bvh_round_trip(data, tmp_path):
     bvh = retarget.read_bvh(str(data / "bvh" / "cmu_skeleton31_deepmotionediting_example.bvh"))
     retarget.write_bvh(bvh, str(tmp_path / "copy.bvh"))

@@ -65,7 +65,7 @@ inline const char* describe(MotionFileKind kind) {
 /// The extension of `path` in lower case (ASCII, locale-independent), dot included: ".bvh".
 inline std::string lowerExtension(const std::string& path) {
   std::string extension = std::filesystem::path(path).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(), internal::toLowerAscii);
+  std::transform(extension.begin(), extension.end(), extension.begin(), retarget::internal::toLowerAscii);
   return extension;
 }
 
@@ -76,13 +76,13 @@ inline MotionFileKind detectMotionFile(const std::string& path) {
   if (extension == ".bvh") return MotionFileKind::kBvh;
   if (extension == ".skeleton") return MotionFileKind::kNtuSkeleton;
   if (extension != ".csv" && extension != ".txt") return MotionFileKind::kUnknown;
-  std::ifstream in = internal::openForReading(path);
-  internal::LineReader reader(in, path);
+  std::ifstream in = retarget::internal::openForReading(path);
+  retarget::internal::LineReader reader(in, path);
   if (!reader.nextNonEmpty()) return MotionFileKind::kUnknown;
   std::vector<std::string_view> fields;
-  internal::splitFields(reader.line(), ',', fields);
+  retarget::internal::splitFields(reader.line(), ',', fields);
   if (fields.size() == 1) {  // no commas: whitespace-separated Keraal rows
-    internal::splitWhitespace(reader.line(), fields);
+    retarget::internal::splitWhitespace(reader.line(), fields);
     return fields.size() == kKinectKeraalValueCount ? MotionFileKind::kKinectKeraalTxt : MotionFileKind::kUnknown;
   }
   if (fields[0] == "time") {
@@ -93,7 +93,7 @@ inline MotionFileKind detectMotionFile(const std::string& path) {
     return positions ? MotionFileKind::kSkeletonCsv : MotionFileKind::kJointTrajectory;
   }
   unsigned long long tick = 0;
-  if (internal::parseUnsigned(fields[0], tick)) return MotionFileKind::kKinectLabanCsv;
+  if (retarget::internal::parseUnsigned(fields[0], tick)) return MotionFileKind::kKinectLabanCsv;
   return MotionFileKind::kUnknown;
 }
 

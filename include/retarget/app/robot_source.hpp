@@ -22,7 +22,7 @@ inline bool endsWithIgnoringCase(const std::string& text, const std::string& low
   if (text.size() < lower_suffix.size()) return false;
   const std::size_t start = text.size() - lower_suffix.size();
   for (std::size_t i = 0; i < lower_suffix.size(); ++i) {
-    if (internal::toLowerAscii(text[start + i]) != lower_suffix[i]) return false;
+    if (retarget::internal::toLowerAscii(text[start + i]) != lower_suffix[i]) return false;
   }
   return true;
 }

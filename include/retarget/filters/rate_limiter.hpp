@@ -62,6 +62,15 @@ class RateLimiter {
   const RateLimiterOptions& options() const noexcept { return options_; }
   /// Forgets all samples: the next finite sample of each element passes unlimited.
   void reset() noexcept;
+  /// Continues from `x` (size `size()`, finite) as if it had been the last output: the next step
+  /// of every element is limited from it. For a later stage that changed the output
+  /// (filters/filter_stages.hpp). A wrong size or a non-finite value changes nothing.
+  template <typename Derived>
+  void continueFrom(const Eigen::MatrixBase<Derived>& x) noexcept {
+    if (x.size() != value_.size() || !x.allFinite()) return;
+    value_ = x.template cast<Scalar>();
+    initialized_.setConstant(true);
+  }
 
  private:
   RateLimiterOptions options_;

@@ -4,8 +4,9 @@
 /// The safety pipeline (seed 001, Sections 2.2 and 3): what runs after a mapper, as one object
 /// whose last step guarantees every limit together on the configuration it outputs,
 ///
-///   q_mapped -> exponential smoothing (optional) -> q_target
-///            -> joint and Cartesian speed limit from the previous output -> q_candidate
+///   q_mapped -> the filter stages (filters/filter_stages.hpp): exponential smoothing
+///               (optional) -> q_target, then the joint or Cartesian speed limit from the
+///               previous output -> q_candidate
 ///            -> q_candidate when it is collision-free with margin, else
 ///               CollisionAvoidance::applyWithin(q_target, q_prev, ...): the configuration
 ///               closest to q_target that is collision-free AND within both speed limits of
@@ -41,35 +42,21 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/filters/cartesian_speed_limiter.hpp>
-#include <retarget/filters/exponential_smoothing.hpp>
+#include <retarget/filters/filter_stages.hpp>
 #include <retarget/safety/collision_avoidance.hpp>
 #include <retarget/safety/self_collision.hpp>
 
 namespace retarget {
 
-/// Options of `SafetyPipeline` (validated aggregate).
-struct SafetyPipelineOptions {
-  /// Exponential smoothing of the mapped angles: weight of the new frame, in (0, 1]; 0 = off.
-  double smoothing = 0.0;
-  /// Joint speed limit (rad/s, >= 0; 0 = off); seed 001's real robot: 1 rad/s.
-  double max_joint_speed = 0.0;
-  /// Speed limit of `points` (m/s, >= 0; 0 = off); seed 001's real robot: 0.25 m/s.
-  double max_point_speed = 0.0;
-  /// The speed-limited points (hands, elbows), at least one when max_point_speed > 0.
-  std::vector<LinkPoint> points{};
+/// Options of `SafetyPipeline` (validated aggregate): the filter stages' (smoothing, the joint
+/// and point speed limits and their points; filters/filter_stages.hpp) and the avoidance
+/// program's. Seed 001's real robot: max_joint_speed 1 rad/s, max_point_speed 0.25 m/s.
+struct SafetyPipelineOptions : FilterStagesOptions {
   /// The avoidance program (its speed_points are replaced by `points`).
   AvoidanceOptions avoidance{};
 
   void validate() const {
-    RETARGET_THROW_UNLESS(std::isfinite(smoothing) && smoothing >= 0 && smoothing <= 1, InvalidArgument,
-                          "SafetyPipelineOptions::smoothing (got ", smoothing, ", expected 0 (off) or in (0, 1])");
-    RETARGET_THROW_UNLESS(std::isfinite(max_joint_speed) && max_joint_speed >= 0, InvalidArgument,
-                          "SafetyPipelineOptions::max_joint_speed (got ", max_joint_speed, ", expected >= 0 rad/s)");
-    RETARGET_THROW_UNLESS(std::isfinite(max_point_speed) && max_point_speed >= 0, InvalidArgument,
-                          "SafetyPipelineOptions::max_point_speed (got ", max_point_speed, ", expected >= 0 m/s)");
-    RETARGET_THROW_UNLESS(max_point_speed == 0 || !points.empty(), InvalidArgument,
-                          "SafetyPipelineOptions::points (got none, expected at least one limited point when "
-                          "max_point_speed > 0)");
+    FilterStagesOptions::validate();
     avoidance.validate();
   }
 };
@@ -84,18 +71,8 @@ class SafetyPipeline {
       : options_(validated(std::move(options))),
         avoidance_(collision, withSpeedPoints(options_)),
         checker_(collision),
-        smoothing_(collision.model().nq(), ExponentialSmoothingOptions{options_.smoothing > 0 ? options_.smoothing : 1.0}),
-        previous_(collision.model().neutralConfiguration()),
-        candidate_(previous_),
-        target_(previous_) {
-    if (options_.max_point_speed > 0) {
-      CartesianSpeedLimiterOptions limiter;
-      limiter.max_speed = options_.max_point_speed;
-      limiter.points = options_.points;
-      limiter.max_joint_speed = options_.max_joint_speed;
-      limiter_.emplace(collision.model(), std::move(limiter));
-    }
-  }
+        stages_(collision.model(), options_),
+        previous_(collision.model().neutralConfiguration()) {}
   SafetyPipeline(const SelfCollisionModel<double>&&, SafetyPipelineOptions) = delete;
 
   /// One frame: the mapped angles `q_mapped` (size nq, rad), `dt` (s) after the previous frame
@@ -108,34 +85,29 @@ class SafetyPipeline {
       q_out = previous_;
       return StatusCode::kInvalidInput;
     }
-    Status status;
-    if (options_.smoothing > 0) {
-      (void)smoothing_.update(q_mapped);
-      target_ = smoothing_.value();
-    } else {
-      target_ = q_mapped;
-    }
+    // The filter stages: target_ smoothed, candidate limited from the previous output.
+    Status status = stages_.update(q_mapped, started_ ? dt : 1.0);
+    const Eigen::VectorXd& target = stages_.target();
     // min_distance_: each branch has already measured its output's clearance.
-    if (!started_ || (!(options_.max_joint_speed > 0) && !(options_.max_point_speed > 0))) {
-      status |= avoidance_.apply(target_, q_out);  // no step limit: seed 001's Eq. 10 program alone
+    if (!started_ || !stages_.limited()) {
+      status |= avoidance_.apply(target, q_out);  // no step limit: seed 001's Eq. 10 program alone
       min_distance_ = avoidance_.stats().min_distance_out;
     } else {
-      status |= speedLimited(dt);
-      checker_.update(candidate_);
+      checker_.update(stages_.value());
       if (checker_.minDistance() >= avoidance_.collisionModel().margin()) {
-        q_out = candidate_;
+        q_out = stages_.value();
         min_distance_ = checker_.minDistance();
       } else {
         const double joint_step = options_.max_joint_speed > 0 ? options_.max_joint_speed * dt : HUGE_VAL;
         const double point_step = options_.max_point_speed > 0 ? options_.max_point_speed * dt : HUGE_VAL;
-        status |= avoidance_.applyWithin(target_, previous_, joint_step, point_step, q_out);
+        status |= avoidance_.applyWithin(target, previous_, joint_step, point_step, q_out);
         min_distance_ = avoidance_.stats().min_distance_out;
       }
     }
     satisfied_ = min_distance_ >= avoidance_.collisionModel().margin() - avoidance_.options().feasibility_tolerance;
     if (!satisfied_) status |= StatusCode::kNotConverged;
     previous_ = q_out;
-    if (limiter_) limiter_->continueFrom(previous_);
+    stages_.continueFrom(previous_);
     started_ = true;
     return status;
   }
@@ -143,9 +115,8 @@ class SafetyPipeline {
   /// Forgets the previous frame (and the smoothing state).
   void reset() noexcept {
     started_ = false;
-    smoothing_.reset();
+    stages_.reset();
     avoidance_.reset();
-    if (limiter_) limiter_->reset();
   }
 
   /// Smallest pair distance of the last output (m).
@@ -167,26 +138,11 @@ class SafetyPipeline {
     return avoidance;
   }
 
-  // q_candidate: target_ after the joint and Cartesian speed limits from previous_.
-  Status speedLimited(double dt) noexcept {
-    if (limiter_) {
-      const Status status = limiter_->update(target_, dt);
-      candidate_ = limiter_->value();
-      return status;
-    }
-    candidate_ = target_;
-    if (!(options_.max_joint_speed > 0)) return Status{};
-    const double max_step = options_.max_joint_speed * dt;
-    candidate_ = (target_ - previous_).cwiseMax(-max_step).cwiseMin(max_step) + previous_;
-    return candidate_ == target_ ? Status{} : Status(StatusCode::kRateLimited);
-  }
-
   SafetyPipelineOptions options_;
   CollisionAvoidance avoidance_;
   SelfCollisionChecker<double> checker_;
-  ExponentialSmoothing<double> smoothing_;
-  std::optional<CartesianSpeedLimiter<double>> limiter_;
-  Eigen::VectorXd previous_, candidate_, target_;
+  FilterStages stages_;
+  Eigen::VectorXd previous_;
   bool started_ = false;
   bool satisfied_ = true;
   double min_distance_ = 0;
