@@ -6,6 +6,7 @@
 #include <retarget/robots/arm_chains.hpp>
 #include <retarget/robots/baxter.hpp>
 #include <retarget/robots/builtin.hpp>
+#include <retarget/robots/humanoid_binding.hpp>
 #include <retarget/robots/inmoov.hpp>
 #include <retarget/robots/nao.hpp>
 #include <retarget/robots/pepper.hpp>

@@ -30,6 +30,8 @@ const std::vector<std::string>& batchMethods() {
   return names;
 }
 
+bool isMethod(const std::string& name) { return app::findMethod(name) != nullptr; }
+
 std::string methodNames(const std::string& separator) { return app::methodNames(separator); }
 
 namespace {

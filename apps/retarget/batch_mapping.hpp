@@ -15,7 +15,7 @@
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
-#include <retarget/app/methods.hpp>
+#include <retarget/app/method_settings.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/human/bvh_motion.hpp>
 #include <retarget/human/motion.hpp>
@@ -71,6 +71,8 @@ FloatingBaseFile mapFloatingBase(const MethodSetup& setup, const RobotModel<doub
 
 /// The methods batch and compare know, in a fixed order.
 const std::vector<std::string>& batchMethods();
+/// True when `name` is one of batchMethods().
+bool isMethod(const std::string& name);
 /// The method names of batchMethods() joined by `separator`, for help texts.
 std::string methodNames(const std::string& separator);
 

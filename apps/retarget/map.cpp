@@ -82,8 +82,8 @@ const bool kMapRegistered = registerCommand(Command{
                       "--floating-base: robot length over human length (default: the legs' ratio, measured)")
           ->check(CLI::PositiveNumber);
       command.callback([request] {
-        if (app::findMethod(request->method) == nullptr) {
-          throw UsageError("map: unknown method '" + request->method + "' (known: " + app::methodNames(", ") + ")");
+        if (!isMethod(request->method)) {
+          throw UsageError("map: unknown method '" + request->method + "' (known: " + methodNames(", ") + ")");
         }
         if (request->whole_body && request->method != "ga-lvvj" && request->method != "humanoid") {
           throw UsageError("map: --whole-body works with --method ga-lvvj or humanoid only (got '" + request->method +

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <string>
 
+#include <retarget/app/methods.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/json/euler_map.hpp>
 #include <retarget/mappers/euler_inmoov_maps.hpp>

@@ -11,6 +11,7 @@
 // --whole-body).
 #include <string>
 
+#include <retarget/app/methods.hpp>
 #include <retarget/app/whole_body.hpp>
 #include <retarget/app/whole_body_json.hpp>
 #include <retarget/json/ga_lvvj.hpp>

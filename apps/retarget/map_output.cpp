@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/app/methods.hpp>
 #include <retarget/io/bvh.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 

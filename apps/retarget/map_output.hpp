@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include <retarget/app/methods.hpp>
+#include <retarget/app/method_settings.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/mapper.hpp>
 

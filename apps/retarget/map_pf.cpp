@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/app/methods.hpp>
 #include <retarget/io/gpdm_model.hpp>
 #include <retarget/mappers/ga_lvvj_map.hpp>
 #include <retarget/mappers/gpdm_particle_filter.hpp>

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/app/methods.hpp>
 #include <retarget/mappers/pic.hpp>
 
 #include "cli.hpp"

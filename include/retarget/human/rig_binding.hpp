@@ -246,7 +246,36 @@ RETARGET_LAZY_DECL std::string rigAxisName(const Eigen::Vector3d& axis);
 
 RETARGET_LAZY_DECL std::string rigNumber(double value, int precision = 4);
 
-/// Working data of one binding.
+}  // namespace internal
+
+/// Binds a humanoid BVH hierarchy to the canonical skeleton from its structure, rest pose, motion
+/// and joint names (method in the file comment). Returns the roles of every joint, the guessed
+/// units and frame (or the ones in `options`), what was guessed and from what, and a schema for
+/// `bvhToSkeleton`. Throws `retarget::InvalidArgument` naming the file (`BvhMotion::source`) and
+/// what is wrong when the hierarchy is not a humanoid (no hips with two legs and a spine, no chest
+/// with two arms and a head, a limb chain too short), when neither the rest pose nor the motion
+/// gives the up axis, when the mapped body is implausible (step 6; unless
+/// `options.refuse_implausible` is false) or when `options` is invalid.
+RETARGET_LAZY_DECL RigBinding bindRig(const BvhMotion& motion, const RigBindingOptions& options = {});
+
+#if RETARGET_DEFINE_HUMAN
+
+RETARGET_LAZY_DEF const char* rigRoleName(RigRole role) {
+  constexpr const char* kNames[] = {"-",        "root",   "hips",      "spine",   "chest", "neck",   "head",
+                                    "head-top", "collar", "upper-arm", "forearm", "hand",  "finger", "thumb",
+                                    "pelvis",   "thigh",  "shin",      "foot",    "toe"};
+  return kNames[static_cast<int>(role)];
+}
+
+RETARGET_LAZY_DEF const char* rigEvidenceName(RigEvidence evidence) {
+  constexpr const char* kNames[] = {"given", "rest pose", "motion", "names", "default"};
+  return kNames[static_cast<int>(evidence)];
+}
+
+namespace internal {
+
+// Working data of one binding: the binder behind bindRig, defined with the definitions (inline in
+// a header-only build, once in the compiled part), not among the public declarations.
 class RigBinder {
  public:
   RigBinder(const BvhMotion& motion, const RigBindingOptions& options) : m_(motion), options_(options) {}
@@ -330,34 +359,6 @@ class RigBinder {
   std::array<std::vector<int>, 2> arm_chain_, leg_chain_;
   bool feet_disagree_ = false;
 };
-
-}  // namespace internal
-
-/// Binds a humanoid BVH hierarchy to the canonical skeleton from its structure, rest pose, motion
-/// and joint names (method in the file comment). Returns the roles of every joint, the guessed
-/// units and frame (or the ones in `options`), what was guessed and from what, and a schema for
-/// `bvhToSkeleton`. Throws `retarget::InvalidArgument` naming the file (`BvhMotion::source`) and
-/// what is wrong when the hierarchy is not a humanoid (no hips with two legs and a spine, no chest
-/// with two arms and a head, a limb chain too short), when neither the rest pose nor the motion
-/// gives the up axis, when the mapped body is implausible (step 6; unless
-/// `options.refuse_implausible` is false) or when `options` is invalid.
-RETARGET_LAZY_DECL RigBinding bindRig(const BvhMotion& motion, const RigBindingOptions& options = {});
-
-#if RETARGET_DEFINE_HUMAN
-
-RETARGET_LAZY_DEF const char* rigRoleName(RigRole role) {
-  constexpr const char* kNames[] = {"-",        "root",  "hips",  "spine",  "chest", "neck",  "head",
-                                    "head-top", "collar", "upper-arm", "forearm", "hand", "finger", "thumb",
-                                    "pelvis",   "thigh", "shin",  "foot",   "toe"};
-  return kNames[static_cast<int>(role)];
-}
-
-RETARGET_LAZY_DEF const char* rigEvidenceName(RigEvidence evidence) {
-  constexpr const char* kNames[] = {"given", "rest pose", "motion", "names", "default"};
-  return kNames[static_cast<int>(evidence)];
-}
-
-namespace internal {
 
 RETARGET_LAZY_DEF void rigTokens(std::string_view joint_name, std::vector<std::string>& tokens) {
   tokens.clear();
@@ -510,9 +511,9 @@ RETARGET_DECL void RigBinder::fail(const std::string& what) const {
       " joints); pass a schema file (human/schema.hpp)"));
 }
 
-namespace {
-
-// Median of `values` (the upper one for an even count); reorders them. 0 for none.
+// Median of `values` (the upper one for an even count); reorders them. 0 for none. (Inline
+// functions of the header's namespace, not an unnamed namespace: a header's unnamed namespace is
+// a different one in every translation unit that includes it.)
 inline double rigMedian(std::vector<double>& values) {
   if (values.empty()) return 0;
   const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
@@ -530,8 +531,6 @@ inline std::vector<int> rigSampleFrames(int frame_count) {
   }
   return frames;
 }
-
-}  // namespace
 
 RETARGET_LAZY_DEF void RigBinder::restPose() {
   const std::size_t n = m_.joints.size();

@@ -82,6 +82,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -288,5 +289,16 @@ HumanoidBinding bindHumanoid(const RobotModel<Scalar>& model, const HumanoidBind
 
 }  // namespace retarget
 
-// The implementation: the binding's steps and bindHumanoid's definition.
+// The implementation: the binding's steps and bindHumanoid's definition, where the layer's
+// definitions are compiled (header-only, or the compiled part's robots source; a program linking
+// the compiled part takes the double and float bindHumanoid from it and never parses the binder).
+#if RETARGET_DEFINE_ROBOTS
 #include <retarget/robots/internal/humanoid_binder.hpp>
+#endif
+
+#if !RETARGET_HEADER_ONLY
+namespace retarget {
+RETARGET_TEMPLATE_ROBOTS HumanoidBinding bindHumanoid<double>(const RobotModel<double>&, const HumanoidBindingOptions&);
+RETARGET_TEMPLATE_ROBOTS HumanoidBinding bindHumanoid<float>(const RobotModel<float>&, const HumanoidBindingOptions&);
+}  // namespace retarget
+#endif
