@@ -58,8 +58,8 @@ void addCompareOptions(CLI::App& command, CompareOptions& options) {
                      "gpdm-pf: ga-lvvj on frames the model does not explain (default: none)")
       ->check(CLI::IsMember({"none", "ga-lvvj"}));
   command.add_flag("--whole-body", options.whole_body,
-                   "beside each ga-lvvj method, the same through the whole-body pipeline (support modes, balance; "
-                   "label <method>:whole-body)");
+                   "beside each ga-lvvj and humanoid method, the same through the whole-body pipeline (support "
+                   "modes, balance; label <method>:whole-body)");
   command.add_flag("--avoid-collisions", options.avoid_collisions,
                    "self-collision avoidance after each mapping (as `retarget map`)");
   command.add_option("--solver", options.solver, "avoidance solver: slsqp (default) or cobyla")
@@ -127,7 +127,11 @@ MethodSetup parseMethodSpec(const std::string& spec, const MethodSetup& defaults
 std::vector<std::pair<MethodSetup, std::string>> methodRows(const std::string& spec, const CompareOptions& options) {
   std::vector<std::pair<MethodSetup, std::string>> rows;
   rows.emplace_back(parseMethodSpec(spec, options.defaults), spec);
-  if (options.whole_body && rows.front().first.method == "ga-lvvj" && !rows.front().first.whole_body) {
+  // Beside each plain method that has a whole body (GA-LVVJ on NAO's feet, the humanoid mapper
+  // on the robot's soles; a floating base already gives the legs its own way).
+  const MethodSetup& plain = rows.front().first;
+  const bool has_whole_body = plain.method == "ga-lvvj" || (plain.method == "humanoid" && !plain.floating_base);
+  if (options.whole_body && has_whole_body && !plain.whole_body) {
     MethodSetup whole_body = rows.front().first;
     whole_body.whole_body = true;
     rows.emplace_back(whole_body, spec + ":whole-body");

@@ -3,8 +3,8 @@
 // velocity, acceleration and jerk peaks and RMS on the CSV's own time stamps, velocity-limit
 // violations, the joint-limit margin; MPJPE on robots with a virtual skeleton (the robot scaled
 // by one factor to the human's size, so body proportions count: metrics/position_error.hpp);
-// the deepest self-penetration on robots with collision shapes; foot sliding and floating on
-// robots with feet (the human's ankles as the contact reference).
+// the deepest self-penetration on robots with collision shapes; foot sliding and floating of
+// the soles of humanoids (the human's stance labels as the contact reference).
 #include <iostream>
 #include <string>
 

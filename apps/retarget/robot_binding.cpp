@@ -6,8 +6,7 @@
 #include <array>
 #include <cstdio>
 
-#include <retarget/json/humanoid_binding.hpp>
-#include <retarget/json/humanoid_mapper.hpp>
+#include <retarget/app/methods.hpp>
 #include <retarget/robots/humanoid_soles.hpp>
 #include <retarget/robots/robot_skeleton.hpp>
 
@@ -23,9 +22,9 @@ std::string vectorText(const Eigen::Vector3d& v) {
 }  // namespace
 
 HumanoidBinding bindRobot(const RobotModel<double>& model, const std::string& schema_path) {
-  HumanoidBindingOptions options;
-  if (!schema_path.empty()) options = loadJson<HumanoidBindingOptions>(schema_path);
-  return bindHumanoid(model, options);
+  app::MethodSettings settings;
+  settings.schema_path = schema_path;
+  return app::humanoidBindingFrom(model, settings);
 }
 
 std::optional<VirtualSkeletonMap> robotSkeletonMap(const RobotModel<double>& model, const std::string& schema_path) {
@@ -84,9 +83,11 @@ void printHumanoidBinding(std::ostream& out, const RobotModel<double>& model, co
 std::unique_ptr<HumanoidMapper<double>> makeHumanoidMapper(const RobotModel<double>& model, const std::string& schema_path,
                                                            const std::string& config_path, const std::string& what,
                                                            const std::string& robot) {
-  const HumanoidMapperOptions options =
-      config_path.empty() ? HumanoidMapperOptions{} : loadJson<HumanoidMapperOptions>(config_path);
-  const HumanoidBinding binding = bindRobot(model, schema_path);
+  app::MethodSettings settings;
+  settings.schema_path = schema_path;
+  settings.config_path = config_path;
+  const HumanoidMapperOptions options = app::humanoidOptionsFrom(settings);
+  const HumanoidBinding binding = app::humanoidBindingFrom(model, settings);
   try {
     return std::make_unique<HumanoidMapper<double>>(model, binding, options);
   } catch (const InvalidArgument& e) {

@@ -318,11 +318,12 @@ solved chain (m); softened(arm), fit_failed(arm), arm_count.)doc");
               throw InvalidArgument("[retarget] PicMapper: no PIC map fits robot '" + robot->name() +
                                     "' (built-in maps: baxter, yumi, nao, pepper)");
             }
-            PicOptions o;
-            o.algorithm = picAlgorithm(algorithm);
-            o.softening = softening;
-            o.soften_always = soften_always;
-            o.fabrik.final_octant_pass = force_octants;
+            // The command line's options (the method table's builder), then the keywords.
+            app::MethodSettings settings;
+            settings.softening = softening;
+            settings.soften_always = soften_always;
+            settings.force_octants = force_octants;
+            PicOptions o = app::picOptionsFrom(settings, picAlgorithm(algorithm));
             o.smoothing_alpha = smoothing_alpha;
             applyKwargs(kwargs,
                         {{"fit_iterations", setField(o.fit_iterations)},

@@ -248,3 +248,29 @@ TEST_CASE("cli humanoid whole body: usage errors name what is wrong") {
   CHECK(pf.code != 0);
   CHECK(contains(pf.err, "ga-lvvj or humanoid"));
 }
+
+TEST_CASE("cli humanoid whole body in compare: --whole-body adds the row beside humanoid, with map's angles") {
+  // The generated bow (no shared data): compare's whole-body row is the pipeline `map --whole-body`
+  // runs, so its mapping reports the same support modes as the events map writes.
+  const fs::path dir = tempDir() / "humanoid_wb_compare";
+  fs::create_directories(dir);
+  const fs::path motion = dir / "bow.csv";
+  Run r = run("demo bow --rate 30 --duration 4 -o " + quoted(motion));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  r = run("compare " + quoted(motion) + " --robot g1 --method humanoid --whole-body --json");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const nlohmann::json compared = nlohmann::json::parse(r.out);
+  std::vector<std::string> labels;
+  for (const auto& row : compared["rows"]) labels.push_back(row["label"].get<std::string>());
+  CHECK(labels == std::vector<std::string>{"humanoid", "humanoid:whole-body"});
+  REQUIRE(compared["rows"].size() == 2);
+  CHECK(compared["rows"][1]["mapping"].contains("support_modes"));
+  CHECK(!compared["rows"][0]["mapping"].contains("support_modes"));
+  int frames = 0;
+  for (const auto& [mode, count] : compared["rows"][1]["mapping"]["support_modes"].items()) frames += count.get<int>();
+  CHECK(frames == compared["rows"][1]["frames"].get<int>());
+  // A floating base gives the legs its own way: no whole-body row beside it.
+  r = run("compare " + quoted(motion) + " --robot g1 --method humanoid:floating-base --whole-body --json");
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  CHECK(nlohmann::json::parse(r.out)["rows"].size() == 1);
+}

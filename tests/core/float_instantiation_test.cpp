@@ -19,6 +19,7 @@
 #include <retarget/geometry/distance.hpp>
 #include <retarget/human/arm_placement.hpp>
 #include <retarget/human/demo_motions.hpp>
+#include <retarget/human/foot_stance.hpp>
 #include <retarget/human/frames.hpp>
 #include <retarget/human/skeleton_smoothing.hpp>
 #include <retarget/human/torso_frames.hpp>
@@ -344,10 +345,12 @@ TEST_CASE_TEMPLATE("float and double: every metric of a short motion is finite",
   CHECK(joint_dtw.append(trajectory.col(0), trajectory.col(1)).ok());
   CHECK(finite(joint_dtw.systemDistance()));
 
-  const auto feet = footLinks(nao);
-  REQUIRE(feet.has_value());
-  CHECK(robotFootTrajectory(nao, feet->first, Q).allFinite());
-  CHECK(humanFootTrajectory(motion, HumanJoint::kFootLeft).allFinite());
+  const HumanoidBindingOptions automatic;
+  const HumanoidBinding nao_binding = bindHumanoid(nao, automatic);
+  const std::array<HumanoidSole, 2> soles = humanoidSoles(nao, nao_binding);
+  REQUIRE(soles[0].found);
+  CHECK(soleTrajectory(nao, soles[0], Q).allFinite());
+  CHECK(humanStance(motion).rows() == static_cast<Eigen::Index>(motion.size()));
 
   const Vector3<Scalar> p_S(0, 0, 0), p_W(Scalar(0.3), 0, 0);
   CHECK(armPoseAngle(p_S, p_W, Vector3<Scalar>(Scalar(0.3), Scalar(0.3), 0)).has_value());

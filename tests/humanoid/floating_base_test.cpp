@@ -138,6 +138,10 @@ TEST_CASE("floating base: G1 and H1 soles planted, flat and above the ground on 
         REQUIRE(soles[s].spheres.size() + soles[s].boxes.size() > 0);
       }
       VirtualSkeleton<double> skeleton(model, humanoidVirtualSkeletonMap(binding));
+      // The labels the mapper plants soles by are the library's one definition of a human foot
+      // on the ground, the one the contact metrics measure against (humanStance).
+      const Eigen::Matrix<int, Eigen::Dynamic, 2> labels = humanStance(take.motion);
+      int label_mismatches = 0;
       Eigen::VectorXd q(model.nq()), q_fixed(model.nq());
       SkeletonFrame<double> robot_frame;
       FrameSimilarity<double> similarity;
@@ -171,6 +175,7 @@ TEST_CASE("floating base: G1 and H1 soles planted, flat and above the ground on 
           deepest = std::max(deepest, -lowest);
           if (lowest < -0.01) ++below;
           const bool in_stance = mapper.contacts()[s];
+          label_mismatches += in_stance != (labels(static_cast<Eigen::Index>(k), static_cast<Eigen::Index>(s)) != 0);
           if (in_stance) {
             ++stance;
             if (lowest > 0.02) ++floating;
@@ -220,6 +225,7 @@ TEST_CASE("floating base: G1 and H1 soles planted, flat and above the ground on 
       CHECK(wbf_count >= 4 * static_cast<int>(take.motion.frames.size()));  // at least the four arm links
       // A take whose feet stand at all must give stance frames (else nothing above was tested).
       CHECK(stance > 0);
+      CHECK(label_mismatches == 0);
       ++checked;
     }
   }

@@ -1,13 +1,16 @@
 // Foot sliding and floating: a foot planted on the ground (no sliding), a foot that slides by a
-// known distance, a swing phase that is not contact, a robot foot floating while the human's is
-// down, and NAO's soles by forward kinematics.
+// known distance, a swing phase that is not contact, a robot foot floating while the human's
+// stands, and NAO's soles (its binding's ankle capsules) against hand geometry.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include <retarget/metrics/foot_contact.hpp>
 #include <retarget/robots/baxter.hpp>
+#include <retarget/robots/humanoid_binding.hpp>
+#include <retarget/robots/humanoid_soles.hpp>
 #include <retarget/robots/nao.hpp>
 
 using namespace retarget;
@@ -66,51 +69,84 @@ TEST_CASE("foot contact: a foot that slides by a known distance, then swings") {
   CHECK(footContact(t, hover).sliding == doctest::Approx(0.0));
 }
 
-TEST_CASE("foot contact: a robot foot floating while the human's is on the ground") {
+TEST_CASE("foot contact: a robot foot floating while the human's stands") {
   const int n = 20;
   const auto t = times(n);
-  Eigen::Matrix3Xd human(3, n), robot(3, n);
-  human.colwise() = Eigen::Vector3d(0.2, 0.1, 0.07);  // human ankle, still (its own ground 0.07)
+  Eigen::Matrix3Xd robot(3, n);
   for (int k = 0; k < n; ++k) robot.col(k) = Eigen::Vector3d(0.0, 0.05, k < 10 ? -0.3 : -0.25);
-  const FootContact c = footContact(t, robot, &human);
+  Eigen::VectorXi stance = Eigen::VectorXi::Ones(n);
+  const FootContact c = footContact(t, robot, &stance);
   CHECK(c.reference_contact_frames == 20);
   CHECK(c.floating_frames == 10);
   CHECK(c.floating_max == doctest::Approx(0.05));
   CHECK(c.floating_mean == doctest::Approx(0.025));
-  // A human foot moving fast along the ground is not contact (speed 1.5 m/s > 0.3 m/s).
-  for (int k = 0; k < n; ++k) human(0, k) = 0.05 * k;
-  CHECK(footContact(t, robot, &human).reference_contact_frames == 0);
+  // Only the frames the human stands count: the last five (all floating at 5 cm).
+  stance.head(15).setZero();
+  const FootContact late = footContact(t, robot, &stance);
+  CHECK(late.reference_contact_frames == 5);
+  CHECK(late.floating_frames == 5);
+  CHECK(late.floating_mean == doctest::Approx(0.05));
   // Validation names the field.
   FootContactOptions bad;
   bad.contact_height = -1;
   CHECK_THROWS_WITH_AS(footContact(t, robot, nullptr, bad), doctest::Contains("contact_height"), InvalidArgument);
   CHECK_THROWS_WITH_AS(footContact(times(3), robot), doctest::Contains("robot foot samples"), InvalidArgument);
+  const Eigen::VectorXi short_labels = Eigen::VectorXi::Ones(3);
+  CHECK_THROWS_WITH_AS(footContact(t, robot, &short_labels), doctest::Contains("stance labels"), InvalidArgument);
 }
 
-TEST_CASE("foot contact: NAO's soles by forward kinematics; robots without feet have none") {
+TEST_CASE("foot contact: NAO's soles by forward kinematics against hand geometry; robots without legs have none") {
   const auto nao = makeNao();
-  const auto feet = footLinks(nao);
-  REQUIRE(feet.has_value());
-  CHECK(feet->first == "l_sole");
-  CHECK(!footLinks(makeBaxter()).has_value());
-  // Zero pose: the sole is 0.085 + 0.1 + 0.1029 + 0.04511 m below the torso frame, 0.05 m left.
+  const auto soles = humanoidSoles(nao, bindHumanoid(nao, HumanoidBindingOptions{}));
+  REQUIRE(soles[0].found);
+  REQUIRE(soles[1].found);
+  CHECK(!humanoidSoles(makeBaxter(), bindHumanoid(makeBaxter(), HumanoidBindingOptions{}))[0].found);
+  // NAO's foot collision capsule (robots/nao.hpp) runs from 0.02 m behind the ankle to 0.07 m in
+  // front of it, 0.045 m below, along the foot: its ends' lowest points are the sole. Hand
+  // geometry in the torso frame: the hip 0.05 m left of and 0.085 m below the torso, the ankle
+  // L = 0.1 + 0.1029 m below the hip, a sole end at (x, 0.05, -0.085 - L - 0.045) at zero pose.
+  const double drop = 0.1 + 0.1029 + 0.045;
   const Eigen::MatrixXd q = Eigen::MatrixXd::Zero(10, nao.nq());
-  const Eigen::Matrix3Xd left = robotFootTrajectory(nao, feet->first, q);
-  CHECK(left(2, 0) == doctest::Approx(-(0.085 + 0.1 + 0.1029 + 0.04511)).epsilon(1e-9));
+  const Eigen::Matrix3Xd left = soleTrajectory(nao, soles[0], q);
+  CHECK(left(0, 0) == doctest::Approx(0.5 * (-0.02 + 0.07)).epsilon(1e-9));
   CHECK(left(1, 0) == doctest::Approx(0.05).epsilon(1e-9));
+  CHECK(left(2, 0) == doctest::Approx(-(0.085 + drop)).epsilon(1e-9));
   const FootContact still = footContact(times(10), left);
   CHECK(still.contact_frames == 10);
   CHECK(still.sliding == 0.0);
-  // Swinging the left leg forward (hip pitch 0.08 rad per frame) moves the sole on a circle of
-  // radius L = 0.1 + 0.1029 + 0.04511 m about the hip: up L (1 - cos theta), forward L sin theta.
-  // It stays within the 2 cm contact height up to frame 5 (theta 0.4: 19.6 mm; frame 6: 28 mm),
-  // so it slides L sin(0.4) on the ground and the rest of the swing is not counted.
+  // Swinging the left leg forward (hip pitch a = -0.08 k rad, about the hip's y axis) turns both
+  // sole ends about the hip: an end at (x, -drop) from the hip goes to
+  // (x cos a - drop sin a, -x sin a - drop cos a). The heel first dips, so the ground is the
+  // lowest end over the swing; contact is within 2 cm of it; the sliding is the centroid's path
+  // over consecutive contact frames.
   Eigen::MatrixXd swing = q;
   const int hip = nao.qIndex("LHipPitch");
   for (int k = 0; k < 10; ++k) swing(k, hip) = -0.08 * k;
-  const FootContact c = footContact(times(10), robotFootTrajectory(nao, feet->first, swing));
-  const double L = 0.1 + 0.1029 + 0.04511;
-  CHECK(c.contact_frames == 6);
-  CHECK(c.sliding == doctest::Approx(L * std::sin(0.4)).epsilon(1e-9));
-  CHECK_THROWS_WITH_AS(robotFootTrajectory(nao, "no_such_link", q), doctest::Contains("foot link"), InvalidArgument);
+  const Eigen::Matrix3Xd moved = soleTrajectory(nao, soles[0], swing);
+  Eigen::Matrix3Xd expected(3, 10);
+  for (int k = 0; k < 10; ++k) {
+    const double a = -0.08 * k;
+    double lowest = 1e9, x_mid = 0;
+    for (const double x : {-0.02, 0.07}) {
+      lowest = std::min(lowest, -x * std::sin(a) - drop * std::cos(a));
+      x_mid += 0.5 * (x * std::cos(a) - drop * std::sin(a));
+    }
+    expected.col(k) << x_mid, 0.05, -0.085 + lowest;
+  }
+  CHECK((moved - expected).cwiseAbs().maxCoeff() < 1e-9);
+  const double ground = expected.row(2).minCoeff();
+  int contact = 0;
+  double sliding = 0;
+  for (int k = 0; k < 10; ++k) {
+    const bool in = expected(2, k) - ground <= 0.02;
+    contact += in ? 1 : 0;
+    if (k > 0 && in && expected(2, k - 1) - ground <= 0.02) sliding += std::abs(expected(0, k) - expected(0, k - 1));
+  }
+  const FootContact c = footContact(times(10), moved);
+  CHECK(contact >= 3);  // the swing starts on the ground ...
+  CHECK(contact <= 8);  // ... and leaves it
+  CHECK(c.contact_frames == contact);
+  CHECK(c.sliding == doctest::Approx(sliding).epsilon(1e-9));
+  HumanoidSole missing;
+  CHECK_THROWS_WITH_AS(soleTrajectory(nao, missing, q), doctest::Contains("sole"), InvalidArgument);
 }

@@ -258,12 +258,17 @@ inline HumanoidBinding humanoidBindingFrom(const RobotModel<double>& model, cons
   return bindHumanoid(model, pins);
 }
 
+/// The humanoid mapper's options: the settings' options file, else the library's defaults.
+/// Throws ParseError for a bad file.
+inline HumanoidMapperOptions humanoidOptionsFrom(const MethodSettings& settings) {
+  return settings.config_path.empty() ? HumanoidMapperOptions{} : loadJson<HumanoidMapperOptions>(settings.config_path);
+}
+
 /// The humanoid mapper on `model` (the settings' binding and options file). Throws
 /// InvalidArgument when the robot does not bind.
 inline std::unique_ptr<HumanoidMapper<double>> makeHumanoidFromSettings(const RobotModel<double>& model,
                                                                         const MethodSettings& settings) {
-  const HumanoidMapperOptions options =
-      settings.config_path.empty() ? HumanoidMapperOptions{} : loadJson<HumanoidMapperOptions>(settings.config_path);
+  const HumanoidMapperOptions options = humanoidOptionsFrom(settings);
   return std::make_unique<HumanoidMapper<double>>(model, humanoidBindingFrom(model, settings), options);
 }
 

@@ -19,12 +19,13 @@
 ///                skeleton motions;
 ///  - dtw:        BVH motions with an Euler map (the built-in InMoov ones or a given one);
 ///  - physical:   every robot; its MPJPE part needs a virtual skeleton, penetration collision
-///                shapes, foot sliding / floating feet (footLinks).
+///                shapes, foot sliding / floating the soles of both legs (robots/humanoid_soles.hpp).
 ///
 /// Batch evaluation (allocates; not the per-frame path). Errors: InvalidArgument or ParseError
 /// naming the angles' `source` and row.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -35,6 +36,7 @@
 
 #include <retarget/core/error.hpp>
 #include <retarget/human/bvh_motion.hpp>
+#include <retarget/human/foot_stance.hpp>
 #include <retarget/human/motion.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -50,6 +52,8 @@
 #include <retarget/metrics/position_error.hpp>
 #include <retarget/metrics/self_penetration.hpp>
 #include <retarget/metrics/weighted_dtw.hpp>
+#include <retarget/robots/humanoid_binding.hpp>
+#include <retarget/robots/humanoid_soles.hpp>
 #include <retarget/robots/robot_skeleton.hpp>
 #include <retarget/robots/virtual_skeleton.hpp>
 #include <retarget/robots/virtual_skeleton_map.hpp>
@@ -151,7 +155,7 @@ struct PhysicalEvaluation {
   JointSmoothness smoothness;
   std::optional<MotionPositionError> position_error;  ///< Robots with a virtual skeleton rooted at SpineBase.
   std::optional<SelfPenetration> penetration;          ///< Robots with collision shapes.
-  std::vector<FootEvaluation> feet;                    ///< Robots with feet: left, right.
+  std::vector<FootEvaluation> feet;                    ///< Robots with two soles: left, right.
 };
 
 /// Physical metrics of `q` (frames x nq, rad) at `time` (s). `motion` (may be null: a motion that
@@ -389,13 +393,20 @@ inline PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, cons
   }
   bool increasing = true;
   for (std::size_t k = 1; k < time.size(); ++k) increasing = increasing && time[k] > time[k - 1];
-  if (const auto feet = footLinks(model); feet && increasing && !time.empty()) {
-    for (const auto& [link, joint] : {std::pair<std::string, HumanJoint>{feet->first, HumanJoint::kAnkleLeft},
-                                      {feet->second, HumanJoint::kAnkleRight}}) {
-      const Eigen::Matrix3Xd robot = robotFootTrajectory(model, link, q);
-      std::optional<Eigen::Matrix3Xd> human;
-      if (motion != nullptr && motion->size() == time.size()) human = humanFootTrajectory(*motion, joint);
-      out.feet.push_back(FootEvaluation{link, footContact(time, robot, human ? &*human : nullptr)});
+  if (increasing && !time.empty()) {
+    // The robot's soles as its humanoid binding finds them (none for a robot without legs), in
+    // the robot frame (z up); the human's stance labels when the motion is this mapping's.
+    const HumanoidBinding binding = bindHumanoid(model, HumanoidBindingOptions{});
+    const std::array<HumanoidSole, 2> soles = humanoidSoles(model, binding);
+    std::optional<Eigen::Matrix<int, Eigen::Dynamic, 2>> stance;
+    if (motion != nullptr && motion->size() == time.size()) stance = humanStance(*motion);
+    Eigen::Isometry3d X_WB = Eigen::Isometry3d::Identity();
+    X_WB.linear() = binding.R_BR.transpose();
+    for (std::size_t side = 0; side < 2 && soles[0].found && soles[1].found; ++side) {
+      const Eigen::Matrix3Xd robot = soleTrajectory(model, soles[side], q, X_WB);
+      std::optional<Eigen::VectorXi> labels;
+      if (stance) labels = stance->col(static_cast<Eigen::Index>(side));
+      out.feet.push_back(FootEvaluation{soles[side].link, footContact(time, robot, labels ? &*labels : nullptr)});
     }
   }
   return out;

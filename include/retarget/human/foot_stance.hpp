@@ -193,6 +193,35 @@ class FootStanceDetector {
   std::array<double, 2> height_{}, speed_{};
 };
 
+/// The stance labels of a whole take (rows: frames; columns: left, right; 1: standing), with the
+/// take's floor (`humanFloor(motion)`) unless `options` gives one: the one definition of a human
+/// foot on the ground that the floating-base mapper plants soles by and the contact metrics
+/// measure against. A take without a usable ankle and foot point stands nowhere (all 0). Throws
+/// InvalidArgument for invalid options.
+template <typename Scalar>
+Eigen::Matrix<int, Eigen::Dynamic, 2> humanStance(const SkeletonMotion<Scalar>& motion,
+                                                  FootStanceOptions options = {}) {
+  options.validate();
+  Eigen::Matrix<int, Eigen::Dynamic, 2> stance =
+      Eigen::Matrix<int, Eigen::Dynamic, 2>::Zero(static_cast<Eigen::Index>(motion.frames.size()), 2);
+  if (!options.floor) {
+    bool ankle = false, foot = false;
+    for (const SkeletonFrame<Scalar>& f : motion.frames) {
+      ankle = ankle || f.usable(HumanJoint::kAnkleLeft) || f.usable(HumanJoint::kAnkleRight);
+      foot = foot || f.usable(HumanJoint::kFootLeft) || f.usable(HumanJoint::kFootRight);
+    }
+    if (!ankle || !foot) return stance;
+    options.floor = humanFloor(motion);
+  }
+  FootStanceDetector<Scalar> detector(options);
+  for (std::size_t k = 0; k < motion.frames.size(); ++k) {
+    const std::array<bool, 2> labels = detector.update(motion.frames[k]);
+    stance(static_cast<Eigen::Index>(k), 0) = labels[0] ? 1 : 0;
+    stance(static_cast<Eigen::Index>(k), 1) = labels[1] ? 1 : 0;
+  }
+  return stance;
+}
+
 #if !RETARGET_HEADER_ONLY
 RETARGET_TEMPLATE_HUMAN class FootStanceDetector<double>;
 RETARGET_TEMPLATE_HUMAN class FootStanceDetector<float>;

@@ -190,13 +190,9 @@ GroundContact groundContact(const RobotModel<Scalar>& model, const HumanoidBindi
     bool below = false;
     for (std::size_t s = 0; s < 2; ++s) {
       const Eigen::Isometry3d X_WF = data.X_WL[static_cast<std::size_t>(soles[s].link_index)].template cast<double>();
-      double lowest = std::numeric_limits<double>::infinity();
-      Eigen::Vector3d centre = Eigen::Vector3d::Zero();
-      for (const Eigen::Vector3d& p_L : soles[s].points_L) {
-        const Eigen::Vector3d p = X_WF * p_L;
-        lowest = std::min(lowest, p.z());
-        centre += p / static_cast<double>(soles[s].points_L.size());
-      }
+      const SolePlacement placement = solePlacement(soles[s], X_WF);
+      const double lowest = placement.lowest;
+      const Eigen::Vector3d& centre = placement.centre;
       below = below || lowest < -options.penetration_depth;
       out.deepest = std::max(out.deepest, -lowest);
       const double speed = k == 0 ? 0.0

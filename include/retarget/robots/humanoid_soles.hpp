@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -161,6 +162,26 @@ std::array<HumanoidSole, 2> humanoidSoles(const RobotModel<Scalar>& model, const
     sole.source = "estimated from the rest pose (the foot has no collision primitive)";
   }
   return soles;
+}
+
+/// Where a sole is when its foot link is at `X_WF` (frame W, z up, m).
+struct SolePlacement {
+  double lowest = 0;                                 ///< z of the sole's lowest point (m): its height
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();  ///< centroid of the sole's points (m)
+};
+
+/// The placement of `sole` (found, with points) with its foot link at `X_WF`: the one definition
+/// of a sole's height and position that the contact metrics (metrics/ground_contact.hpp,
+/// metrics/foot_contact.hpp) read.
+inline SolePlacement solePlacement(const HumanoidSole& sole, const Eigen::Isometry3d& X_WF) {
+  SolePlacement out;
+  out.lowest = std::numeric_limits<double>::infinity();
+  for (const Eigen::Vector3d& p_L : sole.points_L) {
+    const Eigen::Vector3d p = X_WF * p_L;
+    out.lowest = std::min(out.lowest, p.z());
+    out.centre += p / static_cast<double>(sole.points_L.size());
+  }
+  return out;
 }
 
 }  // namespace retarget
