@@ -72,8 +72,9 @@
 ///           + sum over joints p_k (y_k - y0_k)^2,   e = (0, 0, -1), a = hipYawPitchAxis(side),
 ///    within the limits (Levenberg-Marquardt on the exact Hessian, analytic first and second
 ///    derivatives, active set on the bounds, only descending steps, at most 50 iterations,
-///    fixed-size matrices: no allocation; the search the arm choice uses too,
-///    internal::boundedLevenbergMarquardt, with the two legs' blocks solved apart through
+///    fixed-size matrices: no allocation; the library's one bounded search,
+///    core/internal/bounded_lm.hpp boundedNewtonSearch, which the arm choice uses too, with the
+///    two legs' blocks solved apart through
 ///    HipYawPitch's Schur complement). y0 is
 ///    the analytic solution clamped to the limits, so an exact solution (a robot pose, the round
 ///    trip) is never moved. p_k = kGaLvvjLegFitPrior (0.25 /rad^2) keeps ill-conditioned
@@ -134,7 +135,8 @@
 ///
 /// Invariance: the angles depend only on link vectors expressed in frames built from the
 /// skeleton itself, so any rigid motion of the whole skeleton (rotation about any axis and
-/// translation) leaves them unchanged (with `trunk_lean`: a rotation about z and translation); `frame.head` angles are used as given (torso-relative).
+/// translation) leaves them unchanged (with `trunk_lean`: a rotation about z and translation); `frame.head` angles are
+/// used as given (torso-relative).
 
 #include <array>
 #include <algorithm>
@@ -145,6 +147,7 @@
 
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/bounded_lm.hpp>
 #include <retarget/core/internal/small_cholesky.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
@@ -343,105 +346,6 @@ Scalar armDirectionError(const std::array<Scalar, 4>& c, const Matrix3<Scalar>& 
     }
   }
   return Scalar(2) - u.dot(u_T) - l.dot(l_T);
-}
-
-/// What `boundedLevenbergMarquardt` needs of a cost at a point: half its gradient `g`, half its
-/// Hessian `H` (exact second derivatives) and a positive per-coordinate scale `damping` of the
-/// Levenberg-Marquardt term (the diagonal of the Gauss-Newton Hessian, say).
-template <typename Scalar, int N>
-struct LmDerivatives {
-  Eigen::Matrix<Scalar, N, 1> g;
-  Eigen::Matrix<Scalar, N, N> H;
-  Eigen::Matrix<Scalar, N, 1> damping;
-};
-
-/// Length (rad) of a step `boundedLevenbergMarquardt` takes as its last without evaluating the
-/// cost after it. Near the minimum the search takes (nearly) Newton steps on the exact Hessian,
-/// which converge quadratically: after a step of length s the point is about s^2 from the
-/// minimum (1e-12 rad here), far below anything a joint or a sensor resolves, and each LM solve
-/// saves the evaluation its last step used to cost (about one of six in the leg fit).
-inline constexpr double kLmFinalStep = 1e-6;
-
-/// Solves A x = -g by Cholesky; false when A is not positive definite (the default linear
-/// solver of `boundedLevenbergMarquardt`).
-template <typename Scalar, int N>
-bool choleskyStep(const Eigen::Matrix<Scalar, N, N>& A, const Eigen::Matrix<Scalar, N, 1>& g,
-                  Eigen::Matrix<Scalar, N, 1>& step) {
-  Eigen::Matrix<Scalar, N, N> L = A;
-  if (!choleskyFactorInPlace(L)) return false;
-  step = -g;
-  choleskySolveInPlace(L, step);
-  return true;
-}
-
-/// The local minimum of a smooth cost within the box [lo, hi] from `y` (inside the box), moving
-/// only the coordinates marked `free` (GA-LVVJ's arm refinement and leg fit). Levenberg-Marquardt
-/// on the exact Hessian: a coordinate on a bound its gradient pushes against is held there (its
-/// row and column become identity), each step is clipped to the box, a step is taken only when it
-/// lowers the cost (or is shorter than 1e-7, where the cost's rounding hides its gain and the
-/// gradient is trusted, so the minimum is located to about 1e-10 rather than to the rounding of
-/// the cost), the damping falls by 3 after a taken step and grows by 4 after a refused one (or
-/// when the damped matrix is not positive definite), and the search ends when the gradient
-/// vanishes, a step is no longer than `kLmFinalStep` (taken without evaluating the cost there:
-/// nothing would use it), twelve tries fail to lower the cost, or after `max_iterations`. `cost` and
-/// `now` are the cost and derivatives at `y` on entry (the caller has them from deciding whether
-/// to search at all). `evaluate(y, derivatives)` returns the cost at y and fills its
-/// derivatives; `solve(A, g, step)` solves A step = -g and returns false when A is not positive
-/// definite (choleskyStep, or a solver that knows A's sparsity). Fixed-size: no allocation.
-template <typename Scalar, int N, typename Evaluate, typename Solve>
-void boundedLevenbergMarquardt(Eigen::Matrix<Scalar, N, 1>& y, Scalar cost, LmDerivatives<Scalar, N>& now,
-                               const Eigen::Matrix<Scalar, N, 1>& lo, const Eigen::Matrix<Scalar, N, 1>& hi,
-                               const std::array<bool, static_cast<std::size_t>(N)>& free, int max_iterations, Evaluate&& evaluate,
-                               Solve&& solve) {
-  using Vec = Eigen::Matrix<Scalar, N, 1>;
-  using Mat = Eigen::Matrix<Scalar, N, N>;
-  LmDerivatives<Scalar, N> trial_derivatives;
-  Scalar lambda = Scalar(1e-3);
-  for (int iteration = 0; iteration < max_iterations; ++iteration) {
-    Vec g = now.g;
-    Mat hessian = now.H;
-    Vec damping = now.damping;
-    // Fixed and bound-held coordinates do not move (their rows and columns become identity).
-    for (Eigen::Index k = 0; k < N; ++k) {
-      const bool held_at_bound = (y[k] <= lo[k] && g[k] > Scalar(0)) || (y[k] >= hi[k] && g[k] < Scalar(0));
-      if (free[static_cast<std::size_t>(k)] && !held_at_bound) continue;
-      g[k] = Scalar(0);
-      hessian.row(k).setZero();
-      hessian.col(k).setZero();
-      hessian(k, k) = Scalar(1);
-      damping[k] = Scalar(1);
-    }
-    if (!(g.squaredNorm() > Scalar(1e-28))) return;
-    bool accepted = false;
-    for (int attempt = 0; attempt < 12 && !accepted; ++attempt) {
-      // Far from the minimum (H indefinite or the step too long) the damping makes the step a
-      // scaled gradient step; near it, a Newton step.
-      Mat A = hessian;
-      A.diagonal() += lambda * damping;
-      Vec step;
-      if (!solve(A, g, step)) {
-        lambda *= Scalar(4);
-        continue;
-      }
-      const Vec trial = (y + step).cwiseMax(lo).cwiseMin(hi);
-      const Scalar step_norm = step.norm();
-      if (step_norm <= Scalar(kLmFinalStep)) {  // converged
-        y = trial;
-        return;
-      }
-      const Scalar trial_cost = evaluate(trial, trial_derivatives);
-      if (step.allFinite() && (trial_cost < cost || step_norm < Scalar(1e-7))) {
-        y = trial;
-        cost = trial_cost;
-        now = trial_derivatives;
-        lambda = std::max(lambda / Scalar(3), Scalar(1e-9));
-        accepted = true;
-      } else {
-        lambda *= Scalar(4);
-      }
-    }
-    if (!accepted) return;
-  }
 }
 
 }  // namespace internal
@@ -848,8 +752,8 @@ Status GaLvvjMapper<Scalar>::chooseArm(const V3& u_T, const V3& l_T, bool left) 
     }
     ArmDerivatives now;
     const Scalar f = costAndDerivatives(y, now);
-    internal::boundedLevenbergMarquardt<Scalar, 4>(y, f, now, lo, hi, {true, true, true, true}, 30,
-                                                   costAndDerivatives, internal::choleskyStep<Scalar, 4>);
+    (void)internal::boundedNewtonSearch<Scalar, 4>(y, f, now, lo, hi, {true, true, true, true}, 30, costAndDerivatives,
+                                                   internal::choleskyStep<Scalar, 4>);
     return ArmAngles{y[0], y[1], y[2], y[3]};
   };
   if (continuous) add(refine(clamp(continued(previous_arm_[side]))));
@@ -1221,7 +1125,7 @@ void GaLvvjMapper<Scalar>::fitLegs(const SkeletonFrame<Scalar>& frame, const std
   if (!(cost > Scalar(1e-20))) return;  // exact (a robot pose): nothing to trade
   Derivatives now;
   derive(y, pose, now);
-  internal::boundedLevenbergMarquardt<Scalar, kVars>(y, cost, now, lo, hi, free, 50, evaluate, solve);
+  (void)internal::boundedNewtonSearch<Scalar, kVars>(y, cost, now, lo, hi, free, 50, evaluate, solve);
   for (std::size_t k = 0; k < kVars; ++k) {
     if (free[k]) angle(joints[k]) = y[static_cast<Eigen::Index>(k)];
   }

@@ -116,6 +116,7 @@
 
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/bounded_lm.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
@@ -782,77 +783,104 @@ void HumanoidMapper<Scalar>::accept() {
   }
 }
 
+namespace internal {
+
+/// The schedule of the humanoid fits (the fixed-base fit and its floating base's), for
+/// boundedLevenbergMarquardt: Gauss-Newton steps damped from 1e-3, the damping x 0.3 after a
+/// taken step (down to 1e-9) and x 10 after a refused one (the search gives up above
+/// `max_damping`); a step that keeps the cost is taken; it ends after `max_evaluations` costs,
+/// when a taken step gains at most 1e-12 max(1, cost), when a step moves no coordinate by more
+/// than `tolerance`, or at a damped matrix that is not positive definite.
+inline LmOptions humanoidSearch(double tolerance, int max_evaluations, double max_damping) {
+  LmOptions search;
+  search.initial_damping = 1e-3;
+  search.shrink = 0.3;
+  search.grow = 10.0;
+  search.min_damping = 1e-9;
+  search.max_damping = max_damping;
+  search.max_evaluations = max_evaluations;
+  search.take_equal = true;
+  search.not_positive_ends = true;
+  search.relative_decrease = 1e-12;
+  search.step_tolerance = tolerance;
+  return search;
+}
+
+}  // namespace internal
+
 template <typename Scalar>
 bool HumanoidMapper<Scalar>::solve(int max_iterations) {
-  // A rejected step whose model decrease was below this fraction of max(1, cost) ends the solve
-  // (see below; chosen on the tuning Kinect recordings: 14 % fewer iterations, the same costs).
-  constexpr Scalar kPromisedFloor = Scalar(1e-6);
-  const int nq = model_->nq();
+  // A refused step whose model decrease was below this fraction of max(1, cost) ends the solve
+  // (chosen on the tuning Kinect recordings: 14 % fewer iterations, the same costs).
+  constexpr double kPromisedFloor = 1e-6;
   const Scalar mu = static_cast<Scalar>(options_.continuity_weight);
-  const Scalar half_mu = Scalar(0.5) * mu;
   q_ = q_.cwiseMax(lo_).cwiseMin(hi_);
-  Scalar cost = evaluate(q_) + half_mu * (q_ - q_prev_).squaredNorm();
+  const Scalar cost = evaluate(q_) + Scalar(0.5) * mu * (q_ - q_prev_).squaredNorm();
   accept();
-  Scalar lambda = Scalar(1e-3);
-  const Scalar tolerance = static_cast<Scalar>(options_.tolerance);
-  bool converged = false;
-  int it = 0;
-  for (; it < max_iterations && !converged; ++it) {
-    // Gradient and damped Gauss-Newton matrix with the continuity term over the free coordinates:
-    // a coordinate no term moves, pinned (lo = hi: held, or outside a restart's limb), or at a
-    // bound whose gradient points out of the box stays where it is and leaves the system.
-    rhs_ = g_ + mu * (q_ - q_prev_);
-    int m = 0;
-    for (int i = 0; i < nq; ++i) {
-      const Scalar span = Scalar(1e-9);
-      fixed_[i] = !driven_[i] || !(lo_[i] < hi_[i]) || (q_[i] <= lo_[i] + span && rhs_[i] > 0) ||
-                  (q_[i] >= hi_[i] - span && rhs_[i] < 0);
-      if (!fixed_[i]) free_[static_cast<std::size_t>(m++)] = i;
+  // The fit as the library's bounded search's problem (core/internal/bounded_lm.hpp): the
+  // Gauss-Newton matrix of the terms plus the continuity term mu |q - q_prev|^2 / 2, damped by
+  // lambda I, over the free coordinates. A coordinate no term moves, pinned (lo = hi: held, or
+  // outside a restart's limb), or at a bound whose gradient points out of the box stays where it
+  // is and leaves the system, which is factorised in A_'s top-left corner (no allocation).
+  struct Problem {
+    HumanoidMapper& m;
+    Scalar mu;
+    Scalar moved = 0;
+
+    internal::LmStep solve(Scalar lambda) {
+      const int nq = m.model_->nq();
+      m.rhs_ = m.g_ + mu * (m.q_ - m.q_prev_);
+      int free = 0;
+      for (int i = 0; i < nq; ++i) {
+        m.fixed_[i] = !m.driven_[i] || !(m.lo_[i] < m.hi_[i]) ||
+                      internal::heldAtBound(m.q_[i], m.lo_[i], m.hi_[i], m.rhs_[i], Scalar(1e-9));
+        if (!m.fixed_[i]) m.free_[static_cast<std::size_t>(free++)] = i;
+      }
+      if (free == 0) return internal::LmStep::kNothingFree;
+      for (int c = 0; c < free; ++c) {
+        const int qc = m.free_[static_cast<std::size_t>(c)];
+        for (int r = 0; r < free; ++r) m.A_(r, c) = m.H_(m.free_[static_cast<std::size_t>(r)], qc);
+        m.A_(c, c) += mu + lambda;
+        m.b_[c] = -m.rhs_[qc];
+      }
+      Eigen::Ref<MatrixX<Scalar>> A_free = m.A_.topLeftCorner(free, free);
+      Eigen::LLT<Eigen::Ref<MatrixX<Scalar>>> llt(A_free);
+      if (llt.info() != Eigen::Success) return internal::LmStep::kNotPositive;
+      auto b = m.b_.head(free);
+      llt.solveInPlace(b);
+      m.dq_.setZero();
+      for (int c = 0; c < free; ++c) m.dq_[m.free_[static_cast<std::size_t>(c)]] = m.b_[c];
+      m.q_try_ = (m.q_ + m.dq_).cwiseMax(m.lo_).cwiseMin(m.hi_);
+      moved = (m.q_try_ - m.q_).cwiseAbs().maxCoeff();
+      return internal::LmStep::kReady;
     }
-    if (m == 0) {
-      converged = true;
-      break;
+    Scalar stepSize() const { return moved; }
+    Scalar tryStep() {
+      if (!m.q_try_.allFinite()) return std::numeric_limits<Scalar>::quiet_NaN();
+      return m.evaluate(m.q_try_) + Scalar(0.5) * mu * (m.q_try_ - m.q_prev_).squaredNorm();
     }
-    // The system in A_'s top-left m x m corner, factorised in place (no allocation).
-    for (int c = 0; c < m; ++c) {
-      const int qc = free_[static_cast<std::size_t>(c)];
-      for (int r = 0; r < m; ++r) A_(r, c) = H_(free_[static_cast<std::size_t>(r)], qc);
-      A_(c, c) += mu + lambda;
-      b_[c] = -rhs_[qc];
+    void accept() {
+      m.q_.swap(m.q_try_);
+      m.accept();
     }
-    Eigen::Ref<MatrixX<Scalar>> A_free = A_.topLeftCorner(m, m);
-    Eigen::LLT<Eigen::Ref<MatrixX<Scalar>>> llt(A_free);
-    if (llt.info() != Eigen::Success) break;
-    auto b = b_.head(m);
-    llt.solveInPlace(b);
-    dq_.setZero();
-    for (int c = 0; c < m; ++c) dq_[free_[static_cast<std::size_t>(c)]] = b_[c];
-    q_try_ = (q_ + dq_).cwiseMax(lo_).cwiseMin(hi_);
-    if (!q_try_.allFinite()) break;
-    const Scalar moved = (q_try_ - q_).cwiseAbs().maxCoeff();
-    const Scalar cost_try = evaluate(q_try_) + half_mu * (q_try_ - q_prev_).squaredNorm();
-    if (cost_try <= cost) {
-      q_.swap(q_try_);
-      accept();
-      converged = cost - cost_try <= Scalar(1e-12) * std::max(Scalar(1), cost) || moved <= tolerance;
-      cost = cost_try;
-      lambda = std::max(Scalar(1e-9), lambda * Scalar(0.3));
-    } else {
-      // Rejected. Nothing left to gain when the Gauss-Newton model itself promised almost no
-      // decrease for this step (-g.s - s^T (H + mu I) s / 2, s the step taken): near a minimum
-      // with a nonzero residual the model's steps fail by rounding, and raising lambda until
-      // they shrink below `tolerance` took half of all iterations on Kinect input.
-      dq_ = q_try_ - q_;
-      b_.noalias() = H_ * dq_;  // preallocated: no temporary
-      const Scalar promised = -rhs_.dot(dq_) - Scalar(0.5) * (dq_.dot(b_) + mu * dq_.squaredNorm());
-      lambda *= Scalar(10);
-      converged = moved <= tolerance || promised <= kPromisedFloor * std::max(Scalar(1), cost);
-      if (lambda > Scalar(1e6)) break;
+    void reject() {}
+    void takeUnevaluated() {}  // no final_step
+    // Near a minimum with a nonzero residual the model's steps fail by rounding, and raising
+    // lambda until they shrink below the tolerance took half of all iterations on Kinect input:
+    // the model's own promise for the refused step s, -g.s - s^T (H + mu I) s / 2, ends it.
+    Scalar promisedDecrease() {
+      m.dq_ = m.q_try_ - m.q_;
+      m.b_.noalias() = m.H_ * m.dq_;  // preallocated: no temporary
+      return -m.rhs_.dot(m.dq_) - Scalar(0.5) * (m.dq_.dot(m.b_) + mu * m.dq_.squaredNorm());
     }
-  }
-  iterations_ += it;
-  cost_ = cost;
-  return converged;
+  };
+  Problem problem{*this, mu};
+  internal::LmOptions search = internal::humanoidSearch(options_.tolerance, max_iterations, 1e6);
+  search.promise_floor = kPromisedFloor;
+  const internal::LmOutcome<Scalar> outcome = internal::boundedLevenbergMarquardt(problem, cost, search);
+  iterations_ += outcome.evaluations;
+  cost_ = outcome.cost;
+  return outcome.converged;
 }
 
 template <typename Scalar>

@@ -70,6 +70,7 @@
 
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/bounded_lm.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/foot_stance.hpp>
@@ -720,77 +721,93 @@ Status HumanoidFloatingBaseMapper<Scalar>::map(const SkeletonFrame<Scalar>& fram
     p_root_ = hip_target_ok_ ? V3(hip_target_.x() - hip_W.x(), hip_target_.y() - hip_W.y(), -sole_rest_z_)
                              : V3(0, 0, -sole_rest_z_);
   }
-  int rows = 0;
-  Scalar cost = evaluate(J_, r_, rows);
-  bool data_at_solution = true;  // data_ (forward kinematics) is at the accepted iterate
-  Scalar lambda = Scalar(1e-3);
-  const int nx = 6 + static_cast<int>(legs_.size());
-  const int iterations = first_ ? 5 * options_.max_iterations : options_.max_iterations;
-  for (int it = 0; it < iterations; ++it) {
-    g_.noalias() = J_.topRows(rows).transpose() * r_.head(rows);
-    // Free coordinates: a leg coordinate at a bound whose descent points out stays.
-    int m = 0;
-    for (int x = 0; x < nx; ++x) {
-      if (x >= 6) {
-        const int c = legs_[static_cast<std::size_t>(x - 6)];
-        if ((q_full_[c] <= lo_[c] && g_[x] > 0) || (q_full_[c] >= hi_[c] && g_[x] < 0)) continue;
+  // The library's bounded search (core/internal/bounded_lm.hpp) over x = (root position, root
+  // rotation increment, leg coordinates): Gauss-Newton on the residuals, damped by
+  // lambda (diag(J^T J) + 1e-9), the rotation updated on its manifold, a leg coordinate at a bound
+  // whose descent points out held there, the legs clipped to their box.
+  struct Problem {
+    HumanoidFloatingBaseMapper& m;
+    int nx;
+    int rows = 0, rows_try = 0, free = 0;
+    bool data_at_solution = true;  // data_ (forward kinematics) is at the accepted iterate
+    M3 R_keep = M3::Identity();
+    V3 p_keep = V3::Zero();
+
+    internal::LmStep solve(Scalar lambda) {
+      m.g_.noalias() = m.J_.topRows(rows).transpose() * m.r_.head(rows);
+      free = 0;
+      for (int x = 0; x < nx; ++x) {
+        if (x >= 6) {
+          const int c = m.legs_[static_cast<std::size_t>(x - 6)];
+          if (internal::heldAtBound(m.q_full_[c], m.lo_[c], m.hi_[c], m.g_[x])) continue;
+        }
+        m.free_[static_cast<std::size_t>(free++)] = x;
       }
-      free_[static_cast<std::size_t>(m++)] = x;
-    }
-    if (m == 0) break;
-    for (int i = 0; i < m; ++i) {
-      for (int k = 0; k < m; ++k) {
-        A_(i, k) = J_.col(free_[static_cast<std::size_t>(i)])
-                       .head(rows)
-                       .dot(J_.col(free_[static_cast<std::size_t>(k)]).head(rows));
+      if (free == 0) return internal::LmStep::kNothingFree;
+      for (int i = 0; i < free; ++i) {
+        for (int k = 0; k < free; ++k) {
+          m.A_(i, k) = m.J_.col(m.free_[static_cast<std::size_t>(i)])
+                           .head(rows)
+                           .dot(m.J_.col(m.free_[static_cast<std::size_t>(k)]).head(rows));
+        }
+        m.A_(i, i) += lambda * (m.A_(i, i) + Scalar(1e-9));
+        m.dx_[i] = -m.g_[m.free_[static_cast<std::size_t>(i)]];
       }
-      A_(i, i) += lambda * (A_(i, i) + Scalar(1e-9));
-      dx_[i] = -g_[free_[static_cast<std::size_t>(i)]];
+      auto A_free = m.A_.topLeftCorner(free, free);
+      Eigen::LLT<Eigen::Ref<MatrixX<Scalar>>> llt(A_free);
+      if (llt.info() != Eigen::Success) return internal::LmStep::kNotPositive;
+      auto step = m.dx_.head(free);
+      llt.solveInPlace(step);
+      return internal::LmStep::kReady;
     }
-    auto A_free = A_.topLeftCorner(m, m);
-    Eigen::LLT<Eigen::Ref<MatrixX<Scalar>>> llt(A_free);
-    if (llt.info() != Eigen::Success) break;
-    auto step = dx_.head(m);
-    llt.solveInPlace(step);
-    // Try the step.
-    const M3 R_keep = R_;
-    const V3 p_keep = p_root_;
-    q_try_ = q_full_;
-    V3 turn = V3::Zero();
-    Scalar moved = Scalar(0);
-    for (int i = 0; i < m; ++i) {
-      const int x = free_[static_cast<std::size_t>(i)];
-      moved = std::max(moved, std::abs(step[i]));
-      if (x < 3) {
-        p_root_[x] += step[i];
-      } else if (x < 6) {
-        turn[x - 3] = step[i];
-      } else {
-        const int c = legs_[static_cast<std::size_t>(x - 6)];
-        q_full_[c] = std::min(std::max(q_full_[c] + step[i], lo_[c]), hi_[c]);
+    Scalar stepSize() const {
+      Scalar moved = Scalar(0);
+      for (int i = 0; i < free; ++i) moved = std::max(moved, std::abs(m.dx_[i]));
+      return moved;
+    }
+    Scalar tryStep() {
+      R_keep = m.R_;
+      p_keep = m.p_root_;
+      m.q_try_ = m.q_full_;
+      V3 turn = V3::Zero();
+      for (int i = 0; i < free; ++i) {
+        const int x = m.free_[static_cast<std::size_t>(i)];
+        if (x < 3) {
+          m.p_root_[x] += m.dx_[i];
+        } else if (x < 6) {
+          turn[x - 3] = m.dx_[i];
+        } else {
+          const int c = m.legs_[static_cast<std::size_t>(x - 6)];
+          m.q_full_[c] = std::min(std::max(m.q_full_[c] + m.dx_[i], m.lo_[c]), m.hi_[c]);
+        }
       }
+      if (turn.norm() > Scalar(0)) {
+        m.R_ = Eigen::AngleAxis<Scalar>(turn.norm(), turn.normalized()).toRotationMatrix() * m.R_;
+      }
+      return m.evaluate(m.J_try_, m.r_try_, rows_try);
     }
-    if (turn.norm() > Scalar(0)) R_ = Eigen::AngleAxis<Scalar>(turn.norm(), turn.normalized()).toRotationMatrix() * R_;
-    int rows_try = 0;
-    const Scalar cost_try = evaluate(J_try_, r_try_, rows_try);
-    if (std::isfinite(cost_try) && cost_try <= cost) {
-      J_.swap(J_try_);
-      r_.swap(r_try_);
+    void accept() {
+      m.J_.swap(m.J_try_);
+      m.r_.swap(m.r_try_);
       rows = rows_try;
-      const bool done = cost - cost_try <= Scalar(1e-12) * std::max(Scalar(1), cost) || moved <= options_.tolerance;
-      cost = cost_try;
-      lambda = std::max(Scalar(1e-9), lambda * Scalar(0.3));
       data_at_solution = true;
-      if (done) break;
-    } else {
-      data_at_solution = false;
-      R_ = R_keep;
-      p_root_ = p_keep;
-      q_full_.swap(q_try_);
-      lambda *= Scalar(10);
-      if (lambda > Scalar(1e8)) break;
     }
-  }
+    void reject() {
+      data_at_solution = false;
+      m.R_ = R_keep;
+      m.p_root_ = p_keep;
+      m.q_full_.swap(m.q_try_);
+    }
+    void takeUnevaluated() {}                        // no final_step
+    Scalar promisedDecrease() { return Scalar(0); }  // no promise_floor
+  };
+  Problem problem{*this, 6 + static_cast<int>(legs_.size())};
+  const Scalar cost = evaluate(J_, r_, problem.rows);
+  const internal::LmOptions search =
+      internal::humanoidSearch(options_.tolerance, first_ ? 5 * options_.max_iterations : options_.max_iterations, 1e8);
+  (void)internal::boundedLevenbergMarquardt(problem, cost, search);
+  const bool data_at_solution = problem.data_at_solution;
+  int rows = problem.rows;
   // The accepted iterate's forward kinematics, when a rejected try left the data elsewhere.
   if (!data_at_solution) evaluate(J_try_, r_try_, rows);
   if (!q_full_.allFinite() || !p_root_.allFinite() || !R_.allFinite()) {  // a guard; not reached with finite input

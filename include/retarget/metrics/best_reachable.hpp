@@ -63,8 +63,11 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Cholesky>
+
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
+#include <retarget/core/internal/bounded_lm.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/human/skeleton.hpp>
@@ -174,9 +177,8 @@ class BestReachableSimilarity {
                 const VectorX<Scalar>& hi, VectorX<Scalar>& x);
 
   // Bounded nonlinear least squares |r(x)|^2 from x (updated in place; r has `size` components,
-  // M at compile time or Eigen::Dynamic; false when undefined): Levenberg-Marquardt with central-difference Jacobians, coordinates on a
-  // bound that the gradient pushes outwards held there (active set), steps projected into the
-  // box, only descending steps accepted.
+  // M at compile time or Eigen::Dynamic; false when undefined): the library's bounded search
+  // (core/internal/bounded_lm.hpp) on central-difference Jacobians; one workspace per fit.
   template <int M, typename Residual>
   void fit(Residual residual_at, Eigen::Index size, const VectorX<Scalar>& lo, const VectorX<Scalar>& hi,
            VectorX<Scalar>& x);
@@ -639,63 +641,117 @@ template <int M, typename Residual>
 void BestReachableSimilarity<Scalar>::fit(Residual residual_at, Eigen::Index size, const VectorX<Scalar>& lo,
                                           const VectorX<Scalar>& hi, VectorX<Scalar>& x) {
   using Residuals = Eigen::Matrix<Scalar, M, 1>;
-  Residuals residual = Residuals::Zero(size), up = Residuals::Zero(size), down = Residuals::Zero(size);
-  Residuals trial_residual = Residuals::Zero(size);
-  if (!residual_at(x, residual)) return;
-  const Eigen::Index n = x.size();
-  Scalar cost = residual.squaredNorm();
-  const Scalar d = Scalar(1e-7);
-  Scalar lambda = Scalar(1e-3);
-  Eigen::Matrix<Scalar, M, Eigen::Dynamic> J(size, n);
-  VectorX<Scalar> probe(n), trial(n), step(n);
-  for (int iteration = 0; iteration < options_.max_iterations && cost > Scalar(1e-26); ++iteration) {
-    for (Eigen::Index k = 0; k < n; ++k) {
-      probe = x;
-      probe[k] = std::min(hi[k], x[k] + d);
-      const Scalar step_up = probe[k] - x[k];
-      const bool up_ok = residual_at(probe, up);
-      probe[k] = std::max(lo[k], x[k] - d);
-      const Scalar step_down = x[k] - probe[k];
-      const bool down_ok = residual_at(probe, down);
-      J.col(k) = (up_ok && down_ok && step_up + step_down > Scalar(0)) ? Residuals((up - down) / (step_up + step_down))
-                                                                        : Residuals(Residuals::Zero(size));
-    }
-    const VectorX<Scalar> gradient = J.transpose() * residual;
+  // The fit as the library's bounded search's problem (core/internal/bounded_lm.hpp): the
+  // Gauss-Newton matrix of central-difference Jacobians (step 1e-7, one-sided at a bound),
+  // damped by lambda (diag(J^T J) + 1e-9), over the coordinates the active set leaves free. The
+  // Jacobian is taken once per point (a refused step keeps it); the workspace once per fit.
+  struct Problem {
+    Residual& residual_at;
+    const VectorX<Scalar>& lo;
+    const VectorX<Scalar>& hi;
+    VectorX<Scalar>& x;
+    Residuals residual, up, down, trial_residual;
+    Eigen::Matrix<Scalar, M, Eigen::Dynamic> J;
+    VectorX<Scalar> probe, trial, step, gradient, g;
+    MatrixX<Scalar> JtJ, A;
     std::vector<Eigen::Index> active;
-    for (Eigen::Index k = 0; k < n; ++k) {
-      const bool held = (x[k] <= lo[k] && gradient[k] > Scalar(0)) || (x[k] >= hi[k] && gradient[k] < Scalar(0));
-      if (!held) active.push_back(k);
-    }
-    if (active.empty()) break;
-    const auto m = static_cast<Eigen::Index>(active.size());
-    MatrixX<Scalar> JtJ(m, m);
-    VectorX<Scalar> g(m);
-    for (Eigen::Index r = 0; r < m; ++r) {
-      g[r] = gradient[active[static_cast<std::size_t>(r)]];
-      for (Eigen::Index c = 0; c < m; ++c) {
-        JtJ(r, c) = J.col(active[static_cast<std::size_t>(r)]).dot(J.col(active[static_cast<std::size_t>(c)]));
+    Scalar cost = Scalar(0);
+    bool jacobian_current = false;
+
+    internal::LmStep solve(Scalar lambda) {
+      const Eigen::Index n = x.size();
+      if (!(cost > Scalar(1e-26))) return internal::LmStep::kNothingFree;
+      if (!jacobian_current) {
+        const Scalar d = Scalar(1e-7);
+        for (Eigen::Index k = 0; k < n; ++k) {
+          probe = x;
+          probe[k] = std::min(hi[k], x[k] + d);
+          const Scalar step_up = probe[k] - x[k];
+          const bool up_ok = residual_at(probe, up);
+          probe[k] = std::max(lo[k], x[k] - d);
+          const Scalar step_down = x[k] - probe[k];
+          const bool down_ok = residual_at(probe, down);
+          if (up_ok && down_ok && step_up + step_down > Scalar(0)) {
+            J.col(k) = (up - down) / (step_up + step_down);
+          } else {
+            J.col(k).setZero();
+          }
+        }
+        gradient.noalias() = J.transpose() * residual;
+        active.clear();
+        for (Eigen::Index k = 0; k < n; ++k) {
+          if (!internal::heldAtBound(x[k], lo[k], hi[k], gradient[k])) active.push_back(k);
+        }
+        const auto m = static_cast<Eigen::Index>(active.size());
+        for (Eigen::Index r = 0; r < m; ++r) {
+          g[r] = gradient[active[static_cast<std::size_t>(r)]];
+          for (Eigen::Index c = 0; c < m; ++c) {
+            JtJ(r, c) = J.col(active[static_cast<std::size_t>(r)]).dot(J.col(active[static_cast<std::size_t>(c)]));
+          }
+        }
+        jacobian_current = true;
       }
-    }
-    bool accepted = false;
-    for (int attempt = 0; attempt < 30 && !accepted; ++attempt) {
-      MatrixX<Scalar> A = JtJ;
-      A.diagonal().array() += lambda * (JtJ.diagonal().array() + Scalar(1e-9));
-      const VectorX<Scalar> delta = A.ldlt().solve(-g);
+      const auto m = static_cast<Eigen::Index>(active.size());
+      if (m == 0) return internal::LmStep::kNothingFree;
+      A.topLeftCorner(m, m) = JtJ.topLeftCorner(m, m);
+      for (Eigen::Index r = 0; r < m; ++r) A(r, r) += lambda * (JtJ(r, r) + Scalar(1e-9));
+      Eigen::Ref<MatrixX<Scalar>> A_free = A.topLeftCorner(m, m);
+      Eigen::LLT<Eigen::Ref<MatrixX<Scalar>>> llt(A_free);
+      if (llt.info() != Eigen::Success) return internal::LmStep::kNotPositive;
+      auto solution = probe.head(m);  // probe is free between Jacobians
+      solution = -g.head(m);
+      llt.solveInPlace(solution);
       step.setZero();
-      for (Eigen::Index r = 0; r < m; ++r) step[active[static_cast<std::size_t>(r)]] = delta[r];
+      for (Eigen::Index r = 0; r < m; ++r) step[active[static_cast<std::size_t>(r)]] = solution[r];
       trial = (x + step).cwiseMax(lo).cwiseMin(hi);
-      if (step.allFinite() && residual_at(trial, trial_residual) && trial_residual.squaredNorm() < cost) {
-        x = trial;
-        residual = trial_residual;
-        cost = residual.squaredNorm();
-        lambda = std::max(lambda / Scalar(3), Scalar(1e-12));
-        accepted = true;
-      } else {
-        lambda *= Scalar(4);
-      }
+      return internal::LmStep::kReady;
     }
-    if (!accepted) break;
-  }
+    Scalar stepSize() const { return step.norm(); }
+    Scalar tryStep() {
+      if (!step.allFinite() || !residual_at(trial, trial_residual)) return std::numeric_limits<Scalar>::quiet_NaN();
+      return trial_residual.squaredNorm();
+    }
+    void accept() {
+      x = trial;
+      residual = trial_residual;
+      cost = residual.squaredNorm();
+      jacobian_current = false;
+    }
+    void reject() {}
+    void takeUnevaluated() {}                        // no final_step
+    Scalar promisedDecrease() { return Scalar(0); }  // no promise_floor
+  };
+  const Eigen::Index n = x.size();
+  Problem problem{residual_at,
+                  lo,
+                  hi,
+                  x,
+                  Residuals::Zero(size),
+                  Residuals::Zero(size),
+                  Residuals::Zero(size),
+                  Residuals::Zero(size),
+                  Eigen::Matrix<Scalar, M, Eigen::Dynamic>(size, n),
+                  VectorX<Scalar>(n),
+                  VectorX<Scalar>(n),
+                  VectorX<Scalar>::Zero(n),
+                  VectorX<Scalar>(n),
+                  VectorX<Scalar>(n),
+                  MatrixX<Scalar>(n, n),
+                  MatrixX<Scalar>(n, n),
+                  {},
+                  Scalar(0),
+                  false};
+  problem.active.reserve(static_cast<std::size_t>(n));
+  if (!residual_at(x, problem.residual)) return;
+  problem.cost = problem.residual.squaredNorm();
+  internal::LmOptions search;
+  search.initial_damping = 1e-3;
+  search.shrink = 1.0 / 3.0;
+  search.grow = 4.0;
+  search.min_damping = 1e-12;
+  search.max_steps = options_.max_iterations;
+  search.max_refusals = 30;
+  (void)internal::boundedLevenbergMarquardt(problem, problem.cost, search);
 }
 
 #if RETARGET_DEFINE_METRICS
