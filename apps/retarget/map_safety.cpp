@@ -12,10 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/app/hand_points.hpp>
 #include <retarget/filters/cartesian_speed_limiter.hpp>
 #include <retarget/filters/filter_stages.hpp>
+#include <retarget/json/humanoid_binding.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
-#include <retarget/mappers/triangle.hpp>
 #include <retarget/safety/self_collision.hpp>
 #ifdef RETARGET_CLI_WITH_AVOIDANCE
 #include <retarget/safety/safety_pipeline.hpp>
@@ -30,14 +31,12 @@ double frameStep(const MappedMotion<double>& mapped, Eigen::Index k) {
   return k == 0 ? 1.0 : mapped.time[static_cast<std::size_t>(k)] - mapped.time[static_cast<std::size_t>(k - 1)];
 }
 
-// The hand and elbow points of --max-hand-speed (m, link frames).
-std::vector<LinkPoint> handPoints(const RobotModel<double>& model) {
-  const std::optional<TriangleMap> map = triangleMapFor(model);
-  if (!map) {
-    throw UsageError("map --max-hand-speed: no hand/elbow points known for robot '" + model.name() +
-                     "' (built in: Tangy, NAO, Pepper)");
-  }
-  return triangleArmPoints(model, *map);
+// The hand and elbow points of --max-hand-speed (m, link frames; app/hand_points.hpp), the
+// virtual skeleton's pinned by --robot-schema when given.
+std::vector<LinkPoint> handPoints(const MapRequest& request, const RobotModel<double>& model) {
+  if (request.robot_schema.empty()) return app::handPoints(model);
+  const HumanoidBindingOptions pins = loadJson<HumanoidBindingOptions>(request.robot_schema);
+  return app::handPoints(model, &pins);
 }
 
 #ifdef RETARGET_CLI_WITH_AVOIDANCE
@@ -47,7 +46,7 @@ std::string runSafetyPipeline(const MapRequest& request, const RobotModel<double
   options.smoothing = request.smooth;
   options.max_joint_speed = request.max_joint_speed;
   options.max_point_speed = request.max_hand_speed;
-  if (request.max_hand_speed > 0) options.points = handPoints(model);
+  if (request.max_hand_speed > 0) options.points = handPoints(request, model);
   options.avoidance.solver =
       request.solver == "cobyla" ? AvoidanceOptions::Solver::kCobyla : AvoidanceOptions::Solver::kSlsqp;
   SafetyPipeline pipeline(collision, options);
@@ -78,7 +77,7 @@ std::string runFilters(const MapRequest& request, const RobotModel<double>& mode
   options.smoothing = request.smooth;
   options.max_joint_speed = request.max_joint_speed;
   options.max_point_speed = request.max_hand_speed;
-  if (request.max_hand_speed > 0) options.points = handPoints(model);
+  if (request.max_hand_speed > 0) options.points = handPoints(request, model);
   const std::vector<Status> statuses = applyFilterStages(model, mapped.q, mapped.time, options);
   int limited = 0;
   for (const Status status : statuses) limited += status.has(StatusCode::kRateLimited) ? 1 : 0;
@@ -116,7 +115,7 @@ WrittenSafety writtenOutputSafety(const MapRequest& request, const RobotModel<do
   }
   if (request.max_hand_speed > 0) {
     out.point_speed_checked = true;
-    const std::vector<LinkPoint> points = handPoints(model);
+    const std::vector<LinkPoint> points = handPoints(request, model);
     std::vector<std::size_t> links;
     for (const LinkPoint& point : points) links.push_back(static_cast<std::size_t>(model.linkIndex(point.link)));
     RobotData<double> data(model);

@@ -1,13 +1,12 @@
 // Filters and the safety stage in Python: the per-frame filters (exponential smoothing, rate
 // limiter, One Euro) and apply_safety, the post-processing `retarget map` runs after any mapper
 // (--smooth, --max-joint-speed, --max-hand-speed, --avoid-collisions), in the same order.
+#include <retarget/app/hand_points.hpp>
 #include <retarget/filters/cartesian_speed_limiter.hpp>
 #include <retarget/filters/exponential_smoothing.hpp>
 #include <retarget/filters/filter_stages.hpp>
 #include <retarget/filters/one_euro_filter.hpp>
 #include <retarget/filters/rate_limiter.hpp>
-#include <retarget/mappers/triangle.hpp>
-#include <retarget/mappers/triangle_map.hpp>
 #ifdef RETARGET_PY_WITH_AVOIDANCE
 #include <retarget/safety/safety_pipeline.hpp>
 #include <retarget/safety/self_collision.hpp>
@@ -32,15 +31,6 @@ Eigen::Map<const Eigen::VectorXd> sample(const InArray& x, Eigen::Index n) {
 template <typename F>
 py::tuple filtered(py::handle self, const F& filter, Status status) {
   return py::make_tuple(readOnlyView(filter.value().data(), filter.value().size(), self), toPython(status));
-}
-
-std::vector<LinkPoint> handPoints(const Robot& model) {
-  const std::optional<TriangleMap> map = triangleMapFor(model);
-  if (!map) {
-    throw InvalidArgument("[retarget] apply_safety: max_hand_speed: no hand/elbow points known for robot '" +
-                          model.name() + "' (built in: Tangy, NAO, Pepper)");
-  }
-  return triangleArmPoints(model, *map);
 }
 
 #ifdef RETARGET_PY_WITH_AVOIDANCE
@@ -73,7 +63,7 @@ std::vector<Status> applySafety(const SafetyRequest& request, const Robot& model
     options.smoothing = request.smooth;
     options.max_joint_speed = request.max_joint_speed;
     options.max_point_speed = request.max_hand_speed;
-    if (request.max_hand_speed > 0) options.points = handPoints(model);
+    if (request.max_hand_speed > 0) options.points = app::handPoints(model);
     options.avoidance.solver =
         request.solver == "cobyla" ? AvoidanceOptions::Solver::kCobyla : AvoidanceOptions::Solver::kSlsqp;
     SafetyPipeline pipeline(*collision, options);
@@ -86,7 +76,7 @@ std::vector<Status> applySafety(const SafetyRequest& request, const Robot& model
   options.smoothing = request.smooth;
   options.max_joint_speed = request.max_joint_speed;
   options.max_point_speed = request.max_hand_speed;
-  if (request.max_hand_speed > 0) options.points = handPoints(model);
+  if (request.max_hand_speed > 0) options.points = app::handPoints(model);
   return applyFilterStages(model, Q, time, options);
 }
 
@@ -174,12 +164,13 @@ status), t the sample time in s.)doc")
   py::class_<BoundCartesian>(m, "CartesianSpeedLimiter", R"doc(
 Cartesian speed limit on the robot's hands and elbows (seed 001; retarget::CartesianSpeedLimiter):
 each update moves q so that no limited point moves faster than max_speed (m/s), keeping the
-per-joint limit max_joint_speed (rad/s, 0: none). The points are the triangle map's hands and
-elbows (Tangy, NAO, Pepper), as `retarget map --max-hand-speed`. update(q, dt) -> (value, status).)doc")
+per-joint limit max_joint_speed (rad/s, 0: none). The points are those of
+`retarget map --max-hand-speed`: the triangle map's wrists and elbows on Tangy, NAO and Pepper,
+else the elbows, wrists and hands of the robot's virtual skeleton (G1, H1, any bound humanoid). update(q, dt) -> (value, status).)doc")
       .def(py::init([](const RobotPtr& robot, double max_speed, double max_joint_speed) {
              CartesianSpeedLimiterOptions options;
              options.max_speed = max_speed;
-             options.points = handPoints(*robot);
+             options.points = app::handPoints(*robot);
              options.max_joint_speed = max_joint_speed;
              return std::make_unique<BoundCartesian>(
                  BoundCartesian{robot, std::make_unique<CartesianSpeedLimiter<double>>(*robot, options)});
@@ -220,7 +211,7 @@ the previous frame. Not allocation-free: NLopt allocates in the frames it solves
              options.smoothing = smoothing;
              options.max_joint_speed = max_joint_speed;
              options.max_point_speed = max_hand_speed;
-             if (max_hand_speed > 0) options.points = handPoints(*robot);
+             if (max_hand_speed > 0) options.points = app::handPoints(*robot);
              options.avoidance.solver =
                  solver == "cobyla" ? AvoidanceOptions::Solver::kCobyla : AvoidanceOptions::Solver::kSlsqp;
              b->pipeline = std::make_unique<SafetyPipeline>(*b->collision, options);

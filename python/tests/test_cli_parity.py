@@ -62,6 +62,8 @@ CASES += [
      ga, dict(smooth=0.3, max_joint_speed=2.0)),
     ("safety-triangle-hands", "nao", WING, ["--method", "triangle", "--max-hand-speed", "0.5"],
      retarget.TriangleMapper, dict(max_hand_speed=0.5)),
+    ("safety-humanoid-g1-hands", "g1", COME, ["--method", "humanoid", "--max-hand-speed", "0.3"],
+     retarget.HumanoidMapper, dict(max_hand_speed=0.3)),
     ("safety-triangle-avoid", "tangy", WAVE, ["--method", "triangle", "--avoid-collisions"],
      retarget.TriangleMapper, dict(avoid_collisions=True)),
 ]

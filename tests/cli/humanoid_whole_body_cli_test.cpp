@@ -93,10 +93,10 @@ struct TakeFigures {
 TEST_CASE("cli humanoid whole body: G1 on every shared BVH take keeps its CoM over the sole it stands on (KDL, URDF)") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   const std::string urdf = (data_dir / "urdf" / "unitree_g1_29dof_rev_1_0.urdf").string();
-  UrdfFacts facts;
-  KdlReference kdl;
-  REQUIRE(facts.load(urdf));
-  REQUIRE(kdl.load(urdf));
+  UrdfReference reference;
+  REQUIRE(reference.load(urdf));
+  const UrdfFacts& facts = reference.facts;
+  KdlReference& kdl = reference.kdl;
   struct Mass {
     std::string link;
     double mass;

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/app/hand_points.hpp>
 #include <retarget/filters/cartesian_speed_limiter.hpp>
 #include <retarget/human/demo_motions.hpp>
 #include <retarget/io/joint_trajectory_csv.hpp>
@@ -18,9 +19,11 @@
 #include <retarget/metrics/joint_similarity.hpp>
 #include <retarget/robots/nao.hpp>
 #include <retarget/robots/tangy.hpp>
+#include <retarget/robots/unitree_g1.hpp>
 #include <retarget/safety/self_collision.hpp>
 
 #include "cli/cli_runner.hpp"
+#include "robots/kdl_reference.hpp"
 #include "support/floors.hpp"
 #include "support/test_support.hpp"
 
@@ -206,4 +209,56 @@ TEST_CASE("cli eval without --metrics runs every default family that applies to 
   REQUIRE(text.code == 0);
   CHECK(contains(text.out, "WBF"));
   CHECK(contains(text.out, "self-collision"));
+}
+
+TEST_CASE("cli map --max-hand-speed on G1 through the humanoid mapper: its hands and elbows within the limit (KDL)") {
+  // Issue 58: the hands come from G1's virtual skeleton (app/hand_points.hpp), no longer only
+  // from a triangle map. The written angles are checked apart from the library's kinematics:
+  // G1's URDF through orocos KDL places each point.
+  RETARGET_REQUIRE_TEST_DATA(data_dir);
+  UrdfReference reference;
+  REQUIRE(reference.load((data_dir / "urdf" / "unitree_g1_29dof_rev_1_0.urdf").string()));
+  const auto g1 = makeUnitreeG1<double>();
+  const std::vector<LinkPoint> points = app::handPoints(g1);
+  REQUIRE(points.size() == 6);  // elbows, wrists and hands
+  const fs::path motion = tempDir() / "arm_circles.csv";
+  DemoMotionOptions options;
+  options.duration = 3.0;
+  writeSkeletonCsv(demoMotion("arm-circles", options), motion.string());
+  const fs::path out = tempDir() / "arm_circles_g1_limited.csv";
+  constexpr double kLimit = 0.25;  // m/s, seed 001's limit
+  const Run r =
+      run("map " + quoted(motion) + " --robot g1 --method humanoid --max-hand-speed 0.25 --json -o " + quoted(out));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const auto summary = nlohmann::json::parse(r.out).at("safety");
+  const JointTrajectory written = toRobotOrder(readJointTrajectoryCsv(out.string()), g1);
+  double worst = 0;
+  std::vector<Eigen::Vector3d> previous(points.size());
+  for (Eigen::Index k = 0; k < written.positions.rows(); ++k) {
+    reference.setConfiguration(g1, written.positions.row(k).transpose());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const Eigen::Vector3d p = reference.kdl.pose(points[i].link) * points[i].p_L;
+      if (k > 0) {
+        const double dt = written.times[static_cast<std::size_t>(k)] - written.times[static_cast<std::size_t>(k - 1)];
+        REQUIRE(dt > 0);
+        worst = std::max(worst, (p - previous[i]).norm() / dt);
+      }
+      previous[i] = p;
+    }
+  }
+  MESSAGE("arm-circles on G1, --max-hand-speed 0.25: worst hand/elbow speed (KDL) " << worst << " m/s; summary "
+                                                                                    << summary.dump());
+  CHECK(worst <= kLimit * (1 + 1e-9));
+  CHECK(worst > 0.8 * kLimit);  // the arms circle fast enough that the limit acted
+  CHECK(summary.at("hand_speed_frames").get<int>() == 0);
+  CHECK(summary.at("max_hand_speed").get<double>() == doctest::Approx(worst).epsilon(1e-6));
+}
+
+TEST_CASE("cli map --max-hand-speed on a robot without hands it knows names the robot") {
+  const fs::path motion = writeFoldArms();
+  const Run r = run("map " + quoted(motion) + " --robot baxter --method pic --max-hand-speed 0.25 -o " +
+                    quoted(tempDir() / "fold_baxter.csv"));
+  CHECK(r.code != 0);
+  CHECK(contains(r.err, "robot 'baxter'"));
+  CHECK(contains(r.err, "schema suggest"));
 }

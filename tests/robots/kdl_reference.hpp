@@ -141,6 +141,19 @@ class KdlReference {
   KDL::JntArray q_;
 };
 
+/// A URDF read apart from the library, both ways: its facts (tinyxml2) and its KDL tree.
+struct UrdfReference {
+  UrdfFacts facts;
+  KdlReference kdl;
+
+  /// Loads `urdf_path` into both; false when either refuses it.
+  bool load(const std::string& urdf_path) { return facts.load(urdf_path) && kdl.load(urdf_path); }
+  /// KDL's joints from the model configuration `q` (KdlReference::setConfiguration).
+  void setConfiguration(const RobotModel<double>& model, const VectorX<double>& q) {
+    kdl.setConfiguration(model, q, facts);
+  }
+};
+
 /// Uniform random configuration within the limits (unbounded joints: [-pi, pi]).
 template <typename Rng>
 VectorX<double> randomConfiguration(const RobotModel<double>& model, Rng& rng) {

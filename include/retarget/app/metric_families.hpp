@@ -380,8 +380,11 @@ inline PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, cons
   PhysicalEvaluation out;
   out.smoothness = jointSmoothness(model, time, q);
   if (collision != nullptr) out.penetration = selfPenetration(*collision, q);
+  // The robot's automatic binding, made once: its virtual skeleton (unless it is a paper's robot)
+  // and its soles.
+  const HumanoidBinding binding = bindHumanoid(model, HumanoidBindingOptions{});
   if (motion != nullptr) {
-    if (const auto map = virtualSkeletonMapFor(model)) {
+    if (const auto map = virtualSkeletonMapFor(model, binding)) {
       VirtualSkeleton<double> view(model, *map);
       MotionPositionError error = motionPositionError(view, *motion, q, PositionErrorScaling::kUniform);
       // A robot whose virtual skeleton has no root (SpineBase: Pepper has no legs) has no valid
@@ -396,7 +399,6 @@ inline PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, cons
   if (increasing && !time.empty()) {
     // The robot's soles as its humanoid binding finds them (none for a robot without legs), in
     // the robot frame (z up); the human's stance labels when the motion is this mapping's.
-    const HumanoidBinding binding = bindHumanoid(model, HumanoidBindingOptions{});
     const std::array<HumanoidSole, 2> soles = humanoidSoles(model, binding);
     std::optional<Eigen::Matrix<int, Eigen::Dynamic, 2>> stance;
     if (motion != nullptr && motion->size() == time.size()) stance = humanStance(*motion);

@@ -24,16 +24,11 @@
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/kinematics/link_point.hpp>
 #include <retarget/kinematics/robot_data.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 
 namespace retarget {
-
-/// A point fixed on a link: p_L (m) in the frame of link `link`.
-struct LinkPoint {
-  std::string link;
-  Eigen::Vector3d p_L = Eigen::Vector3d::Zero();
-};
 
 /// Options of `CartesianSpeedLimiter` (validated aggregate).
 struct CartesianSpeedLimiterOptions {

@@ -25,6 +25,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <Eigen/Core>
@@ -33,6 +34,7 @@
 #include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/kinematics/robot_model.hpp>
+#include <retarget/robots/virtual_skeleton_map.hpp>
 
 namespace retarget {
 
@@ -99,6 +101,13 @@ RETARGET_DECL void triangleArmPoints(TriangleArmMap& arm, std::string shoulder_l
                                      const Eigen::Vector3d& v_upper, std::string forearm_link,
                                      const Eigen::Vector3d& v_forearm);
 
+/// Takes the virtual arms and spine points of `map` from the robot's virtual skeleton (its
+/// shoulders, elbows, wrists, SpineShoulder and SpineMid, as robots/virtual_skeleton_map.hpp
+/// places them), so that a robot's points are written once. Throws InvalidArgument naming the
+/// point when `skeleton` lacks one, puts a shoulder or spine point off `map.torso_link` or does
+/// not hang an elbow from its shoulder and a wrist from its elbow.
+RETARGET_DECL void virtualArmsFrom(TriangleMap& map, const VirtualSkeletonMap& skeleton);
+
 }  // namespace internal
 
 /// Checks one arm of `map` against `model` and resolves names. Throws InvalidArgument naming
@@ -161,15 +170,16 @@ RETARGET_DECL TriangleMap tangyTriangleMap();
 /// Triangle map of NAO's arms (built-in NAO H25 and the NAO URDFs): T = `torso`; reference pose
 /// q = 0, arms forward (u_0 = l_0 = +x); axes ShoulderPitch +y, ShoulderRoll +z, ElbowYaw +x,
 /// ElbowRoll +z (the GA-LVVJ canonical model of seed 000). Branches: |ShoulderRoll| < pi/2;
-/// LElbowRoll in (-pi, 0), RElbowRoll in (0, pi) (NAO's own limits). Virtual arm as in
-/// `naoGaLvvjMap()`: shoulders (0, +-0.098, 0.1), upper arm 0.105 m along x of LBicep/RBicep,
-/// forearm 0.05595 m along x of LForeArm/RForeArm.
+/// LElbowRoll in (-pi, 0), RElbowRoll in (0, pi) (NAO's own limits). Virtual arm and spine:
+/// NAO's virtual skeleton (`naoVirtualSkeletonMap()`: shoulders (0, +-0.098, 0.1) of `torso`,
+/// upper arm 0.105 m along x of LBicep/RBicep, forearm 0.05595 m along x of LForeArm/RForeArm).
 RETARGET_DECL TriangleMap naoTriangleMap();
 
 /// Triangle map of Pepper's arms (built-in Pepper and pepper_1.0.urdf): as NAO, but the elbow
 /// frame is pitched by R_UE = R_y(-0.157079) from the upper arm (URDF origins of
 /// LElbowYaw/RElbowYaw), so ElbowYaw's axis and the straight forearm are R_UE x and ElbowRoll's
-/// axis is R_UE z. Virtual arm as in `pepperGaLvvjMap()`.
+/// axis is R_UE z. Virtual arm and spine: Pepper's virtual skeleton
+/// (`pepperVirtualSkeletonMap()`).
 RETARGET_DECL TriangleMap pepperTriangleMap();
 
 /// The built-in triangle map that fits `model` (every joint and link it names exists): Tangy,
@@ -219,6 +229,36 @@ RETARGET_DECL void triangleArmPoints(TriangleArmMap& arm, std::string shoulder_l
   arm.v_forearm = v_forearm;
 }
 
+RETARGET_DECL void virtualArmsFrom(TriangleMap& map, const VirtualSkeletonMap& skeleton) {
+  const auto point = [&](HumanJoint joint, const std::optional<HumanJoint>& from,
+                         const std::string* link) -> const VirtualPointSpec& {
+    for (const VirtualPointSpec& spec : skeleton.points) {
+      if (spec.joint != joint) continue;
+      if (spec.from == from && (link == nullptr || spec.link == *link)) return spec;
+      throw InvalidArgument(message("virtualArmsFrom", "TriangleMap '", map.robot, "': virtual skeleton '",
+                                    skeleton.robot, "' point '", name(joint), "' (got link '", spec.link, "'",
+                                    spec.from ? " hung from '" : "", spec.from ? name(*spec.from) : "",
+                                    spec.from ? "'" : "", ", expected ",
+                                    from ? "a link vector hung from '" : "a point fixed on '",
+                                    from ? name(*from) : map.torso_link.c_str(), "')"));
+    }
+    throw InvalidArgument(message("virtualArmsFrom", "TriangleMap '", map.robot, "': virtual skeleton '",
+                                  skeleton.robot, "' (got no point '", name(joint),
+                                  "', expected one for the triangle's virtual arm)"));
+  };
+  using H = HumanJoint;
+  map.p_spine_shoulder = point(H::kSpineShoulder, std::nullopt, &map.torso_link).v_L;
+  map.p_spine_mid = point(H::kSpineMid, std::nullopt, &map.torso_link).v_L;
+  for (const auto& [arm, shoulder, elbow, wrist] :
+       {std::tuple{&map.left, H::kShoulderLeft, H::kElbowLeft, H::kWristLeft},
+        std::tuple{&map.right, H::kShoulderRight, H::kElbowRight, H::kWristRight}}) {
+    const VirtualPointSpec& s = point(shoulder, std::nullopt, &map.torso_link);
+    const VirtualPointSpec& e = point(elbow, shoulder, nullptr);
+    const VirtualPointSpec& w = point(wrist, elbow, nullptr);
+    triangleArmPoints(*arm, s.link, s.v_L, e.link, e.v_L, w.link, w.v_L);
+  }
+}
+
 }  // namespace internal
 
 RETARGET_DECL TriangleMap tangyTriangleMap() {
@@ -243,17 +283,12 @@ RETARGET_DECL TriangleMap naoTriangleMap() {
   map.robot = "NAO H25";
   map.torso_link = "torso";
   map.identifying_joints = {"LHipYawPitch"};
-  map.p_spine_shoulder = V(0, 0, 0.1);
-  map.p_spine_mid = V(0, 0, 0);
   const std::array<V, 4> axes{V::UnitY(), V::UnitZ(), V::UnitX(), V::UnitZ()};
   map.left = internal::triangleArm({"LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll"}, axes, V::UnitX(),
                                    V::UnitX(), 0.0, -kPi<double> / 2);
   map.right = internal::triangleArm({"RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll"}, axes, V::UnitX(),
                                     V::UnitX(), 0.0, kPi<double> / 2);
-  internal::triangleArmPoints(map.left, "torso", V(0, 0.098, 0.1), "LBicep", V(0.105, 0, 0), "LForeArm",
-                              V(0.05595, 0, 0));
-  internal::triangleArmPoints(map.right, "torso", V(0, -0.098, 0.1), "RBicep", V(0.105, 0, 0), "RForeArm",
-                              V(0.05595, 0, 0));
+  internal::virtualArmsFrom(map, naoVirtualSkeletonMap());
   return map;
 }
 
@@ -263,8 +298,6 @@ RETARGET_DECL TriangleMap pepperTriangleMap() {
   map.robot = "Pepper";
   map.torso_link = "torso";
   map.identifying_joints = {"KneePitch"};
-  map.p_spine_shoulder = V(-0.057, 0, 0.08682);
-  map.p_spine_mid = V(-0.057, 0, 0);
   const Eigen::Matrix3d R_UE = Eigen::AngleAxisd(-0.157079, V::UnitY()).toRotationMatrix();
   const V yaw = R_UE * V::UnitX();
   const std::array<V, 4> axes{V::UnitY(), V::UnitZ(), yaw, R_UE * V::UnitZ()};
@@ -272,10 +305,7 @@ RETARGET_DECL TriangleMap pepperTriangleMap() {
                                    yaw, 0.0, -kPi<double> / 2);
   map.right = internal::triangleArm({"RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll"}, axes, V::UnitX(),
                                     yaw, 0.0, kPi<double> / 2);
-  internal::triangleArmPoints(map.left, "torso", V(-0.057, 0.14974, 0.08682), "LBicep", V(0.1812, 0, 0), "LForeArm",
-                              V(0.15, 0, 0));
-  internal::triangleArmPoints(map.right, "torso", V(-0.057, -0.14974, 0.08682), "RBicep", V(0.1812, 0, 0), "RForeArm",
-                              V(0.15, 0, 0));
+  internal::virtualArmsFrom(map, pepperVirtualSkeletonMap());
   return map;
 }
 

@@ -36,6 +36,33 @@ inline VirtualSkeletonMap humanoidVirtualSkeletonMap(const HumanoidBinding& bind
   return map;
 }
 
+namespace internal {
+/// NAO's or Pepper's hand-written virtual skeleton when `model` fits it (`fitsModel`), else nullopt.
+template <typename Scalar>
+std::optional<VirtualSkeletonMap> paperSkeletonFor(const RobotModel<Scalar>& model) {
+  for (VirtualSkeletonMap map : {naoVirtualSkeletonMap(), pepperVirtualSkeletonMap()}) {
+    if (fitsModel(map, model)) return map;
+  }
+  return std::nullopt;
+}
+}  // namespace internal
+
+/// The virtual skeleton the metrics read on `model` whose binding is `binding` (bindHumanoid(model,
+/// pins)), for a caller that has bound it already: NAO's or Pepper's when the model fits it and
+/// `pinned` is false, else the binding's when it found both arms and a leg, else nullopt. Never
+/// throws.
+template <typename Scalar>
+std::optional<VirtualSkeletonMap> virtualSkeletonMapFor(const RobotModel<Scalar>& model, const HumanoidBinding& binding,
+                                                        bool pinned = false) {
+  if (!pinned) {
+    if (std::optional<VirtualSkeletonMap> paper = internal::paperSkeletonFor(model)) return paper;
+  }
+  const bool arms = binding.limb(HumanoidLimb::kLeftArm).found && binding.limb(HumanoidLimb::kRightArm).found;
+  const bool leg = binding.limb(HumanoidLimb::kLeftLeg).found || binding.limb(HumanoidLimb::kRightLeg).found;
+  if (arms && leg) return humanoidVirtualSkeletonMap(binding);
+  return std::nullopt;
+}
+
 /// The virtual skeleton the metrics read on `model`. Without `pins`: NAO's when the model fits it
 /// (`fitsModel`: the built-in NAO, a NAO URDF), else Pepper's, else the automatic binding's when
 /// it found both arms and a leg (G1, H1, T1, OP3, any URDF or MJCF humanoid). With `pins` (a robot
@@ -46,16 +73,10 @@ template <typename Scalar>
 std::optional<VirtualSkeletonMap> virtualSkeletonMapFor(const RobotModel<Scalar>& model,
                                                         const HumanoidBindingOptions* pins = nullptr) {
   if (pins == nullptr) {
-    for (VirtualSkeletonMap map : {naoVirtualSkeletonMap(), pepperVirtualSkeletonMap()}) {
-      if (fitsModel(map, model)) return map;
-    }
+    if (std::optional<VirtualSkeletonMap> paper = internal::paperSkeletonFor(model)) return paper;
   }
   const HumanoidBindingOptions automatic{};
-  const HumanoidBinding binding = bindHumanoid(model, pins != nullptr ? *pins : automatic);
-  const bool arms = binding.limb(HumanoidLimb::kLeftArm).found && binding.limb(HumanoidLimb::kRightArm).found;
-  const bool leg = binding.limb(HumanoidLimb::kLeftLeg).found || binding.limb(HumanoidLimb::kRightLeg).found;
-  if (arms && leg) return humanoidVirtualSkeletonMap(binding);
-  return std::nullopt;
+  return virtualSkeletonMapFor(model, bindHumanoid(model, pins != nullptr ? *pins : automatic), pins != nullptr);
 }
 
 namespace internal {

@@ -23,8 +23,10 @@
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/core/types.hpp>
+#include <retarget/geometry/rigid_inverse.hpp>
 #include <retarget/human/skeleton.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
+#include <retarget/kinematics/link_point.hpp>
 #include <retarget/robots/virtual_skeleton_map.hpp>
 
 namespace retarget {
@@ -189,9 +191,38 @@ void VirtualSkeleton<Scalar>::placeOnSupportFoot(const Eigen::Ref<const VectorX<
   data_.X_WB = X_WG_ * X_GB[static_cast<std::size_t>(support_foot_)];
 }
 
+/// The elbows, wrists and hands of `map` (those it has, left then right, elbow first) as points
+/// fixed on the links they sit on (p_L, m, link frame), read at the model's neutral
+/// configuration: the points a Cartesian speed limit keeps slow on any humanoid (the command
+/// line's --max-hand-speed). Exact for a point rigid with its link: one fixed on it, or hung
+/// from a point on the same rigid body (every point an automatic binding finds: a joint centre or
+/// a tip on the link's axis); a link vector hung across a joint (NAO's wrist from its elbow) is
+/// taken where it sits at the neutral configuration. Throws InvalidArgument as
+/// `resolveVirtualSkeleton` for a map that does not fit the model.
+template <typename Scalar>
+std::vector<LinkPoint> virtualArmPoints(const RobotModel<Scalar>& model, const VirtualSkeletonMap& map) {
+  VirtualSkeleton<Scalar> view(model, map);
+  SkeletonFrame<Scalar> frame;
+  (void)view.compute(model.neutralConfiguration(), frame);
+  std::vector<LinkPoint> out;
+  using H = HumanJoint;
+  for (const H joint : {H::kElbowLeft, H::kWristLeft, H::kHandLeft, H::kElbowRight, H::kWristRight, H::kHandRight}) {
+    for (const VirtualPointSpec& spec : map.points) {
+      if (spec.joint != joint) continue;
+      const Isometry3<Scalar>& X_WL = view.data().X_WL[static_cast<std::size_t>(model.linkIndex(spec.link))];
+      out.push_back(LinkPoint{spec.link, (rigidInverse(X_WL) * frame.position(joint)).template cast<double>()});
+    }
+  }
+  return out;
+}
+
 #if !RETARGET_HEADER_ONLY
 RETARGET_TEMPLATE_ROBOTS class VirtualSkeleton<double>;
 RETARGET_TEMPLATE_ROBOTS class VirtualSkeleton<float>;
+RETARGET_TEMPLATE_ROBOTS std::vector<LinkPoint> virtualArmPoints<double>(const RobotModel<double>&,
+                                                                         const VirtualSkeletonMap&);
+RETARGET_TEMPLATE_ROBOTS std::vector<LinkPoint> virtualArmPoints<float>(const RobotModel<float>&,
+                                                                        const VirtualSkeletonMap&);
 #endif
 
 }  // namespace retarget
