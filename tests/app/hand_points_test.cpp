@@ -5,7 +5,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
@@ -13,23 +12,12 @@
 #include <retarget/app/hand_points.hpp>
 #include <retarget/robots/builtin.hpp>
 
+#include "support/random_configuration.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
 
 namespace {
-
-// A configuration uniform within the limits (+-pi where a joint has none).
-Eigen::VectorXd randomConfiguration(const RobotModel<double>& model, std::mt19937& rng) {
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  Eigen::VectorXd q(model.nq());
-  for (int i = 0; i < model.nq(); ++i) {
-    const double lo = std::isfinite(model.lowerLimits()[i]) ? model.lowerLimits()[i] : -kPi<double>;
-    const double hi = std::isfinite(model.upperLimits()[i]) ? model.upperLimits()[i] : kPi<double>;
-    q[i] = lo + (hi - lo) * unit(rng);
-  }
-  return q;
-}
 
 // Where `point` sits in W after forward kinematics into `data` (the model's root at the identity).
 Eigen::Vector3d placed(const RobotModel<double>& model, RobotData<double>& data, const LinkPoint& point) {
@@ -70,7 +58,7 @@ TEST_CASE("hand points: NAO's and Pepper's triangle arms are their virtual skele
     RobotData<double> data(model);
     std::mt19937 rng(58);
     for (int k = 0; k < 50; ++k) {
-      const Eigen::VectorXd q = randomConfiguration(model, rng);
+      const Eigen::VectorXd q = test::randomConfiguration(model, rng);
       forwardKinematics(model, data, q);
       for (std::size_t i = 0; i < triangle.size(); ++i) {
         CAPTURE(triangle[i].link);

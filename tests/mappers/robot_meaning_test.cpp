@@ -19,6 +19,8 @@
 #include <retarget/robots/builtin.hpp>
 #include <retarget/robots/humanoid_binding.hpp>
 
+#include "support/random_configuration.hpp"
+
 using namespace retarget;
 
 namespace {
@@ -85,7 +87,6 @@ TEST_CASE("robot meaning: NAO's and Pepper's GA-LVVJ and triangle maps bind the 
     // Feet: the ankle pitch and roll are the leg's last two joints; the sole is turned as the
     // leg's last link in every configuration (the trunk lean reads the sole's z).
     std::mt19937 rng(58);
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
     RobotData<double> data(model);
     // The balance's feet (NAO's sole frames) too.
     const BalanceFeet balance = naoBalanceFeet();
@@ -99,11 +100,7 @@ TEST_CASE("robot meaning: NAO's and Pepper's GA-LVVJ and triangle maps bind the 
       const auto sole = static_cast<std::size_t>(model.linkIndex(foot->sole));
       const auto end = static_cast<std::size_t>(model.linkIndex(leg->end_link));
       for (int k = 0; k < 20; ++k) {
-        Eigen::VectorXd q(model.nq());
-        for (int i = 0; i < model.nq(); ++i) {
-          q[i] = model.lowerLimits()[i] + (model.upperLimits()[i] - model.lowerLimits()[i]) * unit(rng);
-        }
-        forwardKinematics(model, data, q);
+        forwardKinematics(model, data, test::randomConfiguration(model, rng));
         CHECK((data.X_WL[sole].linear() - data.X_WL[end].linear()).norm() < 1e-12);
       }
     }

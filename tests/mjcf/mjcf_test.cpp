@@ -23,9 +23,11 @@
 
 #include "io/parse_error_cases.hpp"
 #include "mjcf/mujoco_reference.hpp"
+#include "support/random_configuration.hpp"
 #include "support/test_support.hpp"
 
 using namespace retarget;
+using retarget::test::randomConfiguration;
 
 namespace {
 
@@ -45,19 +47,6 @@ std::filesystem::path scratchDirectory(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / ("retarget_mjcf_test_" + std::to_string(::getpid())) / name;
   std::filesystem::create_directories(dir);
   return dir;
-}
-
-/// Uniform random configuration within the limits (unbounded joints: [-pi, pi]).
-VectorX<double> randomConfiguration(const RobotModel<double>& model, std::mt19937& rng) {
-  VectorX<double> q(model.nq());
-  for (int i = 0; i < model.nq(); ++i) {
-    double lo = model.lowerLimits()[i];
-    double hi = model.upperLimits()[i];
-    if (!std::isfinite(lo)) lo = -kPi<double>;
-    if (!std::isfinite(hi)) hi = kPi<double>;
-    q[i] = std::uniform_real_distribution<double>(lo, hi)(rng);
-  }
-  return q;
 }
 
 /// Runs `samples` random configurations (the first one q_ref) through the library and MuJoCo.

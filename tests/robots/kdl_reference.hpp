@@ -26,6 +26,8 @@
 
 #include <retarget/kinematics/forward_kinematics.hpp>
 
+#include "support/random_configuration.hpp"
+
 namespace retarget::test {
 
 /// What a URDF says about its joints and links, read with tinyxml2 only.
@@ -153,19 +155,5 @@ struct UrdfReference {
     kdl.setConfiguration(model, q, facts);
   }
 };
-
-/// Uniform random configuration within the limits (unbounded joints: [-pi, pi]).
-template <typename Rng>
-VectorX<double> randomConfiguration(const RobotModel<double>& model, Rng& rng) {
-  VectorX<double> q(model.nq());
-  for (int i = 0; i < model.nq(); ++i) {
-    double lo = model.lowerLimits()[i];
-    double hi = model.upperLimits()[i];
-    if (!std::isfinite(lo)) lo = -kPi<double>;
-    if (!std::isfinite(hi)) hi = kPi<double>;
-    q[i] = std::uniform_real_distribution<double>(lo, hi)(rng);
-  }
-  return q;
-}
 
 }  // namespace retarget::test

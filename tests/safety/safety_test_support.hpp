@@ -22,6 +22,7 @@
 #include <retarget/io/kinect.hpp>
 #include <retarget/safety/self_collision.hpp>
 
+#include "support/random_configuration.hpp"
 #include "support/test_support.hpp"
 
 namespace retarget::test {
@@ -69,18 +70,6 @@ inline std::vector<CollisionRobot> collisionRobots() {
     out[i].options.excluded_pairs = alwaysCollidingPairs(out[i].model, out[i].options, 500);
   }
   return out;
-}
-
-inline Eigen::VectorXd randomConfiguration(const RobotModel<double>& model, std::mt19937& rng) {
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  Eigen::VectorXd q(model.nq());
-  for (int i = 0; i < model.nq(); ++i) {
-    double lo = model.lowerLimits()[i], hi = model.upperLimits()[i];
-    if (!std::isfinite(lo)) lo = -kPi<double>;
-    if (!std::isfinite(hi)) hi = kPi<double>;
-    q[i] = lo + (hi - lo) * unit(rng);
-  }
-  return q;
 }
 
 struct FclResult {
