@@ -191,6 +191,39 @@ TEST_CASE("cli report: self-contained HTML with one row per CSV and method, one 
   CHECK(run("report " + quoted(report.motion) + " --robot tangy --method ga-lvvj -o " + quoted(html)).code == 2);
 }
 
+TEST_CASE("cli report: the page is apps/retarget/report's three files, the title escaped and never a marker") {
+  const fs::path pages = fs::path(RETARGET_SOURCE_DIR) / "apps" / "retarget" / "report";
+  const std::string html = slurp(pages / "page.html"), css = slurp(pages / "page.css"), js = slurp(pages / "page.js");
+  REQUIRE(!css.empty());
+  REQUIRE(!js.empty());
+  // A motion whose file name holds every marker and the characters HTML escapes.
+  const fs::path dir = tempDir() / "report_markers";
+  fs::create_directories(dir);
+  const fs::path motion = dir / "w@SCRIPT@@DATA@@STYLE@&<x>.csv", out = dir / "markers.html";
+  REQUIRE(run("demo wave --duration 1 -o " + quoted(motion)).code == 0);
+  const Run r = run("report " + quoted(motion) + " --robot nao --method triangle -o " + quoted(out));
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const std::string page = slurp(out);
+  // The template up to its first marker, the style and the drawing code, each once and verbatim
+  // (a marker on a line of its own takes the file with its last newline).
+  CHECK(page.rfind(html.substr(0, html.find("@TITLE@")), 0) == 0);
+  const auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = page.find(what); at != std::string::npos; at = page.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count(css) == 1);
+  CHECK(count(js) == 1);
+  CHECK(count("<title>retarget report: w@SCRIPT@@DATA@@STYLE@&amp;&lt;x&gt;.csv</title>") == 1);
+  CHECK(count("<h1>retarget report: w@SCRIPT@@DATA@@STYLE@&amp;&lt;x&gt;.csv</h1>") == 1);
+  CHECK(count("@TITLE@") == 0);
+  // What follows the drawing code is the template's end.
+  CHECK(page.size() >= js.size());
+  CHECK(page.substr(page.size() - 26) == "</script>\n</body>\n</html>\n");
+  CHECK(reportData(page).at("rows").size() == 1);
+}
+
 TEST_CASE("cli report: in headless Chromium the page draws without errors and the slider moves the frame") {
   RETARGET_REQUIRE_TEST_DATA(data_dir);
   const std::string chromium = findChromium();
