@@ -5,6 +5,7 @@
 
 #include <retarget/control/balance.hpp>
 #include <retarget/control/balance_qp.hpp>
+#include <retarget/control/humanoid_feet.hpp>
 #include <retarget/control/locomotion.hpp>
 #include <retarget/control/support_mode.hpp>
 #include <retarget/control/whole_body.hpp>

@@ -21,6 +21,7 @@
 #include <Eigen/Geometry>
 
 #include <retarget/control/balance.hpp>
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/kinematics/robot_data.hpp>
@@ -37,7 +38,12 @@ inline constexpr double kMinSoleSide = 0.01;
 /// Both feet of `binding` on `model` as balance feet (see the file doc). Throws InvalidArgument
 /// naming the robot and the foot when a leg or its sole was not found or the sole is narrower
 /// than kMinSoleSide.
-inline BalanceFeet humanoidBalanceFeet(const RobotModel<double>& model, const HumanoidBinding& binding) {
+RETARGET_LAZY_DECL BalanceFeet humanoidBalanceFeet(const RobotModel<double>& model, const HumanoidBinding& binding);
+
+#if RETARGET_DEFINE_CONTROL
+// Lazy (core/compilation.hpp): the soles, the forward kinematics and the rest pose it builds are
+// compiled only where a program calls it (or once, in the compiled part).
+RETARGET_LAZY_DEF BalanceFeet humanoidBalanceFeet(const RobotModel<double>& model, const HumanoidBinding& binding) {
   const std::array<HumanoidSole, 2> soles = humanoidSoles(model, binding);
   RobotData<double> rest(model);
   rest.X_WB.setIdentity();
@@ -85,5 +91,6 @@ inline BalanceFeet humanoidBalanceFeet(const RobotModel<double>& model, const Hu
   }
   return feet;
 }
+#endif
 
 }  // namespace retarget
