@@ -51,22 +51,24 @@ std::string reportPage(const std::string& title, const std::string& data_json) {
   }};
   std::string page;
   page.reserve(kReportPageHtml.size() + kReportPageCss.size() + kReportPageJs.size() + data_json.size());
-  std::size_t at = 0;
-  while (at < kReportPageHtml.size()) {
-    const std::size_t sign = kReportPageHtml.find('@', at);
-    if (sign == std::string_view::npos) break;
-    page.append(kReportPageHtml.substr(at, sign - at));
-    at = sign + 1;
-    for (const auto& [marker, text] : markers) {
-      if (kReportPageHtml.substr(sign, marker.size()) == marker) {
-        page.append(text);
-        at = sign + marker.size();
-        break;
+  std::size_t at = 0;  // the template's first character not yet copied
+  for (;;) {
+    // The marker that comes first from `at` on.
+    std::size_t next = std::string_view::npos;
+    const std::pair<std::string_view, std::string_view>* found = nullptr;
+    for (const auto& marker : markers) {
+      const std::size_t where = kReportPageHtml.find(marker.first, at);
+      if (where < next) {
+        next = where;
+        found = &marker;
       }
     }
-    if (at == sign + 1) page.push_back('@');
+    if (found == nullptr) break;
+    page.append(kReportPageHtml.substr(at, next - at));
+    page.append(found->second);
+    at = next + found->first.size();
   }
-  if (at < kReportPageHtml.size()) page.append(kReportPageHtml.substr(at));
+  page.append(kReportPageHtml.substr(at));
   return page;
 }
 
