@@ -303,6 +303,9 @@ ComparedRow mapAndEvaluate(const ComparedRobot& robot, const ComparedMotion& mot
     ComparedRow row = evaluateRow(robot, motion, t.q, t.time, setup.method, label, std::string(), options.wbf_base,
                                   motion.path + " mapped with " + label, &mapping, nullptr);
     row.json["contacts"] = groundContactJson(fb.contacts, fb.soles);
+    for (std::size_t k = 0; k < t.size(); ++k) row.X_WB.push_back(t.rootPose(k));
+    if (fb.contacts.frame_flags.size() == t.size()) row.contact_flags = fb.contacts.frame_flags;
+    for (std::size_t s = 0; s < 2; ++s) row.sole_links[s] = fb.soles[s].link_index;
     return row;
   }
   MappedFile f = mapFile(setup, robot.model, motion.path, false, nullptr);

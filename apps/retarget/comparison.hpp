@@ -5,11 +5,14 @@
 // (metric_families.hpp), the summary table (terminal text and JSON) and the per-frame series
 // the report plots.
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <Eigen/Geometry>
 #include <nlohmann/json.hpp>
 
 #include <retarget/human/bvh_motion.hpp>
@@ -73,6 +76,12 @@ struct ComparedRow {
   Eigen::MatrixXd q;          // frames x nq, rad
   std::vector<Status> status; // per frame, empty when the angles come from a CSV
   std::vector<std::string> modes;  // whole-body rows: the robot's support mode per frame, else empty
+  /// Floating-base rows: the root link's pose in the world per frame (m; z up, the ground at
+  /// z = 0), the frame's ground-contact bits (metrics/ground_contact.hpp `GroundContactFrame`)
+  /// and the links of the left and right soles; empty (and -1) for a fixed base.
+  std::vector<Eigen::Isometry3d> X_WB;
+  std::vector<std::uint8_t> contact_flags;
+  std::array<int, 2> sole_links{{-1, -1}};
   /// The row's JSON: robot, method, label, frames, then "mapping" (mapped rows) and each family
   /// that applies ("similarity", "collision", "pose", "dtw", "physical"; metric_families.hpp).
   nlohmann::ordered_json json;

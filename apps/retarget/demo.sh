@@ -3,7 +3,7 @@
 #   apps/retarget/demo.sh <build dir> [output dir]
 # 1. generates a demo human motion (right-hand wave) as skeleton CSV, 2. describes it,
 # 3. maps it onto NAO with GA-LVVJ, 4. prints how closely NAO imitates it (per link) and how often
-# the mapping had to clamp or hold a joint, 5. writes the HTML report (3D skeletons, curves),
+# the mapping had to clamp or hold a joint, 5. writes the HTML report (3D bodies, curves),
 # 6. synthesises the robot's skeleton as CSV.
 set -eu
 
@@ -40,7 +40,7 @@ frames=$(count frames)
 echo "  mapping: $(count clamped_frames) of $frames frames clamped (a joint's wanted angle outside its limits)," \
   "$(count held_frames) held (degenerate input: the last good angle kept)"
 
-echo "== 5. the HTML report (3D skeletons side by side, joint angles, metric curves, summary table)"
+echo "== 5. the HTML report (the human and NAO in 3D, joint angles, metric curves, summary table)"
 "$retarget" report "$out_dir/wave.csv" --robot nao --method ga-lvvj -o "$out_dir/report.html"
 echo "  report: $out_dir/report.html"
 echo "  open it in a browser: xdg-open '$out_dir/report.html'  (or file://$out_dir/report.html)"

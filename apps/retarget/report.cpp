@@ -1,18 +1,20 @@
 // `retarget report <motion> [angles.csv...] --robot R [--method m1,m2] [--label l1,l2] -o report.html`:
-// one self-contained HTML file (data and drawing code inline, nothing fetched) with the human
-// skeleton and each robot's skeleton (forward kinematics of each row's angles) in 3D side by side
-// with play/pause, a time slider and orbit/zoom; each joint's angle over time with its limits;
-// the per-frame metric curves; and the summary table of `retarget compare` (docs/report.md).
+// one self-contained HTML file (data, drawing libraries and page code inline, nothing fetched)
+// with the human's skeleton and each row's robot body (its collision shapes posed by forward
+// kinematics of the row's angles) in 3D on a ground grid, with play/pause and a time slider; each
+// joint's angle over time with its limits; the per-frame metric curves, statuses, support modes
+// and ground contacts; and the summary table of `retarget compare` (docs/report.md).
 //
 // Rows come from the angle CSVs (method from the file name, label from --label or the file name)
 // and from --method (mapped here, like `retarget compare`). Only mapped rows know their per-frame statuses
 // (clamped, held, collision-avoided, not converged); for a CSV the page marks the samples that
-// sit on a joint limit, the clamps it can detect.
+// sit on a limit, the clamps it can detect.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +25,7 @@
 #include <retarget/io/joint_trajectory_csv.hpp>
 #include <retarget/kinematics/forward_kinematics.hpp>
 #include <retarget/metrics/position_error.hpp>
+#include <retarget/safety/humanoid_capsules.hpp>
 
 #include "cli.hpp"
 #include "comparison.hpp"
@@ -62,27 +65,158 @@ nlohmann::ordered_json humanJson(const ComparedMotion& motion) {
   return out;
 }
 
-// The robot's skeleton over the row's frames: every link frame's origin (m, root frame; x
-// forward, y left, z up like the human's canonical frame) and its parent link (-1: root).
-nlohmann::ordered_json robotSkeletonJson(const RobotModel<double>& model, const Eigen::MatrixXd& q) {
-  nlohmann::ordered_json out;
-  nlohmann::ordered_json parents = nlohmann::ordered_json::array();
-  for (const auto& link : model.links()) {
-    parents.push_back(link.parent_joint < 0 ? -1 : model.joints()[static_cast<std::size_t>(link.parent_joint)].parent_link);
+nlohmann::ordered_json vectorJson(const Eigen::Vector3d& v) { return {rounded(v.x()), rounded(v.y()), rounded(v.z())}; }
+
+// One shape the page draws on a link, in the link's frame L (m): a capsule or sphere by its
+// segment and radius, a box or cylinder by its frame G in L (position, quaternion x y z w) and
+// size (box: edges along G's x, y, z; cylinder: radius and length along G's z).
+struct DrawnShape {
+  int link = 0;
+  nlohmann::ordered_json json;
+};
+
+nlohmann::ordered_json segmentJson(const char* kind, const Capsule<double>& c) {
+  return {{"kind", kind}, {"a", vectorJson(c.a)}, {"b", vectorJson(c.b)}, {"r", rounded(c.radius)}};
+}
+
+// The robot's body: its collision shapes as the file gives them, or the capsules fitted to a
+// humanoid described by meshes (safety/humanoid_capsules.hpp fittedBodyShapes, as the collision
+// check sees it); every link with no shape of its own gets a thin bone from its origin to each
+// child joint's, so that nothing of the chain disappears.
+std::vector<DrawnShape> bodyShapes(const RobotModel<double>& model) {
+  std::vector<DrawnShape> shapes;
+  std::vector<bool> covered(model.links().size(), false);
+  if (const auto fitted = fittedBodyShapes(model)) {
+    for (const SelfCollisionShape<double>& shape : *fitted) {
+      shapes.push_back({shape.link, segmentJson(shape.capsule_L.length() > 0 ? "capsule" : "sphere", shape.capsule_L)});
+      covered[static_cast<std::size_t>(shape.link)] = true;
+    }
+  } else {
+    for (std::size_t l = 0; l < model.links().size(); ++l) {
+      for (const CollisionShape<double>& shape : model.links()[l].collisions) {
+        const int link = static_cast<int>(l);
+        using Kind = CollisionShape<double>::Kind;
+        const bool framed = shape.size_G.norm() > 0 && (shape.kind == Kind::kBox || shape.kind == Kind::kCylinder);
+        if (framed) {
+          const Eigen::Quaterniond q_LG(shape.X_LG.linear());
+          nlohmann::ordered_json json = {
+              {"kind", shape.kind == Kind::kBox ? "box" : "cylinder"},
+              {"p", vectorJson(shape.X_LG.translation())},
+              {"q", {rounded(q_LG.x()), rounded(q_LG.y()), rounded(q_LG.z()), rounded(q_LG.w())}},
+              {"size", vectorJson(shape.size_G)}};
+          shapes.push_back({link, std::move(json)});
+        } else {
+          shapes.push_back({link, segmentJson(shape.capsule_L.length() > 0 ? "capsule" : "sphere", shape.capsule_L)});
+        }
+        covered[l] = true;
+      }
+    }
   }
-  out["parents"] = parents;
+  for (const auto& joint : model.joints()) {
+    const auto parent = static_cast<std::size_t>(joint.parent_link);
+    if (covered[parent] || joint.X_PJ.translation().norm() < 1e-6) continue;
+    shapes.push_back({joint.parent_link,
+                      segmentJson("bone", Capsule<double>{Eigen::Vector3d::Zero(), joint.X_PJ.translation(), 0.0})});
+  }
+  return shapes;
+}
+
+// The lowest point of a shape whose link is at X_WL (m, world z).
+double lowestPoint(const nlohmann::ordered_json& shape, const Eigen::Isometry3d& X_WL) {
+  const auto point = [](const nlohmann::ordered_json& v) {
+    return Eigen::Vector3d(v[0].get<double>(), v[1].get<double>(), v[2].get<double>());
+  };
+  const std::string kind = shape.at("kind");
+  if (kind == "box" || kind == "cylinder") {
+    const Eigen::Vector3d p = point(shape.at("p")), size = point(shape.at("size"));
+    const auto& q = shape.at("q");
+    const Eigen::Matrix3d R_WG = X_WL.linear() * Eigen::Quaterniond(q[3].get<double>(), q[0].get<double>(),
+                                                                    q[1].get<double>(), q[2].get<double>())
+                                                     .normalized()
+                                                     .toRotationMatrix();
+    const Eigen::Vector3d half =
+        kind == "box" ? Eigen::Vector3d(0.5 * size) : Eigen::Vector3d(size.x(), size.x(), 0.5 * size.y());
+    // The box's (or the cylinder's bounding box's) lowest corner.
+    return (X_WL * p).z() - R_WG.row(2).cwiseAbs().dot(half);
+  }
+  const double r = kind == "bone" ? 0.0 : shape.at("r").get<double>();
+  return std::min((X_WL * point(shape.at("a"))).z(), (X_WL * point(shape.at("b"))).z()) - r;
+}
+
+// The robot's body over the row's frames: its shapes (above), the links that carry them and, per
+// frame, each such link's pose in the world (x, y, z in m; quaternion x, y, z, w). A floating-base
+// row stands in its world (z up, the ground at z = 0); a fixed base is raised so that its lowest
+// point over the take touches z = 0. Floating-base rows also give the root's path and the
+// frames' ground-contact bits.
+nlohmann::ordered_json robotBodyJson(const RobotModel<double>& model, const ComparedRow& row) {
+  const std::vector<DrawnShape> shapes = bodyShapes(model);
+  // The posed links: those with a shape and the soles, in model order; slot: link -> its place.
+  std::vector<bool> posed(model.links().size(), false);
+  for (const DrawnShape& shape : shapes) posed[static_cast<std::size_t>(shape.link)] = true;
+  for (const int sole : row.sole_links) {
+    if (sole >= 0) posed[static_cast<std::size_t>(sole)] = true;
+  }
+  std::vector<int> links;
+  std::vector<int> slot(model.links().size(), -1);
+  for (std::size_t l = 0; l < posed.size(); ++l) {
+    if (!posed[l]) continue;
+    slot[l] = static_cast<int>(links.size());
+    links.push_back(static_cast<int>(l));
+  }
+  const bool floating = !row.X_WB.empty() && row.X_WB.size() == static_cast<std::size_t>(row.q.rows());
   RobotData<double> data(model);
+  std::vector<std::vector<Eigen::Isometry3d>> poses;
+  double lowest = std::numeric_limits<double>::infinity();
+  for (Eigen::Index k = 0; k < row.q.rows(); ++k) {
+    data.X_WB = floating ? row.X_WB[static_cast<std::size_t>(k)] : Eigen::Isometry3d::Identity();
+    forwardKinematics(model, data, Eigen::VectorXd(row.q.row(k).transpose()));
+    std::vector<Eigen::Isometry3d> frame;
+    for (const int l : links) frame.push_back(data.X_WL[static_cast<std::size_t>(l)]);
+    for (const DrawnShape& shape : shapes) {
+      const double z =
+          lowestPoint(shape.json, frame[static_cast<std::size_t>(slot[static_cast<std::size_t>(shape.link)])]);
+      if (std::isfinite(z)) lowest = std::min(lowest, z);
+    }
+    poses.push_back(std::move(frame));
+  }
+  const double lift = floating || !std::isfinite(lowest) ? 0.0 : -lowest;
+  nlohmann::ordered_json out;
+  nlohmann::ordered_json names = nlohmann::ordered_json::array(), drawn = nlohmann::ordered_json::array();
+  for (const int l : links) names.push_back(model.links()[static_cast<std::size_t>(l)].name);
+  for (const DrawnShape& shape : shapes) {
+    nlohmann::ordered_json json = shape.json;
+    json["link"] = slot[static_cast<std::size_t>(shape.link)];
+    drawn.push_back(std::move(json));
+  }
+  out["links"] = names;
+  out["shapes"] = drawn;
+  out["floating"] = floating;
+  out["lift"] = rounded(lift);
   nlohmann::ordered_json frames = nlohmann::ordered_json::array();
-  for (Eigen::Index k = 0; k < q.rows(); ++k) {
-    const Eigen::VectorXd q_k = q.row(k).transpose();
-    forwardKinematics(model, data, q_k);
+  for (const auto& frame : poses) {
     nlohmann::ordered_json p = nlohmann::ordered_json::array();
-    for (const auto& X_WL : data.X_WL) {
-      for (int c = 0; c < 3; ++c) p.push_back(rounded(X_WL.translation()[c]));
+    for (const Eigen::Isometry3d& X_WL : frame) {
+      const Eigen::Quaterniond q(X_WL.linear());
+      p.push_back(rounded(X_WL.translation().x()));
+      p.push_back(rounded(X_WL.translation().y()));
+      p.push_back(rounded(X_WL.translation().z() + lift));
+      for (const double c : {q.x(), q.y(), q.z(), q.w()}) p.push_back(rounded(c));
     }
     frames.push_back(std::move(p));
   }
-  out["positions"] = frames;
+  out["poses"] = frames;
+  if (floating) {
+    nlohmann::ordered_json path = nlohmann::ordered_json::array();
+    for (const Eigen::Isometry3d& X : row.X_WB) {
+      for (int c = 0; c < 3; ++c) path.push_back(rounded(X.translation()[c]));
+    }
+    out["root_path"] = path;
+  }
+  nlohmann::ordered_json soles = nlohmann::ordered_json::array();
+  for (const int sole : row.sole_links) soles.push_back(sole >= 0 ? slot[static_cast<std::size_t>(sole)] : -1);
+  out["soles"] = soles;
+  out["contacts"] =
+      row.contact_flags.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(row.contact_flags);
   return out;
 }
 
@@ -91,8 +225,8 @@ nlohmann::ordered_json rowJson(const RobotModel<double>& model, const ComparedRo
   out["label"] = row.robot + " / " + row.label;
   out["robot"] = row.robot;
   out["method"] = row.method;
-  out["mapped"] = !row.status.empty();
-  out["skeleton"] = robotSkeletonJson(model, row.q);
+  out["mapped"] = !row.status.empty() || !row.X_WB.empty();  // a floating base is mapped here
+  out["body"] = robotBodyJson(model, row);
   nlohmann::ordered_json names = nlohmann::ordered_json::array(), lower = nlohmann::ordered_json::array(),
                          upper = nlohmann::ordered_json::array(), values = nlohmann::ordered_json::array();
   for (int i = 0; i < model.nq(); ++i) {
@@ -169,8 +303,8 @@ void runReport(const ReportRequest& request) {
 
 const bool kReportRegistered = registerCommand(Command{
     "report",
-    "Write a self-contained HTML report: 3D human and robot skeletons, joint angles with limits, metric curves "
-    "and the compare table",
+    "Write a self-contained HTML report: the human and the robots' bodies in 3D, joint angles with limits, metric "
+    "curves and the compare table",
     [](CLI::App& command) {
       auto request = std::make_shared<ReportRequest>();
       command.add_option("motion", request->motion_path, "the human motion")->required();

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include <retarget/metrics/ground_contact.hpp>
@@ -83,6 +84,14 @@ TEST_CASE("ground contact: standing, lowered, raised, slid, tilted and lifted so
   c = run(s, lowered, both);
   CHECK(c.penetration_frames == 10);
   CHECK(c.deepest == doctest::Approx(0.02).epsilon(1e-9));
+  // The per-frame flags name those frames, and only those.
+  REQUIRE(c.frame_flags.size() == static_cast<std::size_t>(n));
+  for (int k = 0; k < n; ++k) {
+    const std::uint8_t f = c.frame_flags[static_cast<std::size_t>(k)];
+    CHECK(((f & kGroundPenetrating) != 0) == (k >= 10 && k < 20));
+    CHECK((f & kGroundStanceLeft) != 0);
+    CHECK((f & kGroundStanceRight) != 0);
+  }
 
   // Frames 5..9 raised 3 cm while the human stands: floating, and the robot's contact disagrees.
   std::vector<Eigen::Isometry3d> raised = still;
@@ -91,6 +100,13 @@ TEST_CASE("ground contact: standing, lowered, raised, slid, tilted and lifted so
   CHECK(c.feet[0].floating_frames == 5);
   CHECK(c.feet[1].floating_frames == 5);
   CHECK(c.feet[0].max_float == doctest::Approx(0.03).epsilon(1e-9));
+  for (int k = 0; k < n; ++k) {
+    const std::uint8_t f = c.frame_flags[static_cast<std::size_t>(k)];
+    const bool up = k >= 5 && k < 10;
+    CHECK(((f & kGroundFloatingLeft) != 0) == up);
+    CHECK(((f & kGroundFloatingRight) != 0) == up);
+    CHECK((f & (kGroundPenetrating | kGroundSlidingLeft | kGroundSlidingRight)) == 0);
+  }
   CHECK(c.agreement == doctest::Approx(1.0 - 5.0 / n).epsilon(1e-12));
 
   // Sliding forward at 0.5 m/s from frame 10 on: every later stance frame slides (each foot),
@@ -98,6 +114,11 @@ TEST_CASE("ground contact: standing, lowered, raised, slid, tilted and lifted so
   std::vector<Eigen::Isometry3d> slid = still;
   for (int k = 10; k < n; ++k) slid[static_cast<std::size_t>(k)] = s.root(Eigen::Vector3d(0.5 * (k - 9) / 30.0, 0, 0));
   c = run(s, slid, both);
+  for (int k = 0; k < n; ++k) {
+    const std::uint8_t f = c.frame_flags[static_cast<std::size_t>(k)];
+    CHECK(((f & kGroundSlidingLeft) != 0) == (k >= 10));
+    CHECK(((f & kGroundSlidingRight) != 0) == (k >= 10));
+  }
   for (const FootGroundContact& f : c.feet) {
     CHECK(f.sliding_frames == n - 10);
     CHECK(f.max_slide_speed == doctest::Approx(0.5).epsilon(1e-9));
@@ -124,6 +145,11 @@ TEST_CASE("ground contact: standing, lowered, raised, slid, tilted and lifted so
   c = run(s, still, lifted);
   CHECK(c.feet[0].stances == 2);
   CHECK(c.feet[0].stance_frames == n - 10);
+  for (int k = 0; k < n; ++k) {
+    const std::uint8_t f = c.frame_flags[static_cast<std::size_t>(k)];
+    CHECK(((f & kGroundStanceLeft) != 0) == (k < 10 || k >= 20));
+    CHECK((f & kGroundStanceRight) != 0);
+  }
   CHECK(c.feet[1].stances == 1);
   CHECK(c.agreement == doctest::Approx(1.0 - 10.0 / (2 * n)).epsilon(1e-12));
 

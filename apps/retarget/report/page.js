@@ -1,8 +1,9 @@
-// The drawing code of `retarget report`'s page (apps/retarget/report/page.html inlines it; the
-// report's data is the JSON of <script id="report-data">). The 3D skeletons are drawn on 2D
-// canvases (orthographic projection, orbit by dragging, zoom with the wheel) and the plots as
-// inline SVG. With the fragment #selftest the page checks itself once drawn and writes the result
-// as JSON into <pre id="selftest">; #frame=N opens it at frame N. docs/report.md.
+// The code of `retarget report`'s page (apps/retarget/report/page.html inlines it after the
+// libraries; the report's data is the JSON of <script id="report-data">). It builds, from the
+// data, a three.js scene (the human's skeleton and each row's robot body on a ground grid), one
+// dygraphs plot per metric, joint and timeline, and the summary table; the libraries draw. With
+// the fragment #selftest the page checks itself once built and writes the result as JSON into
+// <pre id="selftest">; #frame=N opens it at frame N. docs/report.md.
 'use strict';
 (function () {
   // Everything that goes wrong is collected from the first line on, for the self-check.
@@ -14,14 +15,14 @@
     originalError.apply(console, arguments);
   };
 
+  var started = performance.now();
   var data = JSON.parse(document.getElementById('report-data').textContent);
   var rows = data.rows;
   var times = data.time;
   var frameCount = times.length;
   var colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
-  var humanColor = '#333333';
-  var view = { yaw: -0.55, pitch: 0.3, zoom: 1 };
-  var state = { frame: 0, playing: false, startWall: 0, startTime: 0 };
+  var humanColor = '#444444';
+  var state = { frame: 0, shown: 0, playing: false, startWall: 0, startTime: 0 };
 
   function rowColor(i) { return colors[i % colors.length]; }
   function finite(v) { return typeof v === 'number' && isFinite(v); }
@@ -29,207 +30,354 @@
     return String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   }
   function fixed(v, digits) { return finite(v) ? v.toFixed(digits) : '\u2014'; }
-
-  // ---- 3D panels: a skeleton is a list of points per frame and the segments joining them.
-  function skeletonPanel(caption, color, pointsOf, segments) {
-    var wrapper = document.createElement('div');
-    wrapper.className = 'panel';
-    var title = document.createElement('div');
-    title.className = 'caption';
-    title.style.color = color;
-    title.textContent = caption;
-    var canvas = document.createElement('canvas');
-    canvas.width = 340;
-    canvas.height = 380;
-    // Read back by the self-check: a CPU-side canvas keeps getImageData cheap.
-    var context = canvas.getContext('2d', { willReadFrequently: true });
-    wrapper.appendChild(title);
-    wrapper.appendChild(canvas);
-    document.getElementById('panels').appendChild(wrapper);
-    // The box around every point of every frame fixes the panel's centre and scale.
-    var lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (var k = 0; k < frameCount; ++k) {
-      var points = pointsOf(k);
-      for (var i = 0; i < points.length; ++i) {
-        if (!points[i]) continue;
-        for (var c = 0; c < 3; ++c) {
-          lo[c] = Math.min(lo[c], points[i][c]);
-          hi[c] = Math.max(hi[c], points[i][c]);
-        }
-      }
-    }
-    var empty = !(lo[0] <= hi[0]);
-    var centre = empty ? [0, 0, 0] : [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
-    var radius = empty ? 1 : Math.max(0.05, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2);
-    return { canvas: canvas, context: context, color: color, pointsOf: pointsOf, segments: segments, centre: centre,
-             radius: radius, floor: empty ? 0 : lo[2] };
+  function element(tag, className, parent) {
+    var e = document.createElement(tag);
+    if (className) e.className = className;
+    if (parent) parent.appendChild(e);
+    return e;
   }
 
-  // Orthographic view: turn by yaw about z (up), then tilt by pitch; screen right is the
-  // turned y axis (the body's left side when facing the viewer), screen up is z.
-  function project(panel, p) {
-    var x = p[0] - panel.centre[0], y = p[1] - panel.centre[1], z = p[2] - panel.centre[2];
-    var cy = Math.cos(view.yaw), sy = Math.sin(view.yaw), cp = Math.cos(view.pitch), sp = Math.sin(view.pitch);
-    var depth = x * cy - y * sy;
-    var across = x * sy + y * cy;
-    var up = z * cp - depth * sp;
-    var scale = view.zoom * 0.46 * Math.min(panel.canvas.width, panel.canvas.height) / panel.radius;
-    return [panel.canvas.width / 2 + scale * across, panel.canvas.height / 2 - scale * up];
-  }
-
-  function drawPanel(panel) {
-    var ctx = panel.context;
-    ctx.fillStyle = '#ffffff';
-    ctx.fillRect(0, 0, panel.canvas.width, panel.canvas.height);
-    // Floor grid under the lowest point, for depth.
-    ctx.strokeStyle = '#e2e2e2';
-    ctx.lineWidth = 1;
-    var r = panel.radius, n = 6;
-    for (var g = 0; g <= n; ++g) {
-      var s = -r + 2 * r * g / n;
-      var a = project(panel, [panel.centre[0] + s, panel.centre[1] - r, panel.floor]);
-      var b = project(panel, [panel.centre[0] + s, panel.centre[1] + r, panel.floor]);
-      var c = project(panel, [panel.centre[0] - r, panel.centre[1] + s, panel.floor]);
-      var d = project(panel, [panel.centre[0] + r, panel.centre[1] + s, panel.floor]);
-      ctx.beginPath();
-      ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]);
-      ctx.moveTo(c[0], c[1]); ctx.lineTo(d[0], d[1]);
-      ctx.stroke();
+  // ---- 3D: one scene, z up, the ground at z = 0. Each body is a group placed beside the others
+  // along y (left to right: the human, then the rows); what moves inside a group is the data's.
+  var view = (function () {
+    var container = document.getElementById('view');
+    var width = container.clientWidth || 900, height = container.clientHeight || 460;
+    // preserveDrawingBuffer: a screenshot of the page shows the last frame drawn.
+    var renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: false });
+    renderer.setPixelRatio(window.devicePixelRatio || 1);
+    renderer.setSize(width, height);
+    container.appendChild(renderer.domElement);
+    var scene = new THREE.Scene();
+    scene.background = new THREE.Color(0xffffff);
+    var sky = new THREE.HemisphereLight(0xffffff, 0x777777, 0.85);
+    sky.position.set(0, 0, 1);
+    scene.add(sky);
+    var sun = new THREE.DirectionalLight(0xffffff, 0.55);
+    sun.position.set(3, -2, 6);
+    scene.add(sun);
+    var camera = new THREE.PerspectiveCamera(35, width / height, 0.01, 500);
+    camera.up.set(0, 0, 1);
+    var controls = new THREE.OrbitControls(camera, renderer.domElement);
+    var drawn = { calls: 0, triangles: 0 };
+    function render() {
+      renderer.render(scene, camera);
+      drawn.calls = renderer.info.render.calls;
+      drawn.triangles = renderer.info.render.triangles;
     }
-    var points = panel.pointsOf(state.frame);
-    var screen = points.map(function (p) { return p ? project(panel, p) : null; });
-    ctx.strokeStyle = panel.color;
-    ctx.lineWidth = 3;
-    ctx.lineCap = 'round';
-    ctx.beginPath();
-    panel.segments.forEach(function (segment) {
-      var p = screen[segment[0]], q = screen[segment[1]];
-      if (!p || !q) return;
-      ctx.moveTo(p[0], p[1]);
-      ctx.lineTo(q[0], q[1]);
+    controls.addEventListener('change', render);
+    window.addEventListener('resize', function () {
+      var w = container.clientWidth || width;
+      camera.aspect = w / height;
+      camera.updateProjectionMatrix();
+      renderer.setSize(w, height);
+      render();
     });
-    ctx.stroke();
-    ctx.fillStyle = panel.color;
-    panel.segments.forEach(function (segment) {
-      segment.forEach(function (index) {
-        var p = screen[index];
-        if (!p) return;
-        ctx.beginPath();
-        ctx.arc(p[0], p[1], 3, 0, 2 * Math.PI);
-        ctx.fill();
+    return { scene: scene, camera: camera, controls: controls, renderer: renderer, render: render, drawn: drawn };
+  })();
+
+  // Shared unit shapes, scaled per mesh: a sphere of radius 1, a cylinder of radius 1 and height
+  // 1 along y (three.js's axis), a cube of edge 1.
+  var unit = {
+    sphere: new THREE.SphereBufferGeometry(1, 16, 12),
+    cylinder: new THREE.CylinderBufferGeometry(1, 1, 1, 16),
+    box: new THREE.BoxBufferGeometry(1, 1, 1)
+  };
+  var yAxis = new THREE.Vector3(0, 1, 0);
+  function vector(v) { return new THREE.Vector3(v[0], v[1], v[2]); }
+
+  // A mesh of a segment a -> b of radius r (a cylinder; a capsule adds the end spheres).
+  function segmentMesh(a, b, r, material, ends) {
+    var group = new THREE.Group();
+    var axis = new THREE.Vector3().subVectors(b, a);
+    var length = axis.length();
+    if (length > 1e-9) {
+      var tube = new THREE.Mesh(unit.cylinder, material);
+      tube.scale.set(r, length, r);
+      tube.position.addVectors(a, b).multiplyScalar(0.5);
+      tube.quaternion.setFromUnitVectors(yAxis, axis.normalize());
+      group.add(tube);
+    }
+    (ends ? [a, b] : []).forEach(function (p) {
+      var ball = new THREE.Mesh(unit.sphere, material);
+      ball.scale.setScalar(r);
+      ball.position.copy(p);
+      group.add(ball);
+    });
+    return group;
+  }
+
+  // One shape of a body (report.cpp: capsule, sphere, bone, box or cylinder; link frame, m).
+  function shapeMesh(shape, material) {
+    if (shape.kind === 'box' || shape.kind === 'cylinder') {
+      var mesh = new THREE.Mesh(shape.kind === 'box' ? unit.box : unit.cylinder, material);
+      mesh.position.copy(vector(shape.p));
+      mesh.quaternion.set(shape.q[0], shape.q[1], shape.q[2], shape.q[3]).normalize();
+      if (shape.kind === 'box') {
+        mesh.scale.set(shape.size[0], shape.size[1], shape.size[2]);
+      } else {
+        // The cylinder's axis is the shape's z; the unit cylinder's is y.
+        mesh.quaternion.multiply(new THREE.Quaternion().setFromAxisAngle(new THREE.Vector3(1, 0, 0), Math.PI / 2));
+        mesh.scale.set(shape.size[0], shape.size[1], shape.size[0]);
+      }
+      return mesh;
+    }
+    var r = shape.kind === 'bone' ? 0.004 : shape.r;
+    return segmentMesh(vector(shape.a), vector(shape.b), r, material, shape.kind !== 'bone');
+  }
+
+  // The human's skeleton: a bone per segment, a ball per joint; returns {group, update(k), box}.
+  function skeletonBody(color, scale) {
+    var material = new THREE.MeshLambertMaterial({ color: color });
+    var group = new THREE.Group();
+    var frames = data.human.positions;
+    var points = [];  // per frame: [Vector3 or null] per joint
+    var box = new THREE.Box3();
+    frames.forEach(function (flat) {
+      var frame = [];
+      for (var i = 0; i + 2 < flat.length; i += 3) {
+        var ok = finite(flat[i]) && finite(flat[i + 1]) && finite(flat[i + 2]);
+        var p = ok ? new THREE.Vector3(flat[i], flat[i + 1], flat[i + 2]) : null;
+        if (p) box.expandByPoint(p);
+        frame.push(p);
+      }
+      points.push(frame);
+    });
+    var radius = 0.012 * scale;
+    var bones = data.human.bones.map(function (bone) {
+      var mesh = new THREE.Mesh(unit.cylinder, material);
+      group.add(mesh);
+      return { from: bone[0], to: bone[1], mesh: mesh };
+    });
+    // A ball on each joint a bone reaches (the others, finger tips and the like, stay out).
+    var joints = [];
+    data.human.bones.forEach(function (bone) {
+      bone.forEach(function (j) {
+        if (joints.some(function (ball) { return ball.joint === j; })) return;
+        var ball = new THREE.Mesh(unit.sphere, material);
+        ball.joint = j;
+        ball.scale.setScalar(1.6 * radius);
+        group.add(ball);
+        joints.push(ball);
       });
     });
+    var axis = new THREE.Vector3();
+    function update(k) {
+      var frame = points[k] || [];
+      bones.forEach(function (bone) {
+        var a = frame[bone.from], b = frame[bone.to];
+        bone.mesh.visible = !!(a && b);
+        if (!bone.mesh.visible) return;
+        axis.subVectors(b, a);
+        var length = axis.length();
+        bone.mesh.position.addVectors(a, b).multiplyScalar(0.5);
+        if (length > 1e-9) bone.mesh.quaternion.setFromUnitVectors(yAxis, axis.divideScalar(length));
+        bone.mesh.scale.set(radius, Math.max(length, 1e-6), radius);
+      });
+      joints.forEach(function (ball) {
+        ball.visible = !!frame[ball.joint];
+        if (ball.visible) ball.position.copy(frame[ball.joint]);
+      });
+    }
+    // Feet on the ground: the take's lowest joint at z = 0.
+    var inner = new THREE.Group();
+    inner.add(group);
+    if (!box.isEmpty()) group.position.z = -box.min.z;
+    box.translate(new THREE.Vector3(0, 0, group.position.z));
+    return { group: inner, update: update, box: box };
   }
 
-  // Flat [x0, y0, z0, x1, ...] (null where unknown) -> [[x, y, z] or null, ...].
-  function triples(flat) {
-    var out = [];
-    for (var i = 0; i + 2 < flat.length; i += 3) {
-      out.push(finite(flat[i]) && finite(flat[i + 1]) && finite(flat[i + 2]) ? [flat[i], flat[i + 1], flat[i + 2]] : null);
+  // Colours of a floating-base row's feet by their frame's ground-contact bits
+  // (metrics/ground_contact.hpp): in the ground, sliding, floating, standing, else the row's.
+  function footColor(bits, side, base) {
+    var shift = side;
+    if (bits & 1) return 0xdd0000;
+    if (bits & (32 << shift)) return 0xff8800;
+    if (bits & (8 << shift)) return 0x3399ff;
+    if (bits & (2 << shift)) return 0x22aa22;
+    return base;
+  }
+
+  // A row's robot: its shapes on its posed links, moved by the frame's poses.
+  function robotBody(row, color) {
+    var body = row.body;
+    var group = new THREE.Group();
+    var base = new THREE.Color(color).getHex();
+    var material = new THREE.MeshLambertMaterial({ color: color });
+    var soles = body.soles || [-1, -1];
+    var footMaterials = soles.map(function () { return new THREE.MeshLambertMaterial({ color: color }); });
+    var links = body.links.map(function () {
+      var node = new THREE.Group();
+      group.add(node);
+      return node;
+    });
+    var meshes = 0;
+    body.shapes.forEach(function (shape) {
+      var side = soles.indexOf(shape.link);
+      links[shape.link].add(shapeMesh(shape, side >= 0 ? footMaterials[side] : material));
+      ++meshes;
+    });
+    var box = new THREE.Box3();
+    body.poses.forEach(function (pose) {
+      for (var i = 0; i + 6 < pose.length; i += 7) box.expandByPoint(new THREE.Vector3(pose[i], pose[i + 1], pose[i + 2]));
+    });
+    if (!box.isEmpty()) box.expandByScalar(0.05);
+    if (body.root_path && body.root_path.length >= 6) {
+      var path = new THREE.BufferGeometry();
+      path.setAttribute('position', new THREE.Float32BufferAttribute(body.root_path, 3));
+      group.add(new THREE.Line(path, new THREE.LineBasicMaterial({ color: 0x888888 })));
     }
+    function update(k) {
+      var pose = body.poses[k];
+      if (!pose) return;
+      links.forEach(function (node, i) {
+        node.position.set(pose[7 * i], pose[7 * i + 1], pose[7 * i + 2]);
+        node.quaternion.set(pose[7 * i + 3], pose[7 * i + 4], pose[7 * i + 5], pose[7 * i + 6]);
+      });
+      if (body.contacts) {
+        footMaterials.forEach(function (m, side) { m.color.setHex(footColor(body.contacts[k] || 0, side, base)); });
+      }
+    }
+    return { group: group, update: update, box: box, meshes: meshes, links: links };
+  }
+
+  var bodies = [];  // {group, update, box, label}
+  var human = data.human.positions.length === frameCount && frameCount > 0 ? skeletonBody(humanColor, 1) : null;
+  if (human) {
+    human.label = 'human';
+    bodies.push(human);
+  }
+  var robots = rows.map(function (row, i) {
+    var robot = robotBody(row, rowColor(i));
+    robot.label = row.label;
+    bodies.push(robot);
+    return robot;
+  });
+  // Side by side along y, 0.3 m apart, each centred on x = 0.
+  var cursor = 0;
+  bodies.forEach(function (b) {
+    if (b.box.isEmpty()) b.box.set(new THREE.Vector3(-0.2, -0.2, 0), new THREE.Vector3(0.2, 0.2, 1));
+    var centre = b.box.getCenter(new THREE.Vector3());
+    b.offset = new THREE.Vector3(-centre.x, cursor - b.box.min.y, 0);
+    b.group.position.copy(b.offset);
+    cursor += b.box.max.y - b.box.min.y + 0.3;
+    view.scene.add(b.group);
+  });
+  // The human over each robot, scaled to its height (toggled).
+  var overlays = [];
+  if (human) {
+    robots.forEach(function (robot) {
+      var scale = Math.max(0.05, robot.box.max.z) / Math.max(0.05, human.box.max.z);
+      var copy = skeletonBody(humanColor, scale);
+      copy.group.scale.setScalar(scale);
+      var from = human.box.getCenter(new THREE.Vector3()), to = robot.box.getCenter(new THREE.Vector3());
+      copy.group.position.set(to.x - scale * from.x, to.y - scale * from.y, 0);
+      copy.group.visible = false;
+      robot.group.add(copy.group);
+      overlays.push(copy);
+    });
+  }
+  var everything = new THREE.Box3();
+  bodies.forEach(function (b) { everything.union(b.box.clone().translate(b.offset)); });
+  var centre = everything.getCenter(new THREE.Vector3()), extent = everything.getSize(new THREE.Vector3());
+  var side = Math.ceil(Math.max(extent.x, extent.y, 1) + 1);
+  var grid = new THREE.GridHelper(side, Math.round(side / 0.25), 0x999999, 0xdddddd);
+  grid.rotation.x = Math.PI / 2;  // three.js's grid lies in x-z
+  grid.position.set(centre.x, centre.y, 0);
+  view.scene.add(grid);
+  var reach = Math.max(extent.y, extent.z, 0.5);
+  view.controls.target.copy(centre);
+  view.camera.position.set(centre.x + 1.7 * reach, centre.y - 0.7 * reach, centre.z + 0.6 * reach);
+  view.controls.update();
+  document.getElementById('human-over').addEventListener('change', function (event) {
+    var over = event.target.checked;
+    overlays.forEach(function (o) { o.group.visible = over; });
+    if (human) human.group.visible = !over;
+    view.render();
+  });
+  if (robots.some(function (r, i) { return rows[i].body.floating; })) document.getElementById('contact-legend').hidden = false;
+
+  function showFrame(k) {
+    state.shown = k;
+    bodies.forEach(function (b) { b.update(k); });
+    overlays.forEach(function (o) { o.update(k); });
+    view.render();
+  }
+
+  // ---- Plots: one dygraph each, all on the time axis, zoomed and hovered together.
+  var graphs = [];
+  var plotStats = { joint_series: 0, joint_plots: 0, curve_series: 0, curve_plots: 0, limit_series: 0, mode_plots: 0,
+                    mode_bands: 0, contact_plots: 0, contact_marks: 0, status_plots: 0 };
+  // spec: {parent, title, series: [{name, values, color, style (dygraphs per-series options), row}],
+  //        range: [lo, hi] or undefined (the library fits the data)}
+  function plot(spec) {
+    var box = element('div', 'plot', spec.parent);
+    var chart = element('div', 'chart', box);
+    var table = [];
+    for (var k = 0; k < frameCount; ++k) {
+      var line = [times[k]];
+      spec.series.forEach(function (s) { var v = s.values[k]; line.push(finite(v) ? v : null); });
+      table.push(line);
+    }
+    var seriesOptions = {};
+    spec.series.forEach(function (s) { seriesOptions[s.name] = s.style || {}; });
+    var g = new Dygraph(chart, table, {
+      labels: ['t'].concat(spec.series.map(function (s) { return s.name; })),
+      colors: spec.series.map(function (s) { return s.color; }),
+      series: seriesOptions,
+      title: spec.title,
+      titleHeight: 20,
+      valueRange: spec.range || null,
+      strokeWidth: 1.3,
+      digitsAfterDecimal: 3,
+      axisLabelFontSize: 10,
+      axisLabelWidth: 44,
+      xAxisHeight: 16,
+      axes: { x: { valueFormatter: function (t) { return 't = ' + t.toFixed(3) + ' s'; } } },
+      highlightCircleSize: 3,
+      highlightCallback: function (event, x, points, row) { if (!state.playing) showFrame(row); },
+      unhighlightCallback: function () { if (!state.playing) showFrame(state.frame); },
+      clickCallback: function (event, x) { setFrame(frameAtTime(x)); }
+    });
+    graphs.push(g);
+    // A check box per row with series here: shows or hides that row's series.
+    var owners = [];
+    spec.series.forEach(function (s, i) {
+      if (s.row === undefined) return;
+      var owner = owners.filter(function (o) { return o.row === s.row; })[0];
+      if (!owner) owners.push(owner = { row: s.row, columns: [] });
+      owner.columns.push(i);
+    });
+    if (owners.length > 1) {
+      var toggles = element('div', 'toggles', box);
+      owners.forEach(function (owner) {
+        var label = element('label', '', toggles);
+        var check = element('input', '', label);
+        check.type = 'checkbox';
+        check.checked = true;
+        check.addEventListener('change', function () { g.setVisibility(owner.columns, check.checked); });
+        label.appendChild(document.createTextNode(rows[owner.row].label));
+      });
+    }
+    return g;
+  }
+  function frameAtTime(t) {
+    var k = 0;
+    while (k + 1 < frameCount && Math.abs(times[k + 1] - t) <= Math.abs(times[k] - t)) ++k;
+    return k;
+  }
+  // Per frame, 1 where `test(k)` holds, else nothing (a filled step on a timeline plot).
+  function flagSeries(test, value) {
+    var out = [];
+    for (var k = 0; k < frameCount; ++k) out.push(test(k) ? value : null);
     return out;
   }
-
-  var panels = [];
-  var humanFrames = data.human.positions;
-  if (humanFrames.length === frameCount) {
-    panels.push(skeletonPanel('human', humanColor, function (k) { return triples(humanFrames[k]); }, data.human.bones));
+  function runsOf(values) {
+    var runs = 0;
+    values.forEach(function (v, k) { if (v !== null && (k === 0 || values[k - 1] === null)) ++runs; });
+    return runs;
   }
-  rows.forEach(function (row, i) {
-    var segments = [];
-    row.skeleton.parents.forEach(function (parent, link) { if (parent >= 0) segments.push([parent, link]); });
-    var frames = row.skeleton.positions;
-    panels.push(skeletonPanel(row.label, rowColor(i), function (k) { return triples(frames[k]); }, segments));
-  });
-  function drawAll() { panels.forEach(drawPanel); }
-
-  // Orbit and zoom, shared by every panel.
-  var drag = null;
-  panels.forEach(function (panel) {
-    panel.canvas.addEventListener('mousedown', function (event) { drag = [event.clientX, event.clientY]; event.preventDefault(); });
-    panel.canvas.addEventListener('wheel', function (event) {
-      view.zoom = Math.min(20, Math.max(0.1, view.zoom * Math.exp(-event.deltaY * 0.0015)));
-      drawAll();
-      event.preventDefault();
-    }, { passive: false });
-    panel.canvas.addEventListener('dblclick', function () { view.yaw = -0.55; view.pitch = 0.3; view.zoom = 1; drawAll(); });
-  });
-  window.addEventListener('mousemove', function (event) {
-    if (!drag) return;
-    view.yaw += (event.clientX - drag[0]) * 0.01;
-    view.pitch = Math.min(1.5, Math.max(-1.5, view.pitch + (event.clientY - drag[1]) * 0.01));
-    drag = [event.clientX, event.clientY];
-    drawAll();
-  });
-  window.addEventListener('mouseup', function () { drag = null; });
-
-  // ---- Plots (inline SVG). Every plot has the same width and time axis, so one cursor position
-  // serves them all.
-  var plotWidth = 430, plotHeight = 150, left = 52, right = 10, top = 20, bottom = 22;
-  var t0 = frameCount ? times[0] : 0, t1 = frameCount ? times[frameCount - 1] : 1;
-  if (!(t1 > t0)) t1 = t0 + 1;
-  function xOf(t) { return left + (t - t0) / (t1 - t0) * (plotWidth - left - right); }
-
-  // spec: {title, series: [{values, color}], limits: [lower, upper], marks: [{frame, value, color, filled}],
-  //        bands: [{from, to, kind}]}
-  function plotMarkup(spec) {
-    var lo = Infinity, hi = -Infinity;
-    spec.series.forEach(function (s) {
-      s.values.forEach(function (v) { if (finite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
-    });
-    (spec.limits || []).forEach(function (v) { if (finite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
-    if (!(lo <= hi)) { lo = 0; hi = 1; }
-    if (hi - lo < 1e-9) { lo -= 0.5; hi += 0.5; }
-    var pad = (hi - lo) * 0.05;
-    lo -= pad; hi += pad;
-    function yOf(v) { return top + (hi - v) / (hi - lo) * (plotHeight - top - bottom); }
-    var parts = ['<svg width="' + plotWidth + '" height="' + plotHeight + '" viewBox="0 0 ' + plotWidth + ' ' + plotHeight + '">'];
-    parts.push('<text class="title" x="' + left + '" y="13">' + escapeText(spec.title) + '</text>');
-    (spec.bands || []).forEach(function (band) {
-      var x0 = xOf(times[band.from]), x1 = xOf(times[Math.min(frameCount - 1, band.to)]);
-      parts.push('<rect class="' + band.kind + '" x="' + (x0 - 1).toFixed(1) + '" y="' + top + '" width="' +
-                 Math.max(2, x1 - x0 + 2).toFixed(1) + '" height="' + (plotHeight - top - bottom) + '"/>');
-    });
-    parts.push('<line class="axis" x1="' + left + '" y1="' + (plotHeight - bottom) + '" x2="' + (plotWidth - right) +
-               '" y2="' + (plotHeight - bottom) + '"/>');
-    parts.push('<line class="axis" x1="' + left + '" y1="' + top + '" x2="' + left + '" y2="' + (plotHeight - bottom) + '"/>');
-    parts.push('<text x="' + (left - 4) + '" y="' + (top + 8) + '" text-anchor="end">' + hi.toPrecision(3) + '</text>');
-    parts.push('<text x="' + (left - 4) + '" y="' + (plotHeight - bottom) + '" text-anchor="end">' + lo.toPrecision(3) + '</text>');
-    parts.push('<text x="' + left + '" y="' + (plotHeight - 6) + '">' + t0.toFixed(1) + ' s</text>');
-    parts.push('<text x="' + (plotWidth - right) + '" y="' + (plotHeight - 6) + '" text-anchor="end">' + t1.toFixed(1) + ' s</text>');
-    (spec.limits || []).forEach(function (v) {
-      if (!finite(v)) return;
-      parts.push('<line class="limit" x1="' + left + '" x2="' + (plotWidth - right) + '" y1="' + yOf(v).toFixed(1) +
-                 '" y2="' + yOf(v).toFixed(1) + '"/>');
-    });
-    spec.series.forEach(function (s) {
-      var d = '', pen = false;
-      for (var k = 0; k < s.values.length && k < frameCount; ++k) {
-        if (!finite(s.values[k])) { pen = false; continue; }
-        d += (pen ? 'L' : 'M') + xOf(times[k]).toFixed(1) + ' ' + yOf(s.values[k]).toFixed(1);
-        pen = true;
-      }
-      parts.push('<path class="series" stroke="' + s.color + '" d="' + (d || 'M0 0') + '"/>');
-    });
-    (spec.marks || []).forEach(function (m) {
-      parts.push('<circle class="mark" r="2" cx="' + xOf(times[m.frame]).toFixed(1) + '" cy="' + yOf(m.value).toFixed(1) +
-                 '" stroke="' + m.color + '" fill="' + (m.filled ? m.color : '#fff') + '"/>');
-    });
-    parts.push('<line class="cursor" x1="0" x2="0" y1="' + top + '" y2="' + (plotHeight - bottom) + '"/>');
-    parts.push('</svg>');
-    return parts.join('');
-  }
-
-  // Consecutive frames whose status has `bit`, as bands.
-  function bandsOf(status, bit, kind) {
-    var bands = [];
-    if (!status) return bands;
-    for (var k = 0; k < status.length; ++k) {
-      if (!(status[k] & bit)) continue;
-      if (bands.length && bands[bands.length - 1].to === k - 1) bands[bands.length - 1].to = k;
-      else bands.push({ from: k, to: k, kind: kind });
-    }
-    return bands;
+  function band(name, values, color) {
+    return { name: name, values: values, color: color, style: { fillGraph: true, stepPlot: true, strokeWidth: 0, fillAlpha: 0.45 } };
   }
 
   // Metric curves: one plot per metric, one series per row that has it.
@@ -237,66 +385,115 @@
   rows.forEach(function (row) {
     row.curves.forEach(function (curve) { if (curveNames.indexOf(curve.name) < 0) curveNames.push(curve.name); });
   });
-  document.getElementById('curve-plots').innerHTML = curveNames.map(function (name) {
+  curveNames.forEach(function (name) {
     var series = [];
     rows.forEach(function (row, i) {
-      row.curves.forEach(function (curve) { if (curve.name === name) series.push({ values: curve.values, color: rowColor(i) }); });
+      row.curves.forEach(function (curve) {
+        if (curve.name === name) series.push({ name: row.label, values: curve.values, color: rowColor(i), row: i });
+      });
     });
-    return plotMarkup({ title: name, series: series });
-  }).join('');
+    plot({ parent: document.getElementById('curve-plots'), title: name, series: series });
+    plotStats.curve_plots += 1;
+    plotStats.curve_series += series.length;
+  });
 
-  // Support modes of the whole-body rows: the robot's one-foot stands and walks as bands.
-  document.getElementById('mode-plots').innerHTML = rows.filter(function (row) { return row.modes; }).map(function (row) {
-    var bands = [];
-    ['single-left', 'single-right', 'walking'].forEach(function (kind) {
-      var flags = row.modes.map(function (mode) { return mode === kind ? 1 : 0; });
-      bands = bands.concat(bandsOf(flags, 1, 'mode-' + kind));
+  // Ground contact of the floating-base rows: per foot (left above, right below the axis) the
+  // human's stance and the frames the robot's sole slides, floats or goes into the ground.
+  rows.forEach(function (row, i) {
+    var bits = row.body.contacts;
+    if (!bits) return;
+    var series = [];
+    [['left', 0, 1], ['right', 1, -1]].forEach(function (foot) {
+      var s = foot[1], sign = foot[2];
+      series.push(band(foot[0] + ' stance', flagSeries(function (k) { return bits[k] & (2 << s); }, 0.4 * sign), '#22aa22'));
+      series.push(band(foot[0] + ' sliding', flagSeries(function (k) { return bits[k] & (32 << s); }, sign), '#ff8800'));
+      series.push(band(foot[0] + ' floating', flagSeries(function (k) { return bits[k] & (8 << s); }, 0.8 * sign), '#3399ff'));
     });
-    return plotMarkup({ title: 'support modes, ' + row.label + ' (blue: left foot, orange: right foot, green: walking)',
-                        series: [], bands: bands });
-  }).join('');
+    series.push(band('in the ground', flagSeries(function (k) { return bits[k] & 1; }, 0.2), '#dd0000'));
+    plot({ parent: document.getElementById('contact-plots'), title: 'ground contact, ' + row.label + ' (left foot up, right down)',
+           series: series, range: [-1.1, 1.1] });
+    plotStats.contact_plots += 1;
+    series.forEach(function (s) { if (s.name !== 'left stance' && s.name !== 'right stance') plotStats.contact_marks += runsOf(s.values); });
+  });
 
-  // Joint angles: per robot, one plot per joint with every row of that robot.
+  // Support modes of the whole-body rows: one-foot stands and walks as filled steps.
+  rows.forEach(function (row) {
+    if (!row.modes) return;
+    var series = [
+      band('left foot', flagSeries(function (k) { return row.modes[k] === 'single-left'; }, 1), '#0066cc'),
+      band('right foot', flagSeries(function (k) { return row.modes[k] === 'single-right'; }, -1), '#cc6600'),
+      band('walking', flagSeries(function (k) { return row.modes[k] === 'walking'; }, 0.5), '#009900')
+    ];
+    plot({ parent: document.getElementById('mode-plots'), title: 'support modes, ' + row.label, series: series, range: [-1.1, 1.1] });
+    plotStats.mode_plots += 1;
+    plotStats.mode_bands += runsOf(series[0].values) + runsOf(series[1].values);
+  });
+
+  // Joint angles: per robot, a status timeline per mapped row, then one plot per joint with every
+  // row of that robot, its limits and the samples on a limit.
   var robotsShown = [];
   rows.forEach(function (row) { if (robotsShown.indexOf(row.robot) < 0) robotsShown.push(row.robot); });
-  var jointHtml = [];
+  var jointParent = document.getElementById('joint-plots');
   robotsShown.forEach(function (robot) {
     var members = [];
     rows.forEach(function (row, i) { if (row.robot === robot) members.push(i); });
-    jointHtml.push('<h3>' + escapeText(robot) + ' (rad or m)</h3>');
-    // Status strips of the mapped rows.
+    element('h3', '', jointParent).textContent = robot + ' (rad or m)';
+    var grid = element('div', 'grid', jointParent);
     members.forEach(function (i) {
       var row = rows[i];
       if (!row.status) return;
       var counted = function (bit) { return row.status.filter(function (s) { return s & bit; }).length; };
-      jointHtml.push('<div class="meta"><span class="swatch" style="background:' + rowColor(i) + '"></span>' +
-                     escapeText(row.label) + ': clamped in ' + counted(1) + ' frames, held in ' + counted(2) +
-                     ', collision-avoided in ' + counted(4) + ', not converged in ' + counted(8) + '</div>');
+      var bit = function (b) { return flagSeries(function (k) { return row.status[k] & b; }, 1); };
+      plot({ parent: grid, title: 'statuses, ' + row.label + ' (frames)',
+             series: [band('clamped ' + counted(1), bit(1), '#d62728'), band('held ' + counted(2), bit(2), '#888888'),
+                      band('collision-avoided ' + counted(4), bit(4), '#ff8800'),
+                      band('not converged ' + counted(8), bit(8), '#aa00ff')],
+             range: [0, 1.1] });
+      plotStats.status_plots += 1;
     });
-    jointHtml.push('<div class="grid">');
-    var names = rows[members[0]].joints.names;
-    names.forEach(function (name, j) {
-      var series = [], marks = [], bands = [];
-      var lower = rows[members[0]].joints.lower[j], upper = rows[members[0]].joints.upper[j];
+    var first = rows[members[0]];
+    first.joints.names.forEach(function (name, j) {
+      var lower = first.joints.lower[j], upper = first.joints.upper[j];
+      var series = [], lo = Infinity, hi = -Infinity;
       members.forEach(function (i) {
         var row = rows[i], values = row.joints.q[j];
-        series.push({ values: values, color: rowColor(i) });
-        values.forEach(function (v, k) {
-          if (!finite(v)) return;
-          var onLimit = (finite(lower) && Math.abs(v - lower) <= 1e-6) || (finite(upper) && Math.abs(v - upper) <= 1e-6);
-          if (onLimit) marks.push({ frame: k, value: v, color: rowColor(i), filled: !!(row.status && (row.status[k] & 1)) });
+        values.forEach(function (v) { if (finite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
+        series.push({ name: row.label, values: values, color: rowColor(i), row: i });
+        var onLimit = values.map(function (v) {
+          return finite(v) && ((finite(lower) && Math.abs(v - lower) <= 1e-6) || (finite(upper) && Math.abs(v - upper) <= 1e-6)) ? v : null;
         });
-        bands = bands.concat(bandsOf(row.status, 2, 'held'), bandsOf(row.status, 4, 'avoided'),
-                             bandsOf(row.status, 8, 'unconverged'));
+        if (onLimit.some(function (v) { return v !== null; })) {
+          series.push({ name: row.label + (row.status ? ' clamped' : ' at a limit'), values: onLimit, color: rowColor(i), row: i,
+                        style: { strokeWidth: 0, drawPoints: true, pointSize: 2.5 } });
+        }
       });
-      jointHtml.push(plotMarkup({ title: name, series: series, limits: [lower, upper], marks: marks, bands: bands }));
+      // The axis fits the data; a limit within half the data's span of it is shown as well.
+      if (!(lo <= hi)) { lo = -1; hi = 1; }
+      var span = Math.max(hi - lo, 1e-3);
+      [lower, upper].forEach(function (limit) {
+        if (finite(limit) && limit >= lo - 0.5 * span && limit <= hi + 0.5 * span) { lo = Math.min(lo, limit); hi = Math.max(hi, limit); }
+      });
+      // At least 0.05 (rad or m) tall, so that a joint held still is a line, not noise.
+      var middle = 0.5 * (lo + hi), half = Math.max(0.5 * (hi - lo), 0.025);
+      lo = middle - half;
+      hi = middle + half;
+      var pad = 0.06 * (hi - lo);
+      [['lower limit', lower], ['upper limit', upper]].forEach(function (limit) {
+        if (!finite(limit[1])) return;
+        series.push({ name: limit[0], values: flagSeries(function () { return true; }, limit[1]), color: '#cc0000',
+                      style: { strokePattern: Dygraph.DASHED_LINE, strokeWidth: 1 } });
+        plotStats.limit_series += 1;
+      });
+      plot({ parent: grid, title: name + ' [' + fixed(lower, 2) + ', ' + fixed(upper, 2) + ']', series: series,
+             range: [lo - pad, hi + pad] });
+      plotStats.joint_plots += 1;
+      plotStats.joint_series += members.length;
     });
-    jointHtml.push('</div>');
   });
-  document.getElementById('joint-plots').innerHTML = jointHtml.join('');
+  if (graphs.length >= 2) Dygraph.synchronize(graphs, { selection: true, zoom: true, range: false });
 
-  // ---- Summary table: the columns of `retarget compare` that apply to some row.
-  (function () {
+  // ---- Summary table: the columns of `retarget compare` that apply to some row, sortable.
+  var table = (function () {
     var comparison = data.comparison;
     function valueAt(row, pointer) {
       var node = row;
@@ -318,13 +515,38 @@
     shown.forEach(function (column) { html.push('<th class="unit">' + escapeText(column.unit) + '</th>'); });
     html.push('</tr></thead><tbody>');
     comparison.rows.forEach(function (row, i) {
-      html.push('<tr><td class="name"><span class="swatch" style="background:' + rowColor(i) + '"></span>' +
+      html.push('<tr data-row="' + i + '"><td class="name"><span class="swatch" style="background:' + rowColor(i) + '"></span>' +
                 escapeText(row.robot + ' / ' + row.label) + '</td>');
-      shown.forEach(function (column) { html.push('<td>' + fixed(valueAt(row, column.pointer), column.decimals) + '</td>'); });
+      shown.forEach(function (column) {
+        var v = valueAt(row, column.pointer);
+        html.push('<td data-value="' + (finite(v) ? v : '') + '">' + fixed(v, column.decimals) + '</td>');
+      });
       html.push('</tr>');
     });
     html.push('</tbody></table>');
     document.getElementById('summary').innerHTML = html.join('');
+    // Sorting: a click on a header orders the rows by that column, again the other way; rows
+    // without a value last.
+    var headers = document.querySelectorAll('#summary-table thead tr:first-child th');
+    var body = document.querySelector('#summary-table tbody');
+    var sorted = { column: -1, up: true };
+    function sortBy(column) {
+      sorted.up = sorted.column === column ? !sorted.up : true;
+      sorted.column = column;
+      var lines = Array.prototype.slice.call(body.rows);
+      lines.sort(function (a, b) {
+        var x = a.cells[column], y = b.cells[column];
+        if (column === 0) return (sorted.up ? 1 : -1) * x.textContent.localeCompare(y.textContent);
+        var u = x.getAttribute('data-value'), v = y.getAttribute('data-value');
+        if (u === '' || v === '') return (u === '' ? 1 : 0) - (v === '' ? 1 : 0);
+        return (sorted.up ? 1 : -1) * (Number(u) - Number(v));
+      });
+      lines.forEach(function (line) { body.appendChild(line); });
+      Array.prototype.forEach.call(headers, function (h, i) {
+        h.className = (i === 0 ? 'name ' : '') + (i === column ? (sorted.up ? 'sorted-up' : 'sorted-down') : '');
+      });
+    }
+    Array.prototype.forEach.call(headers, function (h, i) { h.addEventListener('click', function () { sortBy(i); }); });
     // What each figure compares, for the columns shown that carry a note.
     document.getElementById('notes').innerHTML = shown.filter(function (column) { return column.note; })
         .map(function (column) {
@@ -340,28 +562,28 @@
                  ': ' + escapeText(column.note) +
                  (details.length ? '. ' + escapeText(column.detail_name) + ': ' + escapeText(details.join('; ')) : '') + '</li>';
         }).join('');
+    return { sortBy: sortBy, body: body, columns: shown.length };
   })();
 
   document.getElementById('meta').textContent = data.motion + ' \u00b7 ' + frameCount + ' frames \u00b7 ' +
       (frameCount ? (times[frameCount - 1] - times[0]).toFixed(2) : '0') + ' s \u00b7 ' + rows.length + ' robot trajectories';
-  document.getElementById('legend').innerHTML = rows.map(function (row, i) {
+  document.getElementById('legend').innerHTML = 'left to right: ' + (human ? '<span class="item"><span class="swatch" style="background:' +
+      humanColor + '"></span>human</span>' : '') + rows.map(function (row, i) {
     return '<span class="item"><span class="swatch" style="background:' + rowColor(i) + '"></span>' + escapeText(row.label) +
-           (row.mapped ? ' (mapped here)' : ' (from CSV)') + '</span>';
+           (row.mapped ? ' (mapped here)' : ' (from CSV)') + (row.body.floating ? ', floating base' : '') + '</span>';
   }).join('');
 
-  // ---- Time: slider, play/pause, cursors.
+  // ---- Time: slider, play/pause; the plots' selection follows the frame.
   var slider = document.getElementById('slider');
   var label = document.getElementById('frame-label');
   var playButton = document.getElementById('play');
   slider.max = String(Math.max(0, frameCount - 1));
-  var cursors = document.querySelectorAll('line.cursor');
   function setFrame(k) {
     state.frame = Math.max(0, Math.min(frameCount - 1, k | 0));
     slider.value = String(state.frame);
     label.textContent = 'frame ' + state.frame + ' / ' + (frameCount - 1) + ', t = ' + fixed(times[state.frame], 3) + ' s';
-    var x = xOf(times[state.frame]).toFixed(1);
-    for (var i = 0; i < cursors.length; ++i) { cursors[i].setAttribute('x1', x); cursors[i].setAttribute('x2', x); }
-    drawAll();
+    graphs.forEach(function (g) { g.setSelection(state.frame); });
+    showFrame(state.frame);
   }
   slider.addEventListener('input', function () { setFrame(Number(slider.value)); });
   function tick(now) {
@@ -396,44 +618,67 @@
   });
   setFrame(options.frame !== undefined ? Number(options.frame) : 0);
 
-  // ---- Self-check (#selftest).
-  function ink(panel) {
-    var pixels = panel.context.getImageData(0, 0, panel.canvas.width, panel.canvas.height).data;
-    var count = 0, digest = 0;
-    for (var i = 0; i < pixels.length; i += 4) {
-      if (pixels[i] !== 255 || pixels[i + 1] !== 255 || pixels[i + 2] !== 255) ++count;
-      digest = (digest * 31 + pixels[i] + 7 * pixels[i + 1] + 13 * pixels[i + 2]) % 1000000007;
-    }
-    return { count: count, digest: digest };
+  // ---- Self-check (#selftest): what was built from the data, what the libraries drew, and
+  // what moving the slider and sorting the table did.
+  function poseDigest() {
+    var sum = 0;
+    robots.forEach(function (r) { r.links.forEach(function (node) { sum += Math.abs(node.position.x) + 3 * Math.abs(node.position.z); }); });
+    return sum;
   }
   function selfTest() {
-    var result = {};
-    var before = panels.map(ink);
-    result.canvases = panels.length;
-    result.inked_canvases = before.filter(function (p) { return p.count > 200; }).length;
-    result.joint_series = document.querySelectorAll('#joint-plots path.series').length;
-    result.joint_plots = document.querySelectorAll('#joint-plots svg').length;
-    result.curve_series = document.querySelectorAll('#curve-plots path.series').length;
-    result.curve_plots = document.querySelectorAll('#curve-plots svg').length;
-    result.mode_plots = document.querySelectorAll('#mode-plots svg').length;
-    result.mode_bands = document.querySelectorAll('#mode-plots rect').length;
-    result.drawn_series = document.querySelectorAll('path.series[d^="M"]:not([d="M0 0"])').length;
-    result.limit_lines = document.querySelectorAll('#joint-plots line.limit').length;
+    var result = { build_ms: Math.round(performance.now() - started) };
+    for (var key in plotStats) result[key] = plotStats[key];
+    result.webgl = view.renderer.getContext() !== null;
+    result.bodies = robots.length;
+    result.human = !!human;
+    result.meshes = robots.map(function (r) { return r.meshes; });
+    result.draw_calls = view.drawn.calls;
+    result.triangles = view.drawn.triangles;
+    result.graphs = graphs.length;
+    // Series with a value drawn in some frame, over every plot.
+    result.drawn_series = 0;
+    graphs.forEach(function (g) {
+      for (var c = 1; c < g.numColumns(); ++c) {
+        for (var r = 0; r < g.numRows(); ++r) {
+          if (g.getValue(r, c) !== null) { ++result.drawn_series; break; }
+        }
+      }
+    });
     result.table_rows = document.querySelectorAll('#summary-table tbody tr').length;
     result.frames = frameCount;
-    var frameBefore = state.frame, labelBefore = label.textContent;
-    var cursorBefore = cursors.length ? cursors[0].getAttribute('x1') : null;
+    var frameBefore = state.frame, labelBefore = label.textContent, posesBefore = poseDigest();
     var target = frameBefore === Math.floor(frameCount / 2) ? 0 : Math.floor(frameCount / 2);
     slider.value = String(target);
     slider.dispatchEvent(new Event('input', { bubbles: true }));
-    var after = panels.map(ink);
     result.frame_before = frameBefore;
     result.frame_after = state.frame;
     result.slider_target = target;
     result.label_changed = label.textContent !== labelBefore;
-    result.cursor_moved = cursors.length > 0 && cursors[0].getAttribute('x1') !== cursorBefore;
-    result.changed_canvases = after.filter(function (p, i) { return p.digest !== before[i].digest; }).length;
+    result.selected_graphs = graphs.filter(function (g) { return g.getSelection() === target; }).length;
+    result.bodies_moved = poseDigest() !== posesBefore;
     setFrame(frameBefore);
+    // The human over the robots and back: one scaled copy per robot in place of the human.
+    var over = document.getElementById('human-over');
+    over.checked = true;
+    over.dispatchEvent(new Event('change'));
+    result.overlays = overlays.filter(function (o) { return o.group.visible; }).length;
+    result.human_beside = !!(human && human.group.visible);
+    over.checked = false;
+    over.dispatchEvent(new Event('change'));
+    // Sorting by the first figure: ascending, then again descending (rows without a value last).
+    if (table.columns > 0) {
+      var column = function () {
+        return Array.prototype.map.call(table.body.rows, function (r) { return r.cells[1].getAttribute('data-value'); })
+            .filter(function (v) { return v !== ''; }).map(Number);
+      };
+      var ordered = function (values, sign) {
+        return values.every(function (v, i) { return i === 0 || sign * (v - values[i - 1]) >= 0; });
+      };
+      table.sortBy(1);
+      result.sorted_up = ordered(column(), 1);
+      table.sortBy(1);
+      result.sorted_down = ordered(column(), -1);
+    }
     result.errors = errors.slice();
     document.getElementById('selftest').textContent = JSON.stringify(result);
   }

@@ -36,6 +36,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -90,9 +91,24 @@ struct FootGroundContact {
   int agreeing_frames = 0;     ///< frames the robot's contact equals the human's label
 };
 
+/// What one frame of a motion shows, as bits of `GroundContact::frame_flags` (definitions in the
+/// file doc; foot s = 0 left, 1 right: its bit is the left one shifted by s).
+enum GroundContactFrame : std::uint8_t {
+  kGroundPenetrating = 1,  ///< some sole below -penetration_depth
+  kGroundStanceLeft = 2,   ///< the human's left foot stands (its label)
+  kGroundStanceRight = 4,
+  kGroundFloatingLeft = 8,  ///< a stance frame whose sole is above float_height
+  kGroundFloatingRight = 16,
+  kGroundSlidingLeft = 32,  ///< a stance frame, not a stance's first, whose sole moves faster than slide_speed
+  kGroundSlidingRight = 64,
+};
+
 /// The figures of a motion.
 struct GroundContact {
   int frames = 0;
+  /// Per frame, the `GroundContactFrame` bits that hold: the frames behind the counts below (a
+  /// report marks them on its timeline).
+  std::vector<std::uint8_t> frame_flags;
   int penetration_frames = 0;
   double deepest = 0;                       ///< m, the deepest sole point below the ground (0 when none)
   std::array<FootGroundContact, 2> feet{};  ///< left, right
@@ -183,7 +199,9 @@ GroundContact groundContact(const RobotModel<Scalar>& model, const HumanoidBindi
   std::array<Eigen::Vector3d, 2> previous{};
   std::array<double, 2> slide{}, slide_total{};
   Eigen::Matrix3Xd root(3, n);
+  out.frame_flags.assign(static_cast<std::size_t>(n), 0);
   for (Eigen::Index k = 0; k < n; ++k) {
+    std::uint8_t& flags = out.frame_flags[static_cast<std::size_t>(k)];
     data.X_WB = X_WB[static_cast<std::size_t>(k)].template cast<Scalar>();
     root.col(k) = X_WB[static_cast<std::size_t>(k)].translation();
     forwardKinematics(model, data, q.row(k).transpose().template cast<Scalar>().eval());
@@ -203,13 +221,18 @@ GroundContact groundContact(const RobotModel<Scalar>& model, const HumanoidBindi
       FootGroundContact& f = out.feet[s];
       const bool robot_contact = lowest <= options.float_height && speed <= options.slide_speed;
       if (robot_contact == standing) ++f.agreeing_frames;
+      const auto bit = [s](int left) { return static_cast<std::uint8_t>(left << s); };
       if (standing) {
+        flags |= bit(kGroundStanceLeft);
         ++f.stance_frames;
         if (!was) {
           ++f.stances;
           slide[s] = 0;
         }
-        if (lowest > options.float_height) ++f.floating_frames;
+        if (lowest > options.float_height) {
+          ++f.floating_frames;
+          flags |= bit(kGroundFloatingLeft);
+        }
         f.max_float = std::max(f.max_float, lowest);
         const Eigen::Vector3d up = X_WF.linear() * soles[s].up_L;
         const double tilt = std::acos(std::clamp(up.z(), -1.0, 1.0));
@@ -217,7 +240,10 @@ GroundContact groundContact(const RobotModel<Scalar>& model, const HumanoidBindi
         if (tilt > options.max_tilt) ++f.tilted_frames;
         if (was) {
           f.max_slide_speed = std::max(f.max_slide_speed, speed);
-          if (speed > options.slide_speed) ++f.sliding_frames;
+          if (speed > options.slide_speed) {
+            ++f.sliding_frames;
+            flags |= bit(kGroundSlidingLeft);
+          }
           slide[s] += (centre - previous[s]).template head<2>().norm();
         }
         f.max_slide = std::max(f.max_slide, slide[s]);
@@ -227,6 +253,7 @@ GroundContact groundContact(const RobotModel<Scalar>& model, const HumanoidBindi
       previous[s] = centre;
     }
     out.penetration_frames += below ? 1 : 0;
+    if (below) flags |= kGroundPenetrating;
     if (path) {
       const Eigen::Vector3d hips =
           0.5 * (data.X_WL[static_cast<std::size_t>(hip_link[0])].template cast<double>() * hip_L[0] +

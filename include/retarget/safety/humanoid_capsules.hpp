@@ -153,6 +153,22 @@ std::vector<SelfCollisionShape<Scalar>> humanoidCollisionShapes(const RobotModel
                                                                 const HumanoidBinding& binding,
                                                                 const HumanoidCapsuleOptions& options = {});
 
+/// The body of `model` as its default self-collision model sees it, when that is not the model's
+/// own collision shapes: for a humanoid (both arms bound, not Tangy) whose own primitives cover
+/// less than `kHumanoidPrimitiveCoverage` of its limbs, `humanoidCollisionShapes` with default
+/// options (capsules in their link frames, m); nullopt for every other robot, whose own shapes
+/// (`Link::collisions`) are its body. What `defaultSelfCollisionModel` checks and `retarget report`
+/// draws. Allocates.
+template <typename Scalar>
+std::optional<std::vector<SelfCollisionShape<Scalar>>> fittedBodyShapes(const RobotModel<Scalar>& model) {
+  if (model.name() == "tangy") return std::nullopt;
+  const HumanoidBinding binding = bindHumanoid(model);
+  if (!binding.limb(HumanoidLimb::kLeftArm).found || !binding.limb(HumanoidLimb::kRightArm).found) return std::nullopt;
+  const HumanoidCapsuleOptions capsules;
+  if (humanoidPrimitiveCoverage(model, binding, capsules.min_radius) >= kHumanoidPrimitiveCoverage) return std::nullopt;
+  return humanoidCollisionShapes(model, binding, capsules);
+}
+
 namespace internal {
 
 /// Position (m, frame B, rest pose) of humanoid point `p`, or nullopt when the binding lacks it.
@@ -377,19 +393,14 @@ std::optional<SelfCollisionModel<Scalar>> defaultSelfCollisionModel(const RobotM
     return collision;
   }
   // A humanoid whose own primitives leave most of its limbs bare: the fitted shapes.
-  const HumanoidBinding binding = bindHumanoid(model);
-  if (binding.limb(HumanoidLimb::kLeftArm).found && binding.limb(HumanoidLimb::kRightArm).found) {
-    const HumanoidCapsuleOptions capsules;
-    if (humanoidPrimitiveCoverage(model, binding, capsules.min_radius) < kHumanoidPrimitiveCoverage) {
-      std::vector<SelfCollisionShape<Scalar>> shapes = humanoidCollisionShapes(model, binding, capsules);
-      // Touching, or within the margin, in every sample: shapes fitted to links joined through a
-      // short link sit at a nearly fixed distance (the G1's torso over its pelvis, 15 mm; the two
-      // ends of its wrist, 16 mm), which no configuration could take out of a larger margin.
-      options.excluded_pairs = alwaysCollidingPairs(model, shapes, options, 1000, 1.0, 1u, options.margin);
-      SelfCollisionModel<Scalar> collision(model, std::move(shapes), options);
-      if (collision.pairs().empty()) return std::nullopt;
-      return collision;
-    }
+  if (std::optional<std::vector<SelfCollisionShape<Scalar>>> shapes = fittedBodyShapes(model)) {
+    // Touching, or within the margin, in every sample: shapes fitted to links joined through a
+    // short link sit at a nearly fixed distance (the G1's torso over its pelvis, 15 mm; the two
+    // ends of its wrist, 16 mm), which no configuration could take out of a larger margin.
+    options.excluded_pairs = alwaysCollidingPairs(model, *shapes, options, 1000, 1.0, 1u, options.margin);
+    SelfCollisionModel<Scalar> collision(model, std::move(*shapes), options);
+    if (collision.pairs().empty()) return std::nullopt;
+    return collision;
   }
   options.excluded_pairs = alwaysCollidingPairs(model, options, 1000);
   SelfCollisionModel<Scalar> collision(model, options);
