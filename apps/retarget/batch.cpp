@@ -3,6 +3,7 @@
 // one joint-angle CSV per input mirroring the input tree, one summary JSONL line per file,
 // resumable, shardable across machines.
 //
+// `retarget batch report <summary.jsonl...> -o batch.html`: those lines as one HTML page.
 // `retarget batch merge <summary.jsonl...> -o merged.jsonl`: the shards' summaries as one file,
 // byte-identical to the summary of an unsharded run.
 //
@@ -43,6 +44,7 @@
 
 #include "batch_mapping.hpp"
 #include "cli.hpp"
+#include "comparison.hpp"
 #include "motion_loading.hpp"
 #include "robot_loading.hpp"
 
@@ -75,6 +77,11 @@ struct BatchRequest {
 };
 
 struct MergeRequest {
+  std::vector<std::string> summaries;
+  std::string output;
+};
+
+struct BatchReportRequest {
   std::vector<std::string> summaries;
   std::string output;
 };
@@ -419,13 +426,32 @@ void runMerge(const MergeRequest& request) {
             << request.output << "\n";
 }
 
+// `batch report`: the summaries' lines (one per file, the newest, sorted by path) as the report
+// page's batch view: a sortable table of the takes and a plot per figure across them
+// (docs/report.md, "Batch report").
+void runBatchReport(const BatchReportRequest& request) {
+  std::map<std::string, std::string> lines;
+  for (const auto& path : request.summaries) readSummary(path, lines);
+  if (lines.empty())
+    throw UsageError("batch report: no summary line in " + std::to_string(request.summaries.size()) + " file(s)");
+  nlohmann::ordered_json data;
+  data["kind"] = "batch";
+  data["summaries"] = request.summaries;
+  data["takes"] = nlohmann::ordered_json::array();
+  for (const auto& [path, line] : lines) data["takes"].push_back(nlohmann::ordered_json::parse(line));
+  writeReportPage("retarget batch report: " + std::to_string(lines.size()) + " takes", data, request.output);
+  std::cout << "batch report: " << lines.size() << " takes from " << request.summaries.size() << " summaries -> "
+            << request.output << "\n";
+}
+
 const bool kBatchRegistered = registerCommand(Command{
     "batch",
     "Map every motion file of a folder tree (or list) onto a robot, in parallel, resumable and shardable; "
-    "`batch merge` joins the shards' summaries",
+    "`batch merge` joins the shards' summaries, `batch report` shows them in one HTML page",
     [](CLI::App& command) {
       auto request = std::make_shared<BatchRequest>();
       auto merge = std::make_shared<MergeRequest>();
+      auto report = std::make_shared<BatchReportRequest>();
       command.add_option("input", request->input, "folder of motion files (searched recursively) or a list file");
       command.add_option("--robot", request->robot, "built-in robot name or URDF file");
       command.add_option("--method", request->setup.method, "mapping method: " + methodNames(", "));
@@ -461,8 +487,15 @@ const bool kBatchRegistered = registerCommand(Command{
           ->check(CLI::ExistingFile);
       merge_command->add_option("-o,--output", merge->output, "merged summary file")->required();
       merge_command->callback([merge] { runMerge(*merge); });
-      command.callback([request, merge_command] {
-        if (merge_command->parsed()) return;
+      CLI::App* report_command = command.add_subcommand(
+          "report", "Write one HTML page of the summaries: a sortable table of the takes, a plot per figure");
+      report_command->add_option("summaries", report->summaries, "summary JSONL files (of a run or its shards)")
+          ->required()
+          ->check(CLI::ExistingFile);
+      report_command->add_option("-o,--output", report->output, "HTML file to write")->required();
+      report_command->callback([report] { runBatchReport(*report); });
+      command.callback([request, merge_command, report_command] {
+        if (merge_command->parsed() || report_command->parsed()) return;
         if (request->setup.floating_base && request->setup.method != "humanoid") {
           throw UsageError("batch: --floating-base works with --method humanoid only (got '" + request->setup.method +
                            "')");

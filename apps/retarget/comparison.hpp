@@ -158,4 +158,9 @@ std::string comparisonTable(const ComparedMotion& motion, const std::vector<Comp
 void writeReport(const ComparedMotion& motion, const std::vector<const ComparedRobot*>& robots,
                  const std::vector<ComparedRow>& rows, const std::string& path);
 
+/// Writes the report page with `data` as its data and `title` (escaped) as its title: the page
+/// shows a report of `writeReport`, or a batch's takes when data's "kind" is "batch" (`retarget
+/// batch report`). Throws ParseError when the file cannot be written.
+void writeReportPage(const std::string& title, const nlohmann::ordered_json& data, const std::string& path);
+
 }  // namespace retarget::cli

@@ -339,10 +339,14 @@ void writeReport(const ComparedMotion& motion, const std::vector<const ComparedR
     data["rows"].push_back(rowJson((*it)->model, row));
   }
   data["comparison"] = comparisonJson(motion, rows);
+  writeReportPage("retarget report: " + std::filesystem::path(motion.path).filename().string(), data, path);
+}
+
+void writeReportPage(const std::string& title, const nlohmann::ordered_json& data, const std::string& path) {
   // "</" would end the <script> element holding the data.
   std::string text = data.dump();
-  for (std::size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3)) text.insert(at + 1, "\\");
-  const std::string title = "retarget report: " + std::filesystem::path(motion.path).filename().string();
+  for (std::size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 3))
+    text.insert(at + 1, "\\");
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw ParseError(path, 0, "cannot write the report");
   out << reportPage(title, text);

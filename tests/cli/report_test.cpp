@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -61,8 +62,10 @@ const WaveReport& waveReport(const fs::path& data_dir) {
   report.motion = data_dir / "kinect" / "laban_ges01_wavehand_kinect2.csv";
   report.csv = dir / "wave_ga-lvvj.csv";
   report.html = dir / "wave_nao.html";
+  // docs: retarget map wave.csv --robot nao --method ga-lvvj -o wave_ga-lvvj.csv (here the Kinect wave)
   const Run m = run("map " + quoted(report.motion) + " --robot nao --method ga-lvvj -o " + quoted(report.csv));
   REQUIRE(m.code == 0);
+  // docs: retarget report wave.csv wave_ga-lvvj.csv --robot nao --method pics -o wave.html
   const Run r = run("report " + quoted(report.motion) + " " + quoted(report.csv) + " --robot nao --method pics -o " +
                     quoted(report.html));
   INFO(r.out << r.err);
@@ -347,10 +350,12 @@ TEST_CASE("cli report: self-contained HTML with one row per CSV and method, one 
 
   // compare --report writes the same kind of page, one row per method.
   const fs::path html = tempDir() / "report" / "compare_baxter.html";
-  const Run b = run("compare " + quoted(report.motion) + " --robot baxter --method fabrik,pic --report " + quoted(html));
+  // docs: retarget compare wave.csv --robot baxter --method fabrik,pic,pics --report baxter.html
+  const Run b =
+      run("compare " + quoted(report.motion) + " --robot baxter --method fabrik,pic,pics --report " + quoted(html));
   REQUIRE(b.code == 0);
   const nlohmann::json baxter = reportData(slurp(html));
-  CHECK(baxter.at("rows").size() == 2);
+  CHECK(baxter.at("rows").size() == 3);
   CHECK(baxter.at("/comparison/rows/1/method"_json_pointer) == "pic");
 
   // Usage errors.
@@ -516,4 +521,66 @@ TEST_CASE("cli report --whole-body: the robot's support modes drawn as bands, on
   checkSelfCheck(check, data);
   CHECK(check.at("mode_plots") == 1);
   CHECK(check.at("mode_bands") == runs);
+}
+
+TEST_CASE("cli batch report: 100 takes and a failed one on one page, sortable, a plot per figure, in seconds") {
+  const fs::path dir = tempDir() / "batch_report";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "takes");
+  // 100 short demo takes of eight motions, and a file no reader knows.
+  const std::vector<std::string> motions = {"wave",        "arms-raise",    "squat",     "one-leg-stand",
+                                            "arm-circles", "walk-in-place", "fold-arms", "bow"};
+  for (int i = 0; i < 100; ++i) {
+    const fs::path take =
+        dir / "takes" / (motions[static_cast<std::size_t>(i) % motions.size()] + "_" + std::to_string(i) + ".csv");
+    retarget::writeSkeletonCsv(retarget::demoMotion(motions[static_cast<std::size_t>(i) % motions.size()],
+                                                    retarget::DemoMotionOptions{30.0, 1.0 + 0.01 * i, 1.75}),
+                               take.string());
+  }
+  {
+    std::ofstream broken(dir / "takes" / "broken.csv");
+    broken << "garbage,1,2\n";
+  }
+  const Run b =
+      run("batch " + quoted(dir / "takes") + " --robot nao --method ga-lvvj --jobs 2 -o " + quoted(dir / "out"));
+  CHECK(b.code == 1);  // the broken file
+  const fs::path html = dir / "batch.html";
+  // docs: retarget batch report <summary.jsonl...> -o batch.html (here one run's summary)
+  const Run r = run("batch report " + quoted(dir / "out" / "summary.jsonl") + " -o " + quoted(html));
+  REQUIRE_MESSAGE(r.code == 0, r.err);
+  const nlohmann::json data = reportData(slurp(html));
+  CHECK(data.at("kind") == "batch");
+  const nlohmann::json& takes = data.at("takes");
+  REQUIRE(takes.size() == 101);
+  std::size_t failed = 0;
+  for (const auto& take : takes) failed += take.at("status") == "error" ? 1 : 0;
+  CHECK(failed == 1);
+  // The figures the page plots: fields that are numbers (or null) in every take that has them.
+  std::vector<std::string> figures;
+  for (const auto& take : takes) {
+    for (const auto& [key, value] : take.items()) {
+      if (key == "path" || !value.is_number() || std::find(figures.begin(), figures.end(), key) != figures.end())
+        continue;
+      bool numeric = true;
+      for (const auto& other : takes)
+        numeric = numeric && (!other.contains(key) || other[key].is_number() || other[key].is_null());
+      if (numeric) figures.push_back(key);
+    }
+  }
+  CHECK(figures.size() >= 10);
+  // No line, no page.
+  const fs::path empty = dir / "empty.jsonl";
+  std::ofstream(empty).flush();
+  CHECK(run("batch report " + quoted(empty) + " -o " + quoted(dir / "none.html")).code == 2);
+
+  const nlohmann::json check = browserSelfCheck(html);
+  if (check.is_null()) return;
+  INFO("self-check: " << check.dump());
+  CHECK(check.at("takes") == 101);
+  CHECK(check.at("failed") == 1);
+  CHECK(check.at("table_rows") == 101);
+  CHECK(check.at("batch_plots") == figures.size());
+  CHECK(check.at("sorted_up") == true);
+  CHECK(check.at("sorted_down") == true);
+  CHECK(check.at("build_ms").get<double>() < 3000);  // "loads in a few seconds" (issue 56)
 }

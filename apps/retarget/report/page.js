@@ -17,10 +17,21 @@
 
   var started = performance.now();
   var data = JSON.parse(document.getElementById('report-data').textContent);
+  // #selftest: check the page once built; #frame=N: open it at frame N.
+  var options = {};
+  location.hash.replace(/^#/, '').split('&').forEach(function (part) {
+    if (!part) return;
+    var equals = part.indexOf('=');
+    options[equals < 0 ? part : part.slice(0, equals)] = equals < 0 ? true : decodeURIComponent(part.slice(equals + 1));
+  });
+  var colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
+  if (data.kind === 'batch') {
+    batchReport();
+    return;
+  }
   var rows = data.rows;
   var times = data.time;
   var frameCount = times.length;
-  var colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
   var humanColor = '#444444';
   var state = { frame: 0, shown: 0, playing: false, startWall: 0, startTime: 0 };
 
@@ -35,6 +46,40 @@
     if (className) e.className = className;
     if (parent) parent.appendChild(e);
     return e;
+  }
+  // A table whose body's rows are sorted by a click on a header of its first header row (again:
+  // the other way); a cell's number is its data-value (cells without one last), the first
+  // column's its text. Returns sortBy(column).
+  function sortable(table) {
+    var headers = table.querySelectorAll('thead tr:first-child th');
+    var body = table.tBodies[0];
+    var sorted = { column: -1, up: true };
+    function sortBy(column) {
+      sorted.up = sorted.column === column ? !sorted.up : true;
+      sorted.column = column;
+      var lines = Array.prototype.slice.call(body.rows);
+      lines.sort(function (a, b) {
+        var x = a.cells[column], y = b.cells[column];
+        if (column === 0) return (sorted.up ? 1 : -1) * x.textContent.localeCompare(y.textContent);
+        var u = x.getAttribute('data-value') || '', v = y.getAttribute('data-value') || '';
+        if (u === '' || v === '') return (u === '' ? 1 : 0) - (v === '' ? 1 : 0);
+        return (sorted.up ? 1 : -1) * (Number(u) - Number(v));
+      });
+      lines.forEach(function (line) { body.appendChild(line); });
+      Array.prototype.forEach.call(headers, function (h, i) {
+        h.classList.remove('sorted-up', 'sorted-down');
+        if (i === column) h.classList.add(sorted.up ? 'sorted-up' : 'sorted-down');
+      });
+    }
+    Array.prototype.forEach.call(headers, function (h, i) { h.addEventListener('click', function () { sortBy(i); }); });
+    return sortBy;
+  }
+  // Whether column `column` of `table`'s body is ordered (sign 1: ascending, -1: descending),
+  // over the cells with a value.
+  function ordered(table, column, sign) {
+    var values = Array.prototype.map.call(table.tBodies[0].rows, function (r) { return r.cells[column].getAttribute('data-value') || ''; })
+        .filter(function (v) { return v !== ''; }).map(Number);
+    return values.every(function (v, i) { return i === 0 || sign * (v - values[i - 1]) >= 0; });
   }
 
   // ---- 3D: one scene, z up, the ground at z = 0. Each body is a group placed beside the others
@@ -525,28 +570,7 @@
     });
     html.push('</tbody></table>');
     document.getElementById('summary').innerHTML = html.join('');
-    // Sorting: a click on a header orders the rows by that column, again the other way; rows
-    // without a value last.
-    var headers = document.querySelectorAll('#summary-table thead tr:first-child th');
-    var body = document.querySelector('#summary-table tbody');
-    var sorted = { column: -1, up: true };
-    function sortBy(column) {
-      sorted.up = sorted.column === column ? !sorted.up : true;
-      sorted.column = column;
-      var lines = Array.prototype.slice.call(body.rows);
-      lines.sort(function (a, b) {
-        var x = a.cells[column], y = b.cells[column];
-        if (column === 0) return (sorted.up ? 1 : -1) * x.textContent.localeCompare(y.textContent);
-        var u = x.getAttribute('data-value'), v = y.getAttribute('data-value');
-        if (u === '' || v === '') return (u === '' ? 1 : 0) - (v === '' ? 1 : 0);
-        return (sorted.up ? 1 : -1) * (Number(u) - Number(v));
-      });
-      lines.forEach(function (line) { body.appendChild(line); });
-      Array.prototype.forEach.call(headers, function (h, i) {
-        h.className = (i === 0 ? 'name ' : '') + (i === column ? (sorted.up ? 'sorted-up' : 'sorted-down') : '');
-      });
-    }
-    Array.prototype.forEach.call(headers, function (h, i) { h.addEventListener('click', function () { sortBy(i); }); });
+    var sortBy = sortable(document.getElementById('summary-table'));
     // What each figure compares, for the columns shown that carry a note.
     document.getElementById('notes').innerHTML = shown.filter(function (column) { return column.note; })
         .map(function (column) {
@@ -562,7 +586,7 @@
                  ': ' + escapeText(column.note) +
                  (details.length ? '. ' + escapeText(column.detail_name) + ': ' + escapeText(details.join('; ')) : '') + '</li>';
         }).join('');
-    return { sortBy: sortBy, body: body, columns: shown.length };
+    return { sortBy: sortBy, body: document.querySelector('#summary-table tbody'), columns: shown.length };
   })();
 
   document.getElementById('meta').textContent = data.motion + ' \u00b7 ' + frameCount + ' frames \u00b7 ' +
@@ -610,12 +634,6 @@
     }
   });
 
-  var options = {};
-  location.hash.replace(/^#/, '').split('&').forEach(function (part) {
-    if (!part) return;
-    var equals = part.indexOf('=');
-    options[equals < 0 ? part : part.slice(0, equals)] = equals < 0 ? true : decodeURIComponent(part.slice(equals + 1));
-  });
   setFrame(options.frame !== undefined ? Number(options.frame) : 0);
 
   // ---- Self-check (#selftest): what was built from the data, what the libraries drew, and
@@ -667,17 +685,11 @@
     over.dispatchEvent(new Event('change'));
     // Sorting by the first figure: ascending, then again descending (rows without a value last).
     if (table.columns > 0) {
-      var column = function () {
-        return Array.prototype.map.call(table.body.rows, function (r) { return r.cells[1].getAttribute('data-value'); })
-            .filter(function (v) { return v !== ''; }).map(Number);
-      };
-      var ordered = function (values, sign) {
-        return values.every(function (v, i) { return i === 0 || sign * (v - values[i - 1]) >= 0; });
-      };
+      var summary = document.getElementById('summary-table');
       table.sortBy(1);
-      result.sorted_up = ordered(column(), 1);
+      result.sorted_up = ordered(summary, 1, 1);
       table.sortBy(1);
-      result.sorted_down = ordered(column(), -1);
+      result.sorted_down = ordered(summary, 1, -1);
     }
     result.errors = errors.slice();
     document.getElementById('selftest').textContent = JSON.stringify(result);
@@ -689,5 +701,73 @@
       errors.push('self-check: ' + e);
       document.getElementById('selftest').textContent = JSON.stringify({ errors: errors });
     }
+  }
+
+  // ---- The batch view (`retarget batch report`): the summaries' takes, one line each (docs/
+  // batch.md), as a sortable table and a plot per numeric figure across the takes.
+  function batchReport() {
+    document.getElementById('single').hidden = true;
+    document.getElementById('batch').hidden = false;
+    var takes = data.takes;
+    var failed = takes.filter(function (t) { return t.status !== 'ok'; }).length;
+    document.getElementById('meta').textContent = takes.length + ' takes (' + failed + ' failed) from ' + data.summaries.join(', ');
+    // The columns: the path, the status, every numeric field, then the other fields (the error
+    // last, being long), in first-seen order.
+    var texts = [], numbers = [];
+    takes.forEach(function (take) {
+      Object.keys(take).forEach(function (key) {
+        if (key === 'path' || texts.indexOf(key) >= 0 || numbers.indexOf(key) >= 0) return;
+        (typeof take[key] === 'number' ? numbers : texts).push(key);
+      });
+    });
+    numbers = numbers.filter(function (key) { return takes.every(function (t) { return t[key] === undefined || t[key] === null || finite(t[key]); }); });
+    texts = texts.filter(function (key) { return numbers.indexOf(key) < 0 && key !== 'status' && key !== 'error'; });
+    texts = ['status'].concat(texts.concat(['error']));
+    function textCell(take, key) {
+      var v = take[key];
+      return '<td class="name">' + (v === undefined || v === null ? '' : escapeText(typeof v === 'object' ? JSON.stringify(v) : v)) + '</td>';
+    }
+    var html = ['<table id="batch-takes"><thead><tr><th class="name">path</th><th class="name">status</th>'];
+    numbers.concat(texts.slice(1)).forEach(function (key) {
+      html.push('<th' + (numbers.indexOf(key) < 0 ? ' class="name"' : '') + '>' + escapeText(key) + '</th>');
+    });
+    html.push('</tr></thead><tbody>');
+    takes.forEach(function (take, i) {
+      html.push('<tr data-row="' + i + '"><td class="name">' + escapeText(take.path) + '</td>' + textCell(take, 'status'));
+      numbers.forEach(function (key) {
+        var v = take[key];
+        html.push('<td data-value="' + (finite(v) ? v : '') + '">' + (finite(v) ? String(Math.round(v * 1000) / 1000) : '\u2014') + '</td>');
+      });
+      texts.slice(1).forEach(function (key) { html.push(textCell(take, key)); });
+      html.push('</tr>');
+    });
+    html.push('</tbody></table>');
+    document.getElementById('batch-table').innerHTML = html.join('');
+    var table = document.getElementById('batch-takes');
+    var sortBy = sortable(table);
+    // A plot per figure: x is the take's place in path order, hovering names it.
+    var graphs = numbers.map(function (key) {
+      var box = element('div', 'plot', document.getElementById('batch-plots'));
+      var chart = element('div', 'chart', box);
+      var points = takes.map(function (take, i) { return [i + 1, finite(take[key]) ? take[key] : null]; });
+      return new Dygraph(chart, points, {
+        labels: ['take', key], title: key, titleHeight: 20, colors: [colors[0]], strokeWidth: 0, drawPoints: true,
+        pointSize: 2.5, digitsAfterDecimal: 3, axisLabelFontSize: 10, axisLabelWidth: 44, xAxisHeight: 16,
+        axes: { x: { valueFormatter: function (x) { var t = takes[x - 1]; return t ? escapeText(t.path) : ''; } } }
+      });
+    });
+    if (graphs.length >= 2) Dygraph.synchronize(graphs, { selection: true, zoom: true, range: false });
+    if (!options.selftest) return;
+    var result = { build_ms: Math.round(performance.now() - started), takes: takes.length, failed: failed,
+                   table_rows: table.tBodies[0].rows.length, batch_plots: graphs.length, figures: numbers };
+    if (numbers.length > 0) {
+      var column = 2;  // the first figure
+      sortBy(column);
+      result.sorted_up = ordered(table, column, 1);
+      sortBy(column);
+      result.sorted_down = ordered(table, column, -1);
+    }
+    result.errors = errors.slice();
+    document.getElementById('selftest').textContent = JSON.stringify(result);
   }
 })();
