@@ -234,11 +234,10 @@
   // Colours of a floating-base row's feet by their frame's ground-contact bits
   // (metrics/ground_contact.hpp): in the ground, sliding, floating, standing, else the row's.
   function footColor(bits, side, base) {
-    var shift = side;
     if (bits & 1) return 0xdd0000;
-    if (bits & (32 << shift)) return 0xff8800;
-    if (bits & (8 << shift)) return 0x3399ff;
-    if (bits & (2 << shift)) return 0x22aa22;
+    if (bits & (32 << side)) return 0xff8800;
+    if (bits & (8 << side)) return 0x3399ff;
+    if (bits & (2 << side)) return 0x22aa22;
     return base;
   }
 
