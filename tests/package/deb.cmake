@@ -57,6 +57,12 @@ endforeach()
 if(WITH_CLI AND NOT EXISTS "${_usr}/bin/retarget")
   message(FATAL_ERROR "the package lacks /usr/bin/retarget")
 endif()
+# The program embeds the report's libraries: their licences go with it (docs/report.md).
+foreach(_package libjs-three libjs-dygraphs)
+  if(WITH_CLI AND NOT EXISTS "${_usr}/share/doc/retarget/report-libraries/${_package}.copyright")
+    message(FATAL_ERROR "the package lacks the licence of ${_package}, whose files /usr/bin/retarget embeds")
+  endif()
+endforeach()
 
 # find_package against the unpacked package only.
 run("${CMAKE_CTEST_COMMAND}" --build-and-test "${CONSUMER}" "${BINARY}/consumer"
