@@ -7,12 +7,14 @@
 /// limit; NAO and Pepper, whose triangle arms are their virtual skeletons' arms), else the
 /// elbows, wrists and hands of the robot's virtual skeleton (robots/robot_skeleton.hpp: the
 /// automatic humanoid binding's, so G1, H1, T1, OP3 and any URDF or MJCF humanoid). Part of the
-/// application layer (include/retarget/app/), outside retarget/retarget.hpp.
+/// application layer (include/retarget/app/), outside retarget/retarget.hpp. `handPoints` is a
+/// template (RETARGET_ALWAYS_LAZY_DECL, core/compilation.hpp), compiled where it is called.
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/kinematics/link_point.hpp>
 #include <retarget/kinematics/robot_model.hpp>
@@ -27,8 +29,8 @@ namespace retarget::app {
 /// schema pinning its automatic binding (as `--robot-schema`), or null. Throws InvalidArgument
 /// naming the robot when it has neither a triangle map nor a virtual skeleton with an elbow or a
 /// hand (Baxter, YuMi, InMoov), and as `bindHumanoid` for invalid pins.
-inline std::vector<LinkPoint> handPoints(const RobotModel<double>& model,
-                                         const HumanoidBindingOptions* pins = nullptr) {
+RETARGET_ALWAYS_LAZY_DECL std::vector<LinkPoint> handPoints(const RobotModel<double>& model,
+                                                            const HumanoidBindingOptions* pins = nullptr) {
   if (pins == nullptr) {
     if (const std::optional<TriangleMap> map = triangleMapFor(model)) return triangleArmPoints(model, *map);
   }

@@ -16,6 +16,11 @@
 /// `makeGpdmFilter`, `eulerMapFor`, ...) are what the entries call; a front end that needs the
 /// concrete mapper (to print what only it reports) calls them too, so it builds the same thing.
 ///
+/// The builders that read a file or build a mapper, and the table, are function templates
+/// (RETARGET_ALWAYS_LAZY_DECL, core/compilation.hpp), called as before: the mappers and readers
+/// they use are compiled in the translation units that call them, not in every one that includes
+/// this header. `methods()` keeps one table per program (its one specialization's static).
+///
 /// Part of the application layer (include/retarget/app/), outside retarget/retarget.hpp; needs
 /// nlohmann-json (CMake target retarget::json) for the options files.
 
@@ -34,6 +39,7 @@
 #include <retarget/app/method_settings.hpp>
 #include <retarget/app/whole_body.hpp>
 #include <retarget/app/whole_body_json.hpp>
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/human/bvh_motion.hpp>
@@ -223,7 +229,7 @@ std::unique_ptr<MethodMapper> anyMapper(std::unique_ptr<M> mapper, const std::st
 // --- the typed builders the entries call (and front ends that need the concrete mapper)
 
 /// GA-LVVJ's options: the config file's (defaults when none), the trunk lean on when asked.
-inline GaLvvjOptions gaLvvjOptionsFrom(const MethodSettings& settings) {
+RETARGET_ALWAYS_LAZY_DECL GaLvvjOptions gaLvvjOptionsFrom(const MethodSettings& settings) {
   GaLvvjOptions options =
       settings.config_path.empty() ? GaLvvjOptions{} : loadJson<GaLvvjOptions>(settings.config_path);
   if (settings.trunk_lean) options.trunk_lean = true;
@@ -252,7 +258,8 @@ inline ParticleFilterOptions particleFilterOptionsFrom(const MethodSettings& set
 
 /// The binding of `model`, pinned by the settings' robot schema when given (ParseError for a bad
 /// file, InvalidArgument for a pin the robot does not have).
-inline HumanoidBinding humanoidBindingFrom(const RobotModel<double>& model, const MethodSettings& settings) {
+RETARGET_ALWAYS_LAZY_DECL HumanoidBinding humanoidBindingFrom(const RobotModel<double>& model,
+                                                              const MethodSettings& settings) {
   HumanoidBindingOptions pins;
   if (!settings.schema_path.empty()) pins = loadJson<HumanoidBindingOptions>(settings.schema_path);
   return bindHumanoid(model, pins);
@@ -260,14 +267,14 @@ inline HumanoidBinding humanoidBindingFrom(const RobotModel<double>& model, cons
 
 /// The humanoid mapper's options: the settings' options file, else the library's defaults.
 /// Throws ParseError for a bad file.
-inline HumanoidMapperOptions humanoidOptionsFrom(const MethodSettings& settings) {
+RETARGET_ALWAYS_LAZY_DECL HumanoidMapperOptions humanoidOptionsFrom(const MethodSettings& settings) {
   return settings.config_path.empty() ? HumanoidMapperOptions{} : loadJson<HumanoidMapperOptions>(settings.config_path);
 }
 
 /// The humanoid mapper on `model` (the settings' binding and options file). Throws
 /// InvalidArgument when the robot does not bind.
-inline std::unique_ptr<HumanoidMapper<double>> makeHumanoidFromSettings(const RobotModel<double>& model,
-                                                                        const MethodSettings& settings) {
+RETARGET_ALWAYS_LAZY_DECL std::unique_ptr<HumanoidMapper<double>> makeHumanoidFromSettings(
+    const RobotModel<double>& model, const MethodSettings& settings) {
   const HumanoidMapperOptions options = humanoidOptionsFrom(settings);
   return std::make_unique<HumanoidMapper<double>>(model, humanoidBindingFrom(model, settings), options);
 }
@@ -284,9 +291,9 @@ struct GpdmFileFacts {
 /// skeleton and, for the fallback, its GA-LVVJ map; `facts`, when given, receives what the file
 /// says beside the model. Throws InvalidArgument without a model file or a virtual skeleton,
 /// ParseError for a bad model file.
-inline std::unique_ptr<GpdmParticleFilter<double>> makeGpdmFilter(const RobotModel<double>& model,
-                                                                  const MethodSettings& settings,
-                                                                  GpdmFileFacts* facts = nullptr) {
+RETARGET_ALWAYS_LAZY_DECL std::unique_ptr<GpdmParticleFilter<double>> makeGpdmFilter(const RobotModel<double>& model,
+                                                                                     const MethodSettings& settings,
+                                                                                     GpdmFileFacts* facts = nullptr) {
   RETARGET_THROW_UNLESS(!settings.model_path.empty(), InvalidArgument,
                         "gpdm-pf needs a learned model (.gpdm; train one with: retarget learn gpdm)");
   const std::optional<VirtualSkeletonMap> skeleton = virtualSkeletonMapFor(model);
@@ -312,8 +319,8 @@ inline std::unique_ptr<GpdmParticleFilter<double>> makeGpdmFilter(const RobotMod
 /// The Euler/BVH map for `hierarchy` onto `model`: the settings' file, else the InMoov's built-in
 /// one for the skeleton (bound automatically for an unknown rig). Throws InvalidArgument for a
 /// robot other than the InMoov without a file.
-inline EulerMap eulerMapFor(const RobotModel<double>& model, const MethodSettings& settings,
-                            const BvhMotion& hierarchy) {
+RETARGET_ALWAYS_LAZY_DECL EulerMap eulerMapFor(const RobotModel<double>& model, const MethodSettings& settings,
+                                               const BvhMotion& hierarchy) {
   if (!settings.config_path.empty()) return loadEulerMap(settings.config_path);
   RETARGET_THROW_UNLESS(model.name() == "inmoov", InvalidArgument,
                         "built-in configurations exist for the InMoov only (got robot '", model.name(),
@@ -346,7 +353,7 @@ inline PicAlgorithm picAlgorithmOf(const std::string& name) {
 }
 
 // Seed 004's methods: one entry each, the same builder.
-inline Method picEntry(const char* name, const char* description) {
+RETARGET_ALWAYS_LAZY_DECL Method picEntry(const char* name, const char* description) {
   const std::string method = name;
   return Method{method,
                 description,
@@ -374,7 +381,7 @@ inline std::string virtualSkeletonRefusal(const RobotModel<double>& model) {
 namespace retarget::app {
 
 /// The methods in a fixed order (gpdm-pf before pf: a file name "wave_gpdm-pf.csv" names gpdm-pf).
-inline const std::vector<Method>& methods() {
+RETARGET_ALWAYS_LAZY_DECL const std::vector<Method>& methods() {
   static const std::vector<Method> table = [] {
     std::vector<Method> t;
     t.push_back(Method{"ga-lvvj",
@@ -504,7 +511,7 @@ inline const std::vector<Method>& methods() {
 }
 
 /// The entry named `name`, or null.
-inline const Method* findMethod(const std::string& name) {
+RETARGET_ALWAYS_LAZY_DECL const Method* findMethod(const std::string& name) {
   for (const Method& m : methods()) {
     if (m.name == name) return &m;
   }
@@ -512,7 +519,7 @@ inline const Method* findMethod(const std::string& name) {
 }
 
 /// The method names joined by `separator`.
-inline std::string methodNames(const std::string& separator) {
+RETARGET_ALWAYS_LAZY_DECL std::string methodNames(const std::string& separator) {
   std::string names;
   for (const Method& m : methods()) names += (names.empty() ? "" : separator) + m.name;
   return names;
@@ -521,8 +528,8 @@ inline std::string methodNames(const std::string& separator) {
 /// Why method `name` with `settings` does not apply to `model`: an unknown name (listing the
 /// known), a setting it does not take (naming the methods that do), or its own reason. Empty
 /// when it applies.
-inline std::string methodRefusal(const std::string& name, const RobotModel<double>& model,
-                                 const MethodSettings& settings) {
+RETARGET_ALWAYS_LAZY_DECL std::string methodRefusal(const std::string& name, const RobotModel<double>& model,
+                                                    const MethodSettings& settings) {
   const Method* method = findMethod(name);
   if (method == nullptr) return "unknown method '" + name + "' (known: " + methodNames(", ") + ")";
   const std::pair<const char*, bool> asked[] = {{"whole-body", settings.whole_body},
@@ -549,9 +556,10 @@ inline std::string methodRefusal(const std::string& name, const RobotModel<doubl
 /// Builds method `name` on `model` (which must outlive it) from `settings`; `hierarchy`: the BVH
 /// source's, for a channel method. Throws InvalidArgument with `methodRefusal`'s reason when it
 /// does not apply, retarget::Error for a bad file.
-inline std::unique_ptr<MethodMapper> makeMethodMapper(const std::string& name, const RobotModel<double>& model,
-                                                      const MethodSettings& settings,
-                                                      const BvhMotion* hierarchy = nullptr) {
+RETARGET_ALWAYS_LAZY_DECL std::unique_ptr<MethodMapper> makeMethodMapper(const std::string& name,
+                                                                         const RobotModel<double>& model,
+                                                                         const MethodSettings& settings,
+                                                                         const BvhMotion* hierarchy = nullptr) {
   const std::string refusal = methodRefusal(name, model, settings);
   RETARGET_THROW_UNLESS(refusal.empty(), InvalidArgument, "method '", name, "': ", refusal);
   return findMethod(name)->make(model, settings, hierarchy);

@@ -23,6 +23,10 @@
 ///
 /// Batch evaluation (allocates; not the per-frame path). Errors: InvalidArgument or ParseError
 /// naming the angles' `source` and row.
+///
+/// Every function here is a template (RETARGET_ALWAYS_LAZY_DECL, core/compilation.hpp), called as
+/// before: the metrics and the JSON code are compiled where a front end calls them, not in every
+/// translation unit that includes this header.
 
 #include <algorithm>
 #include <array>
@@ -34,6 +38,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/human/bvh_motion.hpp>
 #include <retarget/human/foot_stance.hpp>
@@ -63,7 +68,7 @@ namespace retarget::app {
 
 
 /// A JSON number, or null when `value` is not finite (an unknown limit, +inf margin).
-inline nlohmann::ordered_json finiteOrNull(double value);
+RETARGET_ALWAYS_LAZY_DECL nlohmann::ordered_json finiteOrNull(double value);
 
 // --- similarity: WBF (seed 000 Eq. 44), LLF (Eq. 46), cosine (seed 003 Eq. 1), best reachable.
 
@@ -78,15 +83,17 @@ struct SimilarityEvaluation {
 
 /// Similarity of the robot at `q` (frames x nq, rad; one row per motion frame) to `motion`.
 /// `source` names the angles in errors: ParseError(source, row + 2) for a non-finite row.
-inline SimilarityEvaluation evaluateSimilarity(const RobotModel<double>& model, const VirtualSkeletonMap& map,
-                                        const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
-                                        WbfBase base, const std::string& source);
+RETARGET_ALWAYS_LAZY_DECL SimilarityEvaluation evaluateSimilarity(const RobotModel<double>& model,
+                                                                  const VirtualSkeletonMap& map,
+                                                                  const SkeletonMotion<double>& motion,
+                                                                  const Eigen::MatrixXd& q, WbfBase base,
+                                                                  const std::string& source);
 /// {"on_limit_frames", "degenerate_frames", "wbf", "llf", "cosine", "wbf_base", "links"}.
-inline nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e);
+RETARGET_ALWAYS_LAZY_DECL nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e);
 /// Means of the per-link best reachable WBF / LLF, weighted by the frames where each link is
 /// valid (the best reachable counterpart of the motion's WBF / LLF means).
-inline double bestReachableWbfMean(const MotionBestReachable<double>& best);
-inline double bestReachableLlfMean(const MotionBestReachable<double>& best);
+RETARGET_ALWAYS_LAZY_DECL double bestReachableWbfMean(const MotionBestReachable<double>& best);
+RETARGET_ALWAYS_LAZY_DECL double bestReachableLlfMean(const MotionBestReachable<double>& best);
 
 // --- collision: W (seed 001 Eq. 11) against the plain mapping, clearance, frames in collision.
 
@@ -110,16 +117,17 @@ struct CollisionEvaluation {
 /// against it and the plain mapping's clearance. Without it W is not computed (null): comparing
 /// with another method's mapping would measure the difference between two methods (e.g. the
 /// hands GA-LVVJ opens and the triangle mapping leaves at rest), not what post-processing did.
-inline CollisionEvaluation evaluateCollision(const RobotModel<double>& model, const SelfCollisionModel<double>& collision,
-                                      const Eigen::MatrixXd& q, const PlainMapping* plain);
+RETARGET_ALWAYS_LAZY_DECL CollisionEvaluation evaluateCollision(const RobotModel<double>& model,
+                                                                const SelfCollisionModel<double>& collision,
+                                                                const Eigen::MatrixXd& q, const PlainMapping* plain);
 /// {"pairs", "margin", "reference", "w", "min_clearance", "collision_frames", "margin_frames",
 /// "reference_collision_frames"}.
-inline nlohmann::ordered_json collisionJson(const CollisionEvaluation& e);
+RETARGET_ALWAYS_LAZY_DECL nlohmann::ordered_json collisionJson(const CollisionEvaluation& e);
 
 // --- pose: seed 004 Pacc (Eq. 4), PO (Eq. 5), largest joint step (metrics/arm_imitation.hpp).
 
 /// {"counted_frames", "pacc", "po", "mean_pose_error", "largest_joint_step"}.
-inline nlohmann::ordered_json poseJson(const ArmImitation& e);
+RETARGET_ALWAYS_LAZY_DECL nlohmann::ordered_json poseJson(const ArmImitation& e);
 
 // --- dtw: per-joint DTW and the weighted system value A_w (paper 002 Eqs. 11-13).
 
@@ -134,15 +142,16 @@ struct DtwEvaluation {
 /// The Euler map the dtw family reads the human's joint angles with: `given` when not null (a
 /// file the user named, say), else the built-in InMoov map of the detected skeleton; nullopt when
 /// neither applies.
-inline std::optional<EulerMap> dtwEulerMap(const RobotModel<double>& model, const BvhMotion& motion,
-                                    const EulerMap* given);
+RETARGET_ALWAYS_LAZY_DECL std::optional<EulerMap> dtwEulerMap(const RobotModel<double>& model, const BvhMotion& motion,
+                                                              const EulerMap* given);
 /// DTW of the human's joint angles (the Euler mapping of `motion` before limits) against the
 /// robot's in `angles` (columns found by name; ParseError naming `source` when one is missing).
-inline DtwEvaluation evaluateDtw(const RobotModel<double>& model, const BvhMotion& motion, const EulerMap& config,
-                          const JointTrajectory& angles, const std::string& source);
+RETARGET_ALWAYS_LAZY_DECL DtwEvaluation evaluateDtw(const RobotModel<double>& model, const BvhMotion& motion,
+                                                    const EulerMap& config, const JointTrajectory& angles,
+                                                    const std::string& source);
 /// {"config", "frames_human", "frames_robot", "joints": {name: {"dtw", "weight", "path_length"}},
 /// "dtw_mean", "weighted_dtw"}.
-inline nlohmann::ordered_json dtwJson(const DtwEvaluation& e);
+RETARGET_ALWAYS_LAZY_DECL nlohmann::ordered_json dtwJson(const DtwEvaluation& e);
 
 // --- physical: MPJPE, joint smoothness and limits, self-penetration, foot sliding / floating.
 
@@ -161,28 +170,30 @@ struct PhysicalEvaluation {
 /// Physical metrics of `q` (frames x nq, rad) at `time` (s). `motion` (may be null: a motion that
 /// is not a skeleton) gives MPJPE and the feet's reference; `collision` (may be null) the
 /// penetration depth.
-inline PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const SkeletonMotion<double>* motion,
-                                    const Eigen::MatrixXd& q, const std::vector<double>& time,
-                                    const SelfCollisionModel<double>* collision);
+RETARGET_ALWAYS_LAZY_DECL PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model,
+                                                              const SkeletonMotion<double>* motion,
+                                                              const Eigen::MatrixXd& q, const std::vector<double>& time,
+                                                              const SelfCollisionModel<double>* collision);
 /// MPJPE is computed with the robot scaled uniformly to the human's size
 /// (PositionErrorScaling::kUniform, metrics/position_error.hpp).
 /// {"mpjpe"?, "limit_margin_min", "velocity_peak", "velocity_rms", "acceleration_peak",
 /// "acceleration_rms", "jerk_peak", "jerk_rms", "velocity_violation_intervals",
 /// "penetration"?, "feet"?}; optional parts are absent where they do not apply.
-inline nlohmann::ordered_json physicalJson(const PhysicalEvaluation& e);
+RETARGET_ALWAYS_LAZY_DECL nlohmann::ordered_json physicalJson(const PhysicalEvaluation& e);
 
 // ---------------------------------------------------------------------------------------------
 
-
-inline nlohmann::ordered_json finiteOrNull(double value) {
+RETARGET_ALWAYS_LAZY_DEF nlohmann::ordered_json finiteOrNull(double value) {
   return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
 }
 
 // --- similarity
 
-inline SimilarityEvaluation evaluateSimilarity(const RobotModel<double>& model, const VirtualSkeletonMap& map,
-                                        const SkeletonMotion<double>& motion, const Eigen::MatrixXd& q,
-                                        WbfBase base, const std::string& source) {
+RETARGET_ALWAYS_LAZY_DEF SimilarityEvaluation evaluateSimilarity(const RobotModel<double>& model,
+                                                                 const VirtualSkeletonMap& map,
+                                                                 const SkeletonMotion<double>& motion,
+                                                                 const Eigen::MatrixXd& q, WbfBase base,
+                                                                 const std::string& source) {
   // The coordinates that move the virtual skeleton, hands aside (binary, always on a limit).
   std::vector<int> limited;
   for (const VirtualPointSpec& point : map.points) {
@@ -221,7 +232,7 @@ inline SimilarityEvaluation evaluateSimilarity(const RobotModel<double>& model, 
   return out;
 }
 
-inline nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e) {
+RETARGET_ALWAYS_LAZY_DEF nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e) {
   const MotionSimilarity<double>& s = e.similarity;
   nlohmann::ordered_json out;
   out["on_limit_frames"] = e.on_limit_frames;
@@ -260,17 +271,18 @@ inline nlohmann::ordered_json similarityJson(const SimilarityEvaluation& e) {
   return out;
 }
 
-inline double bestReachableWbfMean(const MotionBestReachable<double>& best) {
+RETARGET_ALWAYS_LAZY_DEF double bestReachableWbfMean(const MotionBestReachable<double>& best) {
   return best.wbfBestMean();
 }
-inline double bestReachableLlfMean(const MotionBestReachable<double>& best) {
+RETARGET_ALWAYS_LAZY_DEF double bestReachableLlfMean(const MotionBestReachable<double>& best) {
   return best.llfBestMean();
 }
 
 // --- collision
 
-inline CollisionEvaluation evaluateCollision(const RobotModel<double>& model, const SelfCollisionModel<double>& collision,
-                                      const Eigen::MatrixXd& q, const PlainMapping* plain) {
+RETARGET_ALWAYS_LAZY_DEF CollisionEvaluation evaluateCollision(const RobotModel<double>& model,
+                                                               const SelfCollisionModel<double>& collision,
+                                                               const Eigen::MatrixXd& q, const PlainMapping* plain) {
   CollisionEvaluation out;
   out.pairs = collision.pairs().size();
   out.margin = collision.margin();
@@ -283,7 +295,7 @@ inline CollisionEvaluation evaluateCollision(const RobotModel<double>& model, co
   return out;
 }
 
-inline nlohmann::ordered_json collisionJson(const CollisionEvaluation& e) {
+RETARGET_ALWAYS_LAZY_DEF nlohmann::ordered_json collisionJson(const CollisionEvaluation& e) {
   nlohmann::ordered_json out;
   out["pairs"] = e.pairs;
   out["margin"] = e.margin;
@@ -298,7 +310,7 @@ inline nlohmann::ordered_json collisionJson(const CollisionEvaluation& e) {
 
 // --- pose
 
-inline nlohmann::ordered_json poseJson(const ArmImitation& e) {
+RETARGET_ALWAYS_LAZY_DEF nlohmann::ordered_json poseJson(const ArmImitation& e) {
   nlohmann::ordered_json out;
   out["counted_frames"] = e.counted_frames;
   out["pacc"] = e.pacc;
@@ -318,16 +330,17 @@ inline nlohmann::ordered_json poseJson(const ArmImitation& e) {
 
 // --- dtw
 
-inline std::optional<EulerMap> dtwEulerMap(const RobotModel<double>& model, const BvhMotion& motion,
-                                    const EulerMap* given) {
+RETARGET_ALWAYS_LAZY_DEF std::optional<EulerMap> dtwEulerMap(const RobotModel<double>& model, const BvhMotion& motion,
+                                                             const EulerMap* given) {
   if (given != nullptr) return *given;
   const std::string skeleton = detectEulerSkeleton(motion);
   if (model.name() != "inmoov" || skeleton.empty()) return std::nullopt;
   return inmoovEulerMap(skeleton);
 }
 
-inline DtwEvaluation evaluateDtw(const RobotModel<double>& model, const BvhMotion& motion, const EulerMap& config,
-                          const JointTrajectory& angles, const std::string& source) {
+RETARGET_ALWAYS_LAZY_DEF DtwEvaluation evaluateDtw(const RobotModel<double>& model, const BvhMotion& motion,
+                                                   const EulerMap& config, const JointTrajectory& angles,
+                                                   const std::string& source) {
   if (angles.empty()) throw ParseError(source, 0, "expected at least one frame, got 0");
   EulerMapper<double> mapper(model, motion, config);
   const std::vector<int> joints = mapper.mappedJoints();
@@ -354,7 +367,7 @@ inline DtwEvaluation evaluateDtw(const RobotModel<double>& model, const BvhMotio
   return out;
 }
 
-inline nlohmann::ordered_json dtwJson(const DtwEvaluation& e) {
+RETARGET_ALWAYS_LAZY_DEF nlohmann::ordered_json dtwJson(const DtwEvaluation& e) {
   nlohmann::ordered_json out;
   out["config"] = e.config;
   out["frames_human"] = e.frames_human;
@@ -374,15 +387,18 @@ inline nlohmann::ordered_json dtwJson(const DtwEvaluation& e) {
 
 // --- physical
 
-inline PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, const SkeletonMotion<double>* motion,
-                                    const Eigen::MatrixXd& q, const std::vector<double>& time,
-                                    const SelfCollisionModel<double>* collision) {
+RETARGET_ALWAYS_LAZY_DEF PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model,
+                                                             const SkeletonMotion<double>* motion,
+                                                             const Eigen::MatrixXd& q, const std::vector<double>& time,
+                                                             const SelfCollisionModel<double>* collision) {
   PhysicalEvaluation out;
   out.smoothness = jointSmoothness(model, time, q);
   if (collision != nullptr) out.penetration = selfPenetration(*collision, q);
   // The robot's automatic binding, made once: its virtual skeleton (unless it is a paper's robot)
-  // and its soles.
-  const HumanoidBinding binding = bindHumanoid(model, HumanoidBindingOptions{});
+  // and its soles. The options are a named object: GCC 12 fails (internal compiler error) on the
+  // temporary in this template.
+  const HumanoidBindingOptions automatic{};
+  const HumanoidBinding binding = bindHumanoid(model, automatic);
   if (motion != nullptr) {
     if (const auto map = virtualSkeletonMapFor(model, binding)) {
       VirtualSkeleton<double> view(model, *map);
@@ -414,7 +430,7 @@ inline PhysicalEvaluation evaluatePhysical(const RobotModel<double>& model, cons
   return out;
 }
 
-inline nlohmann::ordered_json physicalJson(const PhysicalEvaluation& e) {
+RETARGET_ALWAYS_LAZY_DEF nlohmann::ordered_json physicalJson(const PhysicalEvaluation& e) {
   const JointSmoothness& s = e.smoothness;
   nlohmann::ordered_json out;
   if (e.position_error) {

@@ -6,6 +6,8 @@
 /// names, else the automatic rig binding), Kinect v2 Laban CSV / Keraal TXT, NTU RGB+D .skeleton,
 /// skeleton CSV, MediaPipe / OpenPose keypoint CSV. Part of the application layer
 /// (include/retarget/app/: what the command line and Python share), outside retarget/retarget.hpp.
+/// `detectMotionFile` and `loadMotion` are templates (RETARGET_ALWAYS_LAZY_DECL,
+/// core/compilation.hpp): the readers they call are compiled where a front end calls them.
 
 #include <algorithm>
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/internal/text.hpp>
 #include <retarget/human/motion.hpp>
@@ -71,7 +74,7 @@ inline std::string lowerExtension(const std::string& path) {
 
 /// Detects the kind of `path` from its extension and first non-empty line. Throws ParseError
 /// when a .csv or .txt file cannot be read.
-inline MotionFileKind detectMotionFile(const std::string& path) {
+RETARGET_ALWAYS_LAZY_DECL MotionFileKind detectMotionFile(const std::string& path) {
   const std::string extension = lowerExtension(path);
   if (extension == ".bvh") return MotionFileKind::kBvh;
   if (extension == ".skeleton") return MotionFileKind::kNtuSkeleton;
@@ -103,7 +106,8 @@ inline MotionFileKind detectMotionFile(const std::string& path) {
 /// automatic rig binding. Throws ParseError (file, line, what) for a malformed or unrecognised
 /// file or a joint-trajectory CSV, InvalidArgument when a BVH rig cannot be bound (naming what is
 /// missing).
-inline SkeletonMotion<double> loadMotion(const std::string& path, const std::string& bvh_schema = "") {
+RETARGET_ALWAYS_LAZY_DECL SkeletonMotion<double> loadMotion(const std::string& path,
+                                                            const std::string& bvh_schema = "") {
   switch (detectMotionFile(path)) {
     case MotionFileKind::kBvh:
       if (!bvh_schema.empty()) return bvhToSkeleton(readBvh(path), readSchema(bvh_schema));

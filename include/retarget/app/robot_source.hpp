@@ -5,12 +5,15 @@
 /// `Robot(...)`): a built-in model by name (nao, pepper, inmoov, tangy, baxter, yumi, g1, h1;
 /// robots/builtin.hpp) or a URDF or MJCF file (io/robot_file.hpp, told apart by the root element).
 /// Part of the application layer (include/retarget/app/), outside retarget/retarget.hpp; needs
-/// tinyxml2 (CMake target retarget::urdf).
+/// tinyxml2 (CMake target retarget::urdf). `loadRobotSource` is a template
+/// (RETARGET_ALWAYS_LAZY_DECL, core/compilation.hpp): the readers and the built-in models it
+/// instantiates are compiled where a front end calls it.
 
 #include <filesystem>
 #include <string>
 #include <system_error>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/internal/text.hpp>
 #include <retarget/io/robot_file.hpp>
 #include <retarget/robots/builtin.hpp>
@@ -39,7 +42,7 @@ inline bool isRobotFile(const std::string& name_or_path) {
 /// warnings (e.g. swapped URDF limits), else a built-in model by name (case-insensitive; no
 /// warnings). Throws ParseError for a bad file, InvalidArgument listing the built-in names for an
 /// unknown name.
-inline RobotFile<double> loadRobotSource(const std::string& name_or_path) {
+RETARGET_ALWAYS_LAZY_DECL RobotFile<double> loadRobotSource(const std::string& name_or_path) {
   if (isRobotFile(name_or_path)) return loadRobotFile<double>(name_or_path);
   RobotFile<double> out;
   out.model = makeBuiltinRobot<double>(name_or_path);

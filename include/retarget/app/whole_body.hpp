@@ -11,6 +11,9 @@
 /// - The humanoid mapper (beyond the paper): on any humanoid the automatic binding understands
 ///   (G1, H1, T1, a URDF or MJCF), standing on the feet of its soles (control/humanoid_feet.hpp).
 ///
+/// Both builders are function templates (RETARGET_ALWAYS_LAZY_DECL, core/compilation.hpp), called
+/// as before: the pipelines are compiled where a program builds one, not wherever this is included.
+///
 /// Part of the application layer (include/retarget/app/), outside retarget/retarget.hpp; the JSON
 /// form of both configurations is app/whole_body_json.hpp.
 
@@ -21,6 +24,7 @@
 #include <retarget/control/balance.hpp>
 #include <retarget/control/humanoid_feet.hpp>
 #include <retarget/control/whole_body.hpp>
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/kinematics/robot_model.hpp>
 #include <retarget/mappers/ga_lvvj.hpp>
@@ -61,8 +65,8 @@ struct HumanoidWholeBodyOptions {
 /// GA-LVVJ's whole body on `model` (which must outlive it): its built-in GA-LVVJ map and NAO's
 /// feet. Throws InvalidArgument when the model has no GA-LVVJ map or no sole frames l_sole /
 /// r_sole (naming the robot), or for invalid options.
-inline std::unique_ptr<GaLvvjWholeBody> makeGaLvvjWholeBody(const RobotModel<double>& model,
-                                                            const GaLvvjWholeBodyOptions& options = {}) {
+RETARGET_ALWAYS_LAZY_DECL std::unique_ptr<GaLvvjWholeBody> makeGaLvvjWholeBody(
+    const RobotModel<double>& model, const GaLvvjWholeBodyOptions& options = {}) {
   const std::optional<GaLvvjMap> map = gaLvvjMapFor(model);
   RETARGET_THROW_UNLESS(map.has_value(), InvalidArgument, "robot '", model.name(),
                         "' has no GA-LVVJ map (built-in: NAO, Pepper)");
@@ -77,9 +81,8 @@ inline std::unique_ptr<GaLvvjWholeBody> makeGaLvvjWholeBody(const RobotModel<dou
 /// The humanoid mapper's whole body on `model` (which must outlive it) through `binding`,
 /// standing on the feet of its soles (humanoidBalanceFeet). Throws InvalidArgument when the
 /// binding lacks a leg or a sole (naming the robot and the foot), or for invalid options.
-inline std::unique_ptr<HumanoidWholeBody> makeHumanoidWholeBody(const RobotModel<double>& model,
-                                                                const HumanoidBinding& binding,
-                                                                const HumanoidWholeBodyOptions& options = {}) {
+RETARGET_ALWAYS_LAZY_DECL std::unique_ptr<HumanoidWholeBody> makeHumanoidWholeBody(
+    const RobotModel<double>& model, const HumanoidBinding& binding, const HumanoidWholeBodyOptions& options = {}) {
   options.validate();
   BalanceFeet feet = humanoidBalanceFeet(model, binding);
   return std::make_unique<HumanoidWholeBody>(model, HumanoidMapper<double>(model, binding, options.humanoid),

@@ -12,12 +12,16 @@
 ///                            "max_periods_per_frame": 10 }
 /// HumanoidWholeBodyOptions { "humanoid": { HumanoidMapperOptions }, "modes": { ... }, ... }
 /// ```
+///
+/// The four functions are templates (RETARGET_ALWAYS_LAZY_DECL, core/compilation.hpp), found and
+/// called as before: the JSON code is compiled where a program reads or writes a configuration.
 
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include <retarget/app/whole_body.hpp>
+#include <retarget/core/compilation.hpp>
 #include <retarget/json/conversion.hpp>
 #include <retarget/json/ga_lvvj.hpp>
 #include <retarget/json/humanoid_mapper.hpp>
@@ -27,7 +31,7 @@
 namespace retarget::app {
 
 /// JSON form of GA-LVVJ's whole-body configuration (every field).
-inline nlohmann::ordered_json toJson(const GaLvvjWholeBodyOptions& options) {
+RETARGET_ALWAYS_LAZY_DECL nlohmann::ordered_json toJson(const GaLvvjWholeBodyOptions& options) {
   nlohmann::ordered_json j;
   j["ga_lvvj"] = retarget::toJson(options.ga_lvvj);
   j.update(retarget::toJson(options.whole_body));
@@ -35,7 +39,7 @@ inline nlohmann::ordered_json toJson(const GaLvvjWholeBodyOptions& options) {
 }
 
 /// JSON form of the humanoid mapper's whole-body configuration (every field).
-inline nlohmann::ordered_json toJson(const HumanoidWholeBodyOptions& options) {
+RETARGET_ALWAYS_LAZY_DECL nlohmann::ordered_json toJson(const HumanoidWholeBodyOptions& options) {
   nlohmann::ordered_json j;
   j["humanoid"] = retarget::toJson(options.humanoid);
   j.update(retarget::toJson(options.whole_body));
@@ -43,8 +47,8 @@ inline nlohmann::ordered_json toJson(const HumanoidWholeBodyOptions& options) {
 }
 
 /// Reads GA-LVVJ's whole-body configuration (ParseError naming the JSON pointer, as conversion.hpp).
-inline GaLvvjWholeBodyOptions decodeJson(const nlohmann::json& value, const std::string& pointer,
-                                         retarget::internal::JsonTag<GaLvvjWholeBodyOptions>) {
+RETARGET_ALWAYS_LAZY_DECL GaLvvjWholeBodyOptions decodeJson(const nlohmann::json& value, const std::string& pointer,
+                                                            retarget::internal::JsonTag<GaLvvjWholeBodyOptions>) {
   GaLvvjWholeBodyOptions options;
   options.whole_body = retarget::internal::decodeWholeBodyOptionsBeside(value, pointer, "ga_lvvj");
   if (value.contains("ga_lvvj")) {
@@ -55,8 +59,8 @@ inline GaLvvjWholeBodyOptions decodeJson(const nlohmann::json& value, const std:
 }
 
 /// Reads the humanoid mapper's whole-body configuration.
-inline HumanoidWholeBodyOptions decodeJson(const nlohmann::json& value, const std::string& pointer,
-                                           retarget::internal::JsonTag<HumanoidWholeBodyOptions>) {
+RETARGET_ALWAYS_LAZY_DECL HumanoidWholeBodyOptions decodeJson(const nlohmann::json& value, const std::string& pointer,
+                                                              retarget::internal::JsonTag<HumanoidWholeBodyOptions>) {
   HumanoidWholeBodyOptions options;
   options.whole_body = retarget::internal::decodeWholeBodyOptionsBeside(value, pointer, "humanoid");
   if (value.contains("humanoid")) {

@@ -53,6 +53,17 @@
 #define RETARGET_LAZY_DEF
 #endif
 
+// Lazy in both modes: RETARGET_ALWAYS_LAZY_DECL / RETARGET_ALWAYS_LAZY_DEF make a function the
+// template `template <typename RetargetLazy = void>` whether the program is header-only or links
+// the compiled part. For the headers no src/<layer>.cpp compiles: the application layer (app/)
+// and the optional parts' (json/, urdf/), which need a dependency retarget::compiled does not
+// have. Their functions stay in the header, and are compiled only in the translation units that
+// call them, in both modes. A function-local static of such a function is still one per program:
+// there is one specialization, RetargetLazy = void. Written once where the function is declared
+// and defined together (DECL), or DECL on the declaration and DEF on the later definition.
+#define RETARGET_ALWAYS_LAZY_DECL template <typename RetargetLazy = void>
+#define RETARGET_ALWAYS_LAZY_DEF template <typename RetargetLazy>
+
 // One pair per layer: RETARGET_DEFINE_<LAYER> (1 where the layer's non-template definitions are
 // compiled) and RETARGET_TEMPLATE_<LAYER> (`template` in the layer's own source, `extern
 // template` elsewhere). RETARGET_COMPILE_<LAYER> is undefined, hence 0, outside src/<layer>.cpp.

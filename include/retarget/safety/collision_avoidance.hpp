@@ -139,8 +139,13 @@ struct AvoidanceStats {
   int start = -1;
 };
 
-/// Self-collision avoidance stage (see the file doc). Double precision (NLopt). Keeps a
-/// reference to the collision model (and through it the robot model). One per thread.
+namespace internal {
+
+/// `retarget::CollisionAvoidance` (below) is this template for `void`: a template only so that its
+/// member functions (the solver set-up, NLopt's callbacks, the forward kinematics and Jacobians
+/// they use) are compiled where a program uses them, not in every translation unit that includes
+/// this header. An optional part (NLopt), outside the compiled part: a template in both modes.
+template <typename Lazy>
 class CollisionAvoidance {
  public:
   /// Throws InvalidArgument for invalid options, a safe configuration of the wrong size, outside
@@ -569,5 +574,11 @@ class CollisionAvoidance {
   double point_step_ = HUGE_VAL;
   Eigen::Matrix3Xd point_jacobian_{3, nq_};
 };
+
+}  // namespace internal
+
+/// Self-collision avoidance stage (see the file doc). Double precision (NLopt). Keeps a
+/// reference to the collision model (and through it the robot model). One per thread.
+using CollisionAvoidance = internal::CollisionAvoidance<void>;
 
 }  // namespace retarget

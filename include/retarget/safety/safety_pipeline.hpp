@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include <retarget/core/compilation.hpp>
 #include <retarget/core/error.hpp>
 #include <retarget/core/status.hpp>
 #include <retarget/filters/cartesian_speed_limiter.hpp>
@@ -61,8 +62,12 @@ struct SafetyPipelineOptions : FilterStagesOptions {
   }
 };
 
-/// The safety pipeline (see the file doc). Keeps a reference to the collision model (and
-/// through it the robot model). One per thread.
+namespace internal {
+
+/// `retarget::SafetyPipeline` (below) is this template for `void`, as CollisionAvoidance is: its
+/// member functions, and the avoidance program's they call, are compiled where a program uses
+/// them, not in every translation unit that includes this header (a template in both modes).
+template <typename Lazy>
 class SafetyPipeline {
  public:
   /// Throws InvalidArgument for invalid options or an unknown point link (and what
@@ -125,7 +130,7 @@ class SafetyPipeline {
   bool satisfied() const noexcept { return satisfied_; }
   const SafetyPipelineOptions& options() const noexcept { return options_; }
   /// The avoidance program (its stats() describe the last solve).
-  const CollisionAvoidance& avoidance() const noexcept { return avoidance_; }
+  const retarget::CollisionAvoidance& avoidance() const noexcept { return avoidance_; }
 
  private:
   static SafetyPipelineOptions validated(SafetyPipelineOptions options) {
@@ -139,7 +144,7 @@ class SafetyPipeline {
   }
 
   SafetyPipelineOptions options_;
-  CollisionAvoidance avoidance_;
+  retarget::CollisionAvoidance avoidance_;
   SelfCollisionChecker<double> checker_;
   FilterStages stages_;
   Eigen::VectorXd previous_;
@@ -148,11 +153,18 @@ class SafetyPipeline {
   double min_distance_ = 0;
 };
 
+}  // namespace internal
+
+/// The safety pipeline (see the file doc). Keeps a reference to the collision model (and
+/// through it the robot model). One per thread.
+using SafetyPipeline = internal::SafetyPipeline<void>;
+
 /// Runs `pipeline` over a whole motion `q` (frames x nq, rad) in place; `time` (s) has one entry
 /// per row; a repeated time stamp keeps the previous output. Returns each frame's status. For
-/// batch use (the command line, the Python bindings). Throws InvalidArgument for bad sizes.
-inline std::vector<Status> applySafetyPipeline(SafetyPipeline& pipeline, Eigen::MatrixXd& q,
-                                               const std::vector<double>& time) {
+/// batch use (the command line, the Python bindings). Throws InvalidArgument for bad sizes. A
+/// template (RETARGET_ALWAYS_LAZY_DECL, core/compilation.hpp), called as a function.
+RETARGET_ALWAYS_LAZY_DECL std::vector<Status> applySafetyPipeline(SafetyPipeline& pipeline, Eigen::MatrixXd& q,
+                                                                  const std::vector<double>& time) {
   const Eigen::Index frames = q.rows();
   RETARGET_THROW_UNLESS(static_cast<Eigen::Index>(time.size()) == frames, InvalidArgument, time.size(), " times for ",
                         frames, " frames");
