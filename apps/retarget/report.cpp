@@ -17,6 +17,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -67,16 +68,36 @@ nlohmann::ordered_json humanJson(const ComparedMotion& motion) {
 
 nlohmann::ordered_json vectorJson(const Eigen::Vector3d& v) { return {rounded(v.x()), rounded(v.y()), rounded(v.z())}; }
 
-// One shape the page draws on a link, in the link's frame L (m): a capsule or sphere by its
-// segment and radius, a box or cylinder by its frame G in L (position, quaternion x y z w) and
-// size (box: edges along G's x, y, z; cylinder: radius and length along G's z).
+// One shape the page draws on a link, in the link's frame L (m): a capsule, sphere or bone by its
+// segment and radius (a bone's radius is the page's), a box or cylinder by its frame G in L and
+// its size (box: edges along G's x, y, z; cylinder: radius and length along G's z).
 struct DrawnShape {
   int link = 0;
-  nlohmann::ordered_json json;
+  const char* kind = "capsule";  // capsule, sphere, bone, box, cylinder
+  Capsule<double> segment{};
+  Isometry3<double> X_LG = Isometry3<double>::Identity();
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();
+
+  bool framed() const { return std::string_view(kind) == "box" || std::string_view(kind) == "cylinder"; }
 };
 
-nlohmann::ordered_json segmentJson(const char* kind, const Capsule<double>& c) {
-  return {{"kind", kind}, {"a", vectorJson(c.a)}, {"b", vectorJson(c.b)}, {"r", rounded(c.radius)}};
+DrawnShape segmentShape(int link, const Capsule<double>& c) {
+  return {link, c.length() > 0 ? "capsule" : "sphere", c, Isometry3<double>::Identity(), Eigen::Vector3d::Zero()};
+}
+
+// The shape as the page reads it (page.js shapeMesh; quaternion x, y, z, w), rounded.
+nlohmann::ordered_json shapeJson(const DrawnShape& shape) {
+  if (shape.framed()) {
+    const Eigen::Quaterniond q_LG(shape.X_LG.linear());
+    return {{"kind", shape.kind},
+            {"p", vectorJson(shape.X_LG.translation())},
+            {"q", {rounded(q_LG.x()), rounded(q_LG.y()), rounded(q_LG.z()), rounded(q_LG.w())}},
+            {"size", vectorJson(shape.size)}};
+  }
+  return {{"kind", shape.kind},
+          {"a", vectorJson(shape.segment.a)},
+          {"b", vectorJson(shape.segment.b)},
+          {"r", rounded(shape.segment.radius)}};
 }
 
 // The robot's body: its collision shapes as the file gives them, or the capsules fitted to a
@@ -88,7 +109,7 @@ std::vector<DrawnShape> bodyShapes(const RobotModel<double>& model) {
   std::vector<bool> covered(model.links().size(), false);
   if (const auto fitted = fittedBodyShapes(model)) {
     for (const SelfCollisionShape<double>& shape : *fitted) {
-      shapes.push_back({shape.link, segmentJson(shape.capsule_L.length() > 0 ? "capsule" : "sphere", shape.capsule_L)});
+      shapes.push_back(segmentShape(shape.link, shape.capsule_L));
       covered[static_cast<std::size_t>(shape.link)] = true;
     }
   } else {
@@ -96,17 +117,11 @@ std::vector<DrawnShape> bodyShapes(const RobotModel<double>& model) {
       for (const CollisionShape<double>& shape : model.links()[l].collisions) {
         const int link = static_cast<int>(l);
         using Kind = CollisionShape<double>::Kind;
-        const bool framed = shape.size_G.norm() > 0 && (shape.kind == Kind::kBox || shape.kind == Kind::kCylinder);
-        if (framed) {
-          const Eigen::Quaterniond q_LG(shape.X_LG.linear());
-          nlohmann::ordered_json json = {
-              {"kind", shape.kind == Kind::kBox ? "box" : "cylinder"},
-              {"p", vectorJson(shape.X_LG.translation())},
-              {"q", {rounded(q_LG.x()), rounded(q_LG.y()), rounded(q_LG.z()), rounded(q_LG.w())}},
-              {"size", vectorJson(shape.size_G)}};
-          shapes.push_back({link, std::move(json)});
+        if (shape.size_G.norm() > 0 && (shape.kind == Kind::kBox || shape.kind == Kind::kCylinder)) {
+          shapes.push_back(
+              {link, shape.kind == Kind::kBox ? "box" : "cylinder", shape.capsule_L, shape.X_LG, shape.size_G});
         } else {
-          shapes.push_back({link, segmentJson(shape.capsule_L.length() > 0 ? "capsule" : "sphere", shape.capsule_L)});
+          shapes.push_back(segmentShape(link, shape.capsule_L));
         }
         covered[l] = true;
       }
@@ -115,32 +130,24 @@ std::vector<DrawnShape> bodyShapes(const RobotModel<double>& model) {
   for (const auto& joint : model.joints()) {
     const auto parent = static_cast<std::size_t>(joint.parent_link);
     if (covered[parent] || joint.X_PJ.translation().norm() < 1e-6) continue;
-    shapes.push_back({joint.parent_link,
-                      segmentJson("bone", Capsule<double>{Eigen::Vector3d::Zero(), joint.X_PJ.translation(), 0.0})});
+    shapes.push_back({joint.parent_link, "bone",
+                      Capsule<double>{Eigen::Vector3d::Zero(), joint.X_PJ.translation(), 0.0},
+                      Isometry3<double>::Identity(), Eigen::Vector3d::Zero()});
   }
   return shapes;
 }
 
 // The lowest point of a shape whose link is at X_WL (m, world z).
-double lowestPoint(const nlohmann::ordered_json& shape, const Eigen::Isometry3d& X_WL) {
-  const auto point = [](const nlohmann::ordered_json& v) {
-    return Eigen::Vector3d(v[0].get<double>(), v[1].get<double>(), v[2].get<double>());
-  };
-  const std::string kind = shape.at("kind");
-  if (kind == "box" || kind == "cylinder") {
-    const Eigen::Vector3d p = point(shape.at("p")), size = point(shape.at("size"));
-    const auto& q = shape.at("q");
-    const Eigen::Matrix3d R_WG = X_WL.linear() * Eigen::Quaterniond(q[3].get<double>(), q[0].get<double>(),
-                                                                    q[1].get<double>(), q[2].get<double>())
-                                                     .normalized()
-                                                     .toRotationMatrix();
-    const Eigen::Vector3d half =
-        kind == "box" ? Eigen::Vector3d(0.5 * size) : Eigen::Vector3d(size.x(), size.x(), 0.5 * size.y());
+double lowestPoint(const DrawnShape& shape, const Eigen::Isometry3d& X_WL) {
+  if (shape.framed()) {
+    const Eigen::Matrix3d R_WG = X_WL.linear() * shape.X_LG.linear();
+    const Eigen::Vector3d half = std::string_view(shape.kind) == "box"
+                                     ? Eigen::Vector3d(0.5 * shape.size)
+                                     : Eigen::Vector3d(shape.size.x(), shape.size.x(), 0.5 * shape.size.y());
     // The box's (or the cylinder's bounding box's) lowest corner.
-    return (X_WL * p).z() - R_WG.row(2).cwiseAbs().dot(half);
+    return (X_WL * shape.X_LG.translation()).z() - R_WG.row(2).cwiseAbs().dot(half);
   }
-  const double r = kind == "bone" ? 0.0 : shape.at("r").get<double>();
-  return std::min((X_WL * point(shape.at("a"))).z(), (X_WL * point(shape.at("b"))).z()) - r;
+  return std::min((X_WL * shape.segment.a).z(), (X_WL * shape.segment.b).z()) - shape.segment.radius;
 }
 
 // The robot's body over the row's frames: its shapes (above), the links that carry them and, per
@@ -173,8 +180,7 @@ nlohmann::ordered_json robotBodyJson(const RobotModel<double>& model, const Comp
     std::vector<Eigen::Isometry3d> frame;
     for (const int l : links) frame.push_back(data.X_WL[static_cast<std::size_t>(l)]);
     for (const DrawnShape& shape : shapes) {
-      const double z =
-          lowestPoint(shape.json, frame[static_cast<std::size_t>(slot[static_cast<std::size_t>(shape.link)])]);
+      const double z = lowestPoint(shape, frame[static_cast<std::size_t>(slot[static_cast<std::size_t>(shape.link)])]);
       if (std::isfinite(z)) lowest = std::min(lowest, z);
     }
     poses.push_back(std::move(frame));
@@ -184,7 +190,7 @@ nlohmann::ordered_json robotBodyJson(const RobotModel<double>& model, const Comp
   nlohmann::ordered_json names = nlohmann::ordered_json::array(), drawn = nlohmann::ordered_json::array();
   for (const int l : links) names.push_back(model.links()[static_cast<std::size_t>(l)].name);
   for (const DrawnShape& shape : shapes) {
-    nlohmann::ordered_json json = shape.json;
+    nlohmann::ordered_json json = shapeJson(shape);
     json["link"] = slot[static_cast<std::size_t>(shape.link)];
     drawn.push_back(std::move(json));
   }

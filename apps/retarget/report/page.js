@@ -25,6 +25,12 @@
     options[equals < 0 ? part : part.slice(0, equals)] = equals < 0 ? true : decodeURIComponent(part.slice(equals + 1));
   });
   var colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
+  // Every plot's look (dygraphs options), with its own data, series and callbacks added.
+  function plotOptions(own) {
+    var out = { titleHeight: 20, digitsAfterDecimal: 3, axisLabelFontSize: 10, axisLabelWidth: 44, xAxisHeight: 16 };
+    for (var key in own) out[key] = own[key];
+    return out;
+  }
   if (data.kind === 'batch') {
     batchReport();
     return;
@@ -33,7 +39,7 @@
   var times = data.time;
   var frameCount = times.length;
   var humanColor = '#444444';
-  var state = { frame: 0, shown: 0, playing: false, startWall: 0, startTime: 0 };
+  var state = { frame: 0, playing: false, startWall: 0, startTime: 0 };
 
   function rowColor(i) { return colors[i % colors.length]; }
   function finite(v) { return typeof v === 'number' && isFinite(v); }
@@ -341,7 +347,6 @@
   if (robots.some(function (r, i) { return rows[i].body.floating; })) document.getElementById('contact-legend').hidden = false;
 
   function showFrame(k) {
-    state.shown = k;
     bodies.forEach(function (b) { b.update(k); });
     overlays.forEach(function (o) { o.update(k); });
     view.render();
@@ -364,24 +369,19 @@
     }
     var seriesOptions = {};
     spec.series.forEach(function (s) { seriesOptions[s.name] = s.style || {}; });
-    var g = new Dygraph(chart, table, {
+    var g = new Dygraph(chart, table, plotOptions({
       labels: ['t'].concat(spec.series.map(function (s) { return s.name; })),
       colors: spec.series.map(function (s) { return s.color; }),
       series: seriesOptions,
       title: spec.title,
-      titleHeight: 20,
       valueRange: spec.range || null,
       strokeWidth: 1.3,
-      digitsAfterDecimal: 3,
-      axisLabelFontSize: 10,
-      axisLabelWidth: 44,
-      xAxisHeight: 16,
       axes: { x: { valueFormatter: function (t) { return 't = ' + t.toFixed(3) + ' s'; } } },
       highlightCircleSize: 3,
       highlightCallback: function (event, x, points, row) { if (!state.playing) showFrame(row); },
       unhighlightCallback: function () { if (!state.playing) showFrame(state.frame); },
       clickCallback: function (event, x) { setFrame(frameAtTime(x)); }
-    });
+    }));
     graphs.push(g);
     // A check box per row with series here: shows or hides that row's series.
     var owners = [];
@@ -749,11 +749,10 @@
       var box = element('div', 'plot', document.getElementById('batch-plots'));
       var chart = element('div', 'chart', box);
       var points = takes.map(function (take, i) { return [i + 1, finite(take[key]) ? take[key] : null]; });
-      return new Dygraph(chart, points, {
-        labels: ['take', key], title: key, titleHeight: 20, colors: [colors[0]], strokeWidth: 0, drawPoints: true,
-        pointSize: 2.5, digitsAfterDecimal: 3, axisLabelFontSize: 10, axisLabelWidth: 44, xAxisHeight: 16,
+      return new Dygraph(chart, points, plotOptions({
+        labels: ['take', key], title: key, colors: [colors[0]], strokeWidth: 0, drawPoints: true, pointSize: 2.5,
         axes: { x: { valueFormatter: function (x) { var t = takes[x - 1]; return t ? escapeText(t.path) : ''; } } }
-      });
+      }));
     });
     if (graphs.length >= 2) Dygraph.synchronize(graphs, { selection: true, zoom: true, range: false });
     if (!options.selftest) return;
